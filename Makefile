@@ -1,0 +1,35 @@
+# cxarena: two commands on a fresh machine (`make tournament`, `make test`).
+# The first target that needs Python creates .venv and installs the project
+# (editable, with dev extras); the stamp file skips that until pyproject.toml changes.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: tournament quick test check bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+tournament: $(STAMP)
+	$(BIN)/cxarena tournament configs/tournament.yaml
+
+quick: $(STAMP)
+	$(BIN)/cxarena tournament configs/quick.yaml
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+check: $(STAMP)
+	$(BIN)/ruff check arena players
+	$(BIN)/mypy arena players
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

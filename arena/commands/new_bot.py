@@ -1,16 +1,45 @@
-"""`cxarena new-bot` (not written yet)."""
+"""`cxarena new-bot NAME`: create players/NAME.py (a working bot) and tests/test_NAME.py.
+
+The files are made from arena/templates under the current directory; an existing file is
+never overwritten and a NAME that is not a usable module name (or is taken) is refused.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-HELP = "(not implemented yet)"
+from arena.errors import UsageError
+from arena.scaffold import ScaffoldError, create_bot
+
+HELP = "create players/NAME.py (a working bot to edit) and tests/test_NAME.py"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("name", metavar="NAME",
+                        help="module name of the bot (letters, digits, underscores); it is "
+                             "also the bot's SPEC")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("cxarena new-bot: not implemented yet")
-    return 1
+    root = Path.cwd()
+    try:
+        made = create_bot(args.name, root)
+    except ScaffoldError as e:
+        raise UsageError(str(e)) from None
+    bot = made.bot_path.relative_to(root)
+    test = made.test_path.relative_to(root)
+    n = made.name
+    print(f"created {bot} (class {made.cls}) and {test}")
+    if made.created_package:
+        print(f"created {bot.parent}/__init__.py (the players package of this directory)")
+    print(f"""
+Next steps:
+  1. Edit {bot}: selectColumn() is where your bot thinks (guide: docs/writing-a-bot.md).
+  2. Check it under the real referee:   cxarena check-bot {n}
+  3. Run its tests:                     python -m pytest {test}
+  4. Play it against a reference bot:   cxarena match {n} L1
+  5. Enter it in a tournament: add this line under `players:` in the config
+     (e.g. configs/tournament.yaml):
+       - {n}""")
+    return 0

@@ -1,16 +1,57 @@
-"""`cxarena players` (not written yet)."""
+"""`cxarena players`: list every bot in the `players` package with its name and description.
+
+A bot that fails to import (or whose playerName() fails) is listed with its error, never
+hidden. Each bot is imported in a worker subprocess (see `arena.discovery`).
+"""
 
 from __future__ import annotations
 
 import argparse
 
-HELP = "(not implemented yet)"
+from tabulate import tabulate
+
+from arena.discovery import BotInfo, discover
+
+HELP = "list the bots in players/ (short SPEC, playerName(), description or error)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--paths", action="store_true",
+                        help="also show the file each bot comes from")
+    parser.add_argument("--import-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="give up on a bot whose import takes longer (default 10)")
+
+
+def _row(b: BotInfo, paths: bool) -> list[str]:
+    if b.error is not None:
+        pname, text = "-", f"ERROR: {b.error}"
+    elif b.name_error is not None:
+        pname, text = "-", f"ERROR: {b.name_error}"
+    else:
+        pname, text = repr(b.player_name) if _odd(b.player_name) else str(b.player_name), b.doc
+    row = [b.name, pname, text]
+    if paths:
+        row.append(b.location)
+    return row
+
+
+def _odd(name: str | None) -> bool:
+    """Would this name print badly (empty, blank at the ends, unprintable)?"""
+    return not name or name != name.strip() or not name.isprintable()
 
 
 def run(args: argparse.Namespace) -> int:
-    print("cxarena players: not implemented yet")
-    return 1
+    if args.import_timeout <= 0:
+        from arena.errors import UsageError
+
+        raise UsageError("--import-timeout must be positive")
+    bots = discover(import_timeout_s=args.import_timeout)
+    if not bots:
+        print("no bots found in players/ (create one with `cxarena new-bot NAME`)")
+        return 0
+    headers = ["SPEC", "playerName()", "description"] + (["file"] if args.paths else [])
+    print(tabulate([_row(b, args.paths) for b in bots], headers=headers, tablefmt="plain"))
+    broken = sum(not b.ok for b in bots)
+    print(f"\n{len(bots)} bot(s)" + (f", {broken} with errors" if broken else "")
+          + "; use the SPEC in `cxarena match` or under `players:` in a tournament config")
+    return 0

@@ -1,0 +1,59 @@
+"""Generated tactical positions for bot tests: a position where the side to move has a win, or
+where the opponent has exactly one immediate win that can be blocked safely."""
+
+from __future__ import annotations
+
+import random
+
+from arena.board import CXBoard, CXGameState
+from players._common import immediate_threats, immediate_wins
+
+
+def random_position(M: int, N: int, K: int, rng: random.Random, max_moves: int) -> CXBoard:
+    """A random open position reached by random play (at most `max_moves` moves)."""
+    while True:
+        b = CXBoard(M, N, K)
+        n = rng.randint(0, min(max_moves, M * N - 1))
+        for _ in range(n):
+            b.markColumn(rng.choice(b.getAvailableColumns()))
+            if b.gameState() is not CXGameState.OPEN:
+                break
+        if b.gameState() is CXGameState.OPEN:
+            return b
+
+
+def win_positions(M: int, N: int, K: int, count: int, seed: int) -> list[tuple[CXBoard, list[int]]]:
+    """Positions where the side to move can win at once, with the winning columns."""
+    rng = random.Random(seed)
+    out: list[tuple[CXBoard, list[int]]] = []
+    for _ in range(count * 500):
+        b = random_position(M, N, K, rng, max_moves=min(M * N - 1, 6 * K + rng.randint(0, 40)))
+        wins = immediate_wins(b)
+        if wins:
+            out.append((b, wins))
+            if len(out) == count:
+                break
+    return out
+
+
+def block_positions(M: int, N: int, K: int, count: int, seed: int) -> list[tuple[CXBoard, int]]:
+    """Positions where the side to move has no win, the opponent has exactly one immediate win
+    (column c), and playing c leaves the opponent no immediate win; returns (board, c)."""
+    rng = random.Random(seed)
+    out: list[tuple[CXBoard, int]] = []
+    for _ in range(count * 500):
+        b = random_position(M, N, K, rng, max_moves=min(M * N - 1, 6 * K + rng.randint(0, 40)))
+        if immediate_wins(b):
+            continue
+        threats = immediate_threats(b)
+        if len(threats) != 1:
+            continue
+        c = threats[0]
+        b.markColumn(c)
+        safe = b.gameState() is not CXGameState.OPEN or not immediate_wins(b)
+        b.unmarkColumn()
+        if safe:
+            out.append((b, c))
+            if len(out) == count:
+                break
+    return out

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.board import (
+    ColumnFullError,
+    ColumnOutOfRangeError,
     CXBoard,
     CXCell,
     CXCellState,
     CXGameState,
-    ColumnFullError,
-    ColumnOutOfRangeError,
     CXMoveError,
     GameOverError,
     NoMoveToUndoError,

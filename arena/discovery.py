@@ -140,6 +140,8 @@ def _worker(names: list[str]) -> int:
     extra = os.environ.get(_PATH_ENV)
     if extra:
         sys.path[:] = json.loads(extra)  # exactly the caller's module search path
+    import arena.specs  # noqa: F401 - load the harness (and numpy) before the clock starts
+
     out = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # a bot printing at import time writes to stderr, not into our protocol
     sys.stdout = sys.stderr

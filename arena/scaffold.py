@@ -1,8 +1,8 @@
 """Creating a new bot from the templates in arena/templates (`cxarena new-bot NAME`).
 
 `check_name` says why a NAME cannot be a new bot (or returns None); `create_bot` writes
-``players/NAME.py`` and ``tests/test_NAME.py`` under a project directory, never overwriting
-a file.
+``players/NAME.py`` and ``tests/test_NAME.py`` under a project directory (one that has a
+``players/`` package), never overwriting a file.
 """
 
 from __future__ import annotations
@@ -22,14 +22,6 @@ _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 MAX_NAME_LEN = 40
 #: names the bot template itself uses; a class name must not clash with them
 _TEMPLATE_NAMES = frozenset({"CXBoard", "CXGameState", "CXPlayer", "Deadline", "annotations"})
-#: what a fresh players/__init__.py holds when new-bot has to create the package
-_PACKAGE_INIT = '''"""Bots, one per module (see docs/writing-a-bot.md). Modules whose name starts with an
-underscore hold shared helpers, not bots. Importing this package imports no bot."""
-
-from pkgutil import extend_path
-
-__path__ = extend_path(__path__, __name__)  # the installed bots (L0, L1 ...) too
-'''
 
 
 class ScaffoldError(Exception):
@@ -44,7 +36,6 @@ class NewBot:
     cls: str
     bot_path: Path
     test_path: Path
-    created_package: bool  # players/__init__.py was created too
 
 
 def class_name(name: str) -> str:
@@ -120,34 +111,32 @@ def create_bot(name: str, root: Path) -> NewBot:
 
     Nothing is written unless both files can be created; an existing file is never touched.
     """
+    players = root / "players"
+    tests = root / "tests"
+    if not players.is_dir():
+        raise ScaffoldError(f"no players/ directory in {root}: run new-bot from the project "
+                            f"directory (the one holding players/ and configs/)")
     why = check_name(name, root)
     if why is not None:
         raise ScaffoldError(why)
-    players = root / "players"
-    tests = root / "tests"
     bot_path = players / f"{name}.py"
     test_path = tests / f"test_{name}.py"
     for p in (bot_path, test_path):
         if p.exists():
             raise ScaffoldError(f"{p} already exists; not overwriting it")
-    for d in (players, tests):
-        if d.exists() and not d.is_dir():
-            raise ScaffoldError(f"{d} exists and is not a directory")
+    if tests.exists() and not tests.is_dir():
+        raise ScaffoldError(f"{tests} exists and is not a directory")
     cls = class_name(name)
     bot_text = render("bot.py.tmpl", name, cls)
     test_text = render("test_bot.py.tmpl", name, cls)
-    created_package = not (players / "__init__.py").exists()
-    players.mkdir(parents=True, exist_ok=True)
-    tests.mkdir(parents=True, exist_ok=True)
-    if created_package:
-        _write_new(players / "__init__.py", _PACKAGE_INIT)
+    tests.mkdir(exist_ok=True)
     _write_new(bot_path, bot_text)
     try:
         _write_new(test_path, test_text)
     except ScaffoldError:
         bot_path.unlink()
         raise
-    return NewBot(name, cls, bot_path, test_path, created_package)
+    return NewBot(name, cls, bot_path, test_path)
 
 
 def _write_new(path: Path, text: str) -> None:

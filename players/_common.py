@@ -1,14 +1,28 @@
 """Pieces shared by the built-in bots (not a bot: discovery skips modules starting with "_").
 
 Tactics on a `CXBoard`: the columns that win at once for the side to move, and the opponent's
-immediate wins that must be blocked.
+immediate wins that must be blocked; `forced_column`/`fallback_column`, the same read on
+bitboards (cheap even on 100x100), for a bot that must answer without searching.
+
+The search bots' machinery lives in the other underscore modules: `players._bitboard` (fast
+bitboard positions: `BitPosition`, `Geometry`, `centre_order`), `players._heuristic` (the
+squared-open-run heuristic, incremental `GridPosition`), `players._engine` (scores, results, root
+tactics, iterative deepening), `players._search` (alpha-beta) and `players._minimax`.
 """
 
 from __future__ import annotations
 
 from arena.board import CXBoard, CXGameState, has_run
+from players._bitboard import BitPosition, centre_order
 
-__all__ = ["immediate_threats", "immediate_wins"]
+__all__ = [
+    "BitPosition",
+    "centre_order",
+    "fallback_column",
+    "forced_column",
+    "immediate_threats",
+    "immediate_wins",
+]
 
 _WINS = (CXGameState.WINP1, CXGameState.WINP2)
 
@@ -46,3 +60,23 @@ def _wins_for(B: CXBoard, col: int, who: CXGameState) -> bool:
     h = B.heights()[col]
     bits |= 1 << (col * H + h)
     return any(has_run(bits, s, K) for s in (1, H, H + 1, H - 1))
+
+
+def forced_column(B: CXBoard) -> int | None:
+    """The column the rules force on the side to move of an open position, if any: an immediate
+    win, else the block of an opponent's immediate win (centre-most if several), else None."""
+    pos = BitPosition.from_board(B)
+    order = centre_order(B.N)
+    for cols in (pos.winning_moves(), pos.threats()):
+        if cols:
+            return min(cols, key=order.index)
+    return None
+
+
+def fallback_column(B: CXBoard) -> int:
+    """A legal column chosen without search: `forced_column`, else the centre-most legal one."""
+    col = forced_column(B)
+    if col is not None:
+        return col
+    legal = set(B.getAvailableColumns())
+    return next(c for c in centre_order(B.N) if c in legal)

@@ -24,8 +24,8 @@ Tactics that make it much stronger than plain UCT for the same number of playout
   MCTS-Solver: a node with a winning child is won; a node whose children are all proven is
   worth its best child. Proven-lost children are never selected again.
 
-The tree is reused: after our move we keep the subtree under it; on our next turn, if the
-opponent's reply is a child there, that child becomes the new root with all its statistics.
+The tree is reused: on our next turn, if the opponent's reply to our move is in the tree (the
+child of our move's node), that node becomes the new root with all its statistics.
 
 On boards wider than 12 columns the tree only considers columns near the pieces already played
 (see `players._playout.candidate_columns`); playouts still use every column.
@@ -90,8 +90,8 @@ class MCTS(CXPlayer):
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
         self.rng = random.Random(self.seed)
         self.budget_s = safe_budget_s(timeout_in_secs)
-        self.root: Node | None = None  # the subtree under our last move, for reuse
-        self.history: list[int] = []  # the moves up to and including our last move
+        self.tree: Node | None = None  # the root of the last search (the position before our
+        self.played: list[int] = []  # last move) and the moves up to and including that move
         self.reused = False  # whether the last search started from a reused subtree
         self.iterations = 0  # iterations run by the last search
 
@@ -120,17 +120,18 @@ class MCTS(CXPlayer):
             with no_gc_pauses():
                 self._search(root, pos, deadline)
             choice = self._best_move(root, pos)
-        self.root = root.child(choice) if root is not None else None
-        self.history = moves + [choice]
+        self.tree = root
+        self.played = moves + [choice]
         return choice
 
     # ----------------------------------------------------------------- tree reuse
     def _reusable_root(self, moves: list[int]) -> Node | None:
-        """The node for the current position in last move's tree, detached; else None."""
-        if (self.root is None or len(moves) != len(self.history) + 1
-                or moves[:-1] != self.history):
+        """The node of the current position in the last search's tree (our last move, then the
+        opponent's reply), if `moves` continue our game and the tree has it; else None."""
+        if self.tree is None or moves[:-1] != self.played:
             return None
-        return self.root.child(moves[-1])
+        ours = self.tree.child(self.played[-1])
+        return ours.child(moves[-1]) if ours is not None else None
 
     # --------------------------------------------------------------------- search
     def _search(self, root: Node, pos: Position, deadline: Deadline) -> None:

@@ -1,16 +1,63 @@
-"""`cxarena check-bot` (not written yet)."""
+"""`cxarena check-bot SPEC`: is this bot ready for a tournament?
+
+Plays short games against L0 under the real referee on the competition's smallest and
+largest boards and on 6x7x4, both colours, with the tournament's time limit, and reports in
+plain words (see `arena.conformance`). Exit code 0 if the bot passed, 1 if not, 2 for a usage
+error (unknown SPEC, bad option).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-HELP = "(not implemented yet)"
+from arena.conformance import BIG_BOARD_CELLS, MAX_MOVES, QUICK_MAX_MOVES, CheckGame, run_check
+from arena.errors import UsageError
+
+HELP = "check that a bot plays legal moves in time, does not crash and has a usable name"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("spec", metavar="SPEC",
+                        help="the bot: a name in players/, pkg.module[:Class], "
+                             "file.py[:Class] or exec:COMMAND")
+    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                        help="per-move time limit (default: timeout_s of "
+                             "configs/tournament.yaml, else 1)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"stop big-board games after {QUICK_MAX_MOVES} moves instead of "
+                             f"{MAX_MOVES}")
+    parser.add_argument("--max-moves", type=int, default=None, metavar="N",
+                        help=f"stop games on boards of more than {BIG_BOARD_CELLS} cells after "
+                             f"N moves (both players')")
+    parser.add_argument("--board", type=int, nargs=3, action="append", metavar=("M", "N", "K"),
+                        help="check on this board instead (repeatable); default: the smallest "
+                             "and largest board of configs/boards.yaml's competition set, "
+                             "and 6 7 4")
+    parser.add_argument("--board-set", default="competition", metavar="NAME",
+                        help="the board set of configs/boards.yaml to take the smallest and "
+                             "largest board from (default: competition)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+
+
+def _progress(game: CheckGame) -> None:
+    print("  " + game.describe(), flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("cxarena check-bot: not implemented yet")
-    return 1
+    from arena.conformance import check_boards
+
+    if args.time is not None and not args.time > 0:
+        raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
+    if args.max_moves is not None and args.max_moves < 2:
+        raise UsageError(f"--max-moves must be at least 2, got {args.max_moves}")
+    boards = ([tuple(b) for b in args.board] if args.board
+              else check_boards(args.board_set))
+    names = ", ".join(f"{M}x{N}x{K}" for M, N, K in boards)
+    print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
+    report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
+                       max_moves=args.max_moves, seed=args.seed, progress=_progress)
+    print()
+    print(report.text(games=False))
+    sys.stdout.flush()
+    return 0 if report.passed else 1

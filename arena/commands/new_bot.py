@@ -31,14 +31,12 @@ def run(args: argparse.Namespace) -> int:
     test = made.test_path.relative_to(root)
     n = made.name
     print(f"created {bot} (class {made.cls}) and {test}")
-    if made.created_package:
-        print(f"created {bot.parent}/__init__.py (the players package of this directory)")
     print(f"""
 Next steps:
   1. Edit {bot}: selectColumn() is where your bot thinks (guide: docs/writing-a-bot.md).
   2. Check it under the real referee:   cxarena check-bot {n}
   3. Run its tests:                     python -m pytest {test}
-  4. Play it against a reference bot:   cxarena match {n} L1
+  4. Play it against a reference bot:   cxarena match {n} L1 --board 6 7 4 --time 1
   5. Enter it in a tournament: add this line under `players:` in the config
      (e.g. configs/tournament.yaml):
        - {n}""")

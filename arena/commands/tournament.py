@@ -1,16 +1,40 @@
-"""`cxarena tournament` (not written yet)."""
+"""`cxarena tournament CONFIG`: run (or resume) a round-robin tournament from a YAML config."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-HELP = "(not implemented yet)"
+HELP = "run or resume a tournament described by a YAML config (e.g. configs/tournament.yaml)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("config", metavar="CONFIG", help="tournament config file (YAML)")
+    parser.add_argument("--results", metavar="DIR", default=None,
+                        help="results directory (default: results/<name> in the current "
+                             "directory); rerunning with the same DIR resumes the run")
+    parser.add_argument("--fresh", action="store_true",
+                        help="delete the games already stored in the results directory and "
+                             "start over")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar and no standings on stdout (for scripts/CI)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="override the config's worker count")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("cxarena tournament: not implemented yet")
-    return 1
+    import dataclasses
+
+    from arena.config import load_config
+    from arena.errors import UsageError
+    from arena.tournament import run_tournament
+
+    config = load_config(args.config)
+    if args.workers is not None:
+        if args.workers < 1:
+            raise UsageError(f"--workers: the worker count must be a positive integer, got "
+                             f"{args.workers}")
+        config = dataclasses.replace(config, workers=args.workers)
+    outcome = run_tournament(config, Path(args.results) if args.results else None,
+                             quiet=args.quiet, fresh=args.fresh)
+    return 0 if outcome.complete else 1

@@ -1,0 +1,395 @@
+"""Negamax alpha-beta search for the `alphabeta` bot (not a bot itself).
+
+Scores follow `players._engine` (Pons' exact scores times ``scale``; the heuristic in between).
+
+- `BitSearch`, for boards of at most 64 cells: Pons-style bitboards on Python ints, with the
+  board's masks bound into a closure for speed. Each node computes the opponent's winning cells
+  once (`Geometry.win_cells`) and derives from them the forced block, the "two threats: lost"
+  test and the non-losing moves (never play right under an opponent's winning cell); it tightens
+  the alpha-beta window with the best and worst exact score still possible, probes the
+  transposition table, and tries the table's best move first, then the others centre first; far
+  from the end of the game (where subtrees are big enough to pay for it) the moves are sorted
+  by how many winning cells each creates (Pons' ordering, stable on the centre-first order). At
+  the horizon (depth 0) the squared-open-run heuristic is computed from the bitboards. `solve`
+  runs the same negamax without a depth limit under a sequence of null windows that bisect the
+  score range (Pons' "strong" solver): an exact solver, which needs far fewer nodes than one
+  full-window search.
+- `GridSearch`, for large boards: the same negamax over `players._heuristic.GridPosition`,
+  whose heuristic and win test are updated incrementally (O(K) per move), with moves restricted
+  to columns near pieces (`players._engine.GridEngine`) and a Zobrist-keyed table.
+
+The transposition table is a dict from position key to one packed int (see `_pack`): score,
+bound type (exact, lower, upper), remaining depth (capped at the empty cells left, so an entry
+that reached the end of the game is valid for any depth) and best move. It is emptied when it
+grows past ``tt_entries``, which bounds its memory (roughly 100 bytes per entry). Both engines
+keep it from one move to the next.
+
+Time: the search checks ``time.perf_counter()`` every few nodes and raises `SearchTimeout` past
+``stop_s``; `players._engine.iterative_deepening` then answers with the best move of the deepest
+completed iteration.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from players._bitboard import geometry
+from players._engine import (
+    INF,
+    GridEngine,
+    SearchResult,
+    SearchTimeout,
+    bit_root,
+    iterative_deepening,
+    win_score,
+)
+from players._heuristic import bound, window_masks
+
+__all__ = ["BitSearch", "GridSearch"]
+
+EXACT, LOWER, UPPER = 0, 1, 2
+#: how many cells a board may have for `BitSearch`
+BIT_SEARCH_MAX_CELLS = 64
+#: default bound on transposition-table entries (about 120 MB at most)
+TT_ENTRIES = 1 << 20
+LOW64 = (1 << 64) - 1
+
+
+def _pack(value: int, depth: int, flag: int, move: int) -> int:
+    """A table entry in one int: value << 32 | depth << 16 | flag << 14 | move + 1."""
+    return (value << 32) | (depth << 16) | (flag << 14) | (move + 1)
+
+
+class BitSearch:
+    """Negamax alpha-beta on bitboards for boards of at most 64 cells (see module docstring).
+
+    Pons' threat-count move ordering is used at nodes with at least ``sort_min_empty`` empty
+    cells (elsewhere: centre first, the table's move before all); a value above the board's
+    size turns it off.
+    """
+
+    def __init__(self, M: int, N: int, K: int, tt_entries: int = TT_ENTRIES,
+                 sort_min_empty: int = 16) -> None:
+        if M * N > BIT_SEARCH_MAX_CELLS:
+            raise ValueError(f"BitSearch handles at most {BIT_SEARCH_MAX_CELLS} cells")
+        self.g = geometry(M, N, K)
+        self.scale = bound(M, N, K)
+        self.size = M * N
+        self.tt: dict[int, int] = {}
+        self.tt_entries = tt_entries
+        self.stop_s = INF
+        self.cur = self.mask = self.moves = 0  # the root position
+        self.negamax = self._build(sort_min_empty)
+
+    def _check(self) -> None:
+        """Called every 256 nodes: stop past the deadline, bound the table's size."""
+        if time.perf_counter() > self.stop_s:
+            raise SearchTimeout
+        if len(self.tt) > self.tt_entries:
+            self.tt.clear()
+
+    def _build(self, sort_min_empty: int) -> Callable[[int, int, int, int, int, int], int]:
+        """The negamax function, with the board's constants bound as closure variables."""
+        g = self.g
+        size, bottom, board, columns, order = g.size, g.bottom, g.board, g.columns, g.order
+        win_cells = g.win_cells
+        S = self.scale
+        windows = window_masks(g)
+        squares = tuple(n * n for n in range(g.K + 1))
+        tt = self.tt
+        tt_get = tt.get
+        check = self._check
+        sort_until = size - sort_min_empty
+        nodes = 0
+        # orders[c + 1]: column c first, then the others centre first; orders[0]: centre first
+        orders = [order] + [(c,) + tuple(x for x in order if x != c) for c in range(g.N)]
+        # by stones on the board, for the side to move (scaled exact scores):
+        # lost: the opponent wins with its next stone; worst: the opponent cannot win with its
+        # next stone (so it wins at the earliest with its stone after); best_case: we cannot
+        # win with this stone (so at the earliest with our next one)
+        lost = [-((size - n) >> 1) * S for n in range(size + 1)]
+        worst = [-((size - 2 - n) >> 1) * S for n in range(size + 1)]
+        best_case = [((size - 1 - n) >> 1) * S for n in range(size + 1)]
+        below_all = -(size + 2) * S  # lower than any score
+
+        def count() -> int:
+            return nodes
+
+        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, depth: int,
+                    threats: int = -1) -> int:
+            """Score of the position (the side to move owns `cur`; it has no immediate win),
+            fail-soft within (alpha, beta). `threats`: the opponent's winning cells if the
+            caller already knows them (-1: compute them)."""
+            nonlocal nodes
+            nodes += 1
+            if not nodes & 255:
+                check()
+            opp = cur ^ mask
+            possible = (mask + bottom) & board
+            if threats < 0:
+                threats = win_cells(opp, mask)
+            forced = possible & threats
+            if forced:
+                if forced & (forced - 1):  # two cells to block: lost at the opponent's move
+                    return lost[moves]
+                possible = forced
+            possible &= ~(threats >> 1)  # never play right under an opponent's winning cell
+            if not possible:
+                return lost[moves]
+            if moves >= size - 2:
+                return 0
+            lo = worst[moves]
+            if alpha < lo:
+                alpha = lo
+                if lo >= beta:
+                    return lo
+            hi = best_case[moves]
+            if beta > hi:
+                beta = hi
+                if alpha >= hi:
+                    return hi
+            if depth <= 0:  # horizon: the squared-open-run heuristic, within the exact bounds
+                v = 0
+                for w in windows:
+                    a = w & cur
+                    if a:
+                        if not w & opp:
+                            v += squares[a.bit_count()]
+                    else:
+                        b = w & opp
+                        if b:
+                            v -= squares[b.bit_count()]
+                return lo if v < lo else hi if v > hi else v
+            if depth > size - moves:
+                depth = size - moves
+            key = cur + mask
+            entry = tt_get(key)
+            first = 0
+            if entry is not None:
+                first = entry & 0x3FFF
+                if (entry >> 16) & 0xFFFF >= depth:
+                    v = entry >> 32
+                    flag = (entry >> 14) & 3
+                    if flag == EXACT:
+                        return v
+                    if flag == LOWER:
+                        if v >= beta:
+                            return v
+                        if v > alpha:
+                            alpha = v
+                    else:
+                        if v <= alpha:
+                            return v
+                        if v < beta:
+                            beta = v
+            alpha0 = alpha
+            best = below_all
+            best_col = -1
+            d1 = depth - 1
+            m1 = moves + 1
+            if moves <= sort_until and possible & (possible - 1):
+                # Pons' ordering: the table's move, then the moves creating the most winning
+                # cells, centre first. Sort key: count << 76 | rank << 70 | column << 64 | cells
+                # (the cells, < 2**64, are the child's `threats`: no need to compute them twice)
+                ranked = []
+                i = 64
+                for col in orders[first]:
+                    m = possible & columns[col]
+                    if m:
+                        i -= 1
+                        w = win_cells(cur | m, mask)
+                        n = 63 if col + 1 == first else w.bit_count()
+                        ranked.append((((((n << 6) | i) << 6) | col) << 64) | w)
+                ranked.sort(reverse=True)
+                for r in ranked:
+                    col = (r >> 64) & 63
+                    v = -negamax(opp, mask | (possible & columns[col]), m1, -beta, -alpha, d1,
+                                 r & LOW64)
+                    if v > best:
+                        best = v
+                        best_col = col
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                break
+            else:
+                for col in orders[first]:
+                    m = possible & columns[col]
+                    if m:
+                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1)
+                        if v > best:
+                            best = v
+                            best_col = col
+                            if v > alpha:
+                                alpha = v
+                                if v >= beta:
+                                    break
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            tt[key] = (best << 32) | (depth << 16) | (flag << 14) | (best_col + 1)  # _pack
+            return best
+
+        self._count = count
+        return negamax
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited since the engine was made."""
+        return self._count()
+
+    # ------------------------------------------------------------- entry points
+    def set_position(self, cur: int, mask: int, moves: int) -> None:
+        """Set the root position for `root`, `search_root` and `best_move`."""
+        self.cur, self.mask, self.moves = cur, mask, moves
+
+    def root(self) -> tuple[SearchResult | None, list[int]]:
+        """Root tactics (`players._engine.bit_root`, non-losing moves only)."""
+        return bit_root(self.g, self.scale, self.cur, self.mask, self.moves, safe_only=True)
+
+    def search_root(self, cols: list[int], depth: int) -> tuple[int, list[int]]:
+        """One full-window iteration at `depth` over `cols` (best guess first): (best column,
+        scores in the order of `cols`; only the best one is exact, the others bounds)."""
+        g = self.g
+        negamax = self.negamax
+        cur, mask, moves = self.cur, self.mask, self.moves
+        opp = cur ^ mask
+        alpha: float = -INF
+        scores = []
+        best_col = cols[0]
+        for col in cols:
+            m = (mask + g.bottom) & g.columns[col]
+            v = -negamax(opp, mask | m, moves + 1, -INF, -alpha, depth - 1)  # type: ignore[arg-type]
+            scores.append(v)
+            if v > alpha:
+                alpha = v
+                best_col = col
+        return best_col, scores
+
+    def best_move(self, cur: int, mask: int, moves: int, stop_s: float,
+                  max_depth: int | None = None) -> SearchResult:
+        """The move to play (see `iterative_deepening`)."""
+        self.set_position(cur, mask, moves)
+        return iterative_deepening(self, stop_s, max_depth)
+
+    def solve(self, cur: int, mask: int, moves: int) -> tuple[int, int]:
+        """The exact score (Pons' convention, unscaled) of an undecided position, and the nodes
+        it took: negamax without depth limit under null windows bisecting the score range."""
+        g, S, size = self.g, self.scale, self.size
+        self.stop_s = INF
+        start_nodes = self.nodes
+        if g.win_cells(cur, mask) & (mask + g.bottom) & g.board:
+            return win_score(size, moves + 1), 0
+        lo = -((size - moves) // 2)
+        hi = (size + 1 - moves) // 2
+        while lo < hi:
+            med = lo + (hi - lo) // 2
+            if med <= 0 and int(lo / 2) < med:
+                med = int(lo / 2)
+            elif med >= 0 and int(hi / 2) > med:
+                med = int(hi / 2)
+            r = self.negamax(cur, mask, moves, med * S, med * S + 1, size)
+            if r <= med * S:
+                hi = -((-r) // S)  # ceil: r is an upper bound
+            else:
+                lo = r // S
+        return lo, self.nodes - start_nodes
+
+    def solve_board(self, moves_played: list[int]) -> tuple[int, int]:
+        """`solve` for the position after the 0-based columns `moves_played`."""
+        g = self.g
+        cur = mask = 0
+        for col in moves_played:
+            cur ^= mask
+            mask |= mask + (1 << (col * g.H))
+        return self.solve(cur, mask, len(moves_played))
+
+
+class GridSearch(GridEngine):
+    """Negamax alpha-beta over an incremental `GridPosition` for large boards (see the module
+    docstring); the position, its upkeep and the root tactics come from `GridEngine`."""
+
+    def __init__(self, M: int, N: int, K: int, tt_entries: int = TT_ENTRIES, radius: int = 2,
+                 seed: int = 0) -> None:
+        super().__init__(M, N, K, radius, seed)
+        self.tt: dict[int, int] = {}
+        self.tt_entries = tt_entries
+
+    def negamax(self, alpha: float, beta: float, depth: int) -> int:
+        """Score of the engine's position (the last move did not win); fail-soft."""
+        self.node_count += 1
+        if not self.node_count & 7 and time.perf_counter() > self.stop_s:
+            raise SearchTimeout
+        pos = self.pos
+        moves = pos.moves
+        size, S = self.size, self.scale
+        if moves >= size:
+            return 0
+        win = win_score(size, moves + 1) * S  # the score of winning with this stone
+        if beta > win:
+            beta = win
+            if alpha >= win:
+                return win
+        if depth <= 0:
+            return pos.evaluate()
+        if depth > size - moves:
+            depth = size - moves
+        key = pos.key
+        entry = self.tt.get(key)
+        first = -1
+        if entry is not None:
+            first = (entry & 0x3FFF) - 1
+            if (entry >> 16) & 0xFFFF >= depth:
+                v = entry >> 32
+                flag = (entry >> 14) & 3
+                if flag == EXACT:
+                    return v
+                if flag == LOWER:
+                    if v >= beta:
+                        return v
+                    alpha = max(alpha, v)
+                else:
+                    if v <= alpha:
+                        return v
+                    beta = min(beta, v)
+        alpha0 = alpha
+        best: float = -INF
+        best_col = -1
+        for col in self.candidates(first):
+            if self.play(col):
+                v = win
+            else:
+                v = -self.negamax(-beta, -alpha, depth - 1)
+            self.undo()
+            if v > best:
+                best = v
+                best_col = col
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        if len(self.tt) > self.tt_entries:
+            self.tt.clear()
+        self.tt[key] = _pack(int(best), depth, flag, best_col)
+        return int(best)
+
+    def search_root(self, cols: list[int], depth: int) -> tuple[int, list[int]]:
+        """One full-window iteration (see `BitSearch.search_root`)."""
+        alpha: float = -INF
+        scores = []
+        best_col = cols[0]
+        n = self.pos.moves
+        win = win_score(self.size, n + 1) * self.scale
+        for col in cols:
+            try:
+                if self.play(col):
+                    v = win
+                else:
+                    v = -self.negamax(-INF, -alpha, depth - 1)
+            finally:
+                self.unwind(n)  # also after a timeout deep in the line
+            scores.append(v)
+            if v > alpha:
+                alpha = v
+                best_col = col
+        return best_col, scores

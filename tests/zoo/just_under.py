@@ -1,0 +1,20 @@
+"""Sleeps `sleep_s` (option, default 0.6 s) in initPlayer and every selectColumn: under a 1 s
+limit it must never be flagged."""
+
+import time
+
+from arena.player import CXPlayer
+
+
+class JustUnder(CXPlayer):
+    sleep_s = 0.6
+
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        time.sleep(self.sleep_s)
+
+    def selectColumn(self, B):
+        time.sleep(self.sleep_s)
+        return B.getAvailableColumns()[0]
+
+    def playerName(self):
+        return "just_under"

@@ -2,8 +2,9 @@
 real referee, and a plain-words report of everything that would cost it games in a tournament.
 
 `run_check(spec, ...)` plays, on each board of the check, one game with the bot moving first
-and one with it moving second, against the random reference bot L0, under `arena.match.Referee`
-with the tournament's time limit. It measures the bot's start-up (``hello`` -> ``ready``) in a
+and one with it moving second, against L0 (the random reference bot, whose strategy
+`RandomOpponent` repeats here so that arena imports no bot), under `arena.match.Referee` with
+the tournament's time limit. It measures the bot's start-up (``hello`` -> ``ready``) in a
 separate process first. The `CheckReport` it returns says what failed:
 
 - illegal moves, crashes (with the tail of the bot's stderr), timeouts;
@@ -20,8 +21,7 @@ import math
 import os
 import random
 import re
-import signal
-import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -176,12 +176,15 @@ def _indent(text: str) -> str:
 
 
 def percentile(values: Sequence[float], q: float) -> float:
-    """The q-th percentile (0..100) of `values`, nearest-rank method (a value that occurred)."""
+    """The q-th percentile (0..100) of `values`, interpolating linearly between the closest
+    ranks (numpy's default method); NaN for no values."""
     if not values:
         return math.nan
     ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[rank - 1]
+    pos = (len(ordered) - 1) * q / 100
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
 # ------------------------------------------------------------------- defaults from configs
@@ -253,99 +256,84 @@ def default_settings() -> dict[str, Any]:
 
 
 # -------------------------------------------------------------------------- start-up
-def measure_startup(spec: BotSpec, startup_timeout_s: float = 30.0) -> tuple[float | None, str]:
-    """Start the bot's process, send ``hello 1`` and time the ``ready`` answer.
+def measure_startup(spec: BotSpec, startup_timeout_s: float = 30.0,
+                    memory_limit_bytes: int | None = None) -> tuple[float | None, str]:
+    """Start the bot's process as the referee does, send ``hello 1`` and time the ``ready``.
 
-    Returns (seconds, "") or (None, what went wrong, with the tail of its stderr).
+    Returns (seconds, "") or (None, what went wrong, with the tail of the bot's stderr).
     """
-    from arena.protocol import PROTOCOL_VERSION, ErrorReply, Ready, hello, parse_reply
+    from arena.process import BotProcess, LineTooLong
+    from arena.protocol import (
+        PROTOCOL_VERSION,
+        Comment,
+        ErrorReply,
+        ProtocolError,
+        Ready,
+        hello,
+        parse_reply,
+    )
 
-    with tempfile.TemporaryFile() as err:
-        env = dict(os.environ, CXARENA_PROTOCOL=str(PROTOCOL_VERSION), OMP_NUM_THREADS="1",
-                   OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    with tempfile.TemporaryDirectory(prefix="cxarena-check-") as tmp:
+        log_path = os.path.join(tmp, "startup.log")
         start_s = time.perf_counter()
         try:
-            proc = subprocess.Popen(spec.argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=err, env=env, start_new_session=True)
+            proc = BotProcess(spec.argv(), log_path=log_path, env=_bot_env(spec),
+                              memory_limit_bytes=memory_limit_bytes)
         except OSError as e:
             return None, f"cannot start {' '.join(spec.argv())!r}: {e.strerror or e}"
         try:
-            assert proc.stdin is not None and proc.stdout is not None
             try:
-                proc.stdin.write(hello().encode())
-                proc.stdin.flush()
-            except OSError:
-                pass  # it died at once: reported below
-            answer = _read_answer(proc.stdout.fileno(), start_s + startup_timeout_s)
+                proc.send(hello().encode())
+                while True:
+                    line = proc.read_line(start_s + startup_timeout_s)
+                    if line is None:
+                        return None, (f"no answer to 'hello {PROTOCOL_VERSION}' within "
+                                      f"{startup_timeout_s:g} s" + _tail(proc))
+                    reply = parse_reply(line.decode("utf-8", "replace"))
+                    if not isinstance(reply, Comment):
+                        break
+            except (EOFError, OSError):
+                how = proc.describe_exit() or "closed its stdout"
+                return None, f"{how} before answering hello" + _tail(proc)
+            except (ProtocolError, LineTooLong) as e:
+                return None, f"answered hello wrongly: {e}" + _tail(proc)
             elapsed_s = time.perf_counter() - start_s
-            if answer is None:
-                return None, (f"no answer to 'hello {PROTOCOL_VERSION}' within "
-                              f"{startup_timeout_s:g} s" + _tail(err))
-            if answer == "":
-                code = proc.wait(timeout=5)
-                return None, f"exited (status {code}) before answering hello" + _tail(err)
-            try:
-                reply = parse_reply(answer)
-            except ValueError as e:
-                return None, f"answered hello with {answer!r}: {e}" + _tail(err)
             if isinstance(reply, ErrorReply):
-                return None, f"failed to load: {reply.text}" + _tail(err)
+                return None, f"failed to load: {reply.text}" + _tail(proc)
             if not isinstance(reply, Ready) or reply.version != PROTOCOL_VERSION:
-                return None, f"answered hello with {answer!r}, not 'ready 1'" + _tail(err)
-            try:
-                proc.stdin.write(b"quit\n")
-                proc.stdin.flush()
-            except OSError:
-                pass
+                return None, (f"answered hello with {line[:200]!r}, not "
+                              f"'ready {PROTOCOL_VERSION}'" + _tail(proc))
             return elapsed_s, ""
         finally:
-            _kill_group(proc)
+            proc.close(b"quit\n", grace_s=0.2)
 
 
-def _read_answer(fd: int, deadline_s: float) -> str | None:
-    """The first non-comment line from `fd`; "" at end of file; None at the deadline."""
-    import select
+def _bot_env(spec: BotSpec) -> dict[str, str]:
+    """The environment the referee gives a bot (mirrors `Referee._env`): one thread for
+    numeric libraries, the protocol version, and for Python bots a PYTHONPATH holding the
+    directories this process imports from (cwd, dirs callers added), so the bot imports the
+    same modules as we do."""
+    from arena.process import THREAD_ENV
+    from arena.protocol import PROTOCOL_VERSION
 
-    buf = b""
-    while True:
-        while b"\n" in buf:
-            line, _, buf = buf.partition(b"\n")
-            text = line.decode("utf-8", "replace").rstrip("\r")
-            if text.strip() and not text.startswith("#"):
-                return text
-        left_s = deadline_s - time.perf_counter()
-        if left_s <= 0 or not select.select([fd], [], [], left_s)[0]:
-            return None
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return ""
-        buf += chunk
-
-
-def _tail(err: Any, lines: int = 15) -> str:
-    err.seek(0)
-    text = err.read().decode("utf-8", "replace").strip()
-    if not text:
-        return ""
-    return "; its stderr ends with:\n" + "\n".join(text.splitlines()[-lines:])
+    env = dict(os.environ)
+    env.update(THREAD_ENV)
+    env["CXARENA_PROTOCOL"] = str(PROTOCOL_VERSION)
+    if spec.is_python:
+        env["PYTHONUNBUFFERED"] = "1"
+        prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+        extra = [path for path in (os.path.realpath(e or os.getcwd()) for e in sys.path)
+                 if os.path.isdir(path) and not any(path == p or path.startswith(p + os.sep)
+                                                    for p in prefixes)]
+        if env.get("PYTHONPATH"):
+            extra.append(env["PYTHONPATH"])
+        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(extra))
+    return env
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        proc.wait(timeout=1.0)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
-    for f in (proc.stdin, proc.stdout):
-        if f is not None:
-            try:
-                f.close()
-            except OSError:
-                pass
+def _tail(proc: Any) -> str:
+    text = proc.stderr_tail().strip()
+    return "; its stderr ends with:\n" + text if text else ""
 
 
 # ---------------------------------------------------------------------------- the check
@@ -381,12 +369,13 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             raise UsageError(f"board {M}x{N}x{K} is not a valid board")
     started_s = time.perf_counter()
 
-    startup_s, startup_error = measure_startup(bot, float(settings["startup_timeout_s"]))
     mem = settings["memory_limit_mb"]
     match_settings = MatchSettings(
         timeout_s=limit_s, grace_s=float(settings["grace_s"]),
         startup_timeout_s=float(settings["startup_timeout_s"]),
         memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024)
+    startup_s, startup_error = measure_startup(bot, match_settings.startup_timeout_s,
+                                               match_settings.memory_limit_bytes)
     games: list[CheckGame] = []
     if startup_s is None:  # every game would fail the same way: report the start-up only
         chosen = []

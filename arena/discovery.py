@@ -18,6 +18,7 @@ import json
 import os
 import pkgutil
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -189,7 +190,7 @@ class _Worker:
     def kill(self) -> None:
         if self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, 9)
+                os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
         if self.proc.stdout is not None:
             self.proc.stdout.close()

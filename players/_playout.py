@@ -17,7 +17,9 @@ for a draw, or None if the deadline passed first (the caller discards that playo
 100x100 board one playout can take longer than a whole move's time budget, so the clock is
 checked every 64 moves.
 
-`candidate_columns` and `tactical_moves` are the move-choice helpers both bots share.
+Also shared by both bots: `tactical_moves` (immediate wins and threats on a `Position`),
+`candidate_columns` (which columns to consider, centre first; restricted on wide boards) and
+`no_gc_pauses` (keeps Python's cycle collector from pausing a search).
 """
 
 from __future__ import annotations

@@ -4,9 +4,11 @@ is reported in plain words with exit code 1; usage errors give exit code 2."""
 
 from __future__ import annotations
 
+import math
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arena.board import CXBoard
@@ -89,15 +91,14 @@ def test_a_timeout_is_reported_with_how_close_the_moves_came(tmp_path: Path) -> 
     assert "4 moves" in line and "99th percentile" in line  # the 2 + 2 answered moves
 
 
-@pytest.mark.parametrize("name, problem", [
-    ("", "empty name"),
-    ("x" * 60, "60 characters long"),
-])
-def test_a_bad_player_name_fails(tmp_path: Path, name: str, problem: str) -> None:
-    bot = make_bot(tmp_path, name=name)
+def test_a_failing_player_name_fails_the_check(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    Path(bot).write_text(Path(bot).read_text().replace(
+        "return 'Bot'", "raise RuntimeError('nameless')"))
     r = cxarena(tmp_path, "check-bot", bot, "--time", "0.5", "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert problem in r.stdout
+    assert "playerName() gave an empty name" in r.stdout
+    assert "FAILED: 1 problem(s)" in r.stdout  # the games themselves were fine
 
 
 def test_a_bot_that_cannot_start_is_reported_once_without_games(tmp_path: Path) -> None:
@@ -167,18 +168,20 @@ def test_default_time_limit_comes_from_the_tournament_config(tmp_path: Path,
     assert check_boards() == check_boards("competition")  # falls back to the repo's boards
 
 
-def test_percentile_is_nearest_rank() -> None:
+def test_percentile_interpolates_like_numpy() -> None:
     values = [float(v) for v in range(1, 101)]
-    assert percentile(values, 99) == 99.0
-    assert percentile(values, 100) == 100.0
+    for q in (0, 1, 50, 90, 99, 99.5, 100):
+        assert percentile(values, q) == pytest.approx(float(np.percentile(values, q)))
     assert percentile([5.0], 99) == 5.0
     assert percentile([3.0, 1.0, 2.0], 50) == 2.0
+    assert math.isnan(percentile([], 99))
 
 
 def test_name_problems() -> None:
     assert _name_problem(["Good Bot"]) is None
     assert _name_problem([]) is None
     assert "empty" in str(_name_problem(["  "]))
+    assert "60 characters long" in str(_name_problem(["x" * 60]))
     assert "unprintable" in str(_name_problem(["a\x07b"]))
     assert "changes" in str(_name_problem(["a", "b"]))
 

@@ -364,7 +364,8 @@ def test_pinning_environment_and_memory_limit() -> None:
                 assert env[var] == b"1"
             assert env[b"CXARENA_PROTOCOL"] == b"1"
             assert os.getsid(pid) == pid  # its own session and process group
-            assert _stat(pid)[0] == "T"  # idle between games: frozen
+            # idle between games: frozen (SIGSTOP takes effect when it is next scheduled)
+            assert wait_until(lambda: _stat(pid)[0] == "T")  # noqa: B023
     assert tagged_pids(referee.tag) == []
 
 

@@ -229,6 +229,10 @@ def test_tournament_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 2
     assert "changed: seed" in capsys.readouterr().err
     assert len(stored(results)) == 18
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet", "--fresh"]) == 0
+    fresh = stored(results)
+    assert len(fresh) == 18
+    assert {g[1].seed for g in fresh}.isdisjoint({g[1].seed for g in games})  # new seed
     assert main(["report", str(tmp_path / "nothing")]) == 2
 
 

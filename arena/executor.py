@@ -10,6 +10,8 @@ pinned to its own core (os.sched_setaffinity) and plays one game at a time with 
 runner (by default a `Referee` whose bots are pinned to that same core, so a worker's two bots
 share the core and never think at once). The parent hands out games one by one in schedule
 order, so the longest games (scheduled first) start first and the run does not end on a tail.
+A worker that dies (a harness bug, the OOM killer) is replaced and its game is tried once more;
+a game the harness cannot play comes back as a GameOutcome without a record.
 
 Workers ignore SIGINT (the parent decides) and turn SIGTERM into SystemExit, so `with
 Referee(...)` closes every bot process group on the way out. They also exit when their parent
@@ -36,7 +38,7 @@ import threading
 import traceback
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -74,7 +76,7 @@ class Executor(ABC):
     """Plays scheduled games somewhere and reports each one as it finishes."""
 
     @abstractmethod
-    def run(self, games: Sequence[GameSpec]) -> Iterator[GameOutcome]:
+    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
         """Play `games`; yield one GameOutcome per game as it finishes (any order).
 
         Closing the returned iterator early stops the run and cleans up every process.
@@ -300,9 +302,10 @@ class LocalExecutor(Executor):
         child_end.close()
         return _Worker(index=index, cpu=cpu, proc=proc, conn=parent_end)
 
-    def run(self, games: Sequence[GameSpec]) -> Iterator[GameOutcome]:
+    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
         queue = deque(games)
         pool: list[_Worker] = []
+        retried: set[str] = set()
         try:
             for i in range(min(self.workers, len(queue))):
                 w = self._spawn(i)
@@ -317,6 +320,11 @@ class LocalExecutor(Executor):
                         outcome = self._collect(w)
                         if outcome is None:
                             continue
+                        retry = (outcome.record is None and not w.proc.is_alive()
+                                 and outcome.game.game_id not in retried)
+                        if retry:  # a dead worker: give its game one more chance
+                            retried.add(outcome.game.game_id)
+                            queue.appendleft(outcome.game)
                         if w.proc.is_alive():
                             self._feed(w, queue)
                         else:
@@ -324,7 +332,8 @@ class LocalExecutor(Executor):
                             if queue:
                                 pool[pool.index(w)] = nw = self._spawn(w.index)
                                 self._feed(nw, queue)
-                        yield outcome
+                        if not retry:
+                            yield outcome
             self._stop(pool, gracefully=True)
         finally:
             self._stop(pool, gracefully=False)

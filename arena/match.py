@@ -2,8 +2,10 @@
 
 The referee owns the true board. Each bot runs in its own OS process (`arena.process`) and sees
 the game only through the line protocol (`arena.protocol`, docs/protocol.md), so it can never
-touch the referee's board. Per request the referee: thaws the bot (SIGCONT), writes the request,
-waits for the answer with `poll` until limit + grace, freezes the bot again (SIGSTOP). Every bot
+touch the referee's board. Per request the referee: writes the request, thaws the bot (SIGCONT),
+waits for the answer with `select`/`poll` until limit + grace, freezes the bot again (SIGSTOP).
+The time of a move runs from writing the request to the kernel's arrival stamp of the answer
+line (so a referee thread woken late by a busy machine does not count against the bot). Every bot
 fault (late, illegal, crashed, failed to start) ends the game as a `GameRecord` with the right
 reason; `Referee.play` never raises because of a bot.
 
@@ -71,7 +73,8 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def _utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """ISO 8601 UTC with milliseconds, e.g. 2025-01-31T12:00:00.123+00:00 (fromisoformat-able)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 @dataclass
@@ -246,14 +249,21 @@ class Referee:
         if stale:
             raise _Fault(bad, f"{what}: unsolicited output before the request: "
                          f"{_show(stale[0])}")
-        proc.thaw()
+        t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + limit_s + self.settings.grace_s
         try:
+            # Write first, then resume: the bot wakes once, with its request already waiting.
             proc.send(data.encode())
+            proc.thaw()
             while True:
                 line = proc.read_line(deadline)
                 elapsed_s = time.perf_counter() - t0
+                if line is not None and proc.line_arrival_ns is not None:
+                    # When the answer reached the kernel, not when this thread got to it.
+                    arrived_s = (proc.line_arrival_ns - t0_ns) / 1e9
+                    if -0.001 <= arrived_s <= elapsed_s:  # sane (no wall-clock step)
+                        elapsed_s = max(0.0, arrived_s)
                 if line is None:
                     raise _Fault(Reason.TIMEOUT, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=False))
@@ -269,6 +279,7 @@ class Referee:
                 return reply, elapsed_s * 1000.0
         except (EOFError, BrokenPipeError, ConnectionResetError) as e:
             closed = "stdin" if isinstance(e, (BrokenPipeError, ConnectionResetError)) else "stdout"
+            proc.thaw()  # a stopped process cannot finish exiting
             how = proc.describe_exit()
             detail = f"{what}: the bot {how}" if how else f"{what}: the bot closed its {closed}"
             tail = proc.stderr_tail(seat.log_offset)
@@ -309,6 +320,7 @@ class Referee:
             offender: int | None = None
             stderr_tail = ""
             current = 0
+            finished = False  # False while a game is interrupted by a non-bot exception
             try:
                 try:
                     for seat in seats:
@@ -349,6 +361,7 @@ class Referee:
                     else:
                         reason, winner = Reason.CONNECT, current + 1
                     break
+                finished = True
             except _Fault as f:
                 offender = current + 1
                 bad = seats[current]
@@ -356,9 +369,11 @@ class Referee:
                     bad.proc.kill()  # at once: stops a hung bot and everything it forked
                     stderr_tail = bad.proc.stderr_tail(bad.log_offset)
                 reason, detail, winner = f.reason, f.detail, 2 - current
+                finished = True
             finally:
                 for i, seat in enumerate(seats):
-                    self._release(seat, faulty=offender == i + 1)
+                    # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
+                    self._release(seat, faulty=offender == i + 1 or not finished)
             # microsecond resolution, as stored in JSON (so a record round-trips exactly)
             times_ms = [round(t, 3) for t in
                         _interleave(seats[0].times_ms, seats[1].times_ms, len(moves))]
@@ -366,8 +381,8 @@ class Referee:
                 M=M, N=N, K=K, p1=p1.text, p2=p2.text, names=(seats[0].name, seats[1].name),
                 moves=tuple(moves), times_ms=tuple(times_ms), winner=winner, reason=reason,
                 detail=detail, seed=seed, offender=offender, stderr_tail=stderr_tail,
-                init_ms=(round(seats[0].init_ms, 3), round(seats[1].init_ms, 3)), started_at=started_at,
-                finished_at=_utc_now(), version=__version__)
+                init_ms=(round(seats[0].init_ms, 3), round(seats[1].init_ms, 3)),
+                started_at=started_at, finished_at=_utc_now(), version=__version__)
 
     def _seat(self, spec: BotSpec, options: Mapping[str, Any] | None) -> _Seat:
         opts = dict(options or {})

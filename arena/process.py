@@ -2,9 +2,11 @@
 
 Start it in its own session (so its process group holds the bot and everything it forks), with an
 address-space limit, optionally pinned to one CPU core, stderr going straight to a log file
-(a bot writing megabytes to stderr can never block). Then: send bytes, read a line by a deadline
-(`select.poll` with the remaining time, never a blocking read), freeze (SIGSTOP) and thaw
-(SIGCONT) the whole group, kill the whole group, describe how it ended, read its stderr tail.
+(a bot writing megabytes to stderr can never block), stdout a SOCK_SEQPACKET socket whose
+kernel arrival timestamps say when each answer really arrived. Then: send bytes, read a line by
+a deadline (`select` or `poll` with the remaining time, never a blocking read), freeze (SIGSTOP)
+and thaw (SIGCONT) the whole group, kill the whole group, describe how it ended, read its
+stderr tail.
 
 Nothing here knows the protocol's messages; that is `arena.match` and `arena.protocol`.
 """
@@ -17,6 +19,8 @@ import os
 import resource
 import select
 import signal
+import socket
+import struct
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
@@ -25,6 +29,10 @@ __all__ = ["BotProcess", "LineTooLong", "THREAD_ENV"]
 
 #: environment that keeps numeric libraries to one thread
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+_FD_SETSIZE = 1024  # select() handles fds below this; poll() the rest
+_SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; not exported by Python
+_CMSG_SPACE = socket.CMSG_SPACE(16)  # one struct timespec
 
 
 class LineTooLong(Exception):
@@ -41,16 +49,30 @@ class BotProcess:
         self.log_path = log_path
         self.max_line_bytes = max_line_bytes
         self._buf = bytearray()
+        self._marks: list[tuple[int, int | None]] = []  # (end offset in _buf, arrival ns)
         self._eof = False
         self._killed = False
+        self._frozen = False
         self._status: int | None = None  # returncode once reaped
+        #: CLOCK_REALTIME ns at which the line last returned by `read_line` reached the kernel
+        #: (None if unknown)
+        self.line_arrival_ns: int | None = None
+        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
+        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
+        # late wake-up of the referee never counts against the bot.
+        self._sock, child_out = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
         log = open(log_path, "ab")  # noqa: SIM115  (handed to the child, closed below)
         try:
             self.popen = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(), stderr=log,
                 cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0)
+        except BaseException:
+            self._sock.close()
+            raise
         finally:
             log.close()
+            child_out.close()
         self.pid = self.popen.pid
         self.pgid = self.pid  # start_new_session: the bot leads its own session and group
         # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads).
@@ -63,10 +85,11 @@ class BotProcess:
                 os.sched_setaffinity(self.pid, {cpu})
         except ProcessLookupError:
             pass  # already gone: reported as a crash by the first read
-        assert self.popen.stdin is not None and self.popen.stdout is not None
+        assert self.popen.stdin is not None
         self._in = self.popen.stdin.fileno()
-        self._out = self.popen.stdout.fileno()
         os.set_blocking(self._in, False)
+        self._sock.setblocking(False)
+        self._out = self._sock.fileno()
         self._poll = select.poll()
         self._poll.register(self._out, select.POLLIN | select.POLLPRI)
 
@@ -93,28 +116,38 @@ class BotProcess:
             n = os.write(self._in, view)
             view = view[n:]
 
-    def _fill(self, timeout_ms: int) -> bool:
-        """Wait up to timeout_ms for output; read what is there. False if nothing arrived."""
-        if self._eof:
+    def _wait_readable(self, timeout_s: float) -> bool:
+        """Wait up to timeout_s for the bot's stdout to have data (or EOF)."""
+        if self._out < _FD_SETSIZE:  # select(): microsecond timeouts
+            readable, _, _ = select.select([self._out], [], [], timeout_s)
+            return bool(readable)
+        # poll() counts whole milliseconds: round up, never wake before the deadline
+        return bool(self._poll.poll(math.ceil(timeout_s * 1000)))
+
+    def _fill(self, timeout_s: float) -> bool:
+        """Wait up to timeout_s for output; read what is there. False if nothing arrived."""
+        if self._eof or not self._wait_readable(timeout_s):
             return False
         try:
-            events = self._poll.poll(timeout_ms)
-        except InterruptedError:  # pragma: no cover (PEP 475 retries; kept for safety)
-            return False
-        if not events:
-            return False
-        try:
-            chunk = os.read(self._out, 1 << 16)
+            chunk, ancdata, flags, _ = self._sock.recvmsg(self.max_line_bytes + 1, _CMSG_SPACE)
         except BlockingIOError:
             return False
         except OSError as e:
-            if e.errno not in (errno.EIO, errno.EBADF):
+            if e.errno not in (errno.EIO, errno.EBADF, errno.ECONNRESET):
                 raise
-            chunk = b""
+            chunk, ancdata, flags = b"", [], 0
+        if flags & socket.MSG_TRUNC:
+            raise LineTooLong(f"a single write of more than {self.max_line_bytes} bytes")
         if not chunk:
             self._eof = True
             return False
+        arrival_ns = None
+        for level, kind, data in ancdata:
+            if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= 16:
+                sec, nsec = struct.unpack("qq", data[:16])
+                arrival_ns = sec * 1_000_000_000 + nsec
         self._buf += chunk
+        self._marks.append((len(self._buf), arrival_ns))
         return True
 
     def _take_line(self) -> bytes | None:
@@ -124,15 +157,19 @@ class BotProcess:
                 raise LineTooLong(f"more than {self.max_line_bytes} bytes without a newline")
             return None
         line = bytes(self._buf[:i])
-        del self._buf[: i + 1]
+        used = i + 1
+        del self._buf[:used]
+        # the line arrived with the write that brought its newline
+        self.line_arrival_ns = next((ns for end, ns in self._marks if end >= used), None)
+        self._marks = [(end - used, ns) for end, ns in self._marks if end > used]
         if len(line) > self.max_line_bytes:
             raise LineTooLong(f"a line of {len(line)} bytes")
         return line
 
     def read_line(self, deadline_s: float) -> bytes | None:
         """The next line (without b"\\n"), or None if none is complete by `deadline_s`
-        (a time.perf_counter() value). Raises EOFError when the bot closed its stdout, and
-        LineTooLong."""
+        (a time.perf_counter() value); `line_arrival_ns` then tells when it arrived. Raises
+        EOFError when the bot closed its stdout, and LineTooLong."""
         while True:
             line = self._take_line()
             if line is not None:
@@ -141,17 +178,18 @@ class BotProcess:
                 raise EOFError("the bot closed its stdout")
             remaining_s = deadline_s - time.perf_counter()
             if remaining_s <= 0:
-                # One last look without waiting: output already in the pipe counts.
-                if not self._fill(0):
+                # One last look without waiting: output already waiting counts (its arrival
+                # time decides whether it was late).
+                if not self._fill(0.0):
                     if self._eof:
                         continue
                     return None
                 continue
-            self._fill(max(1, math.ceil(remaining_s * 1000)))
+            self._fill(remaining_s)
 
     def drain(self) -> list[bytes]:
         """Complete lines the bot wrote while no request was pending (without waiting)."""
-        while self._fill(0):
+        while self._fill(0.0):
             pass
         lines: list[bytes] = []
         while True:
@@ -170,11 +208,16 @@ class BotProcess:
             pass
 
     def freeze(self) -> None:
-        """SIGSTOP the whole process group: no thread of the bot runs until `thaw`."""
-        self._signal_group(signal.SIGSTOP)
+        """SIGSTOP the whole process group: no thread of the bot runs until `thaw`.
+        (The stop takes effect when each thread is next scheduled, before it runs any code.)"""
+        if not self._frozen:
+            self._signal_group(signal.SIGSTOP)
+            self._frozen = True
 
     def thaw(self) -> None:
-        self._signal_group(signal.SIGCONT)
+        if self._frozen:
+            self._signal_group(signal.SIGCONT)
+            self._frozen = False
 
     def kill(self) -> None:
         """SIGKILL the whole process group (the bot and its children), then reap if it is dead
@@ -229,12 +272,12 @@ class BotProcess:
             self.wait_exit(grace_s)
         self.kill()
         self.reap(1.0)
-        for f in (self.popen.stdin, self.popen.stdout):
-            try:
-                if f is not None:
-                    f.close()
-            except OSError:
-                pass
+        try:
+            if self.popen.stdin is not None:
+                self.popen.stdin.close()
+        except OSError:
+            pass
+        self._sock.close()
 
     # ---------------------------------------------------------- post mortem
     def describe_exit(self, wait_s: float = 0.3) -> str:

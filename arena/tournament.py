@@ -31,6 +31,7 @@ from tqdm import tqdm
 
 from arena import __version__
 from arena.config import TournamentConfig
+from arena.errors import UsageError
 from arena.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.schedule import GameSpec, make_schedule
 from arena.standings import Standings, compute_standings
@@ -157,8 +158,6 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
     schedule = make_schedule(config)
     if results_dir.exists() and not results_dir.is_dir():
-        from arena.errors import UsageError
-
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if (results_dir / DB_FILE).is_file() and not fresh:
         with ResultStore(results_dir / DB_FILE) as probe:  # refuse before touching anything
@@ -218,9 +217,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             interrupted = True
             raise
         finally:
-            close = getattr(outcomes, "close", None)
-            if close is not None:
-                close()  # stops the workers (and their bots) if we leave early
+            outcomes.close()  # stops the workers (and their bots) if we leave early
             bar.close()
             standings, _ = read_standings(store)
             md = write_standings(results_dir, standings, f"Tournament {config.name}",

@@ -16,6 +16,7 @@ The paced and hung bots are defined here (`bench.bench_referee:Paced`, `...:Hung
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import statistics
@@ -168,7 +169,9 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
     def on_time(k: int) -> dict[str, Any]:
         os.sched_setaffinity(0, {cores[k]})
         quota = paced_moves // len(cores)
-        flagged, counted, times = 0, 0, []
+        flagged, counted = 0, 0
+        times: list[float] = []
+        late: list[str] = []
         with Referee(settings[k]) as referee:
             seed = 0
             while counted < quota:
@@ -180,7 +183,9 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
                 if rec.is_fault:
                     flagged += 1
                     counted += 1
-        return {"moves": counted, "flagged": flagged, "max_ms": max(times)}
+                    late.append(rec.detail)
+        return {"moves": counted, "flagged": flagged, "max_ms": max(times), "late": late,
+                "p99_ms": _pct(times, 0.99)}
 
     def late_and_hung(k: int) -> dict[str, Any]:
         os.sched_setaffinity(0, {cores[k]})
@@ -203,14 +208,16 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
         return {"late_flagged": late_flagged, "late_detect": late_detect,
                 "hung_ok": hung_ok, "hung_detect": hung_detect, "hung_end": hung_end}
 
-    ontime = _parallel([lambda k=k: on_time(k) for k in range(len(cores))])
-    late = _parallel([lambda k=k: late_and_hung(k) for k in range(len(cores))])
+    ontime = _parallel([functools.partial(on_time, k) for k in range(len(cores))])
+    late = _parallel([functools.partial(late_and_hung, k) for k in range(len(cores))])
     deadline_ms = 1000 * (LIMIT_S + GRACE_S)
     return {
         "cores": len(cores),
         "ontime_moves": sum(r["moves"] for r in ontime),
         "ontime_flagged": sum(r["flagged"] for r in ontime),
         "ontime_max_ms": max(r["max_ms"] for r in ontime),
+        "ontime_p99_ms": max(r["p99_ms"] for r in ontime),
+        "ontime_late": [d for r in ontime for d in r["late"]],
         "late_games": len(cores) * (late_games // len(cores)),
         "late_flagged": sum(r["late_flagged"] for r in late),
         "late_max_detect_over_ms": max(x - deadline_ms for r in late for x in r["late_detect"]),
@@ -229,8 +236,10 @@ def _after_ms(detail: str) -> float:
 
 def main() -> None:
     print("## Referee\n")
+    load0 = os.getloadavg()[0]
     tp = throughput()
     acc = accuracy()
+    load1 = os.getloadavg()[0]
     ok = "yes" if acc["ontime_flagged"] == 0 else "NO"
     rows = [
         ("Per-move round trip, trivial bot (L0), median", "<= 200 us",
@@ -243,8 +252,8 @@ def main() -> None:
          f"{1000 * tp['first_game_s']:.0f} ms"),
         (f"Bots answering at 95 ms (limit 100 ms, {acc['cores']} matches on "
          f"{acc['cores']} cores): flagged", "0",
-         f"{acc['ontime_flagged']} of {acc['ontime_moves']} moves ({ok}); slowest "
-         f"{acc['ontime_max_ms']:.1f} ms"),
+         f"{acc['ontime_flagged']} of {acc['ontime_moves']} moves ({ok}); p99 "
+         f"{acc['ontime_p99_ms']:.1f} ms, slowest {acc['ontime_max_ms']:.1f} ms"),
         ("Bots answering at 120 ms: flagged", "all",
          f"{acc['late_flagged']} of {acc['late_games']}; detected at most "
          f"{acc['late_max_detect_over_ms']:.1f} ms after the deadline"),
@@ -257,6 +266,9 @@ def main() -> None:
     print("|---|---|---|")
     for name, target, result in rows:
         print(f"| {name} | {target} | {result} |")
+    print(f"\nLoad average (1 min) before/after: {load0:.1f} / {load1:.1f}.")
+    for detail in acc["ontime_late"]:
+        print(f"\n- flagged 95 ms move: {detail}")
     print()
 
 

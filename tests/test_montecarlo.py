@@ -150,7 +150,7 @@ def test_tactical_moves_and_candidates():
 
 
 # ----------------------------------------------------------------------- the bot
-BOT_SETTINGS = settings(max_examples=40, deadline=None,
+BOT_SETTINGS = settings(max_examples=60, deadline=None,
                         suppress_health_check=[HealthCheck.filter_too_much])
 
 

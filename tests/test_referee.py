@@ -320,8 +320,8 @@ def test_record_fields() -> None:
         rec = referee.play(parse_spec("L1"), parse_spec("L0"), 5, 6, 4, seed=3)
     assert (rec.M, rec.N, rec.K, rec.p1, rec.p2, rec.seed) == (5, 6, 4, "L1", "L0", 3)
     assert rec.version == __version__
-    t0 = datetime.fromisoformat(rec.started_at.replace("Z", "+00:00"))
-    t1 = datetime.fromisoformat(rec.finished_at.replace("Z", "+00:00"))
+    t0 = datetime.fromisoformat(rec.started_at)
+    t1 = datetime.fromisoformat(rec.finished_at)
     assert t0.utcoffset() is not None and t0 <= t1
     assert len(rec.times_ms) == len(rec.moves) and all(t >= 0 for t in rec.times_ms)
     assert all(t >= 0 for t in rec.init_ms)

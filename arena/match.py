@@ -100,6 +100,9 @@ class Referee:
     _ids = itertools.count()
 
     def __init__(self, settings: MatchSettings) -> None:
+        if settings.cpu is not None and not 0 <= settings.cpu < (os.cpu_count() or 1):
+            raise ValueError(f"MatchSettings.cpu={settings.cpu}: no such core "
+                             f"(this machine has {os.cpu_count()})")
         self.settings = settings
         #: set as CXARENA_TAG in every bot's environment (inherited by anything a bot forks)
         self.tag = f"{os.getpid()}-{next(self._ids)}-{time.time_ns() % 10**9}"

@@ -85,6 +85,11 @@ class BotProcess:
                 os.sched_setaffinity(self.pid, {cpu})
         except ProcessLookupError:
             pass  # already gone: reported as a crash by the first read
+        except OSError as e:  # e.g. a core we may not use: a harness error, not the bot's
+            os.killpg(self.pgid, signal.SIGKILL)
+            self.popen.wait()
+            self._sock.close()
+            raise ValueError(f"cannot apply limits/cpu={cpu} to the bot process: {e}") from e
         assert self.popen.stdin is not None
         self._in = self.popen.stdin.fileno()
         os.set_blocking(self._in, False)

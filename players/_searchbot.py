@@ -19,15 +19,25 @@ from typing import Protocol
 
 from arena.board import CXBoard
 from arena.player import CXPlayer
-from arena.timing import Deadline
+from arena.timing import Deadline, safe_budget_s
 from players._bitboard import BitPosition
 from players._common import fallback_column
 from players._engine import GridEngine, SearchResult
 
-__all__ = ["SMALL_BOARD_CELLS", "SearchPlayer"]
+__all__ = ["SMALL_BOARD_CELLS", "SearchPlayer", "table_entries"]
 
 #: boards with at most this many cells use the bitboard engine
 SMALL_BOARD_CELLS = 64
+
+
+def table_entries(timeout_s: float) -> int:
+    """How many transposition-table entries a bot may keep under a move limit of `timeout_s`.
+
+    Growing a dict re-hashes it (about 60 ms at a million entries) and emptying it frees every
+    entry (about 35 ms); both happen at unpredictable moments of a search, so the table is kept
+    small enough for either to cost a small part of the move's time budget.
+    """
+    return max(1 << 14, min(1 << 20, int(safe_budget_s(timeout_s) * 400_000)))
 
 
 class BitEngine(Protocol):
@@ -44,22 +54,23 @@ class SearchPlayer(CXPlayer):
     max_depth: int | None = None
 
     @abstractmethod
-    def small_engine(self, M: int, N: int, K: int) -> BitEngine:
+    def small_engine(self, M: int, N: int, K: int, tt_entries: int) -> BitEngine:
         """The engine for boards of at most `SMALL_BOARD_CELLS` cells."""
 
     @abstractmethod
-    def grid_engine(self, M: int, N: int, K: int, seed: int) -> GridEngine:
-        """The engine for larger boards (has ``best_move(stop_s, max_depth)``)."""
+    def grid_engine(self, M: int, N: int, K: int, tt_entries: int, seed: int) -> GridEngine:
+        """The engine for larger boards."""
 
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
         self.timeout_s = float(timeout_in_secs)
         self.small = M * N <= SMALL_BOARD_CELLS
         self.bit_engine: BitEngine | None = None
         self.grid: GridEngine | None = None
+        entries = table_entries(self.timeout_s)
         if self.small:
-            self.bit_engine = self.small_engine(M, N, K)
+            self.bit_engine = self.small_engine(M, N, K, entries)
         else:
-            self.grid = self.grid_engine(M, N, K, self.seed or 0)
+            self.grid = self.grid_engine(M, N, K, entries, self.seed or 0)
         #: the last search's result (for logs, tests and benchmarks)
         self.last_result: SearchResult | None = None
 

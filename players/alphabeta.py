@@ -33,11 +33,11 @@ from players._searchbot import SearchPlayer
 
 
 class AlphaBeta(SearchPlayer):
-    def small_engine(self, M: int, N: int, K: int) -> BitSearch:
-        return BitSearch(M, N, K)
+    def small_engine(self, M: int, N: int, K: int, tt_entries: int) -> BitSearch:
+        return BitSearch(M, N, K, tt_entries)
 
-    def grid_engine(self, M: int, N: int, K: int, seed: int) -> GridEngine:
-        return GridSearch(M, N, K, seed=seed)
+    def grid_engine(self, M: int, N: int, K: int, tt_entries: int, seed: int) -> GridEngine:
+        return GridSearch(M, N, K, tt_entries, seed=seed)
 
     def playerName(self) -> str:
         return "alphabeta"

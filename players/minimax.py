@@ -26,10 +26,10 @@ from players._searchbot import SearchPlayer
 
 
 class Minimax(SearchPlayer):
-    def small_engine(self, M: int, N: int, K: int) -> BitMinimax:
-        return BitMinimax(M, N, K)
+    def small_engine(self, M: int, N: int, K: int, tt_entries: int) -> BitMinimax:
+        return BitMinimax(M, N, K)  # no table
 
-    def grid_engine(self, M: int, N: int, K: int, seed: int) -> GridEngine:
+    def grid_engine(self, M: int, N: int, K: int, tt_entries: int, seed: int) -> GridEngine:
         return GridMinimax(M, N, K, seed=seed)
 
     def playerName(self) -> str:

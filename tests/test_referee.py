@@ -24,6 +24,7 @@ import pytest
 from arena import __version__
 from arena.board import CXBoard
 from arena.match import MatchSettings, Referee
+from arena.process import BotProcess
 from arena.records import FAULTS, GameRecord, Reason
 from arena.specs import parse_spec
 
@@ -135,6 +136,8 @@ CASES = [
     Case("closes_stdout", "close_stdout.sh", Reason.CRASH, ("stdout",)),
     Case("garbage_bytes", "garbage.sh", Reason.ILLEGAL, ("not an integer",)),
     Case("chatter_instead_of_answer", "chatty.sh", Reason.ILLEGAL, ("unexpected line",)),
+    Case("two_answers_to_one_go", "double_answer.sh", Reason.ILLEGAL,
+         ("selectColumn (move 3)", "unsolicited output", "play 1")),
     Case("stderr_megabytes", "stderr_flood.py", None, timeout_s=2.0),
     Case("shell_bot", "shellbot.sh", None, opponent="L1"),
     Case("shell_bot_p2", "shellbot.sh", None, seat=2, opponent="L1"),
@@ -384,3 +387,20 @@ def test_unstartable_program_is_a_crash() -> None:
         rec = referee.play(parse_spec("L0"), parse_spec("exec:/nonexistent/cxbot"), 4, 4, 3, 0)
     assert rec.reason is Reason.CRASH and rec.winner == 1 and rec.offender == 2
     assert "failed to start" in rec.detail
+
+
+def test_answer_time_is_its_arrival_not_when_the_referee_reads_it(tmp_path: Path) -> None:
+    """The clock stops when the answer reaches the kernel (socket timestamp), so a referee
+    thread that wakes late on a busy machine does not make an answer late."""
+    proc = BotProcess(["sh", "-c", "read x; echo 'play 0'; sleep 30"],
+                      log_path=str(tmp_path / "log"), env=dict(os.environ))
+    try:
+        t0_ns = time.time_ns()
+        proc.send(b"go\n")
+        time.sleep(1.0)  # the referee "oversleeps"
+        assert proc.read_line(time.perf_counter() + 5) == b"play 0"
+        assert proc.line_arrival_ns is not None
+        assert 0 <= (proc.line_arrival_ns - t0_ns) / 1e9 < 0.8
+    finally:
+        proc.close()
+    assert not live(proc.pid)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import shutil
 import statistics
 import tempfile
 import threading
@@ -208,8 +209,11 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
         return {"late_flagged": late_flagged, "late_detect": late_detect,
                 "hung_ok": hung_ok, "hung_detect": hung_detect, "hung_end": hung_end}
 
-    ontime = _parallel([functools.partial(on_time, k) for k in range(len(cores))])
-    late = _parallel([functools.partial(late_and_hung, k) for k in range(len(cores))])
+    try:
+        ontime = _parallel([functools.partial(on_time, k) for k in range(len(cores))])
+        late = _parallel([functools.partial(late_and_hung, k) for k in range(len(cores))])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     deadline_ms = 1000 * (LIMIT_S + GRACE_S)
     return {
         "cores": len(cores),
@@ -255,7 +259,7 @@ def main() -> None:
          f"{acc['ontime_flagged']} of {acc['ontime_moves']} moves ({ok}); p99 "
          f"{acc['ontime_p99_ms']:.1f} ms, slowest {acc['ontime_max_ms']:.1f} ms"),
         ("Bots answering at 120 ms: flagged", "all",
-         f"{acc['late_flagged']} of {acc['late_games']}; detected at most "
+         f"{acc['late_flagged']} of {acc['late_games']}; the referee stopped waiting at most "
          f"{acc['late_max_detect_over_ms']:.1f} ms after the deadline"),
         ("Hung bot: game over after its deadline (100 + 10 ms)", "<= 50 ms",
          f"max {acc['hung_max_end_over_ms']:.1f} ms, median "

@@ -63,7 +63,7 @@ class BitMinimax:
         def value(cur: int, mask: int, moves: int, depth: int) -> int:
             """Minimax value of a position nobody has won yet, for the side to move."""
             engine.node_count += 1
-            if not engine.node_count & 255 and clock() > engine.stop_s:
+            if not engine.node_count & 63 and clock() > engine.stop_s:
                 raise SearchTimeout
             if moves >= size:
                 return 0

@@ -83,7 +83,7 @@ class BitSearch:
         self.negamax = self._build(sort_min_empty)
 
     def _check(self) -> None:
-        """Called every 256 nodes: stop past the deadline, bound the table's size."""
+        """Called every 64 nodes: stop past the deadline, bound the table's size."""
         if time.perf_counter() > self.stop_s:
             raise SearchTimeout
         if len(self.tt) > self.tt_entries:
@@ -123,7 +123,7 @@ class BitSearch:
             caller already knows them (-1: compute them)."""
             nonlocal nodes
             nodes += 1
-            if not nodes & 255:
+            if not nodes & 63:
                 check()
             opp = cur ^ mask
             possible = (mask + bottom) & board
@@ -317,7 +317,7 @@ class GridSearch(GridEngine):
     def negamax(self, alpha: float, beta: float, depth: int) -> int:
         """Score of the engine's position (the last move did not win); fail-soft."""
         self.node_count += 1
-        if not self.node_count & 7 and time.perf_counter() > self.stop_s:
+        if time.perf_counter() > self.stop_s:
             raise SearchTimeout
         pos = self.pos
         moves = pos.moves

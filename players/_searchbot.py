@@ -4,7 +4,7 @@ Per game it builds one engine (see `players._engine`): a bitboard engine for boa
 64 cells, which reads the handed `CXBoard`'s bitboards directly on every move, or a grid engine
 for larger boards, which keeps its incremental position between moves and only replays the moves
 it has not seen yet (normally the two since its last answer). Each move is searched by iterative
-deepening until the deadline `arena.timing.Deadline.for_move(timeout_in_secs)`. The answer is
+deepening until 90% of `arena.timing.safe_budget_s(timeout_in_secs)` has passed. The answer is
 checked against ``B.getAvailableColumns()``; should it ever be illegal, or should the grid engine
 not catch up with the game in time, the bot falls back to `players._common.fallback_column`.
 
@@ -28,6 +28,9 @@ __all__ = ["SMALL_BOARD_CELLS", "SearchPlayer", "table_entries"]
 
 #: boards with at most this many cells use the bitboard engine
 SMALL_BOARD_CELLS = 64
+#: the search stops at this fraction of `arena.timing.safe_budget_s`, so that the answer (after
+#: the last node, unwinding and the reply) lands well within the budget even on a busy machine
+SEARCH_FRACTION = 0.9
 
 
 def table_entries(timeout_s: float) -> int:
@@ -75,7 +78,7 @@ class SearchPlayer(CXPlayer):
         self.last_result: SearchResult | None = None
 
     def selectColumn(self, B: CXBoard) -> int:
-        deadline = Deadline.for_move(self.timeout_s)
+        deadline = Deadline(SEARCH_FRACTION * safe_budget_s(self.timeout_s))
         if self.bit_engine is not None:
             pos = BitPosition.from_board(B)
             result = self.bit_engine.best_move(pos.current, pos.mask, pos.moves, deadline.end_s,

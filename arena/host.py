@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from arena import protocol
 from arena.board import CXBoard
+from arena.lifeline import die_with_parent
 from arena.player import CXPlayer
 
 __all__ = ["main"]
@@ -175,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m arena.host TARGET   (speaks docs/protocol.md on stdin/stdout)",
               file=sys.stderr)
         return 2
+    die_with_parent()  # a referee killed by SIGKILL must not leave this process behind
     proto_in, proto_out = _isolate_protocol_fds()
     sys.argv = [args[0]]
     code = _Host(args[0], proto_in, proto_out).run()

@@ -32,11 +32,15 @@ from typing import Any
 
 from arena import __version__, protocol
 from arena.board import CXBoard, CXGameState
+from arena.lifeline import PARENT_ENV, wrap
 from arena.process import THREAD_ENV, BotProcess, LineTooLong
 from arena.records import GameRecord, Reason
 from arena.specs import BotSpec
 
-__all__ = ["MatchSettings", "Referee"]
+__all__ = ["MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
+
+#: start of the detail of a game stopped by `Referee.play(max_moves=...)`
+MOVE_CAP_DETAIL = "stopped at the move cap"
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,7 @@ class _Seat:
     log_offset: int = 0
     name: str = ""
     init_ms: float = 0.0
+    startup_ms: float | None = None  # hello -> ready of a process started for this game
     times_ms: list[float] = field(default_factory=list)
 
 
@@ -128,6 +133,7 @@ class Referee:
         env.update(THREAD_ENV)
         env["CXARENA_PROTOCOL"] = str(protocol.PROTOCOL_VERSION)
         env["CXARENA_TAG"] = self.tag
+        env[PARENT_ENV] = str(os.getpid())
         if spec.is_python:
             env["PYTHONUNBUFFERED"] = "1"
             # Let the host import what this process can (cwd, dirs callers added to sys.path).
@@ -147,9 +153,11 @@ class Referee:
     def _spawn(self, spec: BotSpec) -> BotProcess:
         """Start a bot process (raises OSError if it cannot be executed)."""
         label = _SAFE_NAME.sub("_", spec.text)[:60].strip("_") or "bot"
-        log_path = os.path.join(self.log_dir, f"{label}-{next(self._seq)}.log")
+        # the pid keeps the names of Referees sharing one log_dir apart
+        log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
-        return BotProcess(spec.argv(), log_path=log_path, env=self._env(spec), cpu=s.cpu,
+        argv = spec.argv() if spec.is_python else wrap(spec.argv(), os.getpid())
+        return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
                           memory_limit_bytes=s.memory_limit_bytes,
                           max_line_bytes=protocol.MAX_LINE_BYTES)
 
@@ -212,6 +220,7 @@ class Referee:
             except _Fault as f:
                 raise _SeatFault(i, f.reason, f.detail) from None
             seats[i].ready = True
+            seats[i].startup_ms = round((time.perf_counter() - t0) * 1000, 3)
 
     def _release(self, seat: _Seat, faulty: bool) -> None:
         proc = seat.proc
@@ -308,8 +317,12 @@ class Referee:
     # ------------------------------------------------------------------ play
     def play(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
              options1: Mapping[str, Any] | None = None,
-             options2: Mapping[str, Any] | None = None) -> GameRecord:
-        """Play one game, p1 moving first. Never raises because of a bot."""
+             options2: Mapping[str, Any] | None = None,
+             max_moves: int | None = None) -> GameRecord:
+        """Play one game, p1 moving first. Never raises because of a bot.
+
+        `max_moves` caps the game for checks and tests (never in tournaments): a game still open
+        after that many moves ends as a draw whose detail says it was stopped at the cap."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("Referee is closed")
@@ -358,6 +371,10 @@ class Referee:
                     seat.times_ms.append(elapsed_ms)
                     last = col
                     if state is CXGameState.OPEN:
+                        if max_moves is not None and len(moves) >= max_moves:
+                            reason, winner = Reason.DRAW, None
+                            detail = f"{MOVE_CAP_DETAIL} ({max_moves} moves)"
+                            break
                         continue
                     if state is CXGameState.DRAW:
                         reason, winner = Reason.DRAW, None
@@ -385,7 +402,9 @@ class Referee:
                 moves=tuple(moves), times_ms=tuple(times_ms), winner=winner, reason=reason,
                 detail=detail, seed=seed, offender=offender, stderr_tail=stderr_tail,
                 init_ms=(round(seats[0].init_ms, 3), round(seats[1].init_ms, 3)),
-                started_at=started_at, finished_at=_utc_now(), version=__version__)
+                started_at=started_at, finished_at=_utc_now(), version=__version__,
+                # start-up (process start to `ready`) of processes started for this game
+                extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms]})
 
     def _seat(self, spec: BotSpec, options: Mapping[str, Any] | None) -> _Seat:
         opts = dict(options or {})

@@ -1,0 +1,95 @@
+"""Strength of the built-in bots: round robins under the real referee, run by the tournament
+engine (resumable: results under results/bench-strength-*/), reported as points percentages.
+
+1. 6x7x4 at 0.25 s per move, 20 games per pairing and colour (40 per pairing).
+2. All 16 K=4 boards of the competition set at 0.25 s, one game per pairing, board and colour
+   (32 per pairing): the ranking shows who is first on the K=4 boards.
+
+Environment: CXARENA_STRENGTH_ROUNDS overrides part 1's rounds (a quicker, noisier run).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from arena.config import PlayerEntry, TournamentConfig, load_boards, usable_cores
+from arena.standings import compute_standings
+from arena.store import DB_FILE, ResultStore
+from arena.tournament import run_tournament
+
+BOTS = ["L0", "L1", "minimax", "alphabeta", "montecarlo", "mcts"]
+TIMEOUT_S = 0.25
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _config(name: str, boards: list[tuple[int, int, int]], rounds: int) -> TournamentConfig:
+    return TournamentConfig(
+        path=f"<bench {name}>", name=name, players=tuple(PlayerEntry(b, b) for b in BOTS),
+        boards=tuple(boards), timeout_s=TIMEOUT_S, rounds=rounds, workers=usable_cores(),
+        seed=2026)
+
+
+def _run(cfg: TournamentConfig) -> Path:
+    out = ROOT / "results" / f"bench-{cfg.name}"
+    outcome = run_tournament(cfg, out, quiet=True, out=open(os.devnull, "w"))  # noqa: SIM115
+    if not outcome.complete:
+        raise SystemExit(f"{cfg.name}: only {outcome.played + outcome.already_stored} of "
+                         f"{outcome.scheduled} games could be played")
+    return out
+
+
+def _table(results: Path, title: str) -> None:
+    with ResultStore(results / DB_FILE, create=False) as store:
+        games = list(store.games())
+    st = compute_standings(BOTS, games)
+    got: dict[tuple[str, str], list[int]] = {}
+    faults = 0
+    for g in games:
+        r = g.record
+        faults += r.is_fault
+        for me, opp, side in ((g.player1, g.player2, 1), (g.player2, g.player1, 2)):
+            pts = 1 if r.winner is None else (3 if r.winner == side else 0)
+            acc = got.setdefault((me, opp), [0, 0])
+            acc[0] += pts
+            acc[1] += 3
+    n_pair = got[(BOTS[0], BOTS[1])][1] // 3
+    print(f"### {title}\n")
+    print(f"Points percentage of the row bot against the column bot ({n_pair} games per "
+          f"pairing, both colours; win 3, draw 1). Faults in all games: {faults}.\n")
+    print("| bot | " + " | ".join(BOTS) + " | total |")
+    print("|---|" + "---:|" * (len(BOTS) + 1))
+    for me in BOTS:
+        cells = []
+        for opp in BOTS:
+            if opp == me:
+                cells.append("-")
+            else:
+                p, m = got[(me, opp)]
+                cells.append(f"{100 * p / m:.0f}%")
+        row = st.row(me)
+        cells.append(f"{100 * row.points / (3 * row.games):.0f}%")
+        print(f"| {me} | " + " | ".join(cells) + " |")
+    print("\nRanking (points, then Elo):\n")
+    print("| rank | bot | points | games | W | D | L | faults | mean move ms | max move ms |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in st.ranking:
+        print(f"| {r.rank} | {r.player} | {r.points} | {r.games} | {r.wins} | {r.draws} | "
+              f"{r.losses} | {r.timeouts + r.illegal + r.crashes} | {r.mean_move_ms:.1f} | "
+              f"{r.max_move_ms:.1f} |")
+    print()
+
+
+def main() -> None:
+    rounds = int(os.environ.get("CXARENA_STRENGTH_ROUNDS", "20"))
+    print("## Strength of the built-in bots\n")
+    print(f"Command: `.venv/bin/python -m bench strength` ({TIMEOUT_S} s per move, "
+          f"{usable_cores()} workers).\n")
+    k4 = [tuple(b) for b in load_boards(ROOT / "configs" / "boards.yaml")["competition"]
+          if b[2] == 4]
+    _table(_run(_config("strength-6x7x4", [(6, 7, 4)], rounds)), "6x7x4")
+    _table(_run(_config("strength-k4", k4, 1)), "All 16 K=4 boards")  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()

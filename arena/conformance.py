@@ -4,15 +4,16 @@ real referee, and a plain-words report of everything that would cost it games in
 `run_check(spec, ...)` plays, on each board of the check, one game with the bot moving first
 and one with it moving second, against L0 (the random reference bot, whose strategy
 `RandomOpponent` repeats here so that arena imports no bot), under `arena.match.Referee` with
-the tournament's time limit. It measures the bot's start-up (``hello`` -> ``ready``) in a
-separate process first. The `CheckReport` it returns says what failed:
+the tournament's time limit. Processes are reused between games, so the first game starts the
+bot: its record gives the bot's start-up (process start to ``ready``), or why it did not start
+(then no more games are played). The `CheckReport` it returns says what failed:
 
 - illegal moves, crashes (with the tail of the bot's stderr), timeouts;
 - how close the answers came to the limit (max and 99th percentile of move time / limit);
 - slow start-up; a playerName() that is empty, unprintable or too long.
 
 Games on big boards (more than BIG_BOARD_CELLS cells) stop after `max_moves` plies
-(`MAX_MOVES`, `QUICK_MAX_MOVES`): the opponent resigns then (see `RandomOpponent`).
+(`MAX_MOVES`, `QUICK_MAX_MOVES`): the referee's move cap ends them as draws.
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ import math
 import os
 import random
 import re
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,12 +32,13 @@ import yaml
 
 from arena.board import CXBoard
 from arena.errors import UsageError
+from arena.match import FAILED_TO_START, MOVE_CAP_DETAIL, MatchSettings, Referee
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.specs import BotSpec, parse_spec
 
 __all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
-           "default_settings", "measure_startup", "percentile", "run_check"]
+           "default_settings", "percentile", "run_check"]
 
 Board = tuple[int, int, int]
 
@@ -54,8 +54,6 @@ BIG_BOARD_CELLS = 100
 #: the opponent of every check game: L0's strategy, defined here (arena imports no bot)
 OPPONENT = "L0"
 OPPONENT_SPEC = "arena.conformance:RandomOpponent"
-#: the column the opponent answers to resign (an illegal answer ends the game at once)
-RESIGN_COLUMN = -1
 #: playerName() longer than this is not usable in a standings table
 MAX_NAME_CHARS = 40
 #: start-up slower than this is reported (a warning), and as a failure past this fraction
@@ -68,29 +66,16 @@ RISKY_FRACTION = 0.9
 
 class RandomOpponent(CXPlayer):
     """The check's opponent: L0's strategy (a uniformly random legal column from a generator
-    seeded with the game's seed) that resigns after `max_moves` plies when that option is set,
-    by answering the illegal column RESIGN_COLUMN, so that games on big boards stay short.
-    The referee knows no move cap: this is how the check stops a game early."""
-
-    max_moves: int | None = None  # set from the referee's per-player options
+    seeded with the game's seed), repeated here because arena imports no bot."""
 
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
         self.rng = random.Random(self.seed)
 
     def selectColumn(self, B: CXBoard) -> int:
-        if self.max_moves is not None and B.numOfMarkedCells() >= self.max_moves:
-            return RESIGN_COLUMN
         return self.rng.choice(B.getAvailableColumns())
 
     def playerName(self) -> str:
         return OPPONENT
-
-
-def _resigned(rec: GameRecord, bot_first: bool) -> bool:
-    """Did the opponent stop the game by resigning (see RandomOpponent)?"""
-    opp = 2 if bot_first else 1
-    return (rec.reason is Reason.ILLEGAL and rec.offender == opp
-            and len(rec.moves) % 2 == opp - 1 and str(RESIGN_COLUMN) in rec.detail)
 
 
 @dataclass(frozen=True)
@@ -100,13 +85,35 @@ class CheckGame:
     board: Board
     bot_first: bool
     record: GameRecord
-    capped: bool  # the game was stopped after max_moves plies
     wall_s: float  # how long the game took
 
     @property
     def side(self) -> int:
         """1 if the bot moved first, else 2."""
         return 1 if self.bot_first else 2
+
+    @property
+    def capped(self) -> bool:
+        """The referee stopped the game at the move cap (a draw)."""
+        return (self.record.reason is Reason.DRAW
+                and self.record.detail.startswith(MOVE_CAP_DETAIL))
+
+    @property
+    def failed_to_start(self) -> bool:
+        """The bot's process did not start (or not in time) for this game."""
+        r = self.record
+        return (r.reason is Reason.CRASH and r.offender == self.side
+                and r.detail.startswith(FAILED_TO_START))
+
+    @property
+    def startup_s(self) -> float | None:
+        """The bot's start-up (process start to `ready`) if its process was started for this
+        game (the record's ``extra["startup_ms"]``), else None."""
+        pair = self.record.extra.get("startup_ms")
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            return None
+        ms = pair[self.side - 1]
+        return None if ms is None else float(ms) / 1000.0
 
     @property
     def bot_times_ms(self) -> list[float]:
@@ -123,7 +130,7 @@ class CheckGame:
         colour = "first" if self.bot_first else "second"
         n = len(r.moves)
         if self.capped:
-            outcome = f"stopped at the move cap ({OPPONENT} resigned)"
+            outcome = "stopped at the move cap"
         elif r.is_fault:
             who = "the bot" if r.offender == self.side else f"{OPPONENT} (!)"
             outcome = f"{r.reason.value} by {who}"
@@ -255,87 +262,6 @@ def default_settings() -> dict[str, Any]:
     return out
 
 
-# -------------------------------------------------------------------------- start-up
-def measure_startup(spec: BotSpec, startup_timeout_s: float = 30.0,
-                    memory_limit_bytes: int | None = None) -> tuple[float | None, str]:
-    """Start the bot's process as the referee does, send ``hello 1`` and time the ``ready``.
-
-    Returns (seconds, "") or (None, what went wrong, with the tail of the bot's stderr).
-    """
-    from arena.process import BotProcess, LineTooLong
-    from arena.protocol import (
-        PROTOCOL_VERSION,
-        Comment,
-        ErrorReply,
-        ProtocolError,
-        Ready,
-        hello,
-        parse_reply,
-    )
-
-    with tempfile.TemporaryDirectory(prefix="cxarena-check-") as tmp:
-        log_path = os.path.join(tmp, "startup.log")
-        start_s = time.perf_counter()
-        try:
-            proc = BotProcess(spec.argv(), log_path=log_path, env=_bot_env(spec),
-                              memory_limit_bytes=memory_limit_bytes)
-        except OSError as e:
-            return None, f"cannot start {' '.join(spec.argv())!r}: {e.strerror or e}"
-        try:
-            try:
-                proc.send(hello().encode())
-                while True:
-                    line = proc.read_line(start_s + startup_timeout_s)
-                    if line is None:
-                        return None, (f"no answer to 'hello {PROTOCOL_VERSION}' within "
-                                      f"{startup_timeout_s:g} s" + _tail(proc))
-                    reply = parse_reply(line.decode("utf-8", "replace"))
-                    if not isinstance(reply, Comment):
-                        break
-            except (EOFError, OSError):
-                how = proc.describe_exit() or "closed its stdout"
-                return None, f"{how} before answering hello" + _tail(proc)
-            except (ProtocolError, LineTooLong) as e:
-                return None, f"answered hello wrongly: {e}" + _tail(proc)
-            elapsed_s = time.perf_counter() - start_s
-            if isinstance(reply, ErrorReply):
-                return None, f"failed to load: {reply.text}" + _tail(proc)
-            if not isinstance(reply, Ready) or reply.version != PROTOCOL_VERSION:
-                return None, (f"answered hello with {line[:200]!r}, not "
-                              f"'ready {PROTOCOL_VERSION}'" + _tail(proc))
-            return elapsed_s, ""
-        finally:
-            proc.close(b"quit\n", grace_s=0.2)
-
-
-def _bot_env(spec: BotSpec) -> dict[str, str]:
-    """The environment the referee gives a bot (mirrors `Referee._env`): one thread for
-    numeric libraries, the protocol version, and for Python bots a PYTHONPATH holding the
-    directories this process imports from (cwd, dirs callers added), so the bot imports the
-    same modules as we do."""
-    from arena.process import THREAD_ENV
-    from arena.protocol import PROTOCOL_VERSION
-
-    env = dict(os.environ)
-    env.update(THREAD_ENV)
-    env["CXARENA_PROTOCOL"] = str(PROTOCOL_VERSION)
-    if spec.is_python:
-        env["PYTHONUNBUFFERED"] = "1"
-        prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-        extra = [path for path in (os.path.realpath(e or os.getcwd()) for e in sys.path)
-                 if os.path.isdir(path) and not any(path == p or path.startswith(p + os.sep)
-                                                    for p in prefixes)]
-        if env.get("PYTHONPATH"):
-            extra.append(env["PYTHONPATH"])
-        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(extra))
-    return env
-
-
-def _tail(proc: Any) -> str:
-    text = proc.stderr_tail().strip()
-    return "; its stderr ends with:\n" + text if text else ""
-
-
 # ---------------------------------------------------------------------------- the check
 def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
               timeout_s: float | None = None, quick: bool = False,
@@ -348,8 +274,6 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
     (default: `default_settings()`); quick: cap big boards at QUICK_MAX_MOVES plies instead of
     MAX_MOVES; max_moves: the cap itself; progress: called after each game.
     """
-    from arena.match import MatchSettings, Referee
-
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
     settings = default_settings()
@@ -373,30 +297,42 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
     match_settings = MatchSettings(
         timeout_s=limit_s, grace_s=float(settings["grace_s"]),
         startup_timeout_s=float(settings["startup_timeout_s"]),
-        memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024)
-    startup_s, startup_error = measure_startup(bot, match_settings.startup_timeout_s,
-                                               match_settings.memory_limit_bytes)
+        memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024,
+        fresh_process=False)  # the first game starts the bot; later games reuse its process
+    plays = [(index, board, bot_first) for index, board in enumerate(chosen)
+             for bot_first in (True, False)]
     games: list[CheckGame] = []
-    if startup_s is None:  # every game would fail the same way: report the start-up only
-        chosen = []
+    startup_s: float | None = None
+    startup_error = ""
     with Referee(match_settings) as referee:
-        for index, (M, N, K) in enumerate(chosen):
-            big = M * N > BIG_BOARD_CELLS
-            opts = {"max_moves": cap} if big else {}
-            for bot_first in (True, False):
-                p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
-                o1, o2 = (None, opts) if bot_first else (opts, None)
-                game_start_s = time.perf_counter()
-                rec = referee.play(p1, p2, M, N, K, seed=seed + 2 * index + (not bot_first),
-                                   options1=o1, options2=o2)
-                game = CheckGame((M, N, K), bot_first, rec, big and _resigned(rec, bot_first),
-                                 time.perf_counter() - game_start_s)
-                games.append(game)
-                if progress is not None:
-                    progress(game)
+        for index, (M, N, K), bot_first in plays:
+            p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
+            game_start_s = time.perf_counter()
+            rec = referee.play(p1, p2, M, N, K, seed=seed + 2 * index + (not bot_first),
+                               max_moves=cap if M * N > BIG_BOARD_CELLS else None)
+            game = CheckGame((M, N, K), bot_first, rec, time.perf_counter() - game_start_s)
+            if not games:  # the first game started the bot's process
+                startup_s = game.startup_s
+                if game.failed_to_start:  # every game would fail the same way: stop here
+                    startup_error = _startup_error(game, match_settings.startup_timeout_s)
+                    break
+            games.append(game)
+            if progress is not None:
+                progress(game)
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), games, settings["source"],
                   time.perf_counter() - started_s, cap)
+
+
+def _startup_error(game: CheckGame, startup_limit_s: float) -> str:
+    """Why the bot did not start in `game` (whose record says so), with the tail of the bot's
+    stderr (e.g. the traceback of its import)."""
+    rec = game.record
+    why = rec.detail[len(FAILED_TO_START):].lstrip(" :") or rec.detail
+    if game.wall_s >= startup_limit_s:  # only running out of time takes that long
+        why += ". Import less at start-up or load lazily"
+    tail = rec.stderr_tail.strip()
+    return why + ("; its stderr ends with:\n" + tail if tail else "")
 
 
 @dataclass
@@ -412,8 +348,11 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
     v = _Verdict()
     v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
     # --- start-up
-    if startup_s is None:
-        v.failures.append(f"start-up: the bot did not start: {startup_error}")
+    if startup_error:
+        v.failures.append(f"start-up: the bot did not start (start-up limit "
+                          f"{startup_limit_s:g} s): {startup_error}")
+    elif startup_s is None:
+        v.notes.append("start-up: not measured (the first game did not start the bot)")
     else:
         v.notes.append(f"start-up (process start to 'ready'): {startup_s:.2f} s "
                        f"(limit {startup_limit_s:g} s)")
@@ -429,7 +368,7 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
     for g in games:
         v.notes.append("game " + g.describe())
         r = g.record
-        if not r.is_fault or g.capped:
+        if not r.is_fault:
             continue
         if r.offender != g.side:
             v.failures.append(f"{_where(g)}: the opponent {OPPONENT} had a {r.reason.value} "
@@ -477,7 +416,7 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.notes.append(f"playerName(): {names[0]!r}")
     if any(g.capped for g in games):
         v.notes.append(f"games on boards of more than {BIG_BOARD_CELLS} cells stop after {cap} "
-                       f"moves ({OPPONENT} resigns)")
+                       f"moves (as draws)")
     lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
                (None, g.side))  # lost by K in a row
     if lost:

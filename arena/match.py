@@ -37,7 +37,10 @@ from arena.process import THREAD_ENV, BotProcess, LineTooLong
 from arena.records import GameRecord, Reason
 from arena.specs import BotSpec
 
-__all__ = ["MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
+__all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
+
+#: start of the detail of a crash because the bot never answered `hello` with `ready`
+FAILED_TO_START = "failed to start"
 
 #: start of the detail of a game stopped by `Referee.play(max_moves=...)`
 MOVE_CAP_DETAIL = "stopped at the move cap"
@@ -169,24 +172,24 @@ class Referee:
             while True:
                 line = proc.read_line(started_s + limit_s)
                 if line is None:
-                    raise _Fault(Reason.CRASH, f"failed to start: no `ready` within {limit_s:g} s")
+                    raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: no `ready` within {limit_s:g} s")
                 reply = protocol.parse_reply(line.decode("utf-8", "replace"))
                 if isinstance(reply, protocol.Comment):
                     continue
                 if isinstance(reply, protocol.Ready):
                     if reply.version != protocol.PROTOCOL_VERSION:
-                        raise _Fault(Reason.CRASH, f"failed to start: speaks protocol version "
+                        raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: speaks protocol version "
                                      f"{reply.version}, the referee {protocol.PROTOCOL_VERSION}")
                     proc.freeze()
                     return
                 if isinstance(reply, protocol.ErrorReply):
-                    raise _Fault(Reason.CRASH, f"failed to start: {reply.text}")
-                raise _Fault(Reason.CRASH, f"failed to start: answered `hello` with {line[:200]!r}")
+                    raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {reply.text}")
+                raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: answered `hello` with {line[:200]!r}")
         except (EOFError, OSError) as e:
             how = proc.describe_exit()
-            raise _Fault(Reason.CRASH, f"failed to start: {how or e}") from None
+            raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {how or e}") from None
         except (protocol.ProtocolError, LineTooLong) as e:
-            raise _Fault(Reason.CRASH, f"failed to start: {e}") from None
+            raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
 
     def _checkout(self, seat: _Seat) -> None:
         """Give the seat a live, ready process: an idle one, else a new one (started, not yet
@@ -210,7 +213,7 @@ class Referee:
                 try:
                     seat.proc = self._spawn(seat.spec)
                 except OSError as e:
-                    raise _SeatFault(i, Reason.CRASH, f"failed to start: {e}") from None
+                    raise _SeatFault(i, Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
                 started.append((i, t0))
         for i, t0 in started:
             proc = seats[i].proc

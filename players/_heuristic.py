@@ -24,7 +24,8 @@ from functools import lru_cache
 
 from players._bitboard import Geometry
 
-__all__ = ["GridPosition", "bound", "evaluate", "window_masks", "window_count"]
+__all__ = ["GridPosition", "bound", "cell_window_masks", "evaluate", "window_count",
+           "window_masks"]
 
 #: directions as (column step, row step): horizontal, vertical, diagonal /, anti-diagonal \
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -54,6 +55,14 @@ def window_masks(g: Geometry) -> tuple[int, ...]:
                 if 0 <= c1 < g.N and 0 <= r1 < g.M:
                     out.append(sum(g.cell(r0 + t * dr, c0 + t * dc) for t in range(g.K)))
     return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def cell_window_masks(g: Geometry) -> dict[int, tuple[int, ...]]:
+    """For every cell (as its bit) of board g, the masks of the windows through it."""
+    windows = window_masks(g)
+    return {g.cell(h, j): tuple(w for w in windows if w & g.cell(h, j))
+            for j in range(g.N) for h in range(g.M)}
 
 
 _SQUARES = tuple(n * n for n in range(65))

@@ -44,7 +44,7 @@ from players._engine import (
     iterative_deepening,
     win_score,
 )
-from players._heuristic import bound, window_masks
+from players._heuristic import bound, cell_window_masks, evaluate, window_masks
 
 __all__ = ["BitSearch", "GridSearch"]
 
@@ -53,7 +53,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 BIT_SEARCH_MAX_CELLS = 64
 #: default bound on transposition-table entries (about 120 MB at most)
 TT_ENTRIES = 1 << 20
-LOW64 = (1 << 64) - 1
 
 
 def _pack(value: int, depth: int, flag: int, move: int) -> int:
@@ -64,13 +63,13 @@ def _pack(value: int, depth: int, flag: int, move: int) -> int:
 class BitSearch:
     """Negamax alpha-beta on bitboards for boards of at most 64 cells (see module docstring).
 
-    Pons' threat-count move ordering is used at nodes with at least ``sort_min_empty`` empty
+    Pons' threat-count move ordering is used at nodes with at least ``sort_min_depth`` empty
     cells (elsewhere: centre first, the table's move before all); a value above the board's
     size turns it off.
     """
 
     def __init__(self, M: int, N: int, K: int, tt_entries: int = TT_ENTRIES,
-                 sort_min_empty: int = 16) -> None:
+                 sort_min_depth: int = 10) -> None:
         if M * N > BIT_SEARCH_MAX_CELLS:
             raise ValueError(f"BitSearch handles at most {BIT_SEARCH_MAX_CELLS} cells")
         self.g = geometry(M, N, K)
@@ -80,7 +79,8 @@ class BitSearch:
         self.tt_entries = tt_entries
         self.stop_s = INF
         self.cur = self.mask = self.moves = 0  # the root position
-        self.negamax = self._build(sort_min_empty)
+        self.windows = window_masks(self.g)
+        self.negamax = self._build(sort_min_depth)
 
     def _check(self) -> None:
         """Called every 64 nodes: stop past the deadline, bound the table's size."""
@@ -89,18 +89,17 @@ class BitSearch:
         if len(self.tt) > self.tt_entries:
             self.tt.clear()
 
-    def _build(self, sort_min_empty: int) -> Callable[[int, int, int, int, int, int], int]:
+    def _build(self, sort_min_depth: int) -> Callable[..., int]:
         """The negamax function, with the board's constants bound as closure variables."""
         g = self.g
         size, bottom, board, columns, order = g.size, g.bottom, g.board, g.columns, g.order
         win_cells = g.win_cells
         S = self.scale
-        windows = window_masks(g)
+        cell_windows = cell_window_masks(g)
         squares = tuple(n * n for n in range(g.K + 1))
         tt = self.tt
         tt_get = tt.get
         check = self._check
-        sort_until = size - sort_min_empty
         nodes = 0
         # orders[c + 1]: column c first, then the others centre first; orders[0]: centre first
         orders = [order] + [(c,) + tuple(x for x in order if x != c) for c in range(g.N)]
@@ -112,15 +111,32 @@ class BitSearch:
         worst = [-((size - 2 - n) >> 1) * S for n in range(size + 1)]
         best_case = [((size - 1 - n) >> 1) * S for n in range(size + 1)]
         below_all = -(size + 2) * S  # lower than any score
+        width = g.N * g.H  # bits of a bitboard
+        unknown = (1 << width) - 1  # "threats not computed" (it includes the sentinels)
 
         def count() -> int:
             return nodes
 
+        def delta(m: int, cur: int, opp: int) -> int:
+            """How much the heuristic (for `cur`'s side) gains when it plays cell m: every
+            window through m with no opponent piece goes from a**2 to (a+1)**2, every window
+            of the opponent's through m is closed (its b**2 is gone)."""
+            d = 0
+            for w in cell_windows[m]:
+                b = w & opp
+                if b:
+                    if not w & cur:
+                        d += squares[b.bit_count()]
+                else:
+                    d += 2 * (w & cur).bit_count() + 1
+            return d
+
         def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, depth: int,
-                    threats: int = -1) -> int:
+                    threats: int, ev: int) -> int:
             """Score of the position (the side to move owns `cur`; it has no immediate win),
             fail-soft within (alpha, beta). `threats`: the opponent's winning cells if the
-            caller already knows them (-1: compute them)."""
+            caller already knows them (-1: compute them). `ev`: the heuristic of the position
+            for the side to move (only used when the horizon is nearer than the game's end)."""
             nonlocal nodes
             nodes += 1
             if not nodes & 63:
@@ -150,18 +166,9 @@ class BitSearch:
                 if alpha >= hi:
                     return hi
             if depth <= 0:  # horizon: the squared-open-run heuristic, within the exact bounds
-                v = 0
-                for w in windows:
-                    a = w & cur
-                    if a:
-                        if not w & opp:
-                            v += squares[a.bit_count()]
-                    else:
-                        b = w & opp
-                        if b:
-                            v -= squares[b.bit_count()]
-                return lo if v < lo else hi if v > hi else v
-            if depth > size - moves:
+                return lo if ev < lo else hi if ev > hi else ev
+            heuristic = depth < size - moves  # else no line reaches the horizon
+            if not heuristic:
                 depth = size - moves
             key = cur + mask
             entry = tt_get(key)
@@ -188,11 +195,12 @@ class BitSearch:
             best_col = -1
             d1 = depth - 1
             m1 = moves + 1
-            if moves <= sort_until and possible & (possible - 1):
-                # Pons' ordering: the table's move, then the moves creating the most winning
-                # cells, centre first. Sort key: count << 76 | rank << 70 | column << 64 | cells
-                # (the cells, < 2**64, are the child's `threats`: no need to compute them twice)
-                ranked = []
+            # the moves in search order, each as col << width | the child's `threats` (or
+            # `unknown`): the table's move first, then centre first, or, high in the tree,
+            # Pons' order: by how many winning cells the move creates (the same cells are the
+            # child's `threats`, so they are not computed twice)
+            if depth >= sort_min_depth and possible & (possible - 1):
+                children = []
                 i = 64
                 for col in orders[first]:
                     m = possible & columns[col]
@@ -200,36 +208,39 @@ class BitSearch:
                         i -= 1
                         w = win_cells(cur | m, mask)
                         n = 63 if col + 1 == first else w.bit_count()
-                        ranked.append((((((n << 6) | i) << 6) | col) << 64) | w)
-                ranked.sort(reverse=True)
-                for r in ranked:
-                    col = (r >> 64) & 63
-                    v = -negamax(opp, mask | (possible & columns[col]), m1, -beta, -alpha, d1,
-                                 r & LOW64)
-                    if v > best:
-                        best = v
-                        best_col = col
-                        if v > alpha:
-                            alpha = v
-                            if v >= beta:
-                                break
+                        children.append((((((n << 6) | i) << 6) | col) << width) | w)
+                children.sort(reverse=True)
             else:
-                for col in orders[first]:
-                    m = possible & columns[col]
-                    if m:
-                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1)
-                        if v > best:
-                            best = v
-                            best_col = col
-                            if v > alpha:
-                                alpha = v
-                                if v >= beta:
-                                    break
+                children = [(col << width) | unknown for col in orders[first]
+                            if possible & columns[col]]
+            for r in children:
+                col = (r >> width) & 63
+                m = possible & columns[col]
+                t = r & unknown
+                if t == unknown:
+                    t = -1
+                e = -(ev + delta(m, cur, opp)) if heuristic else 0
+                if best > below_all and beta - alpha > 1:
+                    # principal variation search: prove the move is no better than alpha with
+                    # a null window; search it properly only if that fails
+                    v = -negamax(opp, mask | m, m1, -alpha - 1, -alpha, d1, t, e)
+                    if alpha < v < beta:
+                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, e)
+                else:
+                    v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, e)
+                if v > best:
+                    best = v
+                    best_col = col
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             tt[key] = (best << 32) | (depth << 16) | (flag << 14) | (best_col + 1)  # _pack
             return best
 
         self._count = count
+        self.delta = delta
         return negamax
 
     @property
@@ -253,12 +264,15 @@ class BitSearch:
         negamax = self.negamax
         cur, mask, moves = self.cur, self.mask, self.moves
         opp = cur ^ mask
+        ev = evaluate(self.windows, cur, opp)
         alpha: float = -INF
         scores = []
         best_col = cols[0]
         for col in cols:
             m = (mask + g.bottom) & g.columns[col]
-            v = -negamax(opp, mask | m, moves + 1, -INF, -alpha, depth - 1)  # type: ignore[arg-type]
+            e = -(ev + self.delta(m, cur, opp))
+            v = -negamax(opp, mask | m, moves + 1, -INF, -alpha, depth - 1,
+                         -1, e)
             scores.append(v)
             if v > alpha:
                 alpha = v
@@ -287,7 +301,7 @@ class BitSearch:
                 med = int(lo / 2)
             elif med >= 0 and int(hi / 2) > med:
                 med = int(hi / 2)
-            r = self.negamax(cur, mask, moves, med * S, med * S + 1, size)
+            r = self.negamax(cur, mask, moves, med * S, med * S + 1, size, -1, 0)
             if r <= med * S:
                 hi = -((-r) // S)  # ceil: r is an upper bound
             else:

@@ -255,7 +255,11 @@ def test_a_full_depth_search_is_exact_and_proven_on_both_engines():
     keep the exact score.)"""
     from tests.test_pons import L3
 
-    late = [(m, s) for m, s in L3 if len(m) >= 33][:16]
+    quiet = [(m, s) for m, s in L3
+             if not (lambda p: p.winning_moves() or p.threats())(
+                 BitPosition.from_board(CXBoard.from_moves(6, 7, 4, m)))]
+    late = [(m, s) for m, s in quiet if len(m) >= 31][:20]
+    assert len(late) == 20
     checker = BitSearch(6, 7, 4)
     searched = 0
     for moves, expected in late:
@@ -272,7 +276,7 @@ def test_a_full_depth_search_is_exact_and_proven_on_both_engines():
             else:
                 assert r.proven and r.score == expected * engine.scale
                 searched += 1
-    assert searched >= 16
+    assert searched >= 25  # of 40 answers (the others: a single non-losing move)
 
 
 def test_depth_limited_scores_stay_inside_the_heuristic_band():
@@ -322,7 +326,7 @@ def test_follows_a_game_on_a_big_board_incrementally():
     rng = random.Random(2)
     b = CXBoard(50, 50, 10)
     p = make(AlphaBeta, b, timeout_s=0.1)
-    for _ in range(60):
+    for _ in range(30):
         c = p.selectColumn(b.copy())
         assert c in b.getAvailableColumns()
         b.markColumn(c)
@@ -381,7 +385,8 @@ def test_transposition_table_stays_bounded():
     grid.best_move(time.perf_counter() + 0.5)
     assert 0 < len(grid.tt) <= 501
     assert b.numOfMarkedCells() == 0
-    assert table_entries(0.1) == 1 << 14 and table_entries(1000) == 1 << 20
+    assert table_entries(0.0) == 1 << 14 and table_entries(1000) == 1 << 20
+    assert table_entries(0.1) < table_entries(1.0) < table_entries(10.0)
 
 
 def test_wins_against_l1_on_small_boards():

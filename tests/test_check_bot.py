@@ -11,15 +11,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arena.board import CXBoard
+from arena.board import CXBoard, CXGameState
 from arena.conformance import (
     STANDARD_BOARD,
+    CheckGame,
     RandomOpponent,
+    _judge,
     _name_problem,
     check_boards,
     default_settings,
     percentile,
 )
+from arena.match import MOVE_CAP_DETAIL
+from arena.records import GameRecord, Reason
 from players.L0 import L0
 from tests.test_discovery import ROOT, cxarena
 
@@ -92,13 +96,17 @@ def test_a_timeout_is_reported_with_how_close_the_moves_came(tmp_path: Path) -> 
 
 
 def test_a_failing_player_name_fails_the_check(tmp_path: Path) -> None:
-    bot = make_bot(tmp_path)
+    # the sleep at import makes the start-up measurable (far below the 30 s start-up limit)
+    bot = make_bot(tmp_path, prelude="import time\ntime.sleep(1.0)\n")
     Path(bot).write_text(Path(bot).read_text().replace(
         "return 'Bot'", "raise RuntimeError('nameless')"))
     r = cxarena(tmp_path, "check-bot", bot, "--time", "0.5", "--board", "4", "4", "4")
     assert r.returncode == 1
     assert "playerName() gave an empty name" in r.stdout
     assert "FAILED: 1 problem(s)" in r.stdout  # the games themselves were fine
+    # the start-up is the bot's own process (start to `ready`), so at least its 1 s sleep
+    line = next(x for x in r.stdout.splitlines() if "start-up (process start to 'ready'):" in x)
+    assert float(line.split("):")[1].split()[0]) >= 1.0, line
 
 
 def test_a_bot_that_cannot_start_is_reported_once_without_games(tmp_path: Path) -> None:
@@ -112,14 +120,61 @@ def test_a_bot_that_cannot_start_is_reported_once_without_games(tmp_path: Path) 
 
 
 def test_slow_start_up_fails_against_the_configured_limit(tmp_path: Path) -> None:
+    # 3 s asleep at import can never make a 2 s start-up limit, however loaded the machine
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "tournament.yaml").write_text(
         "players: [L0, L1]\nboards: [[4, 4, 4]]\ntimeout_s: 0.5\nstartup_timeout_s: 2\n")
-    bot = make_bot(tmp_path, prelude="import time\ntime.sleep(1.5)\n")
+    bot = make_bot(tmp_path, prelude="import time\ntime.sleep(3)\n")
     r = cxarena(tmp_path, "check-bot", bot, "--board", "4", "4", "4")
     assert r.returncode == 1
     assert "time limit: 0.5 s (from configs/tournament.yaml)" in r.stdout
-    assert "slow start-up" in r.stdout and "of the 2 s start-up limit" in r.stdout
+    assert "the bot did not start (start-up limit 2 s)" in r.stdout
+    assert "Import less at start-up or load lazily" in r.stdout
+    assert "total: 0 games" in r.stdout  # reported once, not once per game
+    assert "FAILED: 1 problem(s)" in r.stdout
+
+
+def _record(reason: Reason = Reason.DRAW, detail: str = "", offender: int | None = None,
+            startup_ms: list[float | None] | None = None, stderr_tail: str = "") -> GameRecord:
+    return GameRecord(M=4, N=4, K=4, p1="a", p2="b", names=("Bot", "L0"), moves=(0, 1),
+                      times_ms=(5.0, 5.0), winner=None if offender is None else 3 - offender,
+                      reason=reason, detail=detail, seed=1, offender=offender,
+                      stderr_tail=stderr_tail, extra={"startup_ms": startup_ms or [None, None]})
+
+
+def test_start_up_is_judged_against_the_start_up_limit() -> None:
+    def verdict(startup_s: float | None, error: str = "") -> tuple[tuple[str, ...], ...]:
+        rep = _judge("bot.py", 0.5, startup_s, error, 20.0, [], "given", 1.0, 12)
+        return rep.failures, rep.warnings, rep.notes
+
+    failures, warnings, notes = verdict(0.4)
+    assert not failures and not warnings
+    assert "start-up (process start to 'ready'): 0.40 s (limit 20 s)" in notes
+    failures, warnings, _ = verdict(6.0)  # over SLOW_STARTUP_S, under half the limit
+    assert not failures and warnings == ("slow start-up: 6.0 s (limit 20 s)",)
+    failures, _, _ = verdict(11.0)  # over half the limit
+    assert len(failures) == 1 and "slow start-up: 11.0 s" in failures[0]
+    assert "of the 20 s start-up limit" in failures[0]
+    failures, _, _ = verdict(None, "no `ready` within 20 s")
+    assert failures == ("start-up: the bot did not start (start-up limit 20 s): "
+                        "no `ready` within 20 s",)
+
+
+def test_a_check_game_reads_the_bots_side_of_its_record() -> None:
+    rec = _record(startup_ms=[1234.0, 56.0])
+    first, second = CheckGame((4, 4, 4), True, rec, 1.0), CheckGame((4, 4, 4), False, rec, 1.0)
+    assert first.startup_s == pytest.approx(1.234) and second.startup_s == pytest.approx(0.056)
+    assert CheckGame((4, 4, 4), True, _record(), 1.0).startup_s is None  # a reused process
+    assert not first.capped and not first.failed_to_start
+    capped = _record(detail=f"{MOVE_CAP_DETAIL} (12 moves)")
+    assert CheckGame((50, 50, 10), True, capped, 1.0).capped
+    assert "stopped at the move cap after 2 moves" in CheckGame(
+        (50, 50, 10), True, capped, 1.0).describe()
+    crashed = _record(Reason.CRASH, "failed to start: no `ready` within 2 s", offender=2)
+    assert CheckGame((4, 4, 4), False, crashed, 1.0).failed_to_start
+    assert not CheckGame((4, 4, 4), True, crashed, 1.0).failed_to_start  # the opponent's
+    moved = _record(Reason.CRASH, "selectColumn (move 2): the bot exited", offender=1)
+    assert not CheckGame((4, 4, 4), True, moved, 1.0).failed_to_start
 
 
 def test_an_exec_bot_is_checked_like_any_other(tmp_path: Path) -> None:
@@ -186,16 +241,14 @@ def test_name_problems() -> None:
     assert "changes" in str(_name_problem(["a", "b"]))
 
 
-def test_the_opponent_plays_like_L0_and_resigns_at_the_cap() -> None:
+def test_the_opponent_plays_like_L0() -> None:
     opp, ref = RandomOpponent(), L0()
     opp.seed = ref.seed = 1234
     opp.initPlayer(6, 7, 4, True, 1.0)
     ref.initPlayer(6, 7, 4, True, 1.0)
     B = CXBoard(6, 7, 4)
-    for _ in range(10):
-        assert opp.selectColumn(B) == ref.selectColumn(B)
-    capped = RandomOpponent()
-    capped.max_moves = 4
-    capped.initPlayer(6, 7, 4, True, 1.0)
-    assert capped.selectColumn(CXBoard.from_moves(6, 7, 4, [0, 1, 2])) in range(7)
-    assert capped.selectColumn(CXBoard.from_moves(6, 7, 4, [0, 1, 2, 3])) == -1
+    for _ in range(30):  # a whole game's worth of moves, columns filling up
+        col = opp.selectColumn(B)
+        assert col == ref.selectColumn(B) and col in B.getAvailableColumns()
+        if B.markColumn(col) is not CXGameState.OPEN:
+            break

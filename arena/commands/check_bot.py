@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{MAX_MOVES}")
     parser.add_argument("--max-moves", type=int, default=None, metavar="N",
                         help=f"stop games on boards of more than {BIG_BOARD_CELLS} cells after "
-                             f"N moves (both players')")
+                             f"N moves (both players'), as draws")
     parser.add_argument("--board", type=int, nargs=3, action="append", metavar=("M", "N", "K"),
                         help="check on this board instead (repeatable); default: the smallest "
                              "and largest board of configs/boards.yaml's competition set, "

@@ -172,7 +172,8 @@ class Referee:
             while True:
                 line = proc.read_line(started_s + limit_s)
                 if line is None:
-                    raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: no `ready` within {limit_s:g} s")
+                    raise _Fault(Reason.CRASH,
+                                 f"{FAILED_TO_START}: no `ready` within {limit_s:g} s")
                 reply = protocol.parse_reply(line.decode("utf-8", "replace"))
                 if isinstance(reply, protocol.Comment):
                     continue
@@ -184,7 +185,8 @@ class Referee:
                     return
                 if isinstance(reply, protocol.ErrorReply):
                     raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {reply.text}")
-                raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: answered `hello` with {line[:200]!r}")
+                raise _Fault(Reason.CRASH,
+                             f"{FAILED_TO_START}: answered `hello` with {line[:200]!r}")
         except (EOFError, OSError) as e:
             how = proc.describe_exit()
             raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {how or e}") from None

@@ -112,7 +112,7 @@ class BitSearch:
         best_case = [((size - 1 - n) >> 1) * S for n in range(size + 1)]
         below_all = -(size + 2) * S  # lower than any score
         width = g.N * g.H  # bits of a bitboard
-        unknown = (1 << width) - 1  # "threats not computed" (it includes the sentinels)
+        cells = (1 << width) - 1
 
         def count() -> int:
             return nodes
@@ -195,10 +195,10 @@ class BitSearch:
             best_col = -1
             d1 = depth - 1
             m1 = moves + 1
-            # the moves in search order, each as col << width | the child's `threats` (or
-            # `unknown`): the table's move first, then centre first, or, high in the tree,
-            # Pons' order: by how many winning cells the move creates (the same cells are the
-            # child's `threats`, so they are not computed twice)
+            # the moves in search order: the table's move first, then centre first (a list of
+            # columns); or, high in the tree, Pons' order: by how many winning cells the move
+            # creates (a list of count << 12 + width | rank << 6 + width | col << width | cells,
+            # where the cells are the child's `threats`, so they are not computed twice)
             if depth >= sort_min_depth and possible & (possible - 1):
                 children = []
                 i = 64
@@ -211,16 +211,18 @@ class BitSearch:
                         children.append((((((n << 6) | i) << 6) | col) << width) | w)
                 children.sort(reverse=True)
             else:
-                children = [(col << width) | unknown for col in orders[first]
-                            if possible & columns[col]]
+                children = [col for col in orders[first] if possible & columns[col]]
+            pv_node = beta - alpha > 1
             for r in children:
-                col = (r >> width) & 63
-                m = possible & columns[col]
-                t = r & unknown
-                if t == unknown:
+                if r < 64:
+                    col = r
                     t = -1
+                else:
+                    col = (r >> width) & 63
+                    t = r & cells
+                m = possible & columns[col]
                 e = -(ev + delta(m, cur, opp)) if heuristic else 0
-                if best > below_all and beta - alpha > 1:
+                if pv_node and best > below_all:
                     # principal variation search: prove the move is no better than alpha with
                     # a null window; search it properly only if that fails
                     v = -negamax(opp, mask | m, m1, -alpha - 1, -alpha, d1, t, e)

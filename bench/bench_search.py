@@ -1,0 +1,212 @@
+"""Search bots (`alphabeta`, `minimax`): exact-solver speed on Pascal Pons' Connect 4 test sets,
+nodes per second, the depth each bot completes in a 1 s move, and answer times at 0.1 s on the
+biggest board.
+
+    .venv/bin/python -m bench search
+
+Times are wall-clock (`time.perf_counter`) with the process's CPU time next to them: on a shared
+machine the CPU time is the fairer measure of the code, the wall time is what a game sees. Each
+figure is the best of a few repetitions where stated. Takes about a minute.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+from arena.board import CXBoard, CXGameState
+from arena.timing import safe_budget_s
+from players._bitboard import BitPosition
+from players._search import BitSearch
+from players._searchbot import SEARCH_FRACTION, SearchPlayer
+from players.alphabeta import AlphaBeta
+from players.minimax import Minimax
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "pons"
+#: Pons' published figures for his C++ solver (tutorial part 12): (mean time, mean nodes)
+PONS_CPP = {"Test_L3_R1": ("4.568 us", "51.28"), "Test_L2_R1": ("37.45 us", "449.6")}
+
+
+def _load(name: str) -> list[tuple[list[int], int]]:
+    out = []
+    for line in (DATA / name).read_text().splitlines():
+        if line.strip():
+            moves, score = line.split()
+            out.append(([int(c) - 1 for c in moves], int(score)))
+    return out
+
+
+def _solve_set(positions: list[tuple[list[int], int]]) -> tuple[float, float, float, int]:
+    """Solve every position with an empty table: (wall s, cpu s, nodes, wrong answers)."""
+    engine = BitSearch(6, 7, 4)
+    nodes = wrong = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for moves, expected in positions:
+        engine.tt.clear()
+        score, n = engine.solve_board(moves)
+        nodes += n
+        wrong += score != expected
+    return time.perf_counter() - wall, time.process_time() - cpu, nodes, wrong
+
+
+def exact_solver() -> None:
+    print("### Exact solver on Pons' test sets (6x7, K=4)\n")
+    print("`BitSearch.solve`: negamax alpha-beta without depth or time limit, null windows "
+          "bisecting the score range, table emptied before each position; best of 3 runs.\n")
+    print("| set | positions | correct | mean time (wall) | mean CPU time | mean nodes | "
+          "nodes/s (CPU) | Pons C++: time | Pons C++: nodes |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in ("Test_L3_R1", "Test_L2_R1"):
+        positions = _load(name)
+        runs = [_solve_set(positions) for _ in range(3)]
+        wall = min(r[0] for r in runs)
+        cpu = min(r[1] for r in runs)
+        nodes, wrong = runs[0][2], max(r[3] for r in runs)
+        n = len(positions)
+        print(f"| {name} | {n} | {n - wrong} | {wall / n * 1e6:.0f} us | {cpu / n * 1e6:.0f} us "
+              f"| {nodes / n:.1f} | {nodes / cpu:,.0f} | {PONS_CPP[name][0]} | "
+              f"{PONS_CPP[name][1]} |")
+    print()
+
+
+def _middle_positions(M: int, N: int, K: int, count: int, seed: int) -> list[CXBoard]:
+    """Opening positions: 6 to 12 random moves near the centre, game still open."""
+    if (M, N, K) == (6, 7, 4):  # the first moves of Pons' middle-game positions
+        return [CXBoard.from_moves(6, 7, 4, m[:12]) for m, _ in _load("Test_L2_R1")[:count]]
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        b = CXBoard(M, N, K)
+        for _ in range(rng.randint(6, 12)):
+            near = [c for c in b.getAvailableColumns() if abs(c - N // 2) <= 3]
+            b.markColumn(rng.choice(near or b.getAvailableColumns()))
+        if b.gameState() is CXGameState.OPEN:
+            out.append(b)
+    return out
+
+
+def heuristic_speed() -> None:
+    print("### Depth-limited search speed (6x7, K=4)\n")
+    print("`BitSearch` with the heuristic at the horizon, iterative deepening to depth 12 on "
+          "the first 12 moves of 10 middle-game positions of Test_L2_R1 (table kept between "
+          "iterations, emptied between positions).\n")
+    print("| positions | mean nodes | mean CPU time | nodes/s (CPU) | nodes/s (wall) |")
+    print("|---|---|---|---|---|")
+    boards = _middle_positions(6, 7, 4, 10, 0)
+    nodes = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    for b in boards:
+        engine = BitSearch(6, 7, 4)
+        pos = BitPosition.from_board(b)
+        nodes += engine.best_move(pos.current, pos.mask, pos.moves, float("inf"), 12).nodes
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    n = len(boards)
+    print(f"| {n} | {nodes / n:,.0f} | {cpu / n * 1e3:.0f} ms | {nodes / cpu:,.0f} | "
+          f"{nodes / wall:,.0f} |\n")
+
+
+def _depth(cls: type[SearchPlayer], b: CXBoard, timeout_s: float) -> tuple[int, int, float]:
+    p = cls()
+    p.seed = 1
+    p.initPlayer(b.M, b.N, b.K, b.currentPlayer() == 0, timeout_s)
+    cpu = time.process_time()
+    p.selectColumn(b.copy())
+    cpu = time.process_time() - cpu
+    r = p.last_result
+    assert r is not None
+    return r.depth, r.nodes, cpu
+
+
+def depth_in_one_second() -> None:
+    budget = SEARCH_FRACTION * safe_budget_s(1.0)
+    print("### Depth completed in a 1 s move\n")
+    print(f"`selectColumn` with a 1 s limit (the search stops after {budget:.2f} s) on 5 "
+          "opening positions per board (6 to 12 moves played; on 6x7 the first 12 moves of "
+          "Pons' middle-game positions). Depth: deepest completed iteration (min / mean / "
+          "max); nodes/s over CPU time.\n")
+    print("| board | bot | depth min | depth mean | depth max | nodes/s (CPU) |")
+    print("|---|---|---|---|---|---|")
+    for board in ((6, 7, 4), (7, 7, 5), (50, 50, 10)):
+        positions = _middle_positions(*board, count=5, seed=1)
+        for cls in (AlphaBeta, Minimax):
+            runs = [_depth(cls, b, 1.0) for b in positions]
+            depths = [d for d, _, _ in runs]
+            nps = sum(n for _, n, _ in runs) / sum(c for _, _, c in runs)
+            print(f"| {board[0]}x{board[1]}x{board[2]} | {cls().playerName()} | {min(depths)} | "
+                  f"{statistics.mean(depths):.1f} | {max(depths)} | {nps:,.0f} |")
+    print()
+
+
+def answer_times() -> None:
+    timeout_s = 0.1
+    budget = safe_budget_s(timeout_s)
+    print(f"### Answer times at {timeout_s} s per move on the biggest boards\n")
+    print(f"Each bot plays 40 moves against itself from the empty board (`selectColumn` on a "
+          f"fresh copy each time, state kept across moves); the safe budget is "
+          f"{budget * 1e3:.0f} ms.\n")
+    print("| board | bot | moves | median | max | over budget | over limit | mean depth |")
+    print("|---|---|---|---|---|---|---|---|")
+    for board in ((50, 50, 10), (100, 100, 30)):
+        for cls in (AlphaBeta, Minimax):
+            b = CXBoard(*board)
+            bots = [cls(), cls()]
+            for i, p in enumerate(bots):
+                p.seed = 3
+                p.initPlayer(*board, i == 0, timeout_s)
+            times, depths = [], []
+            while len(times) < 40 and b.gameState() is CXGameState.OPEN:
+                p = bots[b.currentPlayer()]
+                start = time.perf_counter()
+                col = p.selectColumn(b.copy())
+                times.append(time.perf_counter() - start)
+                depths.append(p.last_result.depth if p.last_result else 0)
+                b.markColumn(col)
+            over = sum(t > budget for t in times)
+            late = sum(t > timeout_s for t in times)
+            print(f"| {board[0]}x{board[1]}x{board[2]} | {bots[0].playerName()} | {len(times)} "
+                  f"| {statistics.median(times) * 1e3:.1f} ms | {max(times) * 1e3:.1f} ms | "
+                  f"{over} | {late} | {statistics.mean(depths):.1f} |")
+    print()
+
+
+def winning_moves() -> None:
+    print("### Winning moves in won positions\n")
+    print("alphabeta at 1 s per move in every position of the two sets whose score is "
+          "positive; a move counts as winning if the opponent's exact score afterwards is "
+          "negative.\n")
+    print("| set | won positions | winning move played | mean answer time |")
+    print("|---|---|---|---|")
+    checker = BitSearch(6, 7, 4)
+    for name in ("Test_L3_R1", "Test_L2_R1"):
+        won = [(m, s) for m, s in _load(name) if s > 0]
+        good = 0
+        total_s = 0.0
+        for moves, _ in won:
+            b = CXBoard.from_moves(6, 7, 4, moves)
+            p = AlphaBeta()
+            p.seed = 1
+            p.initPlayer(6, 7, 4, b.currentPlayer() == 0, 1.0)
+            start = time.perf_counter()
+            col = p.selectColumn(b.copy())
+            total_s += time.perf_counter() - start
+            if b.markColumn(col) is not CXGameState.OPEN or checker.solve_board(moves + [col])[0] < 0:
+                good += 1
+        print(f"| {name} | {len(won)} | {good} | {total_s / len(won) * 1e3:.1f} ms |")
+    print()
+
+
+def main() -> None:
+    print("## Search bots (bench_search)\n")
+    print(f"Load average at start: {os.getloadavg()[0]:.2f} (2 cores shared).\n")
+    exact_solver()
+    heuristic_speed()
+    winning_moves()
+    depth_in_one_second()
+    answer_times()
+
+
+if __name__ == "__main__":
+    main()

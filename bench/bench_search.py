@@ -192,7 +192,8 @@ def winning_moves() -> None:
             start = time.perf_counter()
             col = p.selectColumn(b.copy())
             total_s += time.perf_counter() - start
-            if b.markColumn(col) is not CXGameState.OPEN or checker.solve_board(moves + [col])[0] < 0:
+            if (b.markColumn(col) is not CXGameState.OPEN
+                    or checker.solve_board(moves + [col])[0] < 0):
                 good += 1
         print(f"| {name} | {len(won)} | {good} | {total_s / len(won) * 1e3:.1f} ms |")
     print()

@@ -84,19 +84,19 @@ def _make_win_cells(H: int, K: int, board: int) -> Callable[[int, int], int]:
         a1, a2, a3 = H - 1, 2 * (H - 1), 3 * (H - 1)
 
         def win_cells4(bits: int, mask: int) -> int:
+            # per direction, with the pairs p = bits & bits >> s (cell and the next one own),
+            # an empty cell x completes four when x+s, x+2s and (x+3s or x-s) are own, or when
+            # x-2s, x-s and (x+s or x-3s) are own
             r = (bits << 1) & (bits << 2) & (bits << 3)
-            p = (bits << h1) & (bits << h2)  # two pieces before the cell ...
-            r |= p & ((bits << h3) | (bits >> h1))  # ... and a third before or one after
-            p = (bits >> h1) & (bits >> h2)  # two pieces after the cell ...
-            r |= p & ((bits << h1) | (bits >> h3))
-            p = (bits << d1) & (bits << d2)
-            r |= p & ((bits << d3) | (bits >> d1))
-            p = (bits >> d1) & (bits >> d2)
-            r |= p & ((bits << d1) | (bits >> d3))
-            p = (bits << a1) & (bits << a2)
-            r |= p & ((bits << a3) | (bits >> a1))
-            p = (bits >> a1) & (bits >> a2)
-            r |= p & ((bits << a1) | (bits >> a3))
+            p = bits & (bits >> h1)
+            r |= ((p >> h1) & ((bits >> h3) | (bits << h1))
+                  | (p << h2) & ((bits >> h1) | (bits << h3)))
+            p = bits & (bits >> d1)
+            r |= ((p >> d1) & ((bits >> d3) | (bits << d1))
+                  | (p << d2) & ((bits >> d1) | (bits << d3)))
+            p = bits & (bits >> a1)
+            r |= ((p >> a1) & ((bits >> a3) | (bits << a1))
+                  | (p << a2) & ((bits >> a1) | (bits << a3)))
             return r & (board ^ mask)
 
         return win_cells4

@@ -215,19 +215,15 @@ class GridEngine(ABC):
             self.play(cols[i])
         return True
 
-    def candidates(self, first: int = -1) -> list[int]:
-        """Legal columns near pieces, centre first, `first` (if among them) before all."""
+    def candidates(self) -> list[int]:
+        """Legal columns near pieces, centre first."""
         pos = self.pos
         heights, near, M = pos.heights, self.near, self.M
         if pos.moves == 0:
-            cols = [self.order[0]]
-        else:
-            cols = [c for c in self.order if near[c] and heights[c] < M]
-            if not cols:  # cannot happen while a move is legal, but stay safe
-                cols = [c for c in self.order if heights[c] < M]
-        if first >= 0 and cols[0] != first and first in cols:
-            cols.remove(first)
-            cols.insert(0, first)
+            return [self.order[0]]
+        cols = [c for c in self.order if near[c] and heights[c] < M]
+        if not cols:  # cannot happen while a move is legal, but stay safe
+            cols = [c for c in self.order if heights[c] < M]
         return cols
 
     def unwind(self, moves: int) -> None:

@@ -1,22 +1,28 @@
 """Negamax alpha-beta search for the `alphabeta` bot (not a bot itself).
 
 Scores follow `players._engine` (Pons' exact scores times ``scale``; the heuristic in between).
+Both engines search with a fail-soft negamax, principal variation search (every move after the
+first is first tried with a null window), a transposition table and iterative deepening
+(`players._engine.iterative_deepening`).
 
 - `BitSearch`, for boards of at most 64 cells: Pons-style bitboards on Python ints, with the
   board's masks bound into a closure for speed. Each node computes the opponent's winning cells
   once (`Geometry.win_cells`) and derives from them the forced block, the "two threats: lost"
   test and the non-losing moves (never play right under an opponent's winning cell); it tightens
   the alpha-beta window with the best and worst exact score still possible, probes the
-  transposition table, and tries the table's best move first, then the others centre first; far
-  from the end of the game (where subtrees are big enough to pay for it) the moves are sorted
-  by how many winning cells each creates (Pons' ordering, stable on the centre-first order). At
-  the horizon (depth 0) the squared-open-run heuristic is computed from the bitboards. `solve`
-  runs the same negamax without a depth limit under a sequence of null windows that bisect the
-  score range (Pons' "strong" solver): an exact solver, which needs far fewer nodes than one
-  full-window search.
+  transposition table, and tries the table's best move first, then the others centre first
+  (centre, centre-1, centre+1, ...). High in the tree (at least ``sort_min_depth`` plies left to
+  search), where subtrees are big enough to pay for it, the moves after the table's are instead
+  sorted by how many winning cells each creates (Pons' ordering, centre first among equals).
+  The squared-open-run heuristic is carried down the tree incrementally (``delta``: only the
+  windows through the new piece) and used at the horizon, clamped to the exact scores still
+  possible. `solve` runs the same negamax without a depth limit under a sequence of null
+  windows that bisect the score range (Pons' "strong" solver): an exact solver, which needs far
+  fewer nodes than one full-window search.
 - `GridSearch`, for large boards: the same negamax over `players._heuristic.GridPosition`,
   whose heuristic and win test are updated incrementally (O(K) per move), with moves restricted
-  to columns near pieces (`players._engine.GridEngine`) and a Zobrist-keyed table.
+  to columns near pieces (`players._engine.GridEngine`), ordered by the table's move, then a
+  history heuristic (columns that caused cutoffs), then centre first; Zobrist-keyed table.
 
 The transposition table is a dict from position key to one packed int (see `_pack`): score,
 bound type (exact, lower, upper), remaining depth (capped at the empty cells left, so an entry
@@ -32,9 +38,10 @@ completed iteration.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from players._bitboard import geometry
+from arena.board import CXBoard
+from players._bitboard import BitPosition, geometry
 from players._engine import (
     INF,
     GridEngine,
@@ -46,11 +53,13 @@ from players._engine import (
 )
 from players._heuristic import bound, cell_window_masks, evaluate, window_masks
 
-__all__ = ["BitSearch", "GridSearch"]
+__all__ = ["BitSearch", "GridSearch", "solve"]
 
 EXACT, LOWER, UPPER = 0, 1, 2
 #: how many cells a board may have for `BitSearch`
 BIT_SEARCH_MAX_CELLS = 64
+#: share of a move's time for the heuristic search before trying to solve the position
+HEURISTIC_SHARE = 0.6
 #: default bound on transposition-table entries (about 120 MB at most)
 TT_ENTRIES = 1 << 20
 
@@ -63,9 +72,9 @@ def _pack(value: int, depth: int, flag: int, move: int) -> int:
 class BitSearch:
     """Negamax alpha-beta on bitboards for boards of at most 64 cells (see module docstring).
 
-    Pons' threat-count move ordering is used at nodes with at least ``sort_min_depth`` empty
-    cells (elsewhere: centre first, the table's move before all); a value above the board's
-    size turns it off.
+    Pons' threat-count move ordering is used at nodes with at least ``sort_min_depth`` plies
+    left to search (in an exact search: empty cells left); a value above the board's size turns
+    it off.
     """
 
     def __init__(self, M: int, N: int, K: int, tt_entries: int = TT_ENTRIES,
@@ -79,6 +88,8 @@ class BitSearch:
         self.tt_entries = tt_entries
         self.stop_s = INF
         self.cur = self.mask = self.moves = 0  # the root position
+        #: the depth the heuristic search completed at the last move
+        self.last_depth = 0
         self.windows = window_masks(self.g)
         self.negamax = self._build(sort_min_depth)
 
@@ -111,8 +122,8 @@ class BitSearch:
         worst = [-((size - 2 - n) >> 1) * S for n in range(size + 1)]
         best_case = [((size - 1 - n) >> 1) * S for n in range(size + 1)]
         below_all = -(size + 2) * S  # lower than any score
-        width = g.N * g.H  # bits of a bitboard
-        cells = (1 << width) - 1
+        n_cols = g.N
+        unknown = [-1] * n_cols  # no column's child threats known yet
 
         def count() -> int:
             return nodes
@@ -195,32 +206,31 @@ class BitSearch:
             best_col = -1
             d1 = depth - 1
             m1 = moves + 1
-            # the moves in search order: the table's move first, then centre first (a list of
-            # columns); or, high in the tree, Pons' order: by how many winning cells the move
-            # creates (a list of count << 12 + width | rank << 6 + width | col << width | cells,
-            # where the cells are the child's `threats`, so they are not computed twice)
+            # the moves in search order: the table's move first, then centre first; or, high
+            # in the tree, Pons' order: by how many winning cells the move creates (the cells
+            # are the child's `threats`, kept in `known` so they are not computed twice)
             if depth >= sort_min_depth and possible & (possible - 1):
-                children = []
+                known = [-1] * n_cols
+                keys = []  # new winning cells << 12 | rank << 6 | column
                 i = 64
                 for col in orders[first]:
                     m = possible & columns[col]
                     if m:
                         i -= 1
-                        w = win_cells(cur | m, mask)
-                        n = 63 if col + 1 == first else w.bit_count()
-                        children.append((((((n << 6) | i) << 6) | col) << width) | w)
-                children.sort(reverse=True)
+                        w = known[col] = win_cells(cur | m, mask)
+                        keys.append(((63 if col + 1 == first else w.bit_count()) << 12)
+                                    | (i << 6) | col)
+                keys.sort(reverse=True)
+                seq: Sequence[int] = [k & 63 for k in keys]
             else:
-                children = [col for col in orders[first] if possible & columns[col]]
+                known = unknown
+                seq = orders[first]
             pv_node = beta - alpha > 1
-            for r in children:
-                if r < 64:
-                    col = r
-                    t = -1
-                else:
-                    col = (r >> width) & 63
-                    t = r & cells
+            for col in seq:
                 m = possible & columns[col]
+                if not m:
+                    continue
+                t = known[col]
                 e = -(ev + delta(m, cur, opp)) if heuristic else 0
                 if pv_node and best > below_all:
                     # principal variation search: prove the move is no better than alpha with
@@ -273,8 +283,12 @@ class BitSearch:
         for col in cols:
             m = (mask + g.bottom) & g.columns[col]
             e = -(ev + self.delta(m, cur, opp))
-            v = -negamax(opp, mask | m, moves + 1, -INF, -alpha, depth - 1,
-                         -1, e)
+            if alpha > -INF:  # principal variation search, as in the tree
+                v = -negamax(opp, mask | m, moves + 1, -alpha - 1, -alpha, depth - 1, -1, e)
+                if v > alpha:
+                    v = -negamax(opp, mask | m, moves + 1, -INF, -alpha, depth - 1, -1, e)
+            else:
+                v = -negamax(opp, mask | m, moves + 1, -INF, -alpha, depth - 1, -1, e)
             scores.append(v)
             if v > alpha:
                 alpha = v
@@ -283,9 +297,68 @@ class BitSearch:
 
     def best_move(self, cur: int, mask: int, moves: int, stop_s: float,
                   max_depth: int | None = None) -> SearchResult:
-        """The move to play (see `iterative_deepening`)."""
+        """The move to play: iterative deepening with the heuristic (`iterative_deepening`),
+        then, unless that proved the result, an attempt to solve the position exactly.
+
+        With a depth limit only the first part runs. Otherwise, when the exact search looks
+        feasible (at most ``2 d + 2`` empty cells, d the depth the heuristic search completed at
+        the previous move: the exact search's coarse scores and null windows let it reach about
+        twice as deep), the heuristic search stops at ``HEURISTIC_SHARE`` of the time left and
+        the rest goes to `solve_outcome`, which plays a move keeping the game's exact outcome
+        (win, draw or loss) if it finishes in time; else the heuristic move stands.
+        """
         self.set_position(cur, mask, moves)
-        return iterative_deepening(self, stop_s, max_depth)
+        if max_depth is not None:
+            return iterative_deepening(self, stop_s, max_depth)
+        attempt = self.size - moves <= 2 * self.last_depth + 2
+        now = time.perf_counter()
+        result = iterative_deepening(
+            self, now + HEURISTIC_SHARE * (stop_s - now) if attempt else stop_s)
+        if result.depth:
+            self.last_depth = result.depth
+        if result.proven or result.depth == 0 or not attempt:
+            return result
+        return self.solve_outcome(result, stop_s) or result
+
+    def solve_outcome(self, guess: SearchResult, stop_s: float) -> SearchResult | None:
+        """Solve the root's outcome exactly and return a move that keeps it, or None if
+        `stop_s` comes first. The root must not be decided by `root` (no immediate win).
+
+        Two exact null-window searches tell win (> 0), draw or loss (< 0); then the root moves
+        are tested one by one, `guess` first, with one more null-window search each, until one
+        keeps a win (the opponent's score < 0) or a draw (<= 0). In a lost position the
+        guess stands. The result is proven, its score ``scale`` times the outcome (a bound:
+        the exact margin is not computed).
+        """
+        cur, mask, moves = self.cur, self.mask, self.moves
+        negamax, size, S = self.negamax, self.size, self.scale
+        start_nodes = self.nodes
+        self.stop_s = stop_s
+        try:
+            if negamax(cur, mask, moves, 0, 1, size, -1, 0) >= 1:
+                outcome = 1
+            elif negamax(cur, mask, moves, -1, 0, size, -1, 0) >= 0:
+                outcome = 0
+            else:
+                return SearchResult(guess.col, -S, guess.depth, self.nodes - start_nodes, True)
+            _, cols = self.root()
+            opp = cur ^ mask
+            g = self.g
+            for col in [guess.col] + [c for c in cols if c != guess.col]:
+                m = (mask + g.bottom) & g.columns[col]
+                # the opponent's score after the move: < 0 keeps a win, <= 0 a draw
+                if outcome == 1:
+                    keeps = negamax(opp, mask | m, moves + 1, -1, 0, size, -1, 0) < 0
+                else:
+                    keeps = negamax(opp, mask | m, moves + 1, 0, 1, size, -1, 0) <= 0
+                if keeps:
+                    return SearchResult(col, outcome * S, guess.depth,
+                                        self.nodes - start_nodes, True)
+            raise AssertionError("a solved position has a move keeping its outcome")
+        except SearchTimeout:
+            return None
+        finally:
+            self.stop_s = INF
 
     def solve(self, cur: int, mask: int, moves: int) -> tuple[int, int]:
         """The exact score (Pons' convention, unscaled) of an undecided position, and the nodes
@@ -320,6 +393,13 @@ class BitSearch:
         return self.solve(cur, mask, len(moves_played))
 
 
+def solve(B: CXBoard) -> tuple[int, int]:
+    """The exact score (Pons' convention, side to move's view) of the open position B, at most
+    64 cells, and the number of nodes searched: `BitSearch.solve` with a fresh table."""
+    pos = BitPosition.from_board(B)
+    return BitSearch(B.M, B.N, B.K).solve(pos.current, pos.mask, pos.moves)
+
+
 class GridSearch(GridEngine):
     """Negamax alpha-beta over an incremental `GridPosition` for large boards (see the module
     docstring); the position, its upkeep and the root tactics come from `GridEngine`."""
@@ -329,6 +409,19 @@ class GridSearch(GridEngine):
         super().__init__(M, N, K, radius, seed)
         self.tt: dict[int, int] = {}
         self.tt_entries = tt_entries
+        #: history heuristic: per column, how much it has caused cutoffs (depth**2 each time)
+        self.history_score = [0] * N
+
+    def ordered(self, first: int) -> list[int]:
+        """The candidate columns in search order: the table's move, then by history score,
+        centre first among equals."""
+        cols = self.candidates()
+        h = self.history_score
+        cols.sort(key=lambda c: -h[c])  # stable: centre first among equals
+        if first >= 0 and cols[0] != first and first in cols:
+            cols.remove(first)
+            cols.insert(0, first)
+        return cols
 
     def negamax(self, alpha: float, beta: float, depth: int) -> int:
         """Score of the engine's position (the last move did not win); fail-soft."""
@@ -370,9 +463,14 @@ class GridSearch(GridEngine):
         alpha0 = alpha
         best: float = -INF
         best_col = -1
-        for col in self.candidates(first):
+        pv_node = beta - alpha > 1
+        for col in self.ordered(first):
             if self.play(col):
                 v = win
+            elif pv_node and best > -INF:  # principal variation search (see BitSearch)
+                v = -self.negamax(-alpha - 1, -alpha, depth - 1)
+                if alpha < v < beta:
+                    v = -self.negamax(-beta, -alpha, depth - 1)
             else:
                 v = -self.negamax(-beta, -alpha, depth - 1)
             self.undo()
@@ -382,6 +480,7 @@ class GridSearch(GridEngine):
                 if v > alpha:
                     alpha = v
                     if v >= beta:
+                        self.history_score[col] += depth * depth
                         break
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         if len(self.tt) > self.tt_entries:
@@ -391,6 +490,8 @@ class GridSearch(GridEngine):
 
     def search_root(self, cols: list[int], depth: int) -> tuple[int, list[int]]:
         """One full-window iteration (see `BitSearch.search_root`)."""
+        if depth == 1:  # a new move: let old history fade
+            self.history_score = [h >> 2 for h in self.history_score]
         alpha: float = -INF
         scores = []
         best_col = cols[0]
@@ -400,6 +501,10 @@ class GridSearch(GridEngine):
             try:
                 if self.play(col):
                     v = win
+                elif alpha > -INF:  # principal variation search, as in the tree
+                    v = -self.negamax(-alpha - 1, -alpha, depth - 1)
+                    if v > alpha:
+                        v = -self.negamax(-INF, -alpha, depth - 1)
                 else:
                     v = -self.negamax(-INF, -alpha, depth - 1)
             finally:

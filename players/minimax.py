@@ -3,8 +3,8 @@
 How it plays a move:
 
 1. Root tactics: an immediate win is played at once and an opponent's immediate win is blocked.
-2. Iterative deepening: depth 1, 2, 3, ... until the time budget
-   (`arena.timing.safe_budget_s` of the move time limit) runs out; the best move of the deepest
+2. Iterative deepening: depth 1, 2, 3, ... until the time budget (90% of
+   `arena.timing.safe_budget_s` of the move time limit) runs out; the best move of the deepest
    completed iteration is played (ties: centre first). It stops early once a forced win or loss
    is found or the end of the game is reached.
 3. Each iteration is a full minimax search (`players._minimax`): every move of every node, no

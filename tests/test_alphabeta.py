@@ -17,11 +17,11 @@ import pytest
 from arena.board import CXBoard, CXGameState, has_run
 from players._bitboard import BitPosition, centre_order, geometry
 from players._common import fallback_column, forced_column, immediate_threats, immediate_wins
-from players._engine import win_score
+from players._engine import SearchResult, win_score
 from players._heuristic import GridPosition, bound, evaluate, window_count, window_masks
 from players._search import BitSearch, GridSearch
 from players._searchbot import SearchPlayer, table_entries
-from players.alphabeta import AlphaBeta
+from players.alphabeta import AlphaBeta, solve
 from tests.conftest import ALL_BOARDS
 from tests.tactics import random_position
 
@@ -197,6 +197,24 @@ def test_heuristic_from_scratch_and_incremental_match_a_naive_scan(board):
         assert pos.score == pos.recompute_score()
 
 
+def test_incremental_heuristic_update_of_the_bitboard_search():
+    """`BitSearch.delta` (what the search adds on each move) keeps the heuristic equal to a
+    from-scratch evaluation after every move."""
+    rng = random.Random(6)
+    for M, N, K in [(6, 7, 4), (7, 7, 5), (4, 5, 4), (8, 8, 3)]:
+        engine = BitSearch(M, N, K)
+        windows = window_masks(engine.g)
+        for _ in range(40):
+            pos = BitPosition.from_board(random_position(M, N, K, rng, M * N - 1))
+            ev = evaluate(windows, pos.current, pos.opponent)
+            for c in pos.legal_columns():
+                m = (pos.mask + engine.g.cell(0, c)) & engine.g.columns[c]
+                child = pos.copy()
+                child.play(c)
+                assert evaluate(windows, child.current, child.opponent) == -(
+                    ev + engine.delta(m, pos.current, pos.opponent))
+
+
 def test_grid_position_undo_restores_everything_and_detects_wins():
     rng = random.Random(5)
     for M, N, K in [(6, 7, 4), (20, 20, 10), (7, 4, 5)]:
@@ -242,10 +260,13 @@ def test_solve_matches_brute_force_on_small_boards(board):
 
 
 def test_pons_examples():
-    """The two examples of Pons' README: "4455" scores 18 and "44455554221" scores -15."""
+    """The two examples of Pons' README: "4455" scores 18 and "44455554221" scores -15;
+    `alphabeta.solve` is the entry point on a CXBoard."""
     engine = BitSearch(6, 7, 4)
     assert engine.solve_board([3, 3, 4, 4])[0] == 18
     assert engine.solve_board([3, 3, 3, 4, 4, 4, 4, 3, 1, 1, 0])[0] == -15
+    score, nodes = solve(CXBoard.from_moves(6, 7, 4, [3, 3, 3, 4, 4, 4, 4, 3, 1, 1, 0]))
+    assert score == -15 and nodes > 0
 
 
 def test_a_full_depth_search_is_exact_and_proven_on_both_engines():
@@ -279,6 +300,35 @@ def test_a_full_depth_search_is_exact_and_proven_on_both_engines():
     assert searched >= 25  # of 40 answers (the others: a single non-losing move)
 
 
+def test_solve_outcome_keeps_the_exact_outcome():
+    """`BitSearch.solve_outcome` (the exact attempt after the heuristic search) plays a move
+    keeping the win, draw or loss, whatever the heuristic's guess was; proven, score = outcome
+    times scale."""
+    from tests.test_pons import L2
+
+    checker = BitSearch(6, 7, 4)
+    seen = set()
+    for moves, expected in L2[:60]:
+        b = CXBoard.from_moves(6, 7, 4, moves)
+        pos = BitPosition.from_board(b)
+        if pos.winning_moves() or pos.threats():
+            continue
+        engine = BitSearch(6, 7, 4)
+        engine.set_position(pos.current, pos.mask, pos.moves)
+        decided, cols = engine.root()
+        if decided is not None:
+            continue
+        for guess in cols[-1:]:  # the worst-placed candidate as the heuristic's guess
+            r = engine.solve_outcome(SearchResult(guess, 0, 5, 0, False), math.inf)
+            assert r is not None and r.proven
+            outcome = (expected > 0) - (expected < 0)
+            assert r.score == outcome * engine.scale
+            after = -checker.solve_board(moves + [r.col])[0]
+            assert (after > 0) - (after < 0) == outcome
+            seen.add(outcome)
+    assert seen == {-1, 0, 1}
+
+
 def test_depth_limited_scores_stay_inside_the_heuristic_band():
     """Below a proven result, scores are heuristic values: strictly inside (-scale, scale)."""
     rng = random.Random(11)
@@ -298,7 +348,7 @@ def test_depth_limited_scores_stay_inside_the_heuristic_band():
 @pytest.mark.parametrize("board", TACTIC_BOARDS)
 def test_takes_an_immediate_win_and_blocks_a_single_threat(board):
     M, N, K = board
-    count = 6 if M * N > 1000 else 25
+    count = 10 if M * N > 1000 else 25
     wins, blocks = win_and_block_positions(M, N, K, count, seed=100)
     for b in wins:
         assert make(AlphaBeta, b).selectColumn(b.copy()) in immediate_wins(b)

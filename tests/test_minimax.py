@@ -109,7 +109,7 @@ def test_exact_at_full_depth_on_small_boards():
 @pytest.mark.parametrize("board", TACTIC_BOARDS)
 def test_takes_an_immediate_win_and_blocks_a_single_threat(board):
     M, N, K = board
-    count = 6 if M * N > 1000 else 25
+    count = 10 if M * N > 1000 else 25
     wins, blocks = win_and_block_positions(M, N, K, count, seed=200)
     for b in wins:
         assert make(Minimax, b).selectColumn(b.copy()) in immediate_wins(b)

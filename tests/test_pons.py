@@ -91,3 +91,23 @@ def test_alphabeta_plays_a_winning_move_in_every_won_position(name, positions, c
         if score >= 0:
             bad.append(("".join(str(c + 1) for c in moves), col + 1, score))
     assert not bad, f"{len(bad)} non-winning moves, e.g. {bad[:5]}"
+
+
+@pytest.mark.parametrize("name, positions, count", [("Test_L3_R1", L3, 432),
+                                                     ("Test_L2_R1", L2, 12)])
+def test_alphabeta_keeps_the_draw_in_every_drawn_position(name, positions, count):
+    """Every position scored 0: the bot (1 s per move) plays a move after which the opponent
+    cannot win (its exact score is <= 0)."""
+    drawn = [m for m, s in positions if s == 0]
+    assert len(drawn) == count
+    checker = BitSearch(6, 7, 4)
+    bad = []
+    for moves in drawn:
+        b = CXBoard.from_moves(6, 7, 4, moves)
+        p = AlphaBeta()
+        p.seed = 1
+        p.initPlayer(6, 7, 4, b.currentPlayer() == 0, 1.0)
+        col = p.selectColumn(b.copy())
+        if b.markColumn(col).name == "OPEN" and checker.solve_board(moves + [col])[0] > 0:
+            bad.append(("".join(str(c + 1) for c in moves), col + 1))
+    assert not bad, f"{len(bad)} losing moves, e.g. {bad[:5]}"

@@ -17,25 +17,22 @@ for a draw, or None if the deadline passed first (the caller discards that playo
 100x100 board one playout can take longer than a whole move's time budget, so the clock is
 checked every 64 moves.
 
-Also shared by both bots: `tactical_moves` (immediate wins and threats on a `Position`),
-`candidate_columns` (which columns to consider, centre first; restricted on wide boards) and
-`no_gc_pauses` (keeps Python's cycle collector from pausing a search).
+Also shared by both bots: `tactical_moves` (immediate wins and threats on a `Position`)
+and `candidate_columns` (which columns to consider, centre first; restricted on wide boards).
+(`players._common.no_gc_pauses` keeps the cycle collector from pausing their searches.)
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from arena.board import CXBoard
 
 __all__ = [
     "Position",
     "candidate_columns",
-    "no_gc_pauses",
     "random_playout",
     "tactical_moves",
 ]
@@ -224,24 +221,3 @@ def candidate_columns(pos: Position) -> list[int]:
     if N > WIDE_BOARD_COLUMNS and not pos.nmoves:
         cols = cols[:1]
     return cols
-
-
-@contextmanager
-def no_gc_pauses() -> Iterator[None]:
-    """Run a search without pauses of Python's cycle collector.
-
-    A search tree is many small objects; a full collection scanning them can take tens of
-    milliseconds at a random moment, which is enough to lose on time at 0.1 s per move. Inside
-    this block the collector is off; on leaving, the objects alive then are frozen (moved out of
-    the collector's reach, see `gc.freeze`) so that the next collection does not scan them either.
-    The trees are acyclic (children only, no parent links), so reference counting alone frees
-    them when they are dropped.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was_enabled:
-            gc.enable()

@@ -21,7 +21,7 @@ from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
 from players._bitboard import BitPosition
-from players._common import fallback_column
+from players._common import fallback_column, no_gc_pauses
 from players._engine import GridEngine, SearchResult
 
 __all__ = ["SMALL_BOARD_CELLS", "SearchPlayer", "table_entries"]
@@ -78,6 +78,10 @@ class SearchPlayer(CXPlayer):
         self.last_result: SearchResult | None = None
 
     def selectColumn(self, B: CXBoard) -> int:
+        with no_gc_pauses():  # a full collection mid-search can cost tens of ms
+            return self._select(B)
+
+    def _select(self, B: CXBoard) -> int:
         deadline = Deadline(SEARCH_FRACTION * safe_budget_s(self.timeout_s))
         if self.bit_engine is not None:
             pos = BitPosition.from_board(B)

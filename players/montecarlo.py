@@ -27,8 +27,8 @@ import random
 from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
-from players._common import immediate_threats, immediate_wins
-from players._playout import Position, candidate_columns, no_gc_pauses, random_playout
+from players._common import immediate_threats, immediate_wins, no_gc_pauses
+from players._playout import Position, candidate_columns, random_playout
 
 
 class MonteCarlo(CXPlayer):

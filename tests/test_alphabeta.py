@@ -391,7 +391,7 @@ def test_follows_a_game_on_a_big_board_incrementally():
 @pytest.mark.parametrize("board", [(6, 7, 4), (7, 7, 5), (20, 20, 10), (50, 50, 10),
                                    (100, 100, 30)])
 def test_answers_within_the_time_limit(board):
-    """0.5 s per move (the search stops at 90% of `safe_budget_s`, 0.34 s): both the first
+    """0.5 s per move (the search stops at 90% of `safe_budget_s`, 0.36 s): both the first
     move and a move in a busy position come back in time, after at least one full iteration."""
     M, N, K = board
     for b in (CXBoard(M, N, K), random_position(M, N, K, random.Random(1), max_moves=60)):

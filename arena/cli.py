@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, SpecError) as e:
         print(f"cxarena {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `cxarena report ... | head`: the reader left; that is fine
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print(f"cxarena {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -26,7 +26,6 @@ from tests.conftest import ALL_BOARDS
 from tests.tactics import random_position
 
 WINS = (CXGameState.WINP1, CXGameState.WINP2)
-TACTIC_BOARDS = [(4, 4, 4), (6, 7, 4), (5, 4, 5), (7, 7, 5), (20, 20, 10), (50, 50, 10)]
 
 
 # ------------------------------------------------------------------ naive references
@@ -91,36 +90,8 @@ def make(cls: type[SearchPlayer], b: CXBoard, timeout_s: float = 1.0, seed: int 
     return p
 
 
-def before_end(M: int, N: int, K: int, seed: int, back: int) -> CXBoard | None:
-    """A random game `back` moves before its winning move (None if it was drawn)."""
-    rng = random.Random(seed)
-    b = CXBoard(M, N, K)
-    while b.markColumn(rng.choice(b.getAvailableColumns())) is CXGameState.OPEN:
-        pass
-    if b.gameState() is CXGameState.DRAW:
-        return None
-    for _ in range(back):
-        b.unmarkColumn()
-    return b
 
 
-def win_and_block_positions(M: int, N: int, K: int, count: int, seed: int
-                            ) -> tuple[list[CXBoard], list[tuple[CXBoard, int]]]:
-    """Positions with an immediate win for the side to move, and positions where the side to
-    move has no win and the opponent exactly one immediate win (with that column)."""
-    wins, blocks = [], []
-    s = seed
-    while len(wins) < count or len(blocks) < count:
-        s += 1
-        b = before_end(M, N, K, s, back=1)
-        if b is not None and len(wins) < count:
-            wins.append(b)
-        b = before_end(M, N, K, s, back=2)
-        if b is not None and len(blocks) < count and not immediate_wins(b):
-            threats = immediate_threats(b)
-            if len(threats) == 1:
-                blocks.append((b, threats[0]))
-    return wins, blocks
 
 
 # --------------------------------------------------------------------- bitboards
@@ -345,17 +316,6 @@ def test_depth_limited_scores_stay_inside_the_heuristic_band():
 
 
 # -------------------------------------------------------------------- the bot
-@pytest.mark.parametrize("board", TACTIC_BOARDS)
-def test_takes_an_immediate_win_and_blocks_a_single_threat(board):
-    M, N, K = board
-    count = 10 if M * N > 1000 else 25
-    wins, blocks = win_and_block_positions(M, N, K, count, seed=100)
-    for b in wins:
-        assert make(AlphaBeta, b).selectColumn(b.copy()) in immediate_wins(b)
-    for b, c in blocks:
-        assert make(AlphaBeta, b).selectColumn(b.copy()) == c
-
-
 def test_never_answers_an_illegal_column_on_any_board():
     """Random positions (empty to nearly full) of every board, with a 50 ms limit: the search
     is cut short at every depth, the grid engine sometimes cannot even catch up with the game

@@ -8,41 +8,17 @@ import random
 import time
 
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
 
 from arena.board import CXBoard, CXGameState
-from players._common import immediate_threats, immediate_wins
 from players.L0 import L0
 from players.L1 import L1
 from players.mcts import LOSS, MCTS, WIN, Node
 from tests.conftest import COMPETITION
 from tests.tactics import random_position
 from tests.test_montecarlo import (
-    BOT_SETTINGS,
-    TACTIC_BOARDS,
-    before_last_move,
     make,
     play_game,
 )
-
-
-@BOT_SETTINGS
-@given(board=st.sampled_from(TACTIC_BOARDS), seed=st.integers(0, 2**32 - 1))
-def test_takes_an_immediate_win(board, seed):
-    B = before_last_move(*board, seed, back=1)
-    assume(B is not None)
-    assert make(MCTS, B, seed, playouts=50).selectColumn(B.copy()) in immediate_wins(B)
-
-
-@BOT_SETTINGS
-@given(board=st.sampled_from(TACTIC_BOARDS), seed=st.integers(0, 2**32 - 1))
-def test_blocks_a_single_immediate_threat(board, seed):
-    B = before_last_move(*board, seed, back=2)
-    assume(B is not None and not immediate_wins(B))
-    threats = immediate_threats(B)
-    assume(len(threats) == 1)
-    assert make(MCTS, B, seed, playouts=50).selectColumn(B.copy()) == threats[0]
 
 
 def test_always_legal_on_every_competition_board():

@@ -18,12 +18,10 @@ from players.minimax import Minimax
 from tests.conftest import ALL_BOARDS
 from tests.tactics import random_position
 from tests.test_alphabeta import (
-    TACTIC_BOARDS,
     WINS,
     make,
     naive_solve,
     naive_value,
-    win_and_block_positions,
 )
 
 
@@ -104,17 +102,6 @@ def test_exact_at_full_depth_on_small_boards():
         if checked == 25:
             break
     assert checked == 25
-
-
-@pytest.mark.parametrize("board", TACTIC_BOARDS)
-def test_takes_an_immediate_win_and_blocks_a_single_threat(board):
-    M, N, K = board
-    count = 10 if M * N > 1000 else 25
-    wins, blocks = win_and_block_positions(M, N, K, count, seed=200)
-    for b in wins:
-        assert make(Minimax, b).selectColumn(b.copy()) in immediate_wins(b)
-    for b, c in blocks:
-        assert make(Minimax, b).selectColumn(b.copy()) == c
 
 
 def test_never_answers_an_illegal_column_on_any_board():

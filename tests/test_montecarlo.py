@@ -12,7 +12,7 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arena.board import CXBoard, CXGameState, has_run
@@ -24,8 +24,6 @@ from players.L1 import L1
 from players.montecarlo import MonteCarlo
 from tests.conftest import ALL_BOARDS, COMPETITION
 from tests.tactics import random_position
-
-TACTIC_BOARDS = [(4, 4, 4), (6, 7, 4), (5, 4, 5), (7, 7, 5), (20, 20, 10), (50, 50, 10)]
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -43,17 +41,6 @@ def make(cls: type[CXPlayer], B: CXBoard, seed: int = 1, timeout_s: float = 10.0
     return p
 
 
-def before_last_move(M: int, N: int, K: int, seed: int, back: int) -> CXBoard | None:
-    """Play a random game; return it `back` moves before its winning move (None if drawn)."""
-    rng = random.Random(seed)
-    B = CXBoard(M, N, K)
-    while B.markColumn(rng.choice(B.getAvailableColumns())) is CXGameState.OPEN:
-        pass
-    if B.gameState() is CXGameState.DRAW:
-        return None
-    for _ in range(back):
-        B.unmarkColumn()
-    return B
 
 
 def play_game(first: CXPlayer, second: CXPlayer, B: CXBoard) -> CXGameState:
@@ -150,26 +137,6 @@ def test_tactical_moves_and_candidates():
 
 
 # ----------------------------------------------------------------------- the bot
-BOT_SETTINGS = settings(max_examples=60, deadline=None,
-                        suppress_health_check=[HealthCheck.filter_too_much])
-
-
-@BOT_SETTINGS
-@given(board=st.sampled_from(TACTIC_BOARDS), seed=st.integers(0, 2**32 - 1))
-def test_takes_an_immediate_win(board, seed):
-    B = before_last_move(*board, seed, back=1)
-    assume(B is not None)
-    assert make(MonteCarlo, B, seed, playouts=50).selectColumn(B.copy()) in immediate_wins(B)
-
-
-@BOT_SETTINGS
-@given(board=st.sampled_from(TACTIC_BOARDS), seed=st.integers(0, 2**32 - 1))
-def test_blocks_a_single_immediate_threat(board, seed):
-    B = before_last_move(*board, seed, back=2)
-    assume(B is not None and not immediate_wins(B))
-    threats = immediate_threats(B)
-    assume(len(threats) == 1)
-    assert make(MonteCarlo, B, seed, playouts=50).selectColumn(B.copy()) == threats[0]
 
 
 def test_always_legal_on_every_competition_board():

@@ -38,7 +38,7 @@ from typing import Any
 import yaml
 
 from arena.errors import UsageError
-from arena.specs import SpecError, load_player_class, parse_spec
+from arena.specs import BotSpec, SpecError, check_loadable, parse_spec
 
 __all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config",
            "usable_cores"]
@@ -243,11 +243,11 @@ def _check_player(item: Any, where: str, cfg_path: Path) -> PlayerEntry:
         json.dumps(options, allow_nan=False)
     except (TypeError, ValueError) as e:
         raise UsageError(f"{where}.options: values must be plain data: {e}") from None
-    _check_spec(spec_text, f"{where}.spec", cfg_path)
+    _check_spec(spec_text, f"{where}.spec", cfg_path)  # loading is checked for all at once
     return PlayerEntry(name=name.strip(), spec=spec_text, options=options)
 
 
-def _check_spec(text: str, where: str, cfg_path: Path) -> None:
+def _check_spec(text: str, where: str, cfg_path: Path) -> BotSpec:
     """Resolve a SPEC (relative .py paths first against the config's directory)."""
     try:
         spec = parse_spec(text)
@@ -259,17 +259,7 @@ def _check_spec(text: str, where: str, cfg_path: Path) -> None:
                 raise UsageError(f"{where}: {first} (paths are relative to the directory you "
                                  f"run from; did you mean {alt}?)") from None
         raise UsageError(f"{where}: {first}") from None
-    if not spec.is_python:
-        return
-    try:
-        load_player_class(spec)
-    except SpecError as e:
-        raise UsageError(f"{where}: {e}") from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as e:  # the bot's own code failed at import (even sys.exit)
-        raise UsageError(f"{where}: bot {text!r} fails to import: "
-                         f"{type(e).__name__}: {e}") from None
+    return spec
 
 
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
@@ -349,6 +339,12 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
                              f"different name: {{spec: {entry.spec}, name: ...}}")
         names[entry.name] = i
         players.append(entry)
+    # every Python bot imports and instantiates, each in a subprocess (a bot that hangs or
+    # exits at import cannot take the run with it), before anything is written
+    failed = check_loadable([parse_spec(p.spec) for p in players])
+    for i, p in enumerate(players):
+        if p.spec in failed:
+            raise UsageError(f"{where('players')}[{i}].spec: {failed[p.spec]}")
 
     return TournamentConfig(
         path=str(cfg_path), name=name, players=tuple(players), boards=boards,

@@ -21,7 +21,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -35,7 +34,7 @@ from arena.board import CXBoard, CXGameState
 from arena.lifeline import PARENT_ENV, wrap
 from arena.process import THREAD_ENV, BotProcess, LineTooLong
 from arena.records import GameRecord, Reason
-from arena.specs import BotSpec
+from arena.specs import BotSpec, bot_pythonpath
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
 
@@ -139,18 +138,7 @@ class Referee:
         env[PARENT_ENV] = str(os.getpid())
         if spec.is_python:
             env["PYTHONUNBUFFERED"] = "1"
-            # Let the host import what this process can (cwd, dirs callers added to sys.path).
-            prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix,
-                                                      sys.exec_prefix)}
-            extra = []
-            for entry in sys.path:
-                path = os.path.realpath(entry or os.getcwd())
-                if os.path.isdir(path) and not any(
-                        path == p or path.startswith(p + os.sep) for p in prefixes):
-                    extra.append(path)
-            if env.get("PYTHONPATH"):
-                extra.append(env["PYTHONPATH"])
-            env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(extra))
+            env["PYTHONPATH"] = bot_pythonpath()
         return env
 
     def _spawn(self, spec: BotSpec) -> BotProcess:
@@ -482,7 +470,9 @@ def _legal_column(reply: protocol.Reply, board: CXBoard, what: str) -> int:
         raise _Fault(Reason.ILLEGAL, f"{what}: answer {reply.text!r} is not an integer")
     col = reply.column
     if not 0 <= col < board.N:
-        raise _Fault(Reason.ILLEGAL, f"{what}: column {col} is out of range 0..{board.N - 1}")
+        text = reply.text
+        shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} chars)"
+        raise _Fault(Reason.ILLEGAL, f"{what}: column {shown} is out of range 0..{board.N - 1}")
     if board.fullColumn(col):
         raise _Fault(Reason.ILLEGAL, f"{what}: column {col} is full")
     return col

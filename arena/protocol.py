@@ -211,7 +211,10 @@ def encode_answer(answer: object) -> str:
     becomes a one-line repr that never reads as a decimal integer, so the referee flags it.
     """
     if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
-        return str(int(answer))
+        try:
+            return str(int(answer))
+        except ValueError:  # more digits than Python converts: still an illegal answer
+            return "<int too large to print>"
     try:
         text = _one_line(repr(answer), 200)
     except Exception:  # a bot's object with a broken __repr__
@@ -244,7 +247,10 @@ def parse_reply(line: str) -> Reply:
         return Ok(rest.strip()[:MAX_NAME_CHARS])
     if keyword == "play":
         text = rest.strip()
-        return Play(text, int(text) if _INT.match(text) else None)
+        if not _INT.match(text):
+            return Play(text, None)
+        # an absurdly long number is out of range anyway (and int() refuses > 4300 digits)
+        return Play(text, int(text) if len(text) <= 30 else (-1 if text[0] == "-" else 2**100))
     if keyword == "error":
         return ErrorReply(rest)
     raise ProtocolError(f"unexpected line {line[:200]!r}")

@@ -8,6 +8,9 @@ A SPEC is one of:
 
 Without ``:Class`` the module must define exactly one concrete CXPlayer subclass.
 Resolving a SPEC never starts a game; an unresolvable SPEC raises `SpecError` (a usage error).
+`check_loadable` goes one step further before any game: it imports each Python bot in a
+subprocess of its own (a bot that hangs, exits or crashes at import cannot take the caller with
+it) and checks that its class loads and can be instantiated; `exec:` programs must exist.
 """
 
 from __future__ import annotations
@@ -15,16 +18,22 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import shlex
+import shutil
+import subprocess
 import sys
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from arena.player import CXPlayer
 
-__all__ = ["BotSpec", "SpecError", "load_player_class", "parse_spec"]
+__all__ = ["BotSpec", "SpecError", "bot_pythonpath", "check_loadable", "load_player_class",
+           "parse_spec"]
 
 PLAYERS_PACKAGE = "players"
 _SHORT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -73,6 +82,12 @@ def parse_spec(text: str) -> BotSpec:
             raise SpecError(f"bot SPEC {text!r}: cannot split the command line: {e}") from None
         if not argv:
             raise SpecError(f"bot SPEC {text!r}: exec: needs a command")
+        program = argv[0]
+        found = (os.path.isfile(program) and os.access(program, os.X_OK)) if os.sep in program \
+            else shutil.which(program) is not None
+        if not found:
+            raise SpecError(f"bot SPEC {text!r}: no executable program {program!r} "
+                            f"(give a path or a command on PATH)")
         return BotSpec(text=text, command=argv)
     where, _, cls = text.partition(":")
     if cls and not _SHORT.match(cls):
@@ -137,3 +152,67 @@ def load_player_class(spec: BotSpec) -> type[CXPlayer]:
         raise SpecError(f"bot SPEC {spec.text!r}: {module.__name__} defines several CXPlayer "
                         f"subclasses ({names}); name one as SPEC:Class")
     return found[0]
+
+
+def bot_pythonpath() -> str:
+    """PYTHONPATH for a Python bot's process: the directories this process imports from that
+    are not part of the Python installation (the working directory, the project, dirs callers
+    added to sys.path), then any PYTHONPATH already set; so a bot imports what we import."""
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    extra = []
+    for entry in sys.path:
+        path = os.path.realpath(entry or os.getcwd())
+        if os.path.isdir(path) and not any(path == p or path.startswith(p + os.sep)
+                                           for p in prefixes):
+            extra.append(path)
+    if os.environ.get("PYTHONPATH"):
+        extra.append(os.environ["PYTHONPATH"])
+    return os.pathsep.join(dict.fromkeys(extra))
+
+
+def check_loadable(specs: Sequence[BotSpec], timeout_s: float = 30.0) -> dict[str, str]:
+    """Import every Python bot in its own subprocess (all at once) and instantiate its class.
+
+    Returns {spec text: one-line error} for the bots that fail (empty when all load). `exec:`
+    bots were already checked by `parse_spec` (the program exists).
+    """
+    env = dict(os.environ, PYTHONPATH=bot_pythonpath())
+    procs = {}
+    for spec in specs:
+        if spec.is_python and spec.text not in procs:
+            procs[spec.text] = subprocess.Popen(
+                [sys.executable, "-m", "arena.specs", spec.host_target()], env=env,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True, start_new_session=True)
+    errors: dict[str, str] = {}
+    deadline_s = time.monotonic() + timeout_s
+    for text, proc in procs.items():
+        try:
+            out, _ = proc.communicate(timeout=max(0.1, deadline_s - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            errors[text] = f"bot {text!r} did not finish importing within {timeout_s:g} s"
+            continue
+        if proc.returncode != 0:
+            last = out.strip().splitlines()[-1:] or [f"exited with status {proc.returncode} "
+                                                      f"while importing"]
+            errors[text] = f"bot {text!r}: {last[0]}"
+    return errors
+
+
+def _check_main(target: str) -> int:
+    """`python -m arena.specs TARGET`: load and instantiate the bot; exit 0, or print why not."""
+    try:
+        load_player_class(parse_spec(target))()
+    except SpecError as e:
+        print(str(e).replace("\n", " "), flush=True)
+        return 1
+    except BaseException as e:  # the bot's own code failed (even sys.exit)
+        print(f"fails to load: {type(e).__name__}: {e}".replace("\n", " "), flush=True)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_check_main(sys.argv[1]))

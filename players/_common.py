@@ -28,6 +28,7 @@ __all__ = [
     "immediate_threats",
     "immediate_wins",
     "no_gc_pauses",
+    "release_frozen",
 ]
 
 _WINS = (CXGameState.WINP1, CXGameState.WINP2)
@@ -96,8 +97,8 @@ def no_gc_pauses() -> Iterator[None]:
     milliseconds at a random moment, which is enough to lose on time at 0.1 s per move. Inside
     this block the collector is off; on leaving, the objects alive then are frozen (moved out of
     the collector's reach, see `gc.freeze`) so that the next collection does not scan them either.
-    The trees are acyclic (children only, no parent links), so reference counting alone frees
-    them when they are dropped.
+    Acyclic garbage is still freed by reference counting; frozen cycles (an old game's search
+    engine) wait for `release_frozen`, which every bot using this calls in initPlayer.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -107,3 +108,11 @@ def no_gc_pauses() -> Iterator[None]:
         gc.freeze()
         if was_enabled:
             gc.enable()
+
+
+def release_frozen() -> None:
+    """Hand what `no_gc_pauses` froze back to the collector and collect it: called when a game
+    starts (initPlayer), so that a process reused for many games frees each old game's search
+    (cycles included) instead of keeping it until it runs out of memory."""
+    gc.unfreeze()
+    gc.collect()

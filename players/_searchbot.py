@@ -21,7 +21,7 @@ from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
 from players._bitboard import BitPosition
-from players._common import fallback_column, no_gc_pauses
+from players._common import fallback_column, no_gc_pauses, release_frozen
 from players._engine import GridEngine, SearchResult
 
 __all__ = ["SMALL_BOARD_CELLS", "SearchPlayer", "table_entries"]
@@ -65,6 +65,7 @@ class SearchPlayer(CXPlayer):
         """The engine for larger boards."""
 
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
+        release_frozen()  # the previous game's search, frozen by no_gc_pauses
         self.timeout_s = float(timeout_in_secs)
         self.small = M * N <= SMALL_BOARD_CELLS
         self.bit_engine: BitEngine | None = None

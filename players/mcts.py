@@ -43,7 +43,7 @@ import random
 from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
-from players._common import immediate_threats, immediate_wins, no_gc_pauses
+from players._common import immediate_threats, immediate_wins, no_gc_pauses, release_frozen
 from players._playout import (
     Position,
     candidate_columns,
@@ -87,6 +87,7 @@ class MCTS(CXPlayer):
     exploration: float = 1.0
 
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
+        release_frozen()  # the previous game's search, frozen by no_gc_pauses
         self.rng = random.Random(self.seed)
         self.budget_s = safe_budget_s(timeout_in_secs)
         self.tree: Node | None = None  # the root of the last search (the position before our

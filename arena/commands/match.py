@@ -84,10 +84,13 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arena.match import MatchSettings, Referee
-    from arena.specs import parse_spec
+    from arena.specs import SpecError, check_loadable, parse_spec
 
     _check(args)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
+    failed = check_loadable([spec1, spec2])
+    if failed:
+        raise SpecError(next(iter(failed.values())))
     M, N, K = args.board
     settings = MatchSettings(
         timeout_s=args.time, grace_s=args.grace_ms / 1000.0, startup_timeout_s=args.startup_s,

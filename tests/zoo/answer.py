@@ -1,5 +1,6 @@
 """Returns the value of its `value` option (set by the test): -1, 2.0, "3", None ...
-Special values: "N" returns B.N (out of range); "numpy" a numpy integer of a legal column."""
+Special values: "N" returns B.N (out of range); "numpy" a numpy integer of a legal column;
+"huge" an int of 5000 digits (more than Python prints)."""
 
 import numpy as np
 
@@ -15,6 +16,8 @@ class Answer(CXPlayer):
     def selectColumn(self, B):
         if self.value == "N":
             return B.N
+        if self.value == "huge":
+            return 10**5000
         if self.value == "numpy":
             return np.int64(B.getAvailableColumns()[-1])
         return self.value

@@ -41,7 +41,7 @@ from arena.errors import UsageError
 from arena.specs import BotSpec, SpecError, check_loadable, parse_spec
 
 __all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config",
-           "usable_cores"]
+           "usable_core_ids", "usable_cores"]
 
 Board = tuple[int, int, int]
 
@@ -110,12 +110,17 @@ class TournamentConfig:
         raise KeyError(name)
 
 
+def usable_core_ids() -> list[int]:
+    """The ids of the cores this process may run on."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return list(range(os.cpu_count() or 1))
+
+
 def usable_cores() -> int:
     """How many cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+    return len(usable_core_ids())
 
 
 class _Loader(yaml.SafeLoader):

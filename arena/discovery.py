@@ -26,10 +26,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from arena.errors import UsageError
+from arena.specs import PLAYERS_PACKAGE
 
 __all__ = ["BotInfo", "candidate_names", "discover", "first_doc_line", "inspect_bot"]
 
-PLAYERS_PACKAGE = "players"
+
 #: marker printed by a worker before it starts importing bots
 _READY = "cxarena-discovery-ready"
 #: environment variable passing the caller's sys.path to a worker (JSON list)

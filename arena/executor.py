@@ -27,7 +27,6 @@ need no bot processes.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import dataclasses
 import logging
 import multiprocessing as mp
@@ -43,11 +42,13 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from arena.config import usable_core_ids
+from arena.lifeline import die_with_parent
 from arena.records import GameRecord
 from arena.schedule import GameSpec
 
 __all__ = ["RUN_ENV", "Executor", "GameOutcome", "LocalExecutor", "PlayFn", "Runner",
-           "reap_orphans", "referee_runner", "usable_core_ids"]
+           "reap_orphans", "referee_runner"]
 
 log = logging.getLogger("arena.executor")
 
@@ -59,7 +60,6 @@ Runner = Callable[[Any], AbstractContextManager[PlayFn]]
 SHUTDOWN_GRACE_S = 15.0
 #: how often an idle worker checks that its parent is still alive
 _PARENT_CHECK_S = 1.0
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -102,14 +102,6 @@ def referee_runner(settings: Any) -> Iterator[PlayFn]:
                                 g.options1, g.options2)
 
         yield play
-
-
-def usable_core_ids() -> list[int]:
-    """The ids of the cores this process may run on."""
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return list(range(os.cpu_count() or 1))
 
 
 #: environment variable marking every process of a run (workers, bots, their children)
@@ -167,15 +159,6 @@ def reap_orphans(run_tag: str) -> list[int]:
     return killed
 
 
-def _set_parent_death_signal() -> None:
-    """Ask Linux to send us SIGTERM when our parent dies (no-op elsewhere)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
 @contextlib.contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """Ignore Ctrl-C while cleaning up (main thread only), so cleanup is not cut short."""
@@ -199,7 +182,7 @@ def _worker_main(index: int, cpu: int | None, settings: Any, runner: Runner,
                  run_tag: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
-    _set_parent_death_signal()
+    die_with_parent(os.getppid(), signal.SIGTERM)
     parent_end.close()
     if os.getppid() != parent_pid:  # the parent died before we got here
         return

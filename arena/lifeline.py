@@ -22,9 +22,9 @@ PARENT_ENV = "CXARENA_PARENT_PID"
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent(parent_pid: int | None = None) -> None:
-    """Ask the kernel to SIGKILL this process when its parent dies; exit at once if the parent
-    (`parent_pid`, default from the environment) is already gone."""
+def die_with_parent(parent_pid: int | None = None, sig: int = signal.SIGKILL) -> None:
+    """Ask the kernel to send `sig` (default SIGKILL) to this process when its parent dies; exit
+    at once if the parent (`parent_pid`, default from the environment) is already gone."""
     if parent_pid is None:
         value = os.environ.get(PARENT_ENV, "")
         parent_pid = int(value) if value.isdigit() else None
@@ -32,7 +32,7 @@ def die_with_parent(parent_pid: int | None = None) -> None:
         return
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
     except (OSError, AttributeError):
         return
     if parent_pid is not None and os.getppid() != parent_pid:

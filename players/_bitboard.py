@@ -10,7 +10,7 @@ stride never wraps from one column into the next. A position is three numbers:
 
 Playing the lowest free cell of column j is ``mask + bottom_j`` (the carry runs up the column's
 filled cells into the first free one), and the move in all columns at once is
-``(mask + bottom) & board``. `Geometry` holds the masks of one board size, `win_cells` finds
+``(mask + bottom) & board``. `Geometry` holds the masks of one board size; its `win_cells` finds
 every empty cell that would complete K in a row for a set of pieces (K-1 pieces on one side or
 split over both sides, in each of the four directions), and `BitPosition` wraps it all in a small
 class with a stable API for the bots (the alpha-beta search inlines the same formulas).
@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from arena.board import CXBoard
+from arena.board import CXBoard, has_run
 
-__all__ = ["BitPosition", "Geometry", "centre_order", "geometry", "has_win", "win_cells"]
+__all__ = ["BitPosition", "Geometry", "centre_order", "geometry", "has_win"]
 
 
 def centre_order(N: int) -> tuple[int, ...]:
@@ -127,23 +127,9 @@ def _make_win_cells(H: int, K: int, board: int) -> Callable[[int, int], int]:
 
 
 def has_win(bits: int, H: int, K: int) -> bool:
-    """True if `bits` holds K in a row in any direction (doubling shifts, see `arena.board`)."""
-    for s in (1, H, H + 1, H - 1):
-        m = bits
-        n = 1
-        while n * 2 <= K:
-            m &= m >> (s * n)
-            n *= 2
-        if n < K:
-            m &= m >> (s * (K - n))
-        if m:
-            return True
-    return False
-
-
-def win_cells(g: Geometry, bits: int, mask: int) -> int:
-    """The empty cells of board `g` where a piece would give `bits` K in a row."""
-    return g.win_cells(bits, mask)
+    """True if `bits` holds K in a row in any direction (`arena.board.has_run` per direction)."""
+    return (has_run(bits, 1, K) or has_run(bits, H, K) or has_run(bits, H + 1, K)
+            or has_run(bits, H - 1, K))
 
 
 class BitPosition:

@@ -22,8 +22,8 @@ def make(cls, M, N, K, first, seed, timeout_s=10.0):
 
 @pytest.mark.parametrize("cls", [L0, L1])
 def test_always_legal_on_every_board(cls):
-    """Thousands of random positions over all boards: the answer is an available column and the
-    board handed in is the bot's to change (we hand a copy and compare)."""
+    """Thousands of random positions over all boards: the answer is an available column of the
+    position (the board handed in is the bot's own and may be left changed)."""
     rng = random.Random(7)
     n = 0
     for M, N, K in ALL_BOARDS:
@@ -31,9 +31,8 @@ def test_always_legal_on_every_board(cls):
             b = random_position(M, N, K, rng, max_moves=rng.choice([0, 5, 40, min(M * N, 600)]))
             p = make(cls, M, N, K, b.currentPlayer() == 0, rng.randrange(10**6))
             before = b.copy()
-            c = p.selectColumn(b.copy())
+            c = p.selectColumn(b)
             assert isinstance(c, int) and c in before.getAvailableColumns()
-            assert b == before
             n += 1
     assert n >= 3000
 
@@ -63,8 +62,9 @@ def test_l1_beats_l0_in_process():
 
 
 @pytest.mark.parametrize("board", COMPETITION[:1] + COMPETITION[-1:])
-def test_l1_answers_within_its_budget_even_with_a_tiny_limit(board):
-    """With a 30 ms limit on a big board L1 still answers (its fallback), legally."""
+def test_l1_answers_legally_even_with_a_tiny_limit(board):
+    """With a 30 ms limit L1 gives up looking at once and answers its random choice, legally
+    (its timing is measured under the referee, in tests/test_builtin_bots_all_boards.py)."""
     M, N, K = board
     b = random_position(M, N, K, random.Random(3), max_moves=50)
     p = make(L1, M, N, K, b.currentPlayer() == 0, 1, timeout_s=0.03)

@@ -8,12 +8,12 @@ carries one GameRecord JSON object per game and line (nothing else); the summary
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import sys
 from collections import Counter
 from collections.abc import Sequence
 
+from arena import schedule
 from arena.errors import UsageError
 from arena.records import GameRecord
 
@@ -51,9 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def game_seed(base_seed: int, game_index: int) -> int:
-    """The seed of game `game_index` (from 1) of a match with --seed `base_seed`."""
-    digest = hashlib.sha256(f"cxarena-match|{base_seed}|{game_index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") & ((1 << 31) - 1)
+    """The seed of game `game_index` (from 1) of a match with --seed `base_seed` (derived as a
+    tournament's game seeds are, see `arena.schedule.game_seed`)."""
+    return schedule.game_seed(base_seed, f"match-{game_index}")
 
 
 def _check(args: argparse.Namespace) -> None:

@@ -38,6 +38,7 @@ from typing import Any
 import yaml
 
 from arena.errors import UsageError
+from arena.match import MIN_MEMORY_MB
 from arena.specs import BotSpec, SpecError, check_loadable, parse_spec
 
 __all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config",
@@ -315,8 +316,10 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if not _is_int(seed) or seed < 0:
         raise UsageError(f"{where('seed')}: expected an integer >= 0, got {seed!r}")
     memory_limit_mb = data.get("memory_limit_mb", 2048)
-    if memory_limit_mb is not None and (not _is_int(memory_limit_mb) or memory_limit_mb < 1):
-        raise UsageError(f"{where('memory_limit_mb')}: expected a positive integer (MiB) or "
+    if memory_limit_mb is not None and (not _is_int(memory_limit_mb)
+                                        or memory_limit_mb < MIN_MEMORY_MB):
+        raise UsageError(f"{where('memory_limit_mb')}: expected an integer of at least "
+                         f"{MIN_MEMORY_MB} (MiB; a Python bot needs about 100 to start) or "
                          f"null, got {memory_limit_mb!r}")
     fresh_process = data.get("fresh_process", False)
     if not isinstance(fresh_process, bool):

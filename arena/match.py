@@ -36,10 +36,13 @@ from arena.process import THREAD_ENV, BotProcess, LineTooLong
 from arena.records import GameRecord, Reason
 from arena.specs import BotSpec, bot_pythonpath
 
-__all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
+__all__ = ["FAILED_TO_START", "MIN_MEMORY_MB", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
 
 #: start of the detail of a crash because the bot never answered `hello` with `ready`
 FAILED_TO_START = "failed to start"
+
+#: the smallest memory limit accepted: a Python bot needs about 100 MiB of address space to start
+MIN_MEMORY_MB = 256
 
 #: start of the detail of a game stopped by `Referee.play(max_moves=...)`
 MOVE_CAP_DETAIL = "stopped at the move cap"
@@ -62,6 +65,9 @@ class MatchSettings:
             raise ValueError(f"timeout_s must be > 0, got {self.timeout_s!r}")
         if self.grace_s < 0:
             raise ValueError(f"grace_s must be >= 0, got {self.grace_s!r}")
+        mem = self.memory_limit_bytes
+        if mem is not None and mem < MIN_MEMORY_MB * 2**20:
+            raise ValueError(f"memory_limit_bytes must be at least {MIN_MEMORY_MB} MiB, got {mem}")
 
 
 class _Fault(Exception):

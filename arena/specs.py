@@ -209,7 +209,7 @@ def _check_main(target: str) -> int:
         print(str(e).replace("\n", " "), flush=True)
         return 1
     except BaseException as e:  # the bot's own code failed (even sys.exit)
-        print(f"fails to load: {type(e).__name__}: {e}".replace("\n", " "), flush=True)
+        print(f"fails to import: {type(e).__name__}: {e}".replace("\n", " "), flush=True)
         return 1
     return 0
 

@@ -17,6 +17,7 @@ from tests.conftest import ROOT
 NO_PLAYER = "from arena.player import CXPlayer\n\nclass NotABot:\n    pass\n"
 RAISES_AT_IMPORT = "raise ImportError('needs torch')\n"
 EXITS_AT_IMPORT = "import sys\nsys.exit(3)\n"
+KILLS_ITSELF_AT_IMPORT = "import os\nos._exit(9)\n"
 GOOD_BOT = textwrap.dedent("""\
     from arena.player import CXPlayer
 
@@ -130,6 +131,9 @@ BAD = {
     "import-error": (BASE.replace("[L0, L1]", "[L0, broken.py]"),
                      {"broken.py": RAISES_AT_IMPORT},
                      ["players[1].spec", "fails to import", "needs torch"]),
+    "os-exit-at-import": (BASE.replace("[L0, L1]", "[L0, dies.py]"),
+                          {"dies.py": KILLS_ITSELF_AT_IMPORT},
+                          ["players[1].spec", "exited with status 9 while importing"]),
     "sys-exit-at-import": (BASE.replace("[L0, L1]", "[exits.py, L1]"),
                            {"exits.py": EXITS_AT_IMPORT},
                            ["players[0].spec", "fails to import", "SystemExit"]),
@@ -160,6 +164,9 @@ BAD = {
     "not-a-mapping": ("- L0\n- L1\n", {}, ["t.yaml", "expected a mapping"]),
     "negative-grace": (BASE + "grace_s: -0.1\n", {}, ["grace_s"]),
     "bad-memory": (BASE + "memory_limit_mb: 0\n", {}, ["memory_limit_mb"]),
+    "tiny-memory": (BASE + "memory_limit_mb: 1\n", {}, ["memory_limit_mb", "at least 256"]),
+    "missing-program": (BASE.replace("[L0, L1]", "[L0, 'exec:./no-such-bot']"), {},
+                        ["players[1].spec", "no executable program"]),
     "bad-options": (BASE.replace("[L0, L1]", "[L0, {spec: L1, options: [1, 2]}]"), {},
                     ["players[1].options", "mapping"]),
 }

@@ -70,8 +70,11 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.grace_ms < 0:
         raise UsageError(f"--grace-ms must be >= 0, got {args.grace_ms}")
-    if args.memory_mb < 0:
-        raise UsageError(f"--memory-mb must be >= 0, got {args.memory_mb}")
+    from arena.match import MIN_MEMORY_MB
+
+    if args.memory_mb and not args.memory_mb >= MIN_MEMORY_MB:
+        raise UsageError(f"--memory-mb must be 0 (no limit) or at least {MIN_MEMORY_MB}, "
+                         f"got {args.memory_mb}")
     if not args.startup_s > 0:
         raise UsageError(f"--startup-s must be > 0, got {args.startup_s}")
     if args.cpu is not None:

@@ -1,10 +1,10 @@
 """`BotProcess`: one bot's OS process, as the referee sees it.
 
 Start it in its own session (so its process group holds the bot and everything it forks), with an
-address-space limit, optionally pinned to one CPU core, stderr going straight to a log file
-(a bot writing megabytes to stderr can never block), stdout a SOCK_SEQPACKET socket whose
-kernel arrival timestamps say when each answer really arrived. Then: send bytes, read a line by
-a deadline (`select` or `poll` with the remaining time, never a blocking read), freeze (SIGSTOP)
+address-space limit and a file-size limit (`MAX_FILE_BYTES`), optionally pinned to one CPU core,
+stderr going straight to a log file (a bot writing megabytes to stderr can never block), stdout
+a SOCK_SEQPACKET socket whose kernel arrival timestamps say when each answer really arrived.
+Then: send bytes, read a line by a deadline (`select` or `poll` with the remaining time, never a blocking read), freeze (SIGSTOP)
 and thaw (SIGCONT) the whole group, kill the whole group, describe how it ended, read its
 stderr tail.
 
@@ -30,6 +30,9 @@ __all__ = ["BotProcess", "LineTooLong", "THREAD_ENV"]
 #: environment that keeps numeric libraries to one thread
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
+#: the most a bot may write to any file (its stderr log included): a bot that writes more is
+#: killed by SIGXFSZ (a crash), so a runaway bot cannot fill the disk under results/
+MAX_FILE_BYTES = 256 * 2**20
 _FD_SETSIZE = 1024  # select() handles fds below this; poll() the rest
 _SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; not exported by Python
 _CMSG_SPACE = socket.CMSG_SPACE(16)  # one struct timespec
@@ -78,6 +81,7 @@ class BotProcess:
         # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads).
         try:
             resource.prlimit(self.pid, resource.RLIMIT_CORE, (0, 0))
+            resource.prlimit(self.pid, resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
             if memory_limit_bytes is not None:
                 lim = int(memory_limit_bytes)
                 resource.prlimit(self.pid, resource.RLIMIT_AS, (lim, lim))

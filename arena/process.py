@@ -4,9 +4,9 @@ Start it in its own session (so its process group holds the bot and everything i
 address-space limit and a file-size limit (`MAX_FILE_BYTES`), optionally pinned to one CPU core,
 stderr going straight to a log file (a bot writing megabytes to stderr can never block), stdout
 a SOCK_SEQPACKET socket whose kernel arrival timestamps say when each answer really arrived.
-Then: send bytes, read a line by a deadline (`select` or `poll` with the remaining time, never a blocking read), freeze (SIGSTOP)
-and thaw (SIGCONT) the whole group, kill the whole group, describe how it ended, read its
-stderr tail.
+Then: send bytes, read a line by a deadline (`select` or `poll` with the remaining time, never
+a blocking read), freeze (SIGSTOP) and thaw (SIGCONT) the whole group, kill the whole group,
+describe how it ended, read its stderr tail.
 
 Nothing here knows the protocol's messages; that is `arena.match` and `arena.protocol`.
 """

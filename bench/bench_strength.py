@@ -2,24 +2,27 @@
 engine (resumable: results under results/bench-strength-*/), reported as points percentages.
 
 1. 6x7x4 at 0.25 s per move, 20 games per pairing and colour (40 per pairing).
-2. All 16 K=4 boards of the competition set at 0.25 s, one game per pairing, board and colour
-   (32 per pairing): the ranking shows who is first on the K=4 boards.
+2. Three other boards (5x4x4, 6x6x5, 7x7x5) at 0.25 s, 2 games per pairing, board and colour.
+3. The round robin of all built-in bots restricted to the 16 K=4 boards, recomputed from the
+   games `make tournament` stored in results/tournament (skipped if that run is not there).
 
 Environment: CXARENA_STRENGTH_ROUNDS overrides part 1's rounds (a quicker, noisier run).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
-from arena.config import PlayerEntry, TournamentConfig, load_boards, usable_cores
+from arena.config import PlayerEntry, TournamentConfig, usable_cores
 from arena.standings import compute_standings
 from arena.store import DB_FILE, ResultStore
 from arena.tournament import run_tournament
 
 BOTS = ["L0", "L1", "minimax", "alphabeta", "montecarlo", "mcts"]
 TIMEOUT_S = 0.25
+OTHER_BOARDS = [(5, 4, 4), (6, 6, 5), (7, 7, 5)]
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -85,10 +88,28 @@ def main() -> None:
     print("## Strength of the built-in bots\n")
     print(f"Command: `.venv/bin/python -m bench strength` ({TIMEOUT_S} s per move, "
           f"{usable_cores()} workers).\n")
-    k4 = [tuple(b) for b in load_boards(ROOT / "configs" / "boards.yaml")["competition"]
-          if b[2] == 4]
     _table(_run(_config("strength-6x7x4", [(6, 7, 4)], rounds)), "6x7x4")
-    _table(_run(_config("strength-k4", k4, 1)), "All 16 K=4 boards")  # type: ignore[arg-type]
+    _table(_run(_config("strength-others", OTHER_BOARDS, 2)), "5x4x4, 6x6x5 and 7x7x5")
+    _k4_ranking(ROOT / "results" / "tournament")
+
+
+def _k4_ranking(results: Path) -> None:
+    if not (results / DB_FILE).is_file():
+        return
+    with ResultStore(results / DB_FILE, create=False) as store:
+        games = [g for g in store.games() if g.record.K == 4]
+        players = sorted({g.player1 for g in games} | {g.player2 for g in games})
+        timeout = json.loads(store.get_meta("config") or "{}").get("timeout_s", "?")
+    st = compute_standings(players, games)
+    print(f"### The K=4 boards of `make tournament` ({timeout} s per move)\n")
+    print(f"{len(games)} games on the 16 K=4 boards, one per pairing, board and colour, from "
+          f"`results/tournament`.\n")
+    print("| rank | bot | points | games | W | D | L | faults |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    for r in st.ranking:
+        print(f"| {r.rank} | {r.player} | {r.points} | {r.games} | {r.wins} | {r.draws} | "
+              f"{r.losses} | {r.timeouts + r.illegal + r.crashes} |")
+    print()
 
 
 if __name__ == "__main__":

@@ -220,7 +220,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             outcomes.close()  # stops the workers (and their bots) if we leave early
             bar.close()
             standings, _ = read_standings(store)
-            md = write_standings(results_dir, standings, f"Tournament {config.name}",
+            md = write_standings(results_dir, standings, f"Standings: {config.name}",
                                  len(schedule))
             stored = store.count()
             log.info("event=run-%s stored=%d of %d played-now=%d not-played=%d",

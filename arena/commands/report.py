@@ -40,5 +40,5 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(standings.to_csv())
         return 0
     name = meta.get("name", where.name)
-    print(standings.to_markdown(title=f"Tournament {name}", expected_games=meta.get("games")))
+    print(standings.to_markdown(title=f"Standings: {name}", expected_games=meta.get("games")))
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import itertools
 import json
+import logging
 import os
 import re
 import shutil
@@ -40,6 +41,9 @@ __all__ = ["FAILED_TO_START", "MIN_MEMORY_MB", "MOVE_CAP_DETAIL", "MatchSettings
 
 #: start of the detail of a crash because the bot never answered `hello` with `ready`
 FAILED_TO_START = "failed to start"
+
+#: bot process events (start, kill); in a tournament they reach results/<name>/arena.log
+log = logging.getLogger("arena.referee")
 
 #: the smallest memory limit accepted: a Python bot needs about 100 MiB of address space to start
 MIN_MEMORY_MB = 256
@@ -220,6 +224,8 @@ class Referee:
                 raise _SeatFault(i, f.reason, f.detail) from None
             seats[i].ready = True
             seats[i].startup_ms = round((time.perf_counter() - t0) * 1000, 3)
+            log.info("event=bot-start spec=%s pid=%d startup_ms=%.0f log=%s", seats[i].spec.text,
+                     proc.pid, seats[i].startup_ms, proc.log_path)
 
     def _release(self, seat: _Seat, faulty: bool) -> None:
         proc = seat.proc
@@ -387,6 +393,8 @@ class Referee:
                 if bad.proc is not None:
                     bad.proc.kill()  # at once: stops a hung bot and everything it forked
                     stderr_tail = bad.proc.stderr_tail(bad.log_offset)
+                    log.warning("event=bot-killed spec=%s pid=%d reason=%s detail=%s",
+                                bad.spec.text, bad.proc.pid, f.reason.value, f.detail)
                 reason, detail, winner = f.reason, f.detail, 2 - current
                 finished = True
             finally:

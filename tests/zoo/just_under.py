@@ -1,4 +1,4 @@
-"""Sleeps `sleep_s` (option, default 0.85 s) in initPlayer and every selectColumn: under a 1 s
+"""Sleeps `sleep_s` (option, default 0.7 s) in initPlayer and every selectColumn: under a 1 s
 limit (plus 10 ms grace) it must never be flagged."""
 
 import time
@@ -7,7 +7,7 @@ from arena.player import CXPlayer
 
 
 class JustUnder(CXPlayer):
-    sleep_s = 0.85
+    sleep_s = 0.7
 
     def initPlayer(self, M, N, K, first, timeout_in_secs):
         time.sleep(self.sleep_s)

@@ -6,7 +6,9 @@ engine (resumable: results under results/bench-strength-*/), reported as points 
 3. The round robin of all built-in bots restricted to the 16 K=4 boards, recomputed from the
    games `make tournament` stored in results/tournament (skipped if that run is not there).
 
-Environment: CXARENA_STRENGTH_ROUNDS overrides part 1's rounds (a quicker, noisier run).
+Each run starts over (stored games say nothing about changed bot code); set
+CXARENA_STRENGTH_RESUME=1 to resume an interrupted run instead. CXARENA_STRENGTH_ROUNDS
+overrides part 1's rounds (a quicker, noisier run).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ def _config(name: str, boards: list[tuple[int, int, int]], rounds: int) -> Tourn
 
 def _run(cfg: TournamentConfig) -> Path:
     out = ROOT / "results" / f"bench-{cfg.name}"
-    outcome = run_tournament(cfg, out, quiet=True, out=open(os.devnull, "w"))  # noqa: SIM115
+    fresh = os.environ.get("CXARENA_STRENGTH_RESUME") != "1"
+    outcome = run_tournament(cfg, out, quiet=True, fresh=fresh,
+                             out=open(os.devnull, "w"))  # noqa: SIM115
     if not outcome.complete:
         raise SystemExit(f"{cfg.name}: only {outcome.played + outcome.already_stored} of "
                          f"{outcome.scheduled} games could be played")

@@ -207,9 +207,6 @@ class GridPosition:
         self.key ^= self.zobrist(idx)[p]
 
     # ---------------------------------------------------------------- queries
-    def can_play(self, col: int) -> bool:
-        return self.heights[col] < self.M
-
     def wins_at(self, col: int, p: int) -> bool:
         """Would a piece of player p in column `col` (not full) complete K in a row?"""
         idx = col * self.M + self.heights[col]

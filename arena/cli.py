@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, os.getcwd())
     parser = build_parser()
     args = parser.parse_args(argv)
-    from arena.specs import SpecError
+    from arena.entrants.specs import SpecError
 
     try:
         return int(args._run(args))

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
-__all__ = ["FAULTS", "RECORD_SCHEMA", "GameRecord", "Reason"]
+__all__ = ["FAULTS", "RECORD_SCHEMA", "GameRecord", "Reason", "StoredGame"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
 RECORD_SCHEMA = 1
@@ -81,3 +81,14 @@ class GameRecord:
         d["times_ms"] = tuple(d["times_ms"])
         d["init_ms"] = tuple(d.get("init_ms", (0.0, 0.0)))
         return cls(**d)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A stored game: its id, round, the players' display names and the full record."""
+
+    game_id: str
+    round: int
+    player1: str  # display name of the first player
+    player2: str
+    record: GameRecord

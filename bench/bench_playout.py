@@ -1,4 +1,4 @@
-"""Speed of the Monte-Carlo bots' random playouts (`players._playout`) and searches."""
+"""Speed of the Monte-Carlo bots' random playouts (`players._shared.playout`) and searches."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 import time
 
 from arena.board import CXBoard
-from players._playout import Position, random_playout
+from players._shared.playout import Position, random_playout
 from players.mcts import MCTS
 from players.montecarlo import MonteCarlo
 

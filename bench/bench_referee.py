@@ -124,8 +124,8 @@ def _parallel(jobs: list[Callable[[], Any]]) -> list[Any]:
 
 # ------------------------------------------------------------------------ measurements
 def throughput(games: int = 400) -> dict[str, float]:
-    from arena.match import MatchSettings, Referee
-    from arena.specs import parse_spec
+    from arena.entrants.specs import parse_spec
+    from arena.referee.referee import MatchSettings, Referee
 
     cpu = _cores()[0]
     l0 = parse_spec("L0")
@@ -156,9 +156,9 @@ def throughput(games: int = 400) -> dict[str, float]:
 
 def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30,
              ) -> dict[str, Any]:
-    from arena.match import MatchSettings, Referee
+    from arena.entrants.specs import parse_spec
     from arena.records import Reason
-    from arena.specs import parse_spec
+    from arena.referee.referee import MatchSettings, Referee
 
     cores = _cores()[:2]
     paced = parse_spec("bench.bench_referee:Paced")

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from arena.board import CXBoard, CXGameState
 from arena.timing import safe_budget_s
-from players._bitboard import BitPosition
-from players._search import BitSearch
-from players._searchbot import SEARCH_FRACTION, SearchPlayer
+from players._shared.bitboard import BitPosition
+from players._shared.search import BitSearch
+from players._shared.searchbot import SEARCH_FRACTION, SearchPlayer
 from players.alphabeta import AlphaBeta
 from players.minimax import Minimax
 

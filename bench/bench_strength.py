@@ -17,10 +17,11 @@ import json
 import os
 from pathlib import Path
 
-from arena.config import PlayerEntry, TournamentConfig, usable_cores
-from arena.standings import compute_standings
-from arena.store import DB_FILE, ResultStore
-from arena.tournament import run_tournament
+from arena.tournament.config import PlayerEntry, TournamentConfig
+from arena.tournament.executor import usable_cores
+from arena.tournament.run import run_tournament
+from arena.tournament.standings import compute_standings
+from arena.tournament.store import DB_FILE, ResultStore
 
 BOTS = ["L0", "L1", "minimax", "alphabeta", "montecarlo", "mcts"]
 TIMEOUT_S = 0.25

@@ -9,7 +9,7 @@ How it plays a move:
    `arena.timing.safe_budget_s` of the move time limit) runs out; the best move of the deepest
    completed iteration is played. The search stops early once the result is proven: a forced
    win or loss found, or the end of the game reached (then the search is an exact solver).
-3. Each iteration is a negamax alpha-beta search (`players._search`) with principal variation
+3. Each iteration is a negamax alpha-beta search (`players._shared.search`) with principal variation
    search: moves are tried best first (the transposition table's move, then centre first:
    centre, centre-1, centre+1, ...; high in the tree on small boards by the number of winning
    cells a move creates; on large boards by a history heuristic), the window is tightened with
@@ -23,15 +23,16 @@ How it plays a move:
 
 Boards up to 64 cells use bitboards (Pons-style, with a non-losing-moves filter at every node);
 larger boards use a grid whose heuristic is updated incrementally and search only the columns
-near pieces. ``solve(B) -> (score, nodes)`` (from `players._search`) is the exact solver entry
+near pieces. ``solve(B) -> (score, nodes)`` (from `players._shared.search`) is the exact solver
+entry
 point: the same search without depth or time limit.
 """
 
 from __future__ import annotations
 
-from players._engine import GridEngine
-from players._search import BitSearch, GridSearch, solve
-from players._searchbot import SearchPlayer
+from players._shared.engine import GridEngine
+from players._shared.search import BitSearch, GridSearch, solve
+from players._shared.searchbot import SearchPlayer
 
 __all__ = ["AlphaBeta", "solve"]
 

@@ -7,7 +7,7 @@ budget is spent. Each iteration has four steps:
    ``score/visits + c * sqrt(ln(parent visits) / visits)`` (the first term favours moves that
    did well, the second moves tried rarely) until reaching a node with untried moves;
 2. **Expansion**: play one untried move there and add the new position to the tree;
-3. **Simulation**: finish the game from it with uniformly random moves (`players._playout`);
+3. **Simulation**: finish the game from it with uniformly random moves (`players._shared.playout`);
 4. **Backpropagation**: add the result to every node on the path (1 for a win, 1/2 for a draw,
    each node counting from the side of the player who made its move).
 
@@ -17,7 +17,7 @@ best score.
 
 Tactics that make it much stronger than plain UCT for the same number of playouts:
 - before searching, an immediate win is played and an immediate threat is blocked
-  (`players._common`);
+  (`players._shared.common`);
 - in the tree, a node whose side to move can win at once is a proven loss for the player who
   moved into it, and a node where the opponent threatens to win at once only gets the blocking
   move (two threats: a proven win for the mover). Proven results go up the tree as in
@@ -28,7 +28,7 @@ The tree is reused: on our next turn, if the opponent's reply to our move is in 
 child of our move's node), that node becomes the new root with all its statistics.
 
 On boards wider than 12 columns the tree only considers columns near the pieces already played
-(see `players._playout.candidate_columns`); playouts still use every column.
+(see `players._shared.playout.candidate_columns`); playouts still use every column.
 
 Options (set as attributes by the harness): ``playouts`` fixes the number of iterations per move
 instead of using the clock (deterministic for a seed while the time limit allows);
@@ -43,8 +43,8 @@ import random
 from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
-from players._common import immediate_threats, immediate_wins, no_gc_pauses, release_frozen
-from players._playout import (
+from players._shared.common import immediate_threats, immediate_wins, no_gc_pauses, release_frozen
+from players._shared.playout import (
     Position,
     candidate_columns,
     random_playout,

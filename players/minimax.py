@@ -7,7 +7,7 @@ How it plays a move:
    `arena.timing.safe_budget_s` of the move time limit) runs out; the best move of the deepest
    completed iteration is played (ties: centre first). It stops early once a forced win or loss
    is found or the end of the game is reached.
-3. Each iteration is a full minimax search (`players._minimax`): every move of every node, no
+3. Each iteration is a full minimax search (`players._shared.minimax`): every move of every node, no
    pruning, no transposition table, no move filter; a move completing K in a row ends the line
    with an exact score (a sooner win is better, a later loss less bad), and the horizon is scored
    with the squared-open-run heuristic (own minus opponent's sum of squared piece counts over
@@ -20,9 +20,9 @@ columns near pieces, like `alphabeta`.
 
 from __future__ import annotations
 
-from players._engine import GridEngine
-from players._minimax import BitMinimax, GridMinimax
-from players._searchbot import SearchPlayer
+from players._shared.engine import GridEngine
+from players._shared.minimax import BitMinimax, GridMinimax
+from players._shared.searchbot import SearchPlayer
 
 
 class Minimax(SearchPlayer):

@@ -6,13 +6,14 @@ There is no tree: the candidates take turns (round-robin), one playout each, unt
 budget is spent, so each gets about the same number of playouts.
 
 Before sampling, three cheap rules (the same "one move of look-ahead" as the L1 bot):
-1. an immediate win is played (`players._common.immediate_wins`);
-2. an immediate threat of the opponent is blocked (`players._common.immediate_threats`);
+1. an immediate win is played (`players._shared.common.immediate_wins`);
+2. an immediate threat of the opponent is blocked (`players._shared.common.immediate_threats`);
 3. moves that let the opponent win at once (by playing on top of our piece) are dropped,
    unless every move does.
 
 On boards wider than 12 columns only the columns near the pieces already played are
-candidates (see `players._playout.candidate_columns`). A playout still running at the deadline
+candidates (see `players._shared.playout.candidate_columns`). A playout still running at the
+deadline
 is discarded; a candidate without any finished playout is never chosen, and if no playout
 finished at all the centre-most candidate is played.
 
@@ -27,8 +28,8 @@ import random
 from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
-from players._common import immediate_threats, immediate_wins, no_gc_pauses, release_frozen
-from players._playout import Position, candidate_columns, random_playout
+from players._shared.common import immediate_threats, immediate_wins, no_gc_pauses, release_frozen
+from players._shared.playout import Position, candidate_columns, random_playout
 
 
 class MonteCarlo(CXPlayer):

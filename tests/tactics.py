@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from arena.board import CXBoard, CXGameState
-from players._common import immediate_threats, immediate_wins
+from players._shared.common import immediate_threats, immediate_wins
 
 
 def random_position(M: int, N: int, K: int, rng: random.Random, max_moves: int) -> CXBoard:

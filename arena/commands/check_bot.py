@@ -2,7 +2,8 @@
 
 Plays short games against L0 under the real referee on the competition's smallest and
 largest boards and on 6x7x4, both colours, with the tournament's time limit, and reports in
-plain words (see `arena.conformance`). Exit code 0 if the bot passed, 1 if not, 2 for a usage
+plain words (see `arena.onboarding.conformance`). Exit code 0 if the bot passed, 1 if not, 2 for a
+usage
 error (unknown SPEC, bad option).
 """
 
@@ -11,8 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from arena.conformance import BIG_BOARD_CELLS, MAX_MOVES, QUICK_MAX_MOVES, CheckGame, run_check
 from arena.errors import UsageError
+from arena.onboarding.conformance import (
+    BIG_BOARD_CELLS,
+    MAX_MOVES,
+    QUICK_MAX_MOVES,
+    CheckGame,
+    run_check,
+)
 
 HELP = "check that a bot plays legal moves in time, does not crash and has a usable name"
 
@@ -45,7 +52,7 @@ def _progress(game: CheckGame) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.conformance import check_boards
+    from arena.onboarding.conformance import check_boards
 
     if args.time is not None and not args.time > 0:
         raise UsageError(f"--time must be a positive number of seconds, got {args.time}")

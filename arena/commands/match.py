@@ -13,9 +13,10 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from arena import schedule
+from arena import defaults
 from arena.errors import UsageError
 from arena.records import GameRecord
+from arena.tournament import schedule
 
 HELP = "play a few games between two bots and print the results and a summary"
 
@@ -36,12 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON record per game and line on stdout (summary on "
                              "stderr)")
-    parser.add_argument("--grace-ms", type=float, default=10.0, metavar="MS",
-                        help="grace margin before an answer counts as late (default 10)")
-    parser.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
-                        help="address-space limit per bot in MiB, 0 for none (default 2048)")
-    parser.add_argument("--startup-s", type=float, default=30.0, metavar="S",
-                        help="time a bot may take to start up (default 30)")
+    parser.add_argument("--grace-ms", type=float, default=defaults.GRACE_S * 1000, metavar="MS",
+                        help="grace margin before an answer counts as late (default %(default)g)")
+    parser.add_argument("--memory-mb", type=int, default=defaults.MEMORY_LIMIT_MB, metavar="MB",
+                        help="memory limit per bot in MiB, 0 for none (default %(default)d)")
+    parser.add_argument("--startup-s", type=float, default=defaults.STARTUP_TIMEOUT_S,
+                        metavar="S", help="time a bot may take to start up (default %(default)g)")
     parser.add_argument("--fresh", action="store_true",
                         help="a new bot process for every game (default: reuse processes)")
     parser.add_argument("--cpu", type=int, default=None, metavar="C",
@@ -52,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def game_seed(base_seed: int, game_index: int) -> int:
     """The seed of game `game_index` (from 1) of a match with --seed `base_seed` (derived as a
-    tournament's game seeds are, see `arena.schedule.game_seed`)."""
+    tournament's game seeds are, see `arena.tournament.schedule.game_seed`)."""
     return schedule.game_seed(base_seed, f"match-{game_index}")
 
 
@@ -70,10 +71,8 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.grace_ms < 0:
         raise UsageError(f"--grace-ms must be >= 0, got {args.grace_ms}")
-    from arena.match import MIN_MEMORY_MB
-
-    if args.memory_mb and not args.memory_mb >= MIN_MEMORY_MB:
-        raise UsageError(f"--memory-mb must be 0 (no limit) or at least {MIN_MEMORY_MB}, "
+    if args.memory_mb and not args.memory_mb >= defaults.MIN_MEMORY_MB:
+        raise UsageError(f"--memory-mb must be 0 (no limit) or at least {defaults.MIN_MEMORY_MB}, "
                          f"got {args.memory_mb}")
     if not args.startup_s > 0:
         raise UsageError(f"--startup-s must be > 0, got {args.startup_s}")
@@ -86,8 +85,8 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.match import MatchSettings, Referee
-    from arena.specs import SpecError, check_loadable, parse_spec
+    from arena.entrants.specs import SpecError, check_loadable, parse_spec
+    from arena.referee.referee import MatchSettings, Referee
 
     _check(args)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
@@ -163,9 +162,9 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
 
 def _elo_line(wins: int, losses: int, draws: int) -> str:
     try:
-        from arena.elo import elo_difference
-    except ImportError:  # pragma: no cover (arena.elo ships with the harness)
-        return "Elo difference: unavailable (arena.elo missing)"
+        from arena.tournament.elo import elo_difference
+    except ImportError:  # pragma: no cover (arena.tournament.elo ships with the harness)
+        return "Elo difference: unavailable (arena.tournament.elo missing)"
     d = elo_difference(wins, losses, draws)
 
     def num(x: float, signed: bool) -> str:

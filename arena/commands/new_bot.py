@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from arena.errors import UsageError
-from arena.scaffold import ScaffoldError, create_bot
+from arena.onboarding.scaffold import ScaffoldError, create_bot
 
 HELP = "create players/NAME.py (a working bot to edit) and tests/test_NAME.py"
 

@@ -1,7 +1,7 @@
 """`cxarena players`: list every bot in the `players` package with its name and description.
 
 A bot that fails to import (or whose playerName() fails) is listed with its error, never
-hidden. Each bot is imported in a worker subprocess (see `arena.discovery`).
+hidden. Each bot is imported in a worker subprocess (see `arena.onboarding.discovery`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 
 from tabulate import tabulate
 
-from arena.discovery import BotInfo, discover
+from arena.onboarding.discovery import BotInfo, discover
 
 HELP = "list the bots in players/ (short SPEC, playerName(), description or error)"
 

@@ -22,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
-    from arena.store import DB_FILE, ResultStore
-    from arena.tournament import read_standings
+    from arena.tournament.run import read_standings
+    from arena.tournament.store import DB_FILE, ResultStore
 
     where = Path(args.results)
     db = where / DB_FILE if where.is_dir() else where

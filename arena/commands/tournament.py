@@ -25,9 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from arena.config import load_config
     from arena.errors import UsageError
-    from arena.tournament import run_tournament
+    from arena.tournament.config import load_config
+    from arena.tournament.run import run_tournament
 
     config = load_config(args.config)
     if args.workers is not None:

@@ -1,0 +1,15 @@
+"""The one home of every referee default: the config, `match`, `check-bot` and the referee read
+them from here (times in seconds, memory in MiB)."""
+
+from __future__ import annotations
+
+#: per-move (and initPlayer) time limit of `check-bot` when no config gives one
+TIMEOUT_S = 1.0
+#: margin added before an answer counts as late
+GRACE_S = 0.010
+#: from a bot process's start to its `ready`
+STARTUP_TIMEOUT_S = 30.0
+#: memory limit per bot process
+MEMORY_LIMIT_MB = 2048
+#: the smallest memory limit accepted: a Python bot needs about 100 MiB to start
+MIN_MEMORY_MB = 256

@@ -1,0 +1,103 @@
+"""Code fingerprints: a short hash of the code a bot SPEC runs, stored with every game.
+
+A rerun of a tournament compares the stored fingerprints with today's, so the games of a bot
+whose code has changed are never silently mixed with new ones; a distributed worker compares
+its own with the coordinator's before it plays.
+
+What is hashed, beside the cxarena version:
+- a module of the `players` package: its file (or its package folder), plus the shared engine
+  package `players/_shared/` that the built-in bots use;
+- any other importable module: its file, or the whole folder of its top-level package;
+- a Python file SPEC: the file;
+- an `exec:` program: the program file and every argument that names an existing file (e.g.
+  the script of `exec:sh bot.sh`).
+
+Only file contents count (not modification times), so a checkout on another machine has the
+same fingerprint. Resolving a module's file never executes the bot's code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+from arena import __version__
+from arena.entrants.specs import PLAYERS_PACKAGE, BotSpec
+
+__all__ = ["code_fingerprint", "code_files"]
+
+#: the shared engine package of the built-in bots, hashed with every module of `players`
+SHARED_PACKAGE = f"{PLAYERS_PACKAGE}._shared"
+_SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+
+
+def _tree(path: Path) -> list[Path]:
+    """A file, or every file under a folder (caches skipped), in a stable order."""
+    if path.is_file():
+        return [path]
+    out = []
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        out.extend(Path(root) / f for f in sorted(files) if not f.endswith((".pyc", ".pyo")))
+    return out
+
+
+def _module_location(name: str) -> Path | None:
+    """The file of a module, or the folder of a package, without running its code."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:  # a package: the whole folder
+        return Path(list(spec.submodule_search_locations)[0])
+    return Path(spec.origin) if spec.origin else None
+
+
+def code_files(spec: BotSpec) -> list[Path]:
+    """The files whose contents make up `spec`'s fingerprint."""
+    if spec.command is not None:
+        files = []
+        program = spec.command[0]
+        found = program if os.sep in program else shutil.which(program)
+        if found and os.path.isfile(found):
+            files.append(Path(found).resolve())
+        files.extend(Path(a).resolve() for a in spec.command[1:] if os.path.isfile(a))
+        return files
+    if spec.path is not None:
+        return [Path(spec.path)]
+    assert spec.module is not None
+    names = [spec.module]
+    top = spec.module.split(".")[0]
+    if top == PLAYERS_PACKAGE:
+        names.append(SHARED_PACKAGE)
+    elif "." in spec.module:  # a module inside some package: the whole top-level package
+        names = [top]
+    files: list[Path] = []
+    for name in names:
+        loc = _module_location(name)
+        if loc is not None:
+            files.extend(_tree(loc))
+    return files
+
+
+def _digest(files: Iterable[Path]) -> str:
+    h = hashlib.sha256(f"cxarena {__version__}\n".encode())
+    for f in files:
+        try:
+            data = f.read_bytes()
+        except OSError:
+            data = b"<unreadable>"
+        h.update(f"{f.name}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()[:16]
+
+
+def code_fingerprint(spec: BotSpec) -> str:
+    """A 16-hex-digit hash of the code `spec` runs and the cxarena version."""
+    return _digest(code_files(spec))

@@ -1,0 +1,458 @@
+"""The conformance check of one bot (`cxarena check-bot`): short games against L0 under the
+real referee, and a plain-words report of everything that would cost it games in a tournament.
+
+`run_check(spec, ...)` plays, on each board of the check, one game with the bot moving first
+and one with it moving second, against L0 (the random reference bot, whose strategy
+`RandomOpponent` repeats here so that arena imports no bot), under `arena.referee.referee.Referee`
+with
+the tournament's time limit. Processes are reused between games, so the first game starts the
+bot: its record gives the bot's start-up (process start to ``ready``), or why it did not start
+(then no more games are played). The `CheckReport` it returns says what failed:
+
+- illegal moves, crashes (with the tail of the bot's stderr), timeouts;
+- how close the answers came to the limit (max and 99th percentile of move time / limit);
+- slow start-up; a playerName() that is empty, unprintable or too long.
+
+Games on big boards (more than BIG_BOARD_CELLS cells) stop after `max_moves` plies
+(`MAX_MOVES`, `QUICK_MAX_MOVES`): the referee's move cap ends them as draws.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena import defaults
+from arena.board import CXBoard
+from arena.entrants.specs import BotSpec, parse_spec
+from arena.errors import UsageError
+from arena.player import CXPlayer
+from arena.records import GameRecord, Reason
+from arena.referee.referee import FAILED_TO_START, MOVE_CAP_DETAIL, MatchSettings, Referee
+
+__all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
+           "default_settings", "percentile", "run_check"]
+
+Board = tuple[int, int, int]
+
+#: time limit when neither --time nor configs/tournament.yaml gives one
+DEFAULT_TIMEOUT_S = defaults.TIMEOUT_S
+#: the board every check plays besides the competition's smallest and largest
+STANDARD_BOARD: Board = (6, 7, 4)
+#: plies after which a game on a big board stops (normal / --quick)
+MAX_MOVES = 60
+QUICK_MAX_MOVES = 12
+#: boards with more cells than this are "big" (their games are capped)
+BIG_BOARD_CELLS = 100
+#: the opponent of every check game: L0's strategy, defined here (arena imports no bot)
+OPPONENT = "L0"
+OPPONENT_SPEC = "arena.onboarding.conformance:RandomOpponent"
+#: playerName() longer than this is not usable in a standings table
+MAX_NAME_CHARS = 40
+#: start-up slower than this is reported (a warning), and as a failure past this fraction
+#: of the start-up limit (a loaded tournament machine can be twice as slow)
+SLOW_STARTUP_S = 5.0
+STARTUP_FAIL_FRACTION = 0.5
+#: answers slower than this fraction of the limit are reported as risky
+RISKY_FRACTION = 0.9
+
+
+class RandomOpponent(CXPlayer):
+    """The check's opponent: L0's strategy (a uniformly random legal column from a generator
+    seeded with the game's seed), repeated here because arena imports no bot."""
+
+    def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
+        self.rng = random.Random(self.seed)
+
+    def selectColumn(self, B: CXBoard) -> int:
+        return self.rng.choice(B.getAvailableColumns())
+
+    def playerName(self) -> str:
+        return OPPONENT
+
+
+@dataclass(frozen=True)
+class CheckGame:
+    """One game of the check, seen from the checked bot."""
+
+    board: Board
+    bot_first: bool
+    record: GameRecord
+    wall_s: float  # how long the game took
+
+    @property
+    def side(self) -> int:
+        """1 if the bot moved first, else 2."""
+        return 1 if self.bot_first else 2
+
+    @property
+    def capped(self) -> bool:
+        """The referee stopped the game at the move cap (a draw)."""
+        return (self.record.reason is Reason.DRAW
+                and self.record.detail.startswith(MOVE_CAP_DETAIL))
+
+    @property
+    def failed_to_start(self) -> bool:
+        """The bot's process did not start (or not in time) for this game."""
+        r = self.record
+        return (r.reason is Reason.CRASH and r.offender == self.side
+                and r.detail.startswith(FAILED_TO_START))
+
+    @property
+    def startup_s(self) -> float | None:
+        """The bot's start-up (process start to `ready`) if its process was started for this
+        game (the record's ``extra["startup_ms"]``), else None."""
+        pair = self.record.extra.get("startup_ms")
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            return None
+        ms = pair[self.side - 1]
+        return None if ms is None else float(ms) / 1000.0
+
+    @property
+    def bot_times_ms(self) -> list[float]:
+        """The bot's move times (every other entry of times_ms)."""
+        return list(self.record.times_ms[self.side - 1::2])
+
+    @property
+    def bot_name(self) -> str:
+        return self.record.names[self.side - 1]
+
+    def describe(self) -> str:
+        M, N, K = self.board
+        r = self.record
+        colour = "first" if self.bot_first else "second"
+        n = len(r.moves)
+        if self.capped:
+            outcome = "stopped at the move cap"
+        elif r.is_fault:
+            who = "the bot" if r.offender == self.side else f"{OPPONENT} (!)"
+            outcome = f"{r.reason.value} by {who}"
+        elif r.winner is None:
+            outcome = "draw"
+        else:
+            outcome = "won" if r.winner == self.side else f"lost to {OPPONENT}"
+        return (f"{M}x{N}x{K}, bot {colour}: {outcome} after {n} moves "
+                f"({self.wall_s:.1f} s)")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The result of `run_check`: the games, the start-up measure and the verdict."""
+
+    spec: str
+    timeout_s: float
+    startup_s: float | None  # None when the bot did not start
+    startup_error: str
+    games: tuple[CheckGame, ...]
+    failures: tuple[str, ...]  # each one makes the check fail
+    warnings: tuple[str, ...]  # worth knowing, not a failure
+    notes: tuple[str, ...]  # figures: move times, start-up, games
+    wall_s: float
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def text(self, games: bool = True) -> str:
+        """The report in plain words (what `cxarena check-bot` prints after the games);
+        `games`: include one line per game."""
+        lines = [f"check-bot {self.spec} (time limit {self.timeout_s:g} s per move, "
+                 f"against {OPPONENT}):"]
+        lines += [f"  {n}" for n in self.notes if games or not n.startswith("game ")]
+        if self.failures:
+            lines.append("PROBLEMS:")
+            lines += [f"  - {_indent(f)}" for f in self.failures]
+        if self.warnings:
+            lines.append("Warnings:")
+            lines += [f"  - {_indent(w)}" for w in self.warnings]
+        verdict = ("PASSED: the bot is ready for a tournament." if self.passed else
+                   f"FAILED: {len(self.failures)} problem(s) to fix before a tournament.")
+        lines.append(verdict)
+        return "\n".join(lines)
+
+
+def _indent(text: str) -> str:
+    return text.replace("\n", "\n    ")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100) of `values`, interpolating linearly between the closest
+    ranks (numpy's default method); NaN for no values."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+# ------------------------------------------------------------------- defaults from configs
+def _configs_dirs() -> list[Path]:
+    from arena.tournament.config import REPO_CONFIGS
+
+    return list(dict.fromkeys([Path.cwd() / "configs", REPO_CONFIGS]))
+
+
+def check_boards(board_set: str = "competition",
+                 boards_file: str | os.PathLike[str] | None = None) -> list[Board]:
+    """The boards of a check: the smallest and the largest (by M*N) of a board set in
+    boards.yaml, and 6x7x4; without duplicates, smallest first."""
+    from arena.tournament.config import BOARDS_FILE, load_boards
+
+    if boards_file is not None:
+        candidates = [Path(boards_file)]
+        if not candidates[0].is_file():
+            raise UsageError(f"{boards_file}: no such boards file")
+    else:
+        candidates = [d / BOARDS_FILE for d in _configs_dirs() if (d / BOARDS_FILE).is_file()]
+        if not candidates:
+            raise UsageError(f"no configs/{BOARDS_FILE} here or in the arena's repository; "
+                             f"pass --boards FILE")
+    sets = load_boards(candidates[0])
+    raw = sets.get(board_set)
+    if not isinstance(raw, list) or not raw:
+        known = ", ".join(str(k) for k in sets)
+        raise UsageError(f"{candidates[0]}: no board set {board_set!r} (known: {known})")
+    try:
+        boards = [(int(b[0]), int(b[1]), int(b[2])) for b in raw]
+    except (TypeError, ValueError, IndexError):
+        raise UsageError(f"{candidates[0]}: {board_set}: expected a list of [M, N, K]") from None
+    smallest = min(boards, key=lambda b: (b[0] * b[1], b))
+    largest = max(boards, key=lambda b: (b[0] * b[1], b))
+    chosen = list(dict.fromkeys([smallest, STANDARD_BOARD, largest]))
+    return sorted(chosen, key=lambda b: (b[0] * b[1], b))
+
+
+def default_settings() -> dict[str, Any]:
+    """The referee settings of configs/tournament.yaml (timeout_s, grace_s, startup_timeout_s,
+    memory_limit_mb) when that file exists and gives them; the check's defaults otherwise.
+
+    Only these keys are read: the config's players are not loaded (a broken bot in it must not
+    stop another bot's check).
+    """
+    out: dict[str, Any] = {"timeout_s": DEFAULT_TIMEOUT_S, "grace_s": defaults.GRACE_S,
+                           "startup_timeout_s": defaults.STARTUP_TIMEOUT_S,
+                           "memory_limit_mb": defaults.MEMORY_LIMIT_MB,
+                           "source": f"default {DEFAULT_TIMEOUT_S:g} s"}
+    path = Path.cwd() / "configs" / "tournament.yaml"
+    if not path.is_file():
+        return out
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise UsageError(f"{path}: cannot read the time limit: {e}; pass --time") from None
+    if not isinstance(data, dict):
+        return out
+    for key in ("timeout_s", "grace_s", "startup_timeout_s"):
+        value = data.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            out[key] = float(value)
+    if "memory_limit_mb" in data and (data["memory_limit_mb"] is None
+                                      or isinstance(data["memory_limit_mb"], int)):
+        out["memory_limit_mb"] = data["memory_limit_mb"]
+    if "timeout_s" in data:
+        out["source"] = f"from {path.relative_to(Path.cwd())}"
+    return out
+
+
+# ---------------------------------------------------------------------------- the check
+def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
+              timeout_s: float | None = None, quick: bool = False,
+              max_moves: int | None = None, seed: int = 1,
+              progress: Callable[[CheckGame], None] | None = None) -> CheckReport:
+    """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
+    board list or setting; any fault of the bot ends up in the report instead.
+
+    boards: the boards to play (default: `check_boards()`); timeout_s: the per-move limit
+    (default: `default_settings()`); quick: cap big boards at QUICK_MAX_MOVES plies instead of
+    MAX_MOVES; max_moves: the cap itself; progress: called after each game.
+    """
+    bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
+    opponent = parse_spec(OPPONENT_SPEC)
+    settings = default_settings()
+    if timeout_s is not None:
+        if not timeout_s > 0 or not math.isfinite(timeout_s):
+            raise UsageError(f"the time limit must be a positive number of seconds, "
+                             f"got {timeout_s!r}")
+        settings["timeout_s"] = float(timeout_s)
+        settings["source"] = "given"
+    limit_s = float(settings["timeout_s"])
+    cap = max_moves if max_moves is not None else (QUICK_MAX_MOVES if quick else MAX_MOVES)
+    if cap < 2:
+        raise UsageError(f"max_moves must be at least 2, got {cap}")
+    chosen = list(boards) if boards is not None else check_boards()
+    for M, N, K in chosen:
+        if M < 1 or N < 1 or not 1 <= K <= max(M, N):
+            raise UsageError(f"board {M}x{N}x{K} is not a valid board")
+    started_s = time.perf_counter()
+
+    mem = settings["memory_limit_mb"]
+    match_settings = MatchSettings(
+        timeout_s=limit_s, grace_s=float(settings["grace_s"]),
+        startup_timeout_s=float(settings["startup_timeout_s"]),
+        memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024,
+        fresh_process=False)  # the first game starts the bot; later games reuse its process
+    plays = [(index, board, bot_first) for index, board in enumerate(chosen)
+             for bot_first in (True, False)]
+    games: list[CheckGame] = []
+    startup_s: float | None = None
+    startup_error = ""
+    with Referee(match_settings) as referee:
+        for index, (M, N, K), bot_first in plays:
+            p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
+            game_start_s = time.perf_counter()
+            rec = referee.play(p1, p2, M, N, K, seed=seed + 2 * index + (not bot_first),
+                               max_moves=cap if M * N > BIG_BOARD_CELLS else None)
+            game = CheckGame((M, N, K), bot_first, rec, time.perf_counter() - game_start_s)
+            if not games:  # the first game started the bot's process
+                startup_s = game.startup_s
+                if game.failed_to_start:  # every game would fail the same way: stop here
+                    startup_error = _startup_error(game, match_settings.startup_timeout_s)
+                    break
+            games.append(game)
+            if progress is not None:
+                progress(game)
+    return _judge(bot.text, limit_s, startup_s, startup_error,
+                  float(settings["startup_timeout_s"]), games, settings["source"],
+                  time.perf_counter() - started_s, cap)
+
+
+def _startup_error(game: CheckGame, startup_limit_s: float) -> str:
+    """Why the bot did not start in `game` (whose record says so), with the tail of the bot's
+    stderr (e.g. the traceback of its import)."""
+    rec = game.record
+    why = rec.detail[len(FAILED_TO_START):].lstrip(" :") or rec.detail
+    if game.wall_s >= startup_limit_s:  # only running out of time takes that long
+        why += ". Import less at start-up or load lazily"
+    tail = rec.stderr_tail.strip()
+    return why + ("; its stderr ends with:\n" + tail if tail else "")
+
+
+@dataclass
+class _Verdict:
+    failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
+           startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
+           cap: int) -> CheckReport:
+    v = _Verdict()
+    v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
+    # --- start-up
+    if startup_error:
+        v.failures.append(f"start-up: the bot did not start (start-up limit "
+                          f"{startup_limit_s:g} s): {startup_error}")
+    elif startup_s is None:
+        v.notes.append("start-up: not measured (the first game did not start the bot)")
+    else:
+        v.notes.append(f"start-up (process start to 'ready'): {startup_s:.2f} s "
+                       f"(limit {startup_limit_s:g} s)")
+        if startup_s > STARTUP_FAIL_FRACTION * startup_limit_s:
+            v.failures.append(f"slow start-up: {startup_s:.1f} s, over "
+                              f"{STARTUP_FAIL_FRACTION:.0%} of the {startup_limit_s:g} s "
+                              f"start-up limit; on a loaded machine it may not start at all. "
+                              f"Import less at start-up or load lazily.")
+        elif startup_s > SLOW_STARTUP_S:
+            v.warnings.append(f"slow start-up: {startup_s:.1f} s (limit {startup_limit_s:g} s)")
+    # --- the games
+    groups: dict[tuple[str, str, str], list[CheckGame]] = {}
+    for g in games:
+        v.notes.append("game " + g.describe())
+        r = g.record
+        if not r.is_fault:
+            continue
+        if r.offender != g.side:
+            v.failures.append(f"{_where(g)}: the opponent {OPPONENT} had a {r.reason.value} "
+                              f"({r.detail}): the check itself is broken, not your bot")
+            continue
+        key = (r.reason.value, re.sub(r"[0-9]+(\.[0-9]+)?", "#", r.detail),
+               r.stderr_tail.strip())
+        groups.setdefault(key, []).append(g)
+    for (reason, _, tail), group in groups.items():
+        first = group[0].record
+        games_text = "; ".join(f"{_where(g)}, move {len(g.record.moves) + 1}" for g in group)
+        text = (f"{_REASON_WORDS[reason]} in {len(group)} game(s) ({games_text}): "
+                f"{first.detail}")
+        if reason == Reason.TIMEOUT.value:
+            text += (". Answer well inside the limit: check arena.timing.Deadline.for_move in "
+                     "every loop that may take long")
+        if tail:
+            text += "\nthe bot's stderr ends with:\n" + tail
+        v.failures.append(text)
+    # --- move times
+    limit_ms = limit_s * 1000.0
+    times = [t for g in games for t in g.bot_times_ms]
+    inits = [g.record.init_ms[g.side - 1] for g in games
+             if g.record.init_ms[g.side - 1] > 0]
+    if times:
+        worst = max(times) / limit_ms
+        p99 = percentile(times, 99) / limit_ms
+        v.notes.append(f"move times: {len(times)} moves, max {max(times):.0f} ms = "
+                       f"{worst:.0%} of the limit, 99th percentile {p99:.0%}, "
+                       f"median {percentile(times, 50):.0f} ms")
+        if worst > RISKY_FRACTION:
+            v.warnings.append(f"the slowest move took {worst:.0%} of the time limit: on a "
+                              f"busy tournament machine this may time out")
+    if inits:
+        worst_init = max(inits) / limit_ms
+        v.notes.append(f"initPlayer: max {max(inits):.0f} ms = {worst_init:.0%} of the limit")
+        if worst_init > RISKY_FRACTION:
+            v.warnings.append(f"initPlayer took up to {worst_init:.0%} of the time limit")
+    # --- playerName
+    names = [g.bot_name for g in games if g.bot_times_ms]  # games it got to play in
+    name_problem = _name_problem(names)
+    if name_problem:
+        v.failures.append(name_problem)
+    elif names:
+        v.notes.append(f"playerName(): {names[0]!r}")
+    if any(g.capped for g in games):
+        v.notes.append(f"games on boards of more than {BIG_BOARD_CELLS} cells stop after {cap} "
+                       f"moves (as draws)")
+    lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
+               (None, g.side))  # lost by K in a row
+    if lost:
+        v.warnings.append(f"lost {lost} of {len(games)} games to {OPPONENT}, a random "
+                          f"player (not a conformance problem, but a weak strategy)")
+    v.notes.append(f"total: {len(games)} games in {wall_s:.1f} s")
+    return CheckReport(spec_text, limit_s, startup_s, startup_error, tuple(games),
+                       tuple(v.failures), tuple(v.warnings), tuple(v.notes), wall_s)
+
+
+_REASON_WORDS = {Reason.ILLEGAL.value: "illegal move", Reason.TIMEOUT.value: "timeout",
+                 Reason.CRASH.value: "crash"}
+
+
+def _where(g: CheckGame) -> str:
+    M, N, K = g.board
+    return f"{M}x{N}x{K} bot {'first' if g.bot_first else 'second'}"
+
+
+def _name_problem(names: list[str]) -> str | None:
+    """Why the bot's playerName() is not usable, or None."""
+    if not names:
+        return None  # the bot never got that far: its crash is reported already
+    distinct = list(dict.fromkeys(names))
+    name = distinct[0]
+    if not name.strip():
+        return ("playerName() gave an empty name (or raised: see the bot's log); return a "
+                "short non-empty string")
+    if not name.isprintable():
+        return f"playerName() {name!r} contains unprintable characters"
+    if len(name) > MAX_NAME_CHARS:
+        return (f"playerName() is {len(name)} characters long; keep it at most "
+                f"{MAX_NAME_CHARS} so it fits in the standings")
+    if len(distinct) > 1:
+        return f"playerName() changes from game to game: {', '.join(map(repr, distinct))}"
+    return None

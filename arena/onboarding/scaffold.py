@@ -1,0 +1,149 @@
+"""Creating a new bot from the templates in arena/templates (`cxarena new-bot NAME`).
+
+`check_name` says why a NAME cannot be a new bot (or returns None); `create_bot` writes
+``players/NAME.py`` and ``tests/test_NAME.py`` under a project directory (one that has a
+``players/`` package), never overwriting a file.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import keyword
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["NewBot", "ScaffoldError", "check_name", "class_name", "create_bot", "render"]
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+MAX_NAME_LEN = 40
+#: names the bot template itself uses; a class name must not clash with them
+_TEMPLATE_NAMES = frozenset({"CXBoard", "CXGameState", "CXPlayer", "Deadline", "annotations"})
+
+
+class ScaffoldError(Exception):
+    """A NAME or project directory that new-bot cannot use (one clear line)."""
+
+
+@dataclass(frozen=True)
+class NewBot:
+    """What `create_bot` wrote."""
+
+    name: str
+    cls: str
+    bot_path: Path
+    test_path: Path
+
+
+def class_name(name: str) -> str:
+    """The bot's class name: the module name in CamelCase (``my_bot`` -> ``MyBot``)."""
+    cls = "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+    if cls in _TEMPLATE_NAMES or keyword.iskeyword(cls) or hasattr(builtins, cls):
+        cls += "Bot"
+    return cls
+
+
+def check_name(name: str, root: Path) -> str | None:
+    """Why `name` cannot be the module name of a new bot in `root`/players, or None if it can.
+
+    Rejected: not an ASCII identifier starting with a letter (a leading underscore marks a
+    helper module), longer than MAX_NAME_LEN, a Python keyword or built-in name, the name of
+    a standard-library or other importable top-level module, and a name already taken in
+    players/ (also when it differs only in case, which some file systems would confuse).
+    """
+    if not _NAME.match(name):
+        why = ("a leading underscore marks a helper module, not a bot" if name.startswith("_")
+               else "use letters, digits and underscores, starting with a letter")
+        return f"{name!r} is not a valid bot name: {why}"
+    if len(name) > MAX_NAME_LEN:
+        return f"{name!r} is too long for a bot name (at most {MAX_NAME_LEN} characters)"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f"{name!r} is a Python keyword; choose another name"
+    if hasattr(builtins, name) or name in sys.builtin_module_names:
+        return f"{name!r} is a Python built-in name; choose another name"
+    if name in getattr(sys, "stdlib_module_names", ()) or _importable(name):
+        return (f"{name!r} is the name of an importable module; choose another name so "
+                f"that the bot never shadows it")
+    taken = _taken_names(root)
+    clash = next((t for t in taken if t.lower() == name.lower()), None)
+    if clash is not None:
+        same = "is" if clash == name else f"differs only in case from {clash!r}, which is"
+        return f"{name!r} {same} already a bot or module in players/; choose another name"
+    return None
+
+
+def _importable(name: str) -> bool:
+    """Is `name` an importable top-level module (a plain directory does not count)?"""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.origin is not None
+
+
+def _taken_names(root: Path) -> set[str]:
+    """Module names in root/players and in the importable `players` package."""
+    names: set[str] = set()
+    local = root / "players"
+    if local.is_dir():
+        names.update(p.name.split(".")[0] for p in local.iterdir()
+                     if p.suffix in (".py", ".pyc", ".so", ".pyd") or (p / "__init__.py").exists())
+    try:
+        from arena.onboarding.discovery import candidate_names
+
+        names.update(n for n, _ in candidate_names())
+    except Exception:  # no importable players package: only the local files count
+        pass
+    return names
+
+
+def render(template: str, name: str, cls: str) -> str:
+    """A template with {name} and {cls} filled in (other braces are left alone)."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    return text.replace("{name}", name).replace("{cls}", cls)
+
+
+def create_bot(name: str, root: Path) -> NewBot:
+    """Write players/NAME.py and tests/test_NAME.py under `root`. Raises ScaffoldError.
+
+    Nothing is written unless both files can be created; an existing file is never touched.
+    """
+    players = root / "players"
+    tests = root / "tests"
+    if not players.is_dir():
+        raise ScaffoldError(f"no players/ directory in {root}: run new-bot from the project "
+                            f"directory (the one holding players/ and configs/)")
+    why = check_name(name, root)
+    if why is not None:
+        raise ScaffoldError(why)
+    bot_path = players / f"{name}.py"
+    test_path = tests / f"test_{name}.py"
+    for p in (bot_path, test_path):
+        if p.exists():
+            raise ScaffoldError(f"{p} already exists; not overwriting it")
+    if tests.exists() and not tests.is_dir():
+        raise ScaffoldError(f"{tests} exists and is not a directory")
+    cls = class_name(name)
+    bot_text = render("bot.py.tmpl", name, cls)
+    test_text = render("test_bot.py.tmpl", name, cls)
+    tests.mkdir(exist_ok=True)
+    _write_new(bot_path, bot_text)
+    try:
+        _write_new(test_path, test_text)
+    except ScaffoldError:
+        bot_path.unlink()
+        raise
+    return NewBot(name, cls, bot_path, test_path)
+
+
+def _write_new(path: Path, text: str) -> None:
+    try:
+        with open(path, "x", encoding="utf-8") as f:  # "x": fail if it exists (no race)
+            f.write(text)
+    except FileExistsError:
+        raise ScaffoldError(f"{path} already exists; not overwriting it") from None
+    except OSError as e:
+        raise ScaffoldError(f"cannot write {path}: {e.strerror or e}") from None

@@ -1,0 +1,323 @@
+"""`BotProcess`: one bot's OS process, as the referee sees it.
+
+Start it in its own session (so its process group holds the bot and everything it forks), with an
+address-space limit and a file-size limit (`MAX_FILE_BYTES`), optionally pinned to one CPU core,
+stderr going straight to a log file (a bot writing megabytes to stderr can never block), stdout
+a SOCK_SEQPACKET socket whose kernel arrival timestamps say when each answer really arrived.
+Then: send bytes, read a line by a deadline (`select` or `poll` with the remaining time, never
+a blocking read), freeze (SIGSTOP) and thaw (SIGCONT) the whole group, kill the whole group,
+describe how it ended, read its stderr tail.
+
+Nothing here knows the protocol's messages; that is `arena.referee.referee` and
+`arena.referee.protocol`.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import resource
+import select
+import signal
+import socket
+import struct
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+
+__all__ = ["BotProcess", "LineTooLong", "THREAD_ENV"]
+
+#: environment that keeps numeric libraries to one thread
+THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+#: the most a bot may write to any file (its stderr log included): a bot that writes more is
+#: killed by SIGXFSZ (a crash), so a runaway bot cannot fill the disk under results/
+MAX_FILE_BYTES = 256 * 2**20
+_FD_SETSIZE = 1024  # select() handles fds below this; poll() the rest
+_SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; not exported by Python
+_CMSG_SPACE = socket.CMSG_SPACE(16)  # one struct timespec
+
+
+class LineTooLong(Exception):
+    """The bot wrote more than the allowed bytes without a newline."""
+
+
+class BotProcess:
+    """A running bot process (see the module docstring). Not thread-safe: one owner at a time."""
+
+    def __init__(self, argv: Sequence[str], *, log_path: str, env: Mapping[str, str],
+                 cwd: str | None = None, cpu: int | None = None,
+                 memory_limit_bytes: int | None = None, max_line_bytes: int = 65536) -> None:
+        self.argv = list(argv)
+        self.log_path = log_path
+        self.max_line_bytes = max_line_bytes
+        self._buf = bytearray()
+        self._marks: list[tuple[int, int | None]] = []  # (end offset in _buf, arrival ns)
+        self._eof = False
+        self._killed = False
+        self._frozen = False
+        self._status: int | None = None  # returncode once reaped
+        #: CLOCK_REALTIME ns at which the line last returned by `read_line` reached the kernel
+        #: (None if unknown)
+        self.line_arrival_ns: int | None = None
+        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
+        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
+        # late wake-up of the referee never counts against the bot.
+        self._sock, child_out = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+        log = open(log_path, "ab")  # noqa: SIM115  (handed to the child, closed below)
+        try:
+            self.popen = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(), stderr=log,
+                cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0)
+        except BaseException:
+            self._sock.close()
+            raise
+        finally:
+            log.close()
+            child_out.close()
+        self.pid = self.popen.pid
+        self.pgid = self.pid  # start_new_session: the bot leads its own session and group
+        # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads).
+        try:
+            resource.prlimit(self.pid, resource.RLIMIT_CORE, (0, 0))
+            resource.prlimit(self.pid, resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
+            if memory_limit_bytes is not None:
+                lim = int(memory_limit_bytes)
+                resource.prlimit(self.pid, resource.RLIMIT_AS, (lim, lim))
+            if cpu is not None:
+                os.sched_setaffinity(self.pid, {cpu})
+        except ProcessLookupError:
+            pass  # already gone: reported as a crash by the first read
+        except OSError as e:  # e.g. a core we may not use: a harness error, not the bot's
+            os.killpg(self.pgid, signal.SIGKILL)
+            self.popen.wait()
+            self._sock.close()
+            raise ValueError(f"cannot apply limits/cpu={cpu} to the bot process: {e}") from e
+        assert self.popen.stdin is not None
+        self._in = self.popen.stdin.fileno()
+        os.set_blocking(self._in, False)
+        self._sock.setblocking(False)
+        self._out = self._sock.fileno()
+        self._poll = select.poll()
+        self._poll.register(self._out, select.POLLIN | select.POLLPRI)
+
+    # ----------------------------------------------------------------- state
+    def alive(self) -> bool:
+        """Running (or stopped), its stdout open, and not killed by us."""
+        return not self._eof and not self._killed and self.popen.poll() is None
+
+    def log_size(self) -> int:
+        try:
+            return os.path.getsize(self.log_path)
+        except OSError:
+            return 0
+
+    # ------------------------------------------------------------------ I/O
+    def send(self, data: bytes) -> None:
+        """Write all of `data` to the bot's stdin.
+
+        Raises BrokenPipeError if the bot closed its stdin, BlockingIOError if the pipe is full
+        (a bot that does not read its input).
+        """
+        view = memoryview(data)
+        while view:
+            n = os.write(self._in, view)
+            view = view[n:]
+
+    def _wait_readable(self, timeout_s: float) -> bool:
+        """Wait up to timeout_s for the bot's stdout to have data (or EOF)."""
+        if self._out < _FD_SETSIZE:  # select(): microsecond timeouts
+            readable, _, _ = select.select([self._out], [], [], timeout_s)
+            return bool(readable)
+        # poll() counts whole milliseconds: round up, never wake before the deadline
+        return bool(self._poll.poll(math.ceil(timeout_s * 1000)))
+
+    def _fill(self, timeout_s: float) -> bool:
+        """Wait up to timeout_s for output; read what is there. False if nothing arrived."""
+        if self._eof or not self._wait_readable(timeout_s):
+            return False
+        try:
+            chunk, ancdata, flags, _ = self._sock.recvmsg(self.max_line_bytes + 1, _CMSG_SPACE)
+        except BlockingIOError:
+            return False
+        except OSError as e:
+            if e.errno not in (errno.EIO, errno.EBADF, errno.ECONNRESET):
+                raise
+            chunk, ancdata, flags = b"", [], 0
+        if flags & socket.MSG_TRUNC:
+            raise LineTooLong(f"a single write of more than {self.max_line_bytes} bytes")
+        if not chunk:
+            self._eof = True
+            return False
+        arrival_ns = None
+        for level, kind, data in ancdata:
+            if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= 16:
+                sec, nsec = struct.unpack("qq", data[:16])
+                arrival_ns = sec * 1_000_000_000 + nsec
+        self._buf += chunk
+        self._marks.append((len(self._buf), arrival_ns))
+        return True
+
+    def _take_line(self) -> bytes | None:
+        i = self._buf.find(b"\n")
+        if i < 0:
+            if len(self._buf) > self.max_line_bytes:
+                raise LineTooLong(f"more than {self.max_line_bytes} bytes without a newline")
+            return None
+        line = bytes(self._buf[:i])
+        used = i + 1
+        del self._buf[:used]
+        # the line arrived with the write that brought its newline
+        self.line_arrival_ns = next((ns for end, ns in self._marks if end >= used), None)
+        self._marks = [(end - used, ns) for end, ns in self._marks if end > used]
+        if len(line) > self.max_line_bytes:
+            raise LineTooLong(f"a line of {len(line)} bytes")
+        return line
+
+    def read_line(self, deadline_s: float) -> bytes | None:
+        """The next line (without b"\\n"), or None if none is complete by `deadline_s`
+        (a time.perf_counter() value); `line_arrival_ns` then tells when it arrived. Raises
+        EOFError when the bot closed its stdout, and LineTooLong."""
+        while True:
+            line = self._take_line()
+            if line is not None:
+                return line
+            if self._eof:
+                raise EOFError("the bot closed its stdout")
+            remaining_s = deadline_s - time.perf_counter()
+            if remaining_s <= 0:
+                # One last look without waiting: output already waiting counts (its arrival
+                # time decides whether it was late).
+                if not self._fill(0.0):
+                    if self._eof:
+                        continue
+                    return None
+                continue
+            self._fill(remaining_s)
+
+    def drain(self) -> list[bytes]:
+        """Complete lines the bot wrote while no request was pending (without waiting)."""
+        while self._fill(0.0):
+            pass
+        lines: list[bytes] = []
+        while True:
+            line = self._take_line()
+            if line is None:
+                return lines
+            lines.append(line)
+
+    # -------------------------------------------------------------- signals
+    def _signal_group(self, sig: int) -> None:
+        if self._killed:
+            return
+        try:
+            os.killpg(self.pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def freeze(self) -> None:
+        """SIGSTOP the whole process group: no thread of the bot runs until `thaw`.
+        (The stop takes effect when each thread is next scheduled, before it runs any code.)"""
+        if not self._frozen:
+            self._signal_group(signal.SIGSTOP)
+            self._frozen = True
+
+    def thaw(self) -> None:
+        if self._frozen:
+            self._signal_group(signal.SIGCONT)
+            self._frozen = False
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group (the bot and its children), then reap if it is dead
+        already. Idempotent; never waits for a slow death (see `reap`)."""
+        if not self._killed:
+            # Kill before reaping: while the leader is unreaped its pid (= the pgid) is not reused.
+            self._signal_group(signal.SIGKILL)
+            self._killed = True
+        self.reap(0.0)
+
+    def exited(self) -> bool:
+        """True if the process has exited, without reaping it (its pgid stays reserved)."""
+        if self._status is not None:
+            return True
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return info is not None
+
+    def wait_exit(self, timeout_s: float) -> bool:
+        """Wait up to timeout_s for the process to exit (without reaping it)."""
+        end = time.perf_counter() + timeout_s
+        while not self.exited():
+            if time.perf_counter() >= end:
+                return False
+            time.sleep(0.001)
+        return True
+
+    def reap(self, timeout_s: float) -> bool:
+        """Collect the exit status, waiting up to timeout_s. True once reaped."""
+        if self._status is not None:
+            return True
+        try:
+            if timeout_s > 0:
+                self._status = self.popen.wait(timeout=timeout_s)
+            else:
+                self._status = self.popen.poll()
+        except subprocess.TimeoutExpired:
+            return False
+        return self._status is not None
+
+    def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
+        """End the process: optionally send a quit message and give it `grace_s` to exit, then
+        kill the whole group (children included) and reap it."""
+        if quit_message is not None and self.alive():
+            self.thaw()
+            try:
+                self.send(quit_message)
+            except OSError:
+                pass
+            self.wait_exit(grace_s)
+        self.kill()
+        self.reap(1.0)
+        try:
+            if self.popen.stdin is not None:
+                self.popen.stdin.close()
+        except OSError:
+            pass
+        self._sock.close()
+
+    # ---------------------------------------------------------- post mortem
+    def describe_exit(self, wait_s: float = 0.3) -> str:
+        """How the process ended ("exited with status 3", "was killed by signal SIGSEGV"), or ""
+        if it is still running after wait_s."""
+        if not self.wait_exit(wait_s):
+            return ""
+        self.reap(0.5)
+        code = self.popen.returncode
+        if code is None:
+            return ""
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            return f"was killed by signal {name}"
+        return f"exited with status {code}"
+
+    def stderr_tail(self, since: int = 0, max_lines: int = 20, max_chars: int = 2000) -> str:
+        """The last lines the bot wrote to stderr after byte offset `since`, trimmed."""
+        try:
+            with open(self.log_path, "rb") as f:
+                size = f.seek(0, os.SEEK_END)
+                start = max(since, size - 4 * max_chars)
+                f.seek(start)
+                data = f.read()
+        except OSError:
+            return ""
+        text = data.decode("utf-8", "replace")
+        lines = [line.rstrip()[:300] for line in text.splitlines() if line.strip()]
+        tail = "\n".join(lines[-max_lines:])
+        return tail[-max_chars:]

@@ -1,0 +1,342 @@
+"""Tournament configuration files (`configs/*.yaml`): loading and checking them.
+
+`load_config(path)` reads a YAML file into a frozen `TournamentConfig` or raises `UsageError`
+with one line naming the file and the key. Every check happens here, before anything is
+written: YAML syntax (with its line), unknown or duplicate keys, types and ranges, boards
+(a named set from ``boards.yaml`` or an explicit list of [M, N, K] with K <= max(M, N)),
+players (a SPEC that resolves, a Python bot file/module that defines a CXPlayer subclass,
+unique display names).
+
+A config file::
+
+    name: tournament          # results go to results/<name> (default: the file's stem)
+    players:                  # at least two; SPECs as in `cxarena match`
+      - L0
+      - {spec: alphabeta, name: ab-deep, options: {max_depth: 8}}
+    boards: competition       # a set in boards.yaml, or a list of [M, N, K]
+    timeout_s: 0.1            # per-move (and initPlayer) time limit
+    grace_s: 0.01             # margin before an answer counts as late
+    rounds: 1                 # games per pairing, board and colour
+    workers: auto             # worker processes (auto = one per usable core)
+    seed: 1                   # tournament seed (every game's seed derives from it)
+    memory_limit_mb: 2048     # per bot process (null = no limit)
+    startup_timeout_s: 30     # time a bot process may take to start
+    fresh_process: false      # true: a new bot process for every game
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena import defaults
+from arena.entrants.specs import BotSpec, SpecError, check_loadable, parse_spec
+from arena.errors import UsageError
+
+__all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config"]
+
+Board = tuple[int, int, int]
+
+#: the repository's own configs/ directory (fallback for board sets)
+REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+BOARDS_FILE = "boards.yaml"
+
+_KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
+         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description"}
+_REQUIRED = ("players", "boards", "timeout_s")
+_PLAYER_KEYS = {"spec", "name", "options"}
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """One tournament player: a display name (unique), its SPEC and its options."""
+
+    name: str
+    spec: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "spec": self.spec, "options": dict(self.options)}
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A checked tournament configuration (see the module docstring for the keys)."""
+
+    path: str
+    name: str
+    players: tuple[PlayerEntry, ...]
+    boards: tuple[Board, ...]
+    timeout_s: float
+    grace_s: float = defaults.GRACE_S
+    rounds: int = 1
+    workers: int = 1
+    seed: int = 0
+    memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB
+    startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
+    fresh_process: bool = False
+    board_set: str | None = None  # the set name, when boards came from boards.yaml
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What makes two runs' games comparable (everything but workers and the name)."""
+        return {
+            "players": sorted((p.to_dict() for p in self.players), key=lambda d: d["name"]),
+            "boards": sorted([list(b) for b in self.boards]),
+            "timeout_s": self.timeout_s,
+            "grace_s": self.grace_s,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "memory_limit_mb": self.memory_limit_mb,
+            "startup_timeout_s": self.startup_timeout_s,
+            "fresh_process": self.fresh_process,
+        }
+
+
+class _Loader(yaml.SafeLoader):
+    """A safe YAML loader that refuses duplicate keys (PyYAML silently keeps the last)."""
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if isinstance(key, str) and key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
+                key_node.start_mark)
+        if isinstance(key, str):
+            seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read: {e}") from None
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        what = " ".join(str(x) for x in (e.context, e.problem) if x)
+        raise UsageError(f"{where}: YAML syntax error: {what}") from None
+    except yaml.YAMLError as e:
+        raise UsageError(f"{path}: YAML syntax error: {e}") from None
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return (isinstance(x, (int, float)) and not isinstance(x, bool)
+            and math.isfinite(float(x)))
+
+
+def load_boards(path: Path) -> dict[str, Any]:
+    """The board sets of a boards.yaml file (name -> raw list)."""
+    data = _read_yaml(path)
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: expected a mapping of board-set names to lists of [M, N, K]")
+    return data
+
+
+def _check_board(item: Any, where: str) -> Board:
+    if not (isinstance(item, (list, tuple)) and len(item) == 3 and all(map(_is_int, item))):
+        raise UsageError(f"{where}: expected [M, N, K] (three integers), got {item!r}")
+    M, N, K = (int(x) for x in item)
+    if M < 1 or N < 1 or K < 1:
+        raise UsageError(f"{where}: M, N and K must be positive, got [{M}, {N}, {K}]")
+    if K > max(M, N):
+        raise UsageError(f"{where}: K={K} > max(M, N)={max(M, N)} in [{M}, {N}, {K}]: "
+                         f"nobody can ever connect {K}")
+    return (M, N, K)
+
+
+def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str | None]:
+    where = f"{cfg_path}: boards"
+    if isinstance(value, str):
+        candidates = [cfg_path.parent / BOARDS_FILE, REPO_CONFIGS / BOARDS_FILE]
+        known: list[str] = []
+        for bpath in dict.fromkeys(c.resolve() for c in candidates):
+            if not bpath.is_file():
+                continue
+            sets = load_boards(bpath)
+            if value in sets:
+                raw = sets[value]
+                if not isinstance(raw, list) or not raw:
+                    raise UsageError(f"{bpath}: {value}: expected a non-empty list of [M, N, K]")
+                boards = tuple(_check_board(b, f"{bpath}: {value}[{i}]")
+                               for i, b in enumerate(raw))
+                return _no_duplicates(boards, f"{bpath}: {value}"), value
+            known += [str(k) for k in sets]
+        hint = f"known sets: {', '.join(dict.fromkeys(known))}" if known else \
+            f"no {BOARDS_FILE} found next to the config or in {REPO_CONFIGS}"
+        raise UsageError(f"{where}: unknown board set {value!r} ({hint})")
+    if isinstance(value, list) and value:
+        boards = tuple(_check_board(b, f"{where}[{i}]") for i, b in enumerate(value))
+        return _no_duplicates(boards, where), None
+    raise UsageError(f"{where}: expected a board-set name or a non-empty list of [M, N, K]")
+
+
+def _no_duplicates(boards: tuple[Board, ...], where: str) -> tuple[Board, ...]:
+    seen: set[Board] = set()
+    for b in boards:
+        if b in seen:
+            raise UsageError(f"{where}: board {list(b)} is listed twice")
+        seen.add(b)
+    return boards
+
+
+def _check_player(item: Any, where: str, cfg_path: Path) -> PlayerEntry:
+    if isinstance(item, str):
+        item = {"spec": item}
+    if not isinstance(item, dict):
+        raise UsageError(f"{where}: expected a SPEC or a mapping with spec, name, options")
+    unknown = sorted(str(k) for k in item if k not in _PLAYER_KEYS)
+    if unknown:
+        raise UsageError(f"{where}: unknown key {unknown[0]!r} "
+                         f"(allowed: {', '.join(sorted(_PLAYER_KEYS))})")
+    spec_text = item.get("spec")
+    if not isinstance(spec_text, str) or not spec_text.strip():
+        raise UsageError(f"{where}.spec: expected a bot SPEC (a string)")
+    spec_text = spec_text.strip()
+    name = item.get("name", spec_text)
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError(f"{where}.name: expected a non-empty string")
+    options = item.get("options") or {}
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise UsageError(f"{where}.options: expected a mapping of option names to values")
+    try:
+        json.dumps(options, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"{where}.options: values must be plain data: {e}") from None
+    _check_spec(spec_text, f"{where}.spec", cfg_path)  # loading is checked for all at once
+    return PlayerEntry(name=name.strip(), spec=spec_text, options=options)
+
+
+def _check_spec(text: str, where: str, cfg_path: Path) -> BotSpec:
+    """Resolve a SPEC (relative .py paths first against the config's directory)."""
+    try:
+        spec = parse_spec(text)
+    except SpecError as first:
+        path_part = text.partition(":")[0]
+        if path_part.endswith(".py") and not Path(path_part).is_absolute():
+            alt = cfg_path.parent / path_part
+            if alt.is_file():
+                raise UsageError(f"{where}: {first} (paths are relative to the directory you "
+                                 f"run from; did you mean {alt}?)") from None
+        raise UsageError(f"{where}: {first}") from None
+    return spec
+
+
+def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and check a tournament config. Raises UsageError (one line) on any problem."""
+    cfg_path = Path(path)
+    data = _read_yaml(cfg_path)
+    if not isinstance(data, dict):
+        raise UsageError(f"{cfg_path}: expected a mapping of keys (players, boards, timeout_s "
+                         f"...), got {type(data).__name__}")
+    unknown = sorted(str(k) for k in data if k not in _KEYS)
+    if unknown:
+        raise UsageError(f"{cfg_path}: unknown key {unknown[0]!r} "
+                         f"(allowed: {', '.join(sorted(_KEYS))})")
+    for key in _REQUIRED:
+        if key not in data:
+            raise UsageError(f"{cfg_path}: missing key {key!r}")
+
+    def where(key: str) -> str:
+        return f"{cfg_path}: {key}"
+
+    name = data.get("name", cfg_path.stem)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise UsageError(f"{where('name')}: expected a results name of letters, digits, '.', "
+                         f"'_' or '-', got {name!r}")
+
+    timeout_s = data["timeout_s"]
+    if not _is_number(timeout_s) or timeout_s <= 0:
+        raise UsageError(f"{where('timeout_s')}: the time limit must be a positive number of "
+                         f"seconds, got {timeout_s!r}")
+    grace_s = data.get("grace_s", defaults.GRACE_S)
+    if not _is_number(grace_s) or grace_s < 0:
+        raise UsageError(f"{where('grace_s')}: expected a number of seconds >= 0, got "
+                         f"{grace_s!r}")
+    startup_timeout_s = data.get("startup_timeout_s", defaults.STARTUP_TIMEOUT_S)
+    if not _is_number(startup_timeout_s) or startup_timeout_s <= 0:
+        raise UsageError(f"{where('startup_timeout_s')}: expected a positive number of "
+                         f"seconds, got {startup_timeout_s!r}")
+    rounds = data.get("rounds", 1)
+    if not _is_int(rounds) or rounds < 1:
+        raise UsageError(f"{where('rounds')}: expected a positive integer, got {rounds!r}")
+    workers = data.get("workers", "auto")
+    if workers is None or workers == "auto":
+        from arena.tournament.executor import usable_cores  # executor -> schedule -> config
+
+        workers = usable_cores()
+    elif not _is_int(workers) or workers < 1:
+        raise UsageError(f"{where('workers')}: the worker count must be a positive integer or "
+                         f"'auto', got {workers!r}")
+    seed = data.get("seed", 0)
+    if not _is_int(seed) or seed < 0:
+        raise UsageError(f"{where('seed')}: expected an integer >= 0, got {seed!r}")
+    memory_limit_mb = data.get("memory_limit_mb", defaults.MEMORY_LIMIT_MB)
+    if memory_limit_mb is not None and (not _is_int(memory_limit_mb)
+                                        or memory_limit_mb < defaults.MIN_MEMORY_MB):
+        raise UsageError(f"{where('memory_limit_mb')}: expected an integer of at least "
+                         f"{defaults.MIN_MEMORY_MB} (MiB; a Python bot needs about 100 to start) "
+                         "or "
+                         f"null, got {memory_limit_mb!r}")
+    fresh_process = data.get("fresh_process", False)
+    if not isinstance(fresh_process, bool):
+        raise UsageError(f"{where('fresh_process')}: expected true or false, got "
+                         f"{fresh_process!r}")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise UsageError(f"{where('description')}: expected a string")
+
+    boards, board_set = _resolve_boards(data["boards"], cfg_path)
+
+    raw_players = data["players"]
+    if not isinstance(raw_players, list):
+        raise UsageError(f"{where('players')}: expected a list of players")
+    if len(raw_players) < 2:
+        raise UsageError(f"{where('players')}: a tournament needs at least two players, got "
+                         f"{len(raw_players)}")
+    players: list[PlayerEntry] = []
+    names: dict[str, int] = {}
+    for i, item in enumerate(raw_players):
+        entry = _check_player(item, f"{where('players')}[{i}]", cfg_path)
+        if entry.name in names:
+            raise UsageError(f"{where('players')}[{i}]: two players are named {entry.name!r} "
+                             f"(players[{names[entry.name]}] and players[{i}]); give one a "
+                             f"different name: {{spec: {entry.spec}, name: ...}}")
+        names[entry.name] = i
+        players.append(entry)
+    # every Python bot imports and instantiates, each in a subprocess (a bot that hangs or
+    # exits at import cannot take the run with it), before anything is written
+    failed = check_loadable([parse_spec(p.spec) for p in players])
+    for i, p in enumerate(players):
+        if p.spec in failed:
+            raise UsageError(f"{where('players')}[{i}].spec: {failed[p.spec]}")
+
+    return TournamentConfig(
+        path=str(cfg_path), name=name, players=tuple(players), boards=boards,
+        timeout_s=float(timeout_s), grace_s=float(grace_s), rounds=int(rounds),
+        workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
+        startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
+        board_set=board_set)

@@ -1,0 +1,206 @@
+"""Standings, always recomputed from stored games: ranking, per-board table, crosstable, Elo.
+
+Scoring: a win is worth 3 points, a draw 1, a loss 0; a fault (timeout, illegal move, crash)
+loses for the offender and counts in the offender's fault column. The ranking orders players
+by points, then by their fitted Elo rating (`arena.tournament.elo.fit_ratings`, all games, draws as
+half a
+win). Each pair's head-to-head result comes with `arena.tournament.elo.elo_difference`.
+
+`compute_standings` does the arithmetic; `Standings.to_markdown` / `to_csv` render it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from tabulate import tabulate
+
+from arena.records import Reason, StoredGame
+from arena.tournament.elo import EloDifference, Ratings, elo_difference, fit_ratings
+
+__all__ = ["CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
+           "compute_standings"]
+
+POINTS_WIN = 3
+POINTS_DRAW = 1
+
+#: the ranking's columns in standings.csv, in order
+CSV_COLUMNS = ("rank", "player", "points", "games", "wins", "draws", "losses", "timeouts",
+               "illegal", "crashes", "mean_move_ms", "max_move_ms", "elo", "elo_ci95")
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's line of the ranking."""
+
+    rank: int
+    player: str
+    points: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    timeouts: int  # faults committed by this player
+    illegal: int
+    crashes: int
+    mean_move_ms: float  # over all of this player's moves (nan if none)
+    max_move_ms: float
+    elo: float
+    elo_ci95: float
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Everything derived from a set of stored games."""
+
+    ranking: tuple[PlayerRow, ...]
+    boards: tuple[tuple[int, int, int], ...]
+    board_points: dict[tuple[int, int, int], dict[str, int]]  # board -> player -> points
+    cross: dict[str, dict[str, int]]  # player -> opponent -> points player took
+    pairs: tuple[tuple[str, str, EloDifference], ...]  # head to head, first name's view
+    ratings: Ratings
+    total_games: int
+
+    def row(self, player: str) -> PlayerRow:
+        return next(r for r in self.ranking if r.player == player)
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(CSV_COLUMNS)
+        for r in self.ranking:
+            w.writerow([r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses,
+                        r.timeouts, r.illegal, r.crashes, _csv_float(r.mean_move_ms),
+                        _csv_float(r.max_move_ms), f"{r.elo:.1f}", f"{r.elo_ci95:.1f}"])
+        return out.getvalue()
+
+    def to_markdown(self, title: str = "Standings", expected_games: int | None = None) -> str:
+        names = [r.player for r in self.ranking]
+        parts = [f"# {title}\n"]
+        done = f"{self.total_games} games"
+        if expected_games is not None and expected_games != self.total_games:
+            done += f" of {expected_games} scheduled (incomplete: rerun to resume)"
+        parts.append(f"{done}; win {POINTS_WIN}, draw {POINTS_DRAW}, loss 0; a fault loses "
+                     f"for the offender.\n")
+        parts.append("## Ranking\n")
+        parts.append(tabulate(
+            [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
+              r.illegal, r.crashes, _ms(r.mean_move_ms), _ms(r.max_move_ms),
+              f"{r.elo:+.0f} ± {r.elo_ci95:.0f}"] for r in self.ranking],
+            headers=["rank", "player", "points", "games", "wins", "draws", "losses",
+                     "timeouts", "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"],
+            tablefmt="github", disable_numparse=True, colalign=("right", "left") + ("right",) * 11))
+        parts.append("\n\n## Crosstable (points the row player took from the column player)\n")
+        parts.append(tabulate(
+            [[a] + [("—" if a == b else str(self.cross[a][b])) for b in names]
+             + [str(self.row(a).points)] for a in names],
+            headers=["player"] + names + ["total"], tablefmt="github", disable_numparse=True,
+            colalign=("left",) + ("right",) * (len(names) + 1)))
+        parts.append("\n\n## Head to head\n")
+        parts.append(tabulate(
+            [[a, b, f"{d.wins}-{d.draws}-{d.losses}", _elo(d.elo), _err(d.error),
+              f"{100 * d.los:.1f} %"] for a, b, d in self.pairs],
+            headers=["player", "opponent", "W-D-L", "Elo diff", "± 95%", "LOS"],
+            tablefmt="github", disable_numparse=True,
+            colalign=("left", "left", "right", "right", "right", "right")))
+        parts.append("\n\n## Points per board\n")
+        parts.append(tabulate(
+            [[f"{M}x{N} K={K}"] + [str(self.board_points[(M, N, K)].get(p, 0)) for p in names]
+             for M, N, K in self.boards],
+            headers=["board (MxN)"] + names, tablefmt="github", disable_numparse=True,
+            colalign=("left",) + ("right",) * len(names)))
+        return "\n".join(parts) + "\n"
+
+
+def _csv_float(x: float) -> str:
+    return "" if math.isnan(x) else f"{x:.3f}"
+
+
+def _ms(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.1f}"
+
+
+def _elo(x: float) -> str:
+    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _err(x: float) -> str:
+    return f"{x:.1f}" if math.isfinite(x) else "inf"
+
+
+def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
+                      boards: Sequence[tuple[int, int, int]] = ()) -> Standings:
+    """Standings of `players` from `games` (games of other players are ignored).
+
+    `boards` fixes the per-board table's rows (boards seen only in games are appended).
+    """
+    names = list(players)
+    known = set(names)
+    points = dict.fromkeys(names, 0)
+    count = {p: {"games": 0, "wins": 0, "draws": 0, "losses": 0} for p in names}
+    faults = {p: {Reason.TIMEOUT: 0, Reason.ILLEGAL: 0, Reason.CRASH: 0} for p in names}
+    times: dict[str, list[float]] = {p: [] for p in names}
+    cross = {a: dict.fromkeys(names, 0) for a in names}
+    wdl = {(a, b): [0, 0, 0] for a in names for b in names}  # a's wins, losses, draws vs b
+    board_list = list(dict.fromkeys((b[0], b[1], b[2]) for b in boards))
+    board_points: dict[tuple[int, int, int], dict[str, int]] = {
+        b: dict.fromkeys(names, 0) for b in board_list}
+    results: list[tuple[str, str, float]] = []
+    total = 0
+    for g in games:
+        a, b, rec = g.player1, g.player2, g.record
+        if a not in known or b not in known or a == b:
+            continue
+        total += 1
+        board = (rec.M, rec.N, rec.K)
+        if board not in board_points:
+            board_list.append(board)
+            board_points[board] = dict.fromkeys(names, 0)
+        if rec.winner is None:
+            pa = pb = POINTS_DRAW
+            count[a]["draws"] += 1
+            count[b]["draws"] += 1
+            wdl[(a, b)][2] += 1
+            wdl[(b, a)][2] += 1
+            results.append((a, b, 0.5))
+        else:
+            win, lose = (a, b) if rec.winner == 1 else (b, a)
+            pa, pb = (POINTS_WIN, 0) if rec.winner == 1 else (0, POINTS_WIN)
+            count[win]["wins"] += 1
+            count[lose]["losses"] += 1
+            wdl[(win, lose)][0] += 1
+            wdl[(lose, win)][1] += 1
+            results.append((win, lose, 1.0))
+        if rec.is_fault and rec.offender in (1, 2):
+            faults[a if rec.offender == 1 else b][rec.reason] += 1
+        for p in (a, b):
+            count[p]["games"] += 1
+        points[a] += pa
+        points[b] += pb
+        cross[a][b] += pa
+        cross[b][a] += pb
+        board_points[board][a] += pa
+        board_points[board][b] += pb
+        times[a].extend(rec.times_ms[0::2])
+        times[b].extend(rec.times_ms[1::2])
+
+    ratings = fit_ratings(names, results)
+    elo = ratings.as_dict()
+    order = sorted(names, key=lambda p: (-points[p], -elo[p][0], p))
+    ranking = tuple(
+        PlayerRow(rank=i + 1, player=p, points=points[p], games=count[p]["games"],
+                  wins=count[p]["wins"], draws=count[p]["draws"], losses=count[p]["losses"],
+                  timeouts=faults[p][Reason.TIMEOUT], illegal=faults[p][Reason.ILLEGAL],
+                  crashes=faults[p][Reason.CRASH],
+                  mean_move_ms=(sum(times[p]) / len(times[p])) if times[p] else math.nan,
+                  max_move_ms=max(times[p]) if times[p] else math.nan,
+                  elo=elo[p][0], elo_ci95=elo[p][1])
+        for i, p in enumerate(order))
+    pairs = tuple((a, b, elo_difference(*wdl[(a, b)])) for a, b in combinations(order, 2))
+    return Standings(ranking=ranking, boards=tuple(board_list), board_points=board_points,
+                     cross=cross, pairs=pairs, ratings=ratings, total_games=total)

@@ -1,0 +1,5 @@
+"""Engine modules shared by the built-in bots (search, heuristics, playouts, bitboards).
+
+Not a bot: discovery skips packages and modules whose name starts with `_`, so `ls players/`
+lists the bots. Nothing here imports from `arena` beyond the bot-facing API (board, player).
+"""

@@ -1,0 +1,97 @@
+"""Standings from stored games: points, fault columns by offender, crosstable, boards, Elo."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import pytest
+
+from arena.records import GameRecord, Reason, StoredGame
+from arena.tournament.standings import CSV_COLUMNS, compute_standings
+
+_n = iter(range(10**6))
+
+
+def game(p1: str, p2: str, winner: int | None, reason: Reason = Reason.CONNECT,
+         offender: int | None = None, board: tuple[int, int, int] = (4, 4, 3),
+         times_ms: tuple[float, ...] = (1.0, 1.0, 1.0)) -> StoredGame:
+    i = next(_n)
+    rec = GameRecord(M=board[0], N=board[1], K=board[2], p1=p1, p2=p2, names=(p1, p2),
+                     moves=tuple(range(len(times_ms))), times_ms=times_ms, winner=winner,
+                     reason=reason, detail="", seed=i, offender=offender)
+    return StoredGame(f"g{i}", 1, p1, p2, rec)
+
+
+def test_points_faults_crosstable_boards_and_times() -> None:
+    games = [
+        game("a", "b", 1, board=(4, 4, 3), times_ms=(1.0, 2.0, 3.0, 4.0, 5.0)),
+        game("b", "a", None, Reason.DRAW, board=(4, 4, 3)),
+        game("a", "c", 1, Reason.TIMEOUT, offender=2, board=(5, 4, 4)),
+        game("c", "b", 2, Reason.ILLEGAL, offender=1, board=(5, 4, 4)),
+        game("b", "c", 2, Reason.CRASH, offender=1, board=(5, 4, 4)),
+        game("x", "a", 1),  # not a player of this tournament: ignored
+    ]
+    st = compute_standings(["a", "b", "c"], games, boards=[(4, 4, 3), (5, 4, 4)])
+    a, b, c = st.row("a"), st.row("b"), st.row("c")
+    assert [r.player for r in st.ranking] == ["a", "b", "c"]
+    assert [r.rank for r in st.ranking] == [1, 2, 3]
+    assert (a.points, a.games, a.wins, a.draws, a.losses) == (7, 3, 2, 1, 0)
+    assert (b.points, b.games, b.wins, b.draws, b.losses) == (4, 4, 1, 1, 2)
+    assert (c.points, c.games, c.wins, c.draws, c.losses) == (3, 3, 1, 0, 2)
+    # faults count for the player who committed them, never for the victim
+    assert (a.timeouts, a.illegal, a.crashes) == (0, 0, 0)
+    assert (b.timeouts, b.illegal, b.crashes) == (0, 0, 1)
+    assert (c.timeouts, c.illegal, c.crashes) == (1, 1, 0)
+    assert st.total_games == 5
+    assert sum(r.points for r in st.ranking) == 3 * 4 + 2 * 1
+    assert st.cross["a"] == {"a": 0, "b": 4, "c": 3}
+    assert st.cross["b"]["a"] == 1 and st.cross["b"]["c"] == 3 and st.cross["c"]["b"] == 3
+    assert st.board_points[(4, 4, 3)] == {"a": 4, "b": 1, "c": 0}
+    assert st.board_points[(5, 4, 4)] == {"a": 3, "b": 3, "c": 3}
+    # p1 moves at even indexes, p2 at odd ones
+    a_times = [1.0, 3.0, 5.0] + [1.0] + [1.0, 1.0]  # game 1 (p1), game 2 (p2), game 3 (p1)
+    assert a.mean_move_ms == pytest.approx(sum(a_times) / len(a_times))
+    assert a.max_move_ms == 5.0 and b.max_move_ms == 4.0
+    assert sum(r.elo for r in st.ranking) == pytest.approx(0.0, abs=1e-6)
+    assert a.elo > b.elo and a.elo_ci95 > 0
+
+
+def test_equal_points_are_ranked_by_elo() -> None:
+    games = [game("s", "w", 1) for _ in range(5)]
+    games += [game("p", "s", 1), game("s", "p", 1)]  # p: 1 win, 1 loss against the strong one
+    games += [game("q", "w", 1), game("w", "q", 1)]  # q: the same against the weak one
+    st = compute_standings(["q", "p", "s", "w"], games)
+    assert st.row("p").points == st.row("q").points == 3
+    assert st.row("p").elo > st.row("q").elo
+    names = [r.player for r in st.ranking]
+    assert names.index("p") < names.index("q")
+
+
+def test_head_to_head_uses_elo_difference() -> None:
+    games = [game("a", "b", 1)] * 3 + [game("b", "a", 1)] + [game("a", "b", None, Reason.DRAW)]
+    st = compute_standings(["a", "b"], games)
+    (p, o, d), = st.pairs
+    assert (p, o) == ("a", "b")
+    assert (d.wins, d.losses, d.draws) == (3, 1, 1)
+    assert d.elo > 0 and 0.5 < d.los < 1
+
+
+def test_csv_and_markdown() -> None:
+    games = [game("a", "b", 1), game("b", "a", None, Reason.DRAW),
+             game("a", "b", 2, Reason.CRASH, offender=1)]
+    st = compute_standings(["a", "b", "idle"], games)
+    rows = list(csv.reader(io.StringIO(st.to_csv())))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert tuple(rows[0][:10]) == ("rank", "player", "points", "games", "wins", "draws",
+                                   "losses", "timeouts", "illegal", "crashes")
+    by_name = {r[1]: r for r in rows[1:]}
+    assert by_name["a"][2:10] == ["4", "3", "1", "1", "1", "0", "0", "1"]
+    assert by_name["idle"][2:4] == ["0", "0"] and by_name["idle"][10] == ""  # no moves
+    assert math.isnan(st.row("idle").mean_move_ms)
+    md = st.to_markdown("T", expected_games=10)
+    for heading in ("# T", "## Ranking", "## Crosstable", "## Head to head",
+                    "## Points per board", "3 games of 10 scheduled"):
+        assert heading in md
+    assert "| a " in md or "| a" in md

@@ -1,0 +1,293 @@
+"""End-to-end tournaments with real bot processes (L0, L1 and small test bots written here):
+every game stored once, points and fault columns right, standings files agree with the stored
+games; SIGKILL part-way and resume; Ctrl-C; a changed config refused."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.records import GameRecord, Reason, StoredGame
+from arena.tournament.config import load_config
+from arena.tournament.schedule import make_schedule
+from arena.tournament.standings import compute_standings
+from arena.tournament.store import ResultStore
+
+pytestmark = pytest.mark.slow
+
+CRASH3 = textwrap.dedent("""\
+    import random
+
+    from arena.player import CXPlayer
+
+
+    class Crash3(CXPlayer):
+        \"\"\"Plays randomly and raises on its third move.\"\"\"
+
+        def initPlayer(self, M, N, K, first, timeout_in_secs):
+            self.rng = random.Random(self.seed)
+            self.moves = 0
+
+        def selectColumn(self, B):
+            self.moves += 1
+            if self.moves == 3:
+                raise RuntimeError("boom on my third move")
+            return self.rng.choice(B.getAvailableColumns())
+
+        def playerName(self):
+            return "crash3"
+    """)
+
+SLEEPY = textwrap.dedent("""\
+    import random
+    import time
+
+    from arena.player import CXPlayer
+
+
+    class Sleepy(CXPlayer):
+        \"\"\"A seeded random player that takes a while over every move.\"\"\"
+
+        delay_s = 0.05
+
+        def initPlayer(self, M, N, K, first, timeout_in_secs):
+            self.rng = random.Random(self.seed)
+
+        def selectColumn(self, B):
+            time.sleep(self.delay_s)
+            return self.rng.choice(B.getAvailableColumns())
+
+        def playerName(self):
+            return "sleepy"
+    """)
+
+
+def write_config(tmp_path: Path, players: str, boards: str, name: str = "e2e",
+                 extra: str = "") -> Path:
+    (tmp_path / "crash3.py").write_text(CRASH3)
+    (tmp_path / "sleepy.py").write_text(SLEEPY)
+    cfg = tmp_path / f"{name}.yaml"
+    cfg.write_text(f"name: {name}\nplayers: {players}\nboards: {boards}\ntimeout_s: 0.5\n"
+                   f"grace_s: 0.05\nworkers: 2\nseed: 11\nmemory_limit_mb: 1024\n{extra}")
+    return cfg
+
+
+def stored(results: Path) -> list[tuple[str, GameRecord, str, str]]:
+    with ResultStore(results / "games.sqlite", create=False) as s:
+        return [(g.game_id, g.record, g.player1, g.player2) for g in s.games()]
+
+
+def db_count(results: Path) -> int:
+    import sqlite3
+
+    db = results / "games.sqlite"
+    if not db.is_file():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
+def marked_processes(mark: str) -> list[int]:
+    """Pids of live processes whose environment carries CXARENA_TEST_MARK=mark."""
+    needle = f"CXARENA_TEST_MARK={mark}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read()
+            with open(f"/proc/{entry}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in env.split(b"\0") and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def wait_gone(mark: str, timeout_s: float = 10.0) -> list[int]:
+    deadline = time.monotonic() + timeout_s
+    while (left := marked_processes(mark)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+def start(cfg: Path, results: Path, mark: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, CXARENA_TEST_MARK=mark)
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", str(cfg), "--results", str(results),
+         "--quiet"], cwd=cfg.parent, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_for_games(proc: subprocess.Popen[bytes], results: Path, n: int) -> None:
+    deadline = time.monotonic() + 60
+    while db_count(results) < n:
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        assert time.monotonic() < deadline, "no games stored within 60 s"
+        time.sleep(0.02)
+
+
+def comparable(results: Path) -> tuple[object, ...]:
+    """The standings without the measured move times (those differ between runs)."""
+    with ResultStore(results / "games.sqlite", create=False) as s:
+        games = list(s.games())
+        names = [p["name"] for p in json.loads(s.get_meta("config") or "{}")["players"]]
+    st = compute_standings(names, games)
+    rows = tuple((r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
+                  r.illegal, r.crashes, round(r.elo, 6)) for r in st.ranking)
+    plays = sorted((g.game_id, g.record.moves, g.record.winner, g.record.reason)
+                   for g in games)
+    return rows, plays, st.cross
+
+
+def test_tournament_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path, "[L0, L1, {spec: crash3.py, name: crasher}]",
+                       "[[4, 4, 3], [5, 4, 4], [4, 5, 4]]")
+    results = tmp_path / "out"
+    assert main(["tournament", str(cfg), "--results", str(results)]) == 0
+    printed = capsys.readouterr().out
+    assert "## Ranking" in printed and "18 of 18 games stored" in printed
+
+    schedule = make_schedule(load_config(cfg))
+    games = stored(results)
+    assert len(games) == 18 == len(schedule)
+    assert sorted(g[0] for g in games) == sorted(g.game_id for g in schedule)
+    by_id = {g.game_id: g for g in schedule}
+    crashes_by = {"L0": 0, "L1": 0, "crasher": 0}
+    decisive = draws = 0
+    for gid, rec, p1, p2 in games:
+        spec = by_id[gid]
+        assert (p1, p2, rec.seed, (rec.M, rec.N, rec.K)) == (spec.p1, spec.p2, spec.seed,
+                                                              spec.board)
+        assert rec.extra["game_id"] == gid and rec.version
+        assert len(rec.moves) == len(rec.times_ms)
+        if rec.winner is None:
+            draws += 1
+        else:
+            decisive += 1
+        if rec.reason is Reason.CRASH:
+            offender = p1 if rec.offender == 1 else p2
+            crashes_by[offender] += 1
+            assert offender == "crasher" and "boom on my third move" in rec.detail
+        else:
+            assert rec.reason in (Reason.CONNECT, Reason.DRAW), rec
+    assert crashes_by["crasher"] > 0
+
+    rows = list(csv.DictReader((results / "standings.csv").open()))
+    assert list(rows[0])[:10] == ["rank", "player", "points", "games", "wins", "draws",
+                                  "losses", "timeouts", "illegal", "crashes"]
+    points = {r["player"]: int(r["points"]) for r in rows}
+    assert sum(points.values()) == 3 * decisive + 2 * draws
+    assert {r["player"]: int(r["crashes"]) for r in rows} == crashes_by
+    assert all(int(r["timeouts"]) == 0 and int(r["illegal"]) == 0 for r in rows)
+    assert all(int(r["games"]) == 12 for r in rows)
+    # standings.csv is exactly what the stored games give
+    st = compute_standings(["L0", "L1", "crasher"],
+                           [StoredGame(g[0], 1, g[2], g[3], g[1]) for g in games])
+    assert (results / "standings.csv").read_text() == st.to_csv()
+    assert "## Crosstable" in (results / "standings.md").read_text()
+    log = (results / "arena.log").read_text()
+    assert "event=fault reason=crash offender=crasher" in log
+    assert "worker-0" in log and "worker-1" in log and "event=run-end" in log
+
+    # report: the same standings again, and every record as JSON lines
+    assert main(["report", str(results), "--csv"]) == 0
+    assert capsys.readouterr().out == st.to_csv()
+    assert main(["report", str(results)]) == 0
+    assert "## Ranking" in capsys.readouterr().out
+    assert main(["report", str(results), "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 18
+    recs = [GameRecord.from_dict(json.loads(line)) for line in lines]
+    assert {r.extra["game_id"] for r in recs} == set(by_id)
+
+    # rerun: nothing to play; a changed config is refused; --fresh starts over
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 0
+    assert len(stored(results)) == 18
+    cfg.write_text(cfg.read_text().replace("seed: 11", "seed: 12"))
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 2
+    assert "changed: seed" in capsys.readouterr().err
+    assert len(stored(results)) == 18
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet", "--fresh"]) == 0
+    fresh = stored(results)
+    assert len(fresh) == 18
+    assert {g[1].seed for g in fresh}.isdisjoint({g[1].seed for g in games})  # new seed
+    assert main(["report", str(tmp_path / "nothing")]) == 2
+
+
+def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path, "[L0, L1, {spec: sleepy.py, name: sleepy}]",
+                       "[[4, 4, 3], [5, 4, 4], [4, 5, 4], [5, 5, 4]]")
+    total = len(make_schedule(load_config(cfg)))
+    results, mark = tmp_path / "killed", uuid.uuid4().hex
+    proc = start(cfg, results, mark)
+    wait_for_games(proc, results, 4)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = {g[0] for g in stored(results)}
+    assert 4 <= len(before) < total
+    # idle bots are frozen between games and cannot notice their worker died; the rerun
+    # kills such orphans of its results directory before it starts
+    orphans = wait_gone(mark, timeout_s=2.0)
+
+    # resume: exactly the missing games are played, none twice
+    proc = start(cfg, results, mark)
+    assert proc.wait(timeout=120) == 0, proc.stderr.read().decode() if proc.stderr else ""
+    after = stored(results)
+    assert len(after) == total == len({g[0] for g in after})
+    assert before <= {g[0] for g in after}
+    log = (results / "arena.log").read_text()
+    assert f"stored={len(before)} to-play={total - len(before)}" in log
+    assert "event=duplicate" not in log
+    assert ("event=orphans-killed" in log) == bool(orphans)
+    assert wait_gone(mark) == [], "bot processes left behind"
+
+    reference = tmp_path / "straight"
+    assert main(["tournament", str(cfg), "--results", str(reference), "--quiet"]) == 0
+    assert comparable(results) == comparable(reference)
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path, "[L0, {spec: sleepy.py, name: sleepy}, "
+                                 "{spec: sleepy.py, name: sleepy2}]",
+                       "[[5, 5, 4], [4, 5, 4]]")
+    total = len(make_schedule(load_config(cfg)))
+    results, mark = tmp_path / "out", uuid.uuid4().hex
+    proc = start(cfg, results, mark)
+    wait_for_games(proc, results, 2)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    assert proc.wait(timeout=60) == 130
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert "run the same command again to resume" in err
+    assert wait_gone(mark, timeout_s=3.0) == []
+    kept = len(stored(results))
+    assert 2 <= kept < total
+    assert (results / "standings.csv").is_file()
+    proc = start(cfg, results, mark)
+    assert proc.wait(timeout=120) == 0
+    assert len(stored(results)) == total

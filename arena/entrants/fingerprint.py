@@ -39,7 +39,7 @@ def _tree(path: Path) -> list[Path]:
     """A file, or every file under a folder (caches skipped), in a stable order."""
     if path.is_file():
         return [path]
-    out = []
+    out: list[Path] = []
     for root, dirs, files in os.walk(path):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
         out.extend(Path(root) / f for f in sorted(files) if not f.endswith((".pyc", ".pyo")))
@@ -62,13 +62,13 @@ def _module_location(name: str) -> Path | None:
 def code_files(spec: BotSpec) -> list[Path]:
     """The files whose contents make up `spec`'s fingerprint."""
     if spec.command is not None:
-        files = []
+        prog_files: list[Path] = []
         program = spec.command[0]
         found = program if os.sep in program else shutil.which(program)
         if found and os.path.isfile(found):
-            files.append(Path(found).resolve())
-        files.extend(Path(a).resolve() for a in spec.command[1:] if os.path.isfile(a))
-        return files
+            prog_files.append(Path(found).resolve())
+        prog_files.extend(Path(a).resolve() for a in spec.command[1:] if os.path.isfile(a))
+        return prog_files
     if spec.path is not None:
         return [Path(spec.path)]
     assert spec.module is not None

@@ -53,7 +53,8 @@ _MAX_LABEL_CHARS = 300
 
 def static_text(name: str) -> str:
     """The text of `arena/report/static/<name>` (package data)."""
-    return resources.files("arena.report").joinpath("static", name).read_text(encoding="utf-8")
+    static = resources.files("arena.report").joinpath("static")
+    return static.joinpath(name).read_text(encoding="utf-8")
 
 
 def encode_moves(moves: tuple[int, ...] | list[int], N: int) -> str:
@@ -247,7 +248,7 @@ def _standings_html(data: ReportData) -> str:
     heads = ["rank", "player", "points", "games", "wins", "draws", "losses", "timeouts",
              "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"]
     key = "".join(f"<tr><th>{_e(c)}</th><td>{_e(m)}</td></tr>" for c, m in COLUMN_KEY)
-    return (f'<table class="ranking" id="ranking"><thead><tr>'
+    return ('<table class="ranking" id="ranking"><thead><tr>'
             + "".join(f"<th>{_e(h)}</th>" for h in heads)
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
             + '<details class="key" open><summary>What the columns mean</summary>'
@@ -266,9 +267,9 @@ def _crosstable_html(data: ReportData) -> str:
     st = data.standings
     names = [r.player for r in st.ranking]
     wdl: dict[tuple[str, str], list[int]] = {}
-    for a, b, d in st.pairs:
-        wdl[(a, b)] = [d.wins, d.draws, d.losses]
-        wdl[(b, a)] = [d.losses, d.draws, d.wins]
+    for a, b, diff in st.pairs:
+        wdl[(a, b)] = [diff.wins, diff.draws, diff.losses]
+        wdl[(b, a)] = [diff.losses, diff.draws, diff.wins]
     head = "".join(f"<th>{_e(n)}</th>" for n in names)
     rows = []
     for a in names:

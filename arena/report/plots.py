@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -18,7 +19,7 @@ from matplotlib.figure import Figure
 
 __all__ = ["elo_svg", "heat_colour", "move_times_svg", "text_colour"]
 
-_RC = {
+_RC: Any = {
     "svg.fonttype": "none",  # text stays text: small, searchable, no glyph paths
     "svg.hashsalt": "cxarena",
     "font.size": 9,

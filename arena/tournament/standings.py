@@ -119,7 +119,7 @@ class Standings:
             headers=["rank", "player", "points", "games", "wins", "draws", "losses",
                      "timeouts", "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"],
             tablefmt="github", disable_numparse=True, colalign=("right", "left") + ("right",) * 11))
-        parts.append("\n\n" + column_key_markdown())
+        parts.append("\n" + column_key_markdown())
         parts.append("\n\n## Crosstable (points the row player took from the column player)\n")
         parts.append(tabulate(
             [[a] + [("—" if a == b else str(self.cross[a][b])) for b in names]

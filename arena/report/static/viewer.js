@@ -171,10 +171,10 @@
       b.addEventListener("click", function () { fn(); rootEl.focus({ preventScroll: true }); });
       return b;
     }
-    button("⏮", "first position (Home)", function () { goto(0); });
+    button("|◀", "first position (Home)", function () { goto(0); });
     button("◀", "one move back (Left)", function () { goto(pos - 1); });
     button("▶", "one move forward (Right)", function () { goto(pos + 1); });
-    button("⏭", "last position (End)", function () { goto(moves.length); });
+    button("▶|", "last position (End)", function () { goto(moves.length); });
     var range = h("input", { type: "range", min: 0, max: moves.length, value: 0, step: 1,
                              "aria-label": "scrub through the moves" }, controls);
     range.addEventListener("input", function () { goto(Number(range.value)); });
@@ -275,7 +275,12 @@
       winLayer.textContent = "";
       var wins = svg.querySelectorAll(".cx-win");
       for (var w = 0; w < wins.length; w++) { wins[w].classList.remove("cx-win"); }
-      colNums.forEach(function (t) { t.classList.remove("cx-bad"); });
+      colNums.forEach(function (t, j) {
+        if (t.classList.contains("cx-bad")) {
+          t.classList.remove("cx-bad");
+          t.textContent = j % labelEvery === 0 || j === N - 1 ? String(j) : "";
+        }
+      });
       var atEnd = pos === moves.length;
       if (atEnd && lastMarked >= 0 && game.reason === "connect") {
         var r = Math.floor(lastMarked / N), c = lastMarked % N;
@@ -292,10 +297,12 @@
         var ic = game.illegal_col;
         if (ic >= 0 && ic < N) {
           colNums[ic].classList.add("cx-bad");
-          colNums[ic].textContent = String(ic);
-          var top = heights[ic] >= M ? 0 : M - 1 - heights[ic];
-          s("circle", { "class": "cx-ghost", cx: ic * CELL + CELL / 2,
-                        cy: TOP + top * CELL + CELL / 2, r: RADIUS - 2 }, winLayer);
+          colNums[ic].textContent = ic + (heights[ic] >= M ? " full" : "");
+          if (heights[ic] < M) {
+            s("circle", { "class": "cx-ghost", cx: ic * CELL + CELL / 2,
+                          cy: TOP + (M - 1 - heights[ic]) * CELL + CELL / 2, r: RADIUS - 2 },
+              winLayer);
+          }
         }
       }
     }

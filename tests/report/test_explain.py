@@ -51,7 +51,8 @@ def test_crashes_in_words() -> None:
 def test_normal_ends() -> None:
     win = _rec(reason=Reason.CONNECT, winner=1, offender=None, moves=(0, 1, 0, 1, 0, 1, 0),
                times_ms=(0.0,) * 7)
-    assert describe_end(win, "x", "y") == "x (first player) wins: 4 in a row with move 7 (column 0)."
+    assert describe_end(win, "x", "y") == ("x (first player) wins: 4 in a row with move 7 "
+                                           "(column 0).")
     draw = _rec(reason=Reason.DRAW, winner=None, offender=None)
     assert describe_end(draw).startswith("Draw: the board is full after 3 moves")
     cap = _rec(reason=Reason.DRAW, winner=None, offender=None,

@@ -313,10 +313,13 @@
         if (game.offender) { status.classList.add("cx-fault"); }
         var text = game.explanation;
         if (!text) {
+          // the same words as arena/report/explain.py's describe_end
           text = game.reason === "connect" && game.winner ?
-            players[game.winner - 1] + " wins: " + K + " in a row with move " + moves.length + "." :
+            players[game.winner - 1] + " (" + (game.winner === 1 ? "first" : "second") +
+            " player) wins: " + K + " in a row with move " + moves.length + " (column " +
+            moves[moves.length - 1] + ")." :
             game.reason === "draw" ? "Draw: the board is full after " + moves.length +
-            " moves." : "Game over (" + game.reason + ").";
+            " moves, nobody has " + K + " in a row." : "Game over (" + game.reason + ").";
         }
         status.textContent = (pos ? "Move " + pos + " of " + moves.length + ". " : "") + text;
         return;

@@ -28,6 +28,7 @@ class ReportData:
     name: str
     results_dir: Path
     meta: dict[str, Any]  # the stored config summary (players, boards, timeout_s, games ...)
+    fingerprint: dict[str, Any]  # the config fingerprint (grace_s, memory_limit_mb ...)
     games: tuple[StoredGame, ...]
     standings: Standings
 
@@ -35,6 +36,11 @@ class ReportData:
     def timeout_s(self) -> float | None:
         t = self.meta.get("timeout_s")
         return float(t) if isinstance(t, (int, float)) else None
+
+    @property
+    def grace_s(self) -> float | None:
+        g = self.meta.get("grace_s", self.fingerprint.get("grace_s"))
+        return float(g) if isinstance(g, (int, float)) else None
 
     @property
     def scheduled(self) -> int | None:
@@ -67,11 +73,12 @@ def load_report(path: str | Path) -> ReportData:
         raw = store.get_meta("config")
         meta: dict[str, Any] = json.loads(raw) if raw else {}
         name = meta.get("name") or store.get_meta("name") or db.parent.name
+        fingerprint = store.fingerprint() or {}
         games = tuple(store.games())
     players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
     if not players:  # a database without a config summary: take names from the games
         players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
     boards = [(int(b[0]), int(b[1]), int(b[2])) for b in meta.get("boards", [])]
     standings = compute_standings(players, games, boards)
-    return ReportData(name=str(name), results_dir=db.parent, meta=meta, games=games,
-                      standings=standings)
+    return ReportData(name=str(name), results_dir=db.parent, meta=meta,
+                      fingerprint=fingerprint, games=games, standings=standings)

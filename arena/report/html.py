@@ -212,7 +212,7 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if extra:
             more[i] = extra
     timeout_s = data.timeout_s
-    grace = data.meta.get("grace_s")
+    grace = data.grace_s
     payload = {
         "version": 1,
         "name": data.name,
@@ -220,7 +220,7 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         "boards": boards,
         "reasons": reasons,
         "timeout_ms": None if timeout_s is None else timeout_s * 1000.0,
-        "grace_ms": grace * 1000.0 if isinstance(grace, (int, float)) else None,
+        "grace_ms": None if grace is None else grace * 1000.0,
         "time_unit_ms": TIME_UNIT_MS,
         "move_alphabet": MOVE_ALPHABET,
         "games": cols,
@@ -241,10 +241,11 @@ def _standings_html(data: ReportData) -> str:
         mx = "-" if math.isnan(r.max_move_ms) else f"{r.max_move_ms:.1f}"
         cells = [r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
                  r.illegal, r.crashes, mean, mx, f"{r.elo:+.0f} ± {r.elo_ci95:.0f}"]
-        tds = "".join(f"<td>{_e(c)}</td>" if k != 1 else f'<td class="name">{_e(c)}</td>'
-                      for k, c in enumerate(cells))
-        fault = r.timeouts + r.illegal + r.crashes
-        rows.append(f'<tr{" class=faulty" if fault else ""}>{tds}</tr>')
+        classes = {1: "name", 7: "bad" if r.timeouts else "", 8: "bad" if r.illegal else "",
+                   9: "bad" if r.crashes else ""}
+        tds = "".join(f'<td class="{classes[k]}">{_e(c)}</td>' if classes.get(k) else
+                      f"<td>{_e(c)}</td>" for k, c in enumerate(cells))
+        rows.append(f"<tr>{tds}</tr>")
     heads = ["rank", "player", "points", "games", "wins", "draws", "losses", "timeouts",
              "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"]
     key = "".join(f"<tr><th>{_e(c)}</th><td>{_e(m)}</td></tr>" for c, m in COLUMN_KEY)
@@ -361,7 +362,15 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
         ("boards", ", ".join(f"{M}x{N} K={K}" for M, N, K in payload["boards"])),
     ]
     if data.timeout_s is not None:
-        items.append(("time limit", f"{data.timeout_s:g} s per move (also for initPlayer)"))
+        grace = "" if data.grace_s is None else f", grace {data.grace_s * 1000:g} ms"
+        items.append(("time limit", f"{data.timeout_s:g} s per move (also for initPlayer)"
+                                    f"{grace}"))
+    fp = data.fingerprint
+    if isinstance(fp.get("memory_limit_mb"), int):
+        items.append(("memory limit", f"{fp['memory_limit_mb']} MiB per bot"))
+    if isinstance(fp.get("fresh_process"), bool):
+        items.append(("bot processes", "a fresh process for every game" if fp["fresh_process"]
+                      else "reused between games"))
     for k in ("rounds", "seed", "path", "version"):
         if m.get(k) is not None:
             items.append((k if k != "path" else "config", str(m[k])))

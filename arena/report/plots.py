@@ -117,8 +117,8 @@ def move_times_svg(times_ms: Mapping[str, np.ndarray], limit_ms: float | None,
                     note += f" ({100.0 * mx / limit_ms:.0f} % of limit)"
             else:
                 note = "no moves"
-            ax.text(1.0, 0.85, note, transform=ax.transAxes, ha="right", va="top", fontsize=7,
-                    color="#333")
+            ax.text(1.02, 0.5, note.replace(", max", "\nmax", 1), transform=ax.transAxes,
+                    ha="left", va="center", fontsize=7, color="#333")
         axes[-1].set_xlabel("time per move (ms, log scale)" + (
             f"; red line: the {limit_ms:g} ms limit" if limit_ms else ""))
         return _svg(fig)

@@ -65,7 +65,8 @@ def _times(times_ms: Sequence[float], names: tuple[str, str], limit_ms: float | 
             mean, mx = sum(t) / len(t), max(t)
             share = f" ({100 * mx / limit_ms:.0f} % of the {limit_ms:g} ms limit)" if (
                 limit_ms) else ""
-            lines.append(f"  {_SYMBOLS[seat]} {names[seat]}: {len(t)} moves, mean "
+            lines.append(f"  {_SYMBOLS[seat]} {names[seat]}: {len(t)} "
+                         f"move{'s' if len(t) != 1 else ''}, mean "
                          f"{_ms(mean)} ms, max {_ms(mx)} ms{share}")
         else:
             lines.append(f"  {_SYMBOLS[seat]} {names[seat]}: no moves")

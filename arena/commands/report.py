@@ -29,14 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
+    from arena.report.data import find_db
     from arena.tournament.run import read_standings
-    from arena.tournament.store import DB_FILE, ResultStore
+    from arena.tournament.store import ResultStore
 
     where = Path(args.results)
-    db = where / DB_FILE if where.is_dir() else where
-    if not db.is_file():
-        raise UsageError(f"{args.results}: no tournament results here (no {DB_FILE}); "
-                         f"run `cxarena tournament CONFIG` first")
+    db = find_db(where)
     if args.html is not None:
         from arena.report.html import write_report
 

@@ -44,7 +44,8 @@ MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-
 TIME_UNIT_MS = 0.01
 
 #: record labels the report never repeats per game (the game's own id, names, ...)
-_LABELS = frozenset({"game_id", "tournament", "round", "player1", "player2", "startup_ms"})
+_LABELS = frozenset({"game_id", "tournament", "round", "player1", "player2", "startup_ms",
+                     "opening"})  # the opening has its own place in the viewer
 #: GameRecord fields the report handles itself
 _KNOWN = frozenset(f.name for f in dataclasses.fields(GameRecord))
 #: a per-game label longer than this (as JSON) is left out of the page

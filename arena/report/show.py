@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from arena.records import StoredGame
+from arena.records import Reason, StoredGame
 from arena.report.data import record_field
 from arena.report.explain import describe_end, winning_line
 
@@ -102,8 +102,8 @@ def render_game(game: StoredGame, step: bool = False, timeout_s: float | None = 
         if v is not None:
             head.append(f"{label}: {v}")
     out = ["\n".join(head), ""]
-    win = set(winning_line(rec.M, rec.N, rec.K, rec.moves)) if rec.reason.value == "connect" \
-        else set()
+    win = (set(winning_line(rec.M, rec.N, rec.K, rec.moves)) if rec.reason is Reason.CONNECT
+           else set())
     if step:
         for n in range(len(rec.moves) + 1):
             if n == 0:

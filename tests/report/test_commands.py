@@ -11,7 +11,7 @@ import pytest
 
 from arena.board import CXBoard
 from arena.cli import main
-from arena.records import Reason
+from arena.records import GameRecord, Reason
 from arena.tournament.standings import column_key_markdown
 from tests.report.conftest import Played
 
@@ -36,7 +36,7 @@ def test_report_json_has_every_game_id(played: Played, capsys: pytest.CaptureFix
     assert all(list(d)[0] == "game_id" for d in lines)
     by_id = {g.game_id: g for g in played.games}
     for d in lines:
-        assert d["moves"] == list(by_id[d["game_id"]].record.moves)
+        assert GameRecord.from_dict(d) == by_id[d["game_id"]].record  # still reads back
 
 
 def test_report_html_default_and_named_file(played: Played, tmp_path: Path,

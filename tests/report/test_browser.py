@@ -153,3 +153,27 @@ def test_screenshot_is_not_blank(page: Page) -> None:
     assert colours is not None and len(colours) > 50  # text, tables, heat map colours
     white = max(colours)[0] / (img.width * img.height)
     assert white < 0.97
+
+
+def test_a_board_wider_than_64_columns_replays(browser: Any, tmp_path: Path) -> None:
+    """Moves on boards with N > 64 take two characters each; the page decodes them."""
+    from arena.records import GameRecord
+    from arena.report.html import write_report
+    from arena.tournament.store import ResultStore
+
+    moves = (65, 0, 66, 69, 1, 68, 67)  # X: 65 66 67 in a row on the bottom row, K=3
+    rec = GameRecord(M=2, N=70, K=3, p1="a", p2="b", names=("a", "b"), moves=moves,
+                     times_ms=(1.5,) * len(moves), winner=1, reason=Reason.CONNECT, detail="",
+                     seed=3)
+    assert CXBoard.from_moves(2, 70, 3, list(moves)).gameState().value == "winp1"
+    with ResultStore(tmp_path / "games.sqlite") as store:
+        store.add("wide", 1, "a", "b", rec)
+    report = write_report(tmp_path)
+    p = Page(browser, report, "#game=wide")
+    try:
+        p.page.keyboard.press("End")
+        assert dom_board(p) == CXBoard.from_moves(2, 70, 3, list(moves)).getBoard().tolist()
+        assert p.page.locator("#viewer .cx-win").count() == 3
+        assert p.errors() == []
+    finally:
+        p.page.close()

@@ -36,8 +36,8 @@
  *   cells()        the board as rows (row 0 at the top) of 0 (free), 1 or 2
  *   destroy()      remove the viewer and its key listener
  *
- * Keys (when focused, or anywhere with globalKeys): Left/Right one move, PageUp/PageDown ten,
- * Home/End first/last position. The board is an SVG whose holes carry data-row, data-col,
+ * Keys when the viewer has focus: Left/Right one move, PageUp/PageDown ten, Home/End first/last
+ * position; with globalKeys, Left/Right also work anywhere on the page (outside form fields). The board is an SVG whose holes carry data-row, data-col,
  * data-state (0, 1, 2) and data-move (the move that filled them), for tests and tools.
  */
 (function (root) {
@@ -368,6 +368,10 @@
         return;
       }
       if (ev.target === range) { return; } // the slider handles its own keys
+      var inside = ev.target === rootEl || rootEl.contains(ev.target);
+      if (!inside && ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") {
+        return; // PageUp/PageDown/Home/End keep scrolling the page unless the viewer has focus
+      }
       var to = null;
       switch (ev.key) {
         case "ArrowLeft": to = pos - 1; break;

@@ -10,7 +10,8 @@ game's moves and times are short strings decoded only when the game is shown:
 - moves: one character per move from `MOVE_ALPHABET` when N <= 64, else two (high, low);
 - times: each move's time in units of 10 microseconds, as base-36 integers joined by ",".
 Rarely needed fields (fault detail and explanation, stderr tail, opening, labels that other
-parts of cxarena add to records) sit in a sparse map keyed by the game's index.
+parts of cxarena add to records) sit in a sparse map keyed by the game's index; a label's
+distinct values are stored once ("label_values") and games refer to them by index.
 """
 
 from __future__ import annotations
@@ -160,6 +161,14 @@ def _split_labels(games: tuple[StoredGame, ...]) -> tuple[
     return run, per_player, per_game
 
 
+def _intern(value: Any, values: list[Any], index: dict[str, int]) -> int:
+    key = json.dumps(value, sort_keys=True)
+    if key not in index:
+        index[key] = len(values)
+        values.append(value)
+    return index[key]
+
+
 def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The page's game data, and every player's move times (ms) for the plot."""
     players = [r.player for r in data.standings.ranking]
@@ -175,6 +184,8 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     faults: list[int] = []
     times: dict[str, list[np.ndarray]] = {p: [] for p in players}
     run_info, player_info, per_game = _split_labels(data.games)
+    label_values: list[Any] = []
+    label_index: dict[str, int] = {}
     kept = 0
     for gi, g in enumerate(data.games):
         rec = g.record
@@ -211,8 +222,9 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
             extra["illegal_col"] = illegal_column(rec)
             extra["init_ms"] = list(rec.init_ms)
         labels = per_game.get(gi, {})
-        if labels:
-            extra["labels"] = labels
+        if labels:  # each distinct value once in "label_values"; games hold its index
+            extra["labels"] = {k: _intern(v, label_values, label_index)
+                               for k, v in labels.items()}
         opening = record_field(rec, "opening")
         if opening is not None:
             extra["opening"] = _json_label(opening)
@@ -233,6 +245,7 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         "games": cols,
         "more": {str(k): v for k, v in more.items()},
         "faults": faults,
+        "label_values": label_values,
         "run_info": run_info,
         "player_info": player_info,
     }

@@ -177,3 +177,29 @@ def test_a_board_wider_than_64_columns_replays(browser: Any, tmp_path: Path) -> 
         assert p.errors() == []
     finally:
         p.page.close()
+
+
+def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path,
+                                                    played: Played) -> None:
+    """An opening (forced first moves) and a pair id added to records appear beside the board."""
+    import dataclasses
+
+    from arena.report.html import write_report
+    from arena.tournament.store import ResultStore
+
+    long_games = [x for x in played.games if len(x.record.moves) > 4]
+    g = long_games[0]
+    with ResultStore(tmp_path / "games.sqlite") as store:
+        for n, x in enumerate(long_games[:2]):  # pair ids differ: shown per game
+            rec = dataclasses.replace(x.record, extra={**x.record.extra,
+                                                       "opening": list(x.record.moves[:2]),
+                                                       "pair": f"pair-{7 + n}"})
+            store.add(x.game_id, x.round, x.player1, x.player2, rec)
+    p = Page(browser, write_report(tmp_path), f"#game={g.game_id}")
+    try:
+        info = p.page.locator("#viewer .cx-info").inner_text()
+        assert "pair-7" in info and "(2 forced moves)" in info
+        assert p.page.locator("#viewer tr.cx-book").count() == 2
+        assert p.errors() == []
+    finally:
+        p.page.close()

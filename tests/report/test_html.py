@@ -88,7 +88,8 @@ def test_labels_added_by_other_parts_are_shown(tmp_path: Path, played: Played) -
     for i, sg in enumerate(played.games):
         more = d["more"][str(i)]
         assert more["opening"] == list(sg.record.moves[:1])
-        assert more["labels"]["pair"] == f"pair-{i // 2}"
+        assert d["label_values"][more["labels"]["pair"]] == f"pair-{i // 2}"
+    assert len(d["label_values"]) == len({f"pair-{i // 2}" for i in range(len(played.games))})
 
 
 def test_a_report_of_an_empty_store(tmp_path: Path) -> None:

@@ -234,7 +234,7 @@
     if (m.detail) { info.detail = m.detail; }
     if (m.init_ms) { info["initPlayer ms"] = m.init_ms.map(function (x) { return x.toFixed(1); })
                                                       .join(" / "); }
-    if (m.labels) { for (var k in m.labels) { info[k] = m.labels[k]; } }
+    if (m.labels) { for (var k in m.labels) { info[k] = D.label_values[m.labels[k]]; } }
     return { id: G.id[i], round: G.round[i], M: b[0], N: b[1], K: b[2],
              moves: decodeMoves(i), times_ms: decodeTimes(i),
              players: [D.players[G.p1[i]], D.players[G.p2[i]]],

@@ -203,3 +203,15 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
         assert p.errors() == []
     finally:
         p.page.close()
+
+
+def test_sorting_the_games_by_moves(page: Page, played: Played) -> None:
+    page.page.click("#game-list th.sortable:has-text('moves')")
+    shown = page.page.locator("#game-list tbody tr td:nth-child(8)").all_inner_texts()
+    assert [int(x) for x in shown] == sorted((len(g.record.moves) for g in played.games),
+                                             reverse=True)
+    page.page.click("#game-list th.sortable:has-text('max ms')")
+    ms = [float(x) if x != "-" else 0.0 for x in
+          page.page.locator("#game-list tbody tr td:nth-child(9)").all_inner_texts()]
+    assert ms == sorted(ms, reverse=True)
+    assert page.errors() == []

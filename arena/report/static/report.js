@@ -121,6 +121,7 @@
     var out = [];
     for (var i = 0; i < count; i++) { if (matches(i, f)) { out.push(i); } }
     filtered = out;
+    sortList();
     page = 0;
     var relative = F.result.value === "won" || F.result.value === "lost" ||
                    F.result.value === "drawn";
@@ -136,6 +137,40 @@
     });
     F.text.value = values.text || "";
     applyFilters();
+  }
+
+  // -------------------------------------------------------------- sorting
+  var sortKey = "", sortDir = 1;
+  var maxTime = null;
+  function maxTimeOf(i) {
+    if (!maxTime) { maxTime = new Float64Array(count).fill(-1); }
+    if (maxTime[i] < 0) {
+      var t = decodeTimes(i);
+      maxTime[i] = t.length ? Math.max.apply(null, t) : 0;
+    }
+    return maxTime[i];
+  }
+  var SORTS = {
+    game: function (i) { return G.id[i]; },
+    board: function (i) { var b = D.boards[G.board[i]]; return b[0] * b[1] * 1000 + b[2]; },
+    moves: moveCount,
+    "max ms": maxTimeOf
+  };
+  function sortList() {
+    if (!sortKey) { return; }
+    var key = SORTS[sortKey];
+    var keys = new Map();
+    filtered.forEach(function (i) { keys.set(i, key(i)); });
+    filtered.sort(function (a, b) {
+      var x = keys.get(a), y = keys.get(b);
+      return (x < y ? -1 : x > y ? 1 : a - b) * sortDir;
+    });
+  }
+  function sortBy(k) {
+    if (sortKey === k) { sortDir = -sortDir; } else { sortKey = k; sortDir = k === "game" ? 1 : -1; }
+    sortList();
+    page = 0;
+    renderList();
   }
 
   // -------------------------------------------------------------- the lists
@@ -160,7 +195,15 @@
     var table = h("table", { "class": "games" }, box);
     var hr = h("tr", null, h("thead", null, table));
     ["game", "round", "board", "first", "second", "result", "reason", "moves", "max ms"]
-      .forEach(function (x) { h("th", null, hr, x); });
+      .forEach(function (x) {
+        var th = h("th", null, hr, x);
+        if (SORTS[x]) {
+          th.className = "sortable";
+          th.title = "sort by " + x + " (click again to reverse)";
+          if (sortKey === x) { th.textContent = x + (sortDir > 0 ? " ▲" : " ▼"); }
+          th.addEventListener("click", function () { sortBy(x); });
+        }
+      });
     var tb = h("tbody", null, table);
     filtered.slice(page * PAGE, page * PAGE + PAGE).forEach(function (i) {
       var tr = h("tr", { "data-game": G.id[i], tabindex: "0" }, tb);

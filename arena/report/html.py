@@ -106,7 +106,7 @@ def _labels(rec: GameRecord) -> dict[str, Any]:
     """Fields added to records by other parts of cxarena (new fields and extra labels)."""
     out: dict[str, Any] = {}
     for f in dataclasses.fields(rec):
-        if f.name not in _KNOWN:
+        if f.name not in _KNOWN and f.name not in _LABELS:
             out[f.name] = getattr(rec, f.name)
     if isinstance(rec.extra, dict):
         for k, v in rec.extra.items():

@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="delete the games already stored in the results directory and "
                              "start over")
+    parser.add_argument("--replay-changed", action="store_true",
+                        help="when bots' code changed since their games were stored, replay "
+                             "exactly those bots' games and keep all others")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no standings on stdout (for scripts/CI)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
@@ -36,5 +39,6 @@ def run(args: argparse.Namespace) -> int:
                              f"{args.workers}")
         config = dataclasses.replace(config, workers=args.workers)
     outcome = run_tournament(config, Path(args.results) if args.results else None,
-                             quiet=args.quiet, fresh=args.fresh)
+                             quiet=args.quiet, fresh=args.fresh,
+                             replay_changed=args.replay_changed)
     return 0 if outcome.complete else 1

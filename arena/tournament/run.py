@@ -117,10 +117,55 @@ def _run_log(path: Path) -> Iterator[None]:
         logger.setLevel(old_level)
 
 
-def _with_labels(game: GameSpec, record: Any, name: str) -> Any:
+def code_fingerprints(config: TournamentConfig) -> dict[str, str]:
+    """{player name: fingerprint of the code its SPEC runs today} (arena.entrants.fingerprint)."""
+    from arena.entrants.fingerprint import code_fingerprint
+    from arena.entrants.specs import parse_spec
+
+    return {p.name: code_fingerprint(parse_spec(p.spec)) for p in config.players}
+
+
+def changed_players(store: ResultStore, codes: dict[str, str]) -> dict[str, str]:
+    """{player: why} for the players whose stored games were played with other code than
+    `codes` says they run today."""
+    changed = {}
+    for name, stored in store.stored_code().items():
+        if name not in codes:
+            continue
+        if None in stored:
+            changed[name] = "stored games carry no code fingerprint (an older cxarena)"
+        elif stored != {codes[name]}:
+            old = ", ".join(sorted(c for c in stored if c is not None))
+            changed[name] = f"code {old} -> {codes[name]}"
+    return changed
+
+
+def _refuse_changed(results_dir: Path, changed: dict[str, str]) -> None:
+    lines = "; ".join(f"{name} ({why})" for name, why in sorted(changed.items()))
+    raise UsageError(
+        f"{results_dir}: the code of {len(changed)} bot(s) changed since their games were "
+        f"stored: {lines}. Their old games are not comparable with new ones. Rerun with "
+        f"--replay-changed to replay exactly the games of the changed bots (all other games "
+        f"are kept), or with --fresh to start over")
+
+
+def code_section(store: ResultStore) -> str:
+    """A markdown section naming the code every player's stored games were played with."""
+    rows = []
+    for name, codes in sorted(store.stored_code().items()):
+        shown = ", ".join(sorted(c or "unknown (older cxarena)" for c in codes))
+        rows.append(f"| {name} | {shown} |")
+    if not rows:
+        return ""
+    return ("\n## Code\n\nThe standings above were computed from games played with this code "
+            "(a hash of each bot's files and the cxarena version; see `cxarena tournament "
+            "--replay-changed`).\n\n| player | code |\n|---|---|\n" + "\n".join(rows) + "\n")
+
+
+def _with_labels(game: GameSpec, record: Any, name: str, codes: dict[str, str]) -> Any:
     extra = dict(record.extra)
     extra.update(game_id=game.game_id, tournament=name, round=game.round, player1=game.p1,
-                 player2=game.p2)
+                 player2=game.p2, code1=codes.get(game.p1), code2=codes.get(game.p2))
     return dataclasses.replace(record, extra=extra, version=record.version or __version__)
 
 
@@ -137,8 +182,8 @@ def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
 
 
 def write_standings(results_dir: Path, standings: Standings, title: str,
-                    expected: int | None) -> str:
-    md = standings.to_markdown(title=title, expected_games=expected)
+                    expected: int | None, code: str = "") -> str:
+    md = standings.to_markdown(title=title, expected_games=expected) + code
     _write_atomic(results_dir / STANDINGS_MD, md)
     _write_atomic(results_dir / STANDINGS_CSV, standings.to_csv())
     return md
@@ -151,18 +196,26 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
-                   quiet: bool = False, fresh: bool = False,
+                   quiet: bool = False, fresh: bool = False, replay_changed: bool = False,
                    executor: Executor | None = None,
                    out: TextIO | None = None) -> TournamentOutcome:
     """Run (or resume) `config`; see the module docstring. Raises UsageError, KeyboardInterrupt."""
     out = sys.stdout if out is None else out
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
     schedule = make_schedule(config)
+    codes = code_fingerprints(config)
     if results_dir.exists() and not results_dir.is_dir():
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if (results_dir / DB_FILE).is_file() and not fresh:
         with ResultStore(results_dir / DB_FILE) as probe:  # refuse before touching anything
             probe.bind(config.fingerprint(), config.name)
+            changed = changed_players(probe, codes)
+            if changed and not replay_changed:
+                _refuse_changed(results_dir, changed)
+            if changed:
+                dropped = probe.delete_games_of(set(changed))
+                print(f"--replay-changed: {dropped} stored games of {', '.join(sorted(changed))} "
+                      f"removed; they are played again", file=sys.stderr)
     if fresh:
         remove_results(results_dir)
     results_dir.mkdir(parents=True, exist_ok=True)
@@ -205,7 +258,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                     failed.append(oc)
                     log.error("game=%s event=not-played error=%s", oc.game.game_id, oc.error)
                 else:
-                    rec = _with_labels(oc.game, oc.record, config.name)
+                    rec = _with_labels(oc.game, oc.record, config.name, codes)
                     if store.add(oc.game.game_id, oc.game.round, oc.game.p1, oc.game.p2, rec):
                         played += 1
                     else:
@@ -222,7 +275,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             bar.close()
             standings, _ = read_standings(store)
             md = write_standings(results_dir, standings, f"Standings: {config.name}",
-                                 len(schedule))
+                                 len(schedule), code_section(store))
             stored = store.count()
             log.info("event=run-%s stored=%d of %d played-now=%d not-played=%d",
                      "interrupted" if interrupted else "end", stored, len(schedule), played,

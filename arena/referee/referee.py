@@ -260,8 +260,7 @@ class Referee:
         bad = Reason.ILLEGAL if is_move else Reason.CRASH
         limit_s = self.settings.timeout_s
         try:
-            stale = [ln for ln in proc.drain()
-                     if not isinstance(_parse(ln), protocol.Comment)]
+            stale = [ln for ln in proc.drain() if not _is_comment(ln)]
         except LineTooLong as e:
             raise _Fault(bad, f"{what}: unsolicited output before the request ({e})") from None
         if stale:
@@ -459,6 +458,15 @@ class _SeatFault(Exception):
 
 def _parse(line: bytes) -> protocol.Reply:
     return protocol.parse_reply(line.decode("utf-8", "backslashreplace"))
+
+
+def _is_comment(line: bytes) -> bool:
+    """A line the protocol ignores (empty or starting with #); anything else, even a line that
+    does not parse, is output the bot was not asked for."""
+    try:
+        return isinstance(_parse(line), protocol.Comment)
+    except protocol.ProtocolError:
+        return False
 
 
 def _show(line: bytes | str) -> str:

@@ -142,6 +142,8 @@ CASES = [
     Case("chatter_instead_of_answer", "chatty.sh", Reason.ILLEGAL, ("unexpected line",)),
     Case("two_answers_to_one_go", "double_answer.sh", Reason.ILLEGAL,
          ("selectColumn (move 3)", "unsolicited output", "play 1")),
+    Case("stray_line_after_answer", "stray_line.sh", Reason.ILLEGAL,
+         ("selectColumn (move 3)", "unsolicited output", "thinking done")),
     Case("stderr_megabytes", "stderr_flood.py", None, timeout_s=2.0),
     Case("shell_bot", "shellbot.sh", None, opponent="L1"),
     Case("shell_bot_p2", "shellbot.sh", None, seat=2, opponent="L1"),

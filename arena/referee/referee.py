@@ -38,7 +38,7 @@ from arena.entrants.specs import BotSpec, bot_pythonpath
 from arena.records import GameRecord, Reason
 from arena.referee import protocol
 from arena.referee.lifeline import PARENT_ENV, wrap
-from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong
+from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
 
@@ -84,8 +84,11 @@ class _Fault(Exception):
         self.detail = detail
 
 
+#: what runtimes say when an allocation fails (Python MemoryError, Java OutOfMemoryError and
+#: "insufficient memory for the Java Runtime", C++ bad_alloc, C perror/strerror of ENOMEM, Go)
 _MEMORY_HINTS = ("memoryerror", "out of memory", "cannot allocate memory", "bad_alloc",
-                 "memory exhausted")
+                 "memory exhausted", "insufficient memory", "not enough space (errno=12)",
+                 "errno=12")
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -158,13 +161,22 @@ class Referee:
         # the pid keeps the names of Referees sharing one log_dir apart
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
-        argv = spec.argv() if spec.is_python else wrap(spec.argv(), os.getpid())
+        argv = (spec.argv() if spec.is_python else
+                wrap(spec.argv(), os.getpid(), bot_limits(s.memory_limit_bytes)))
         return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
                           memory_limit_bytes=s.memory_limit_bytes,
                           max_line_bytes=protocol.MAX_LINE_BYTES)
 
     def _handshake(self, proc: BotProcess, started_s: float) -> None:
-        """`hello` -> `ready` within the start-up limit; raises _Fault(crash)."""
+        """`hello` -> `ready` within the start-up limit; raises _Fault(crash) whose detail keeps
+        the first and last lines the bot wrote to stdout and stderr."""
+        seen: list[bytes] = []
+        try:
+            self._hello(proc, started_s, seen)
+        except _Fault as f:
+            raise _Fault(f.reason, f.detail + _startup_output(proc, seen)) from None
+
+    def _hello(self, proc: BotProcess, started_s: float, seen: list[bytes]) -> None:
         limit_s = self.settings.startup_timeout_s
         try:
             proc.send(protocol.hello().encode())
@@ -173,6 +185,7 @@ class Referee:
                 if line is None:
                     raise _Fault(Reason.CRASH,
                                  f"{FAILED_TO_START}: no `ready` within {limit_s:g} s")
+                seen.append(line)
                 reply = protocol.parse_reply(line.decode("utf-8", "replace"))
                 if isinstance(reply, protocol.Comment):
                     continue
@@ -188,7 +201,8 @@ class Referee:
                              f"{FAILED_TO_START}: answered `hello` with {line[:200]!r}")
         except (EOFError, OSError) as e:
             how = proc.describe_exit()
-            raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {how or e}") from None
+            raise _Fault(Reason.CRASH, self._with_memory(f"{FAILED_TO_START}: {how or e}", proc,
+                                                         proc.stderr_tail())) from None
         except (protocol.ProtocolError, LineTooLong) as e:
             raise _Fault(Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
 
@@ -292,7 +306,8 @@ class Referee:
                     raise _Fault(Reason.TIMEOUT, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=True))
                 if isinstance(reply, protocol.ErrorReply):
-                    raise _Fault(Reason.CRASH, self._with_memory(f"{what} failed: {reply.text}"))
+                    raise _Fault(Reason.CRASH,
+                                 self._with_memory(f"{what} failed: {reply.text}", proc))
                 return reply, elapsed_s * 1000.0
         except (EOFError, BrokenPipeError, ConnectionResetError) as e:
             closed = "stdin" if isinstance(e, (BrokenPipeError, ConnectionResetError)) else "stdout"
@@ -300,7 +315,7 @@ class Referee:
             how = proc.describe_exit()
             detail = f"{what}: the bot {how}" if how else f"{what}: the bot closed its {closed}"
             tail = proc.stderr_tail(seat.log_offset)
-            raise _Fault(Reason.CRASH, self._with_memory(detail, tail)) from None
+            raise _Fault(Reason.CRASH, self._with_memory(detail, proc, tail)) from None
         except BlockingIOError:
             raise _Fault(Reason.CRASH, f"{what}: the bot does not read its stdin") from None
         except LineTooLong as e:
@@ -308,15 +323,20 @@ class Referee:
         except protocol.ProtocolError as e:
             raise _Fault(bad, f"{what}: {e}") from None
 
-    def _with_memory(self, detail: str, tail: str = "") -> str:
-        """Say so when a crash looks like running out of memory (detail then has "memory")."""
+    def _with_memory(self, detail: str, proc: BotProcess, tail: str = "") -> str:
+        """Say so when a crash looks like running out of memory (detail then has "memory"):
+        the bot or its stderr reports an allocation failure, or its peak resident memory
+        (wait4) reached 80% of the limit."""
         text = f"{detail}\n{tail}".lower()
-        if any(h in text for h in _MEMORY_HINTS):
-            lim = self.settings.memory_limit_bytes
+        lim = self.settings.memory_limit_bytes
+        peak_kb = proc.max_rss_kb
+        near_limit = bool(lim and peak_kb and peak_kb * 1024 >= 0.8 * lim)
+        if any(h in text for h in _MEMORY_HINTS) or near_limit:
             limit = f"memory limit {lim / 2**20:g} MB" if lim else "no memory limit"
             if "out of memory" not in detail:
                 detail += "; out of memory"
-            detail += f" ({limit})"
+            peak = f", peak {peak_kb / 1024:.0f} MB resident" if peak_kb else ""
+            detail += f" ({limit}{peak})"
         return detail
 
     # ------------------------------------------------------------------ play
@@ -454,6 +474,45 @@ class _SeatFault(Exception):
         self.index = index
         self.reason = reason
         self.detail = detail
+
+
+def _first_last(lines: list[str]) -> str:
+    shown = [repr(ln[:200]) for ln in lines]
+    if len(shown) <= 2:
+        return ", ".join(shown)
+    return f"{shown[0]} ... {shown[-1]} ({len(shown)} lines)"
+
+
+def _startup_output(proc: BotProcess, seen: list[bytes]) -> str:
+    """"; its stdout: FIRST ... LAST; its stderr: FIRST ... LAST" for a bot that failed to
+    start (what it said: a JVM's reason comes on its last line), or "" if it said nothing."""
+    proc.wait_exit(0.3)  # let a dying process finish writing
+    try:
+        later = proc.drain()
+    except (LineTooLong, OSError):
+        later = []
+    out = [ln.decode("utf-8", "replace").rstrip() for ln in seen + later]
+    out = [ln for ln in out if ln.strip()]
+    err = [ln for ln in _read_lines(proc.log_path) if ln.strip()]
+    parts = []
+    if out:
+        parts.append(f"its stdout: {_first_last(out)}")
+    if err:
+        parts.append(f"its stderr: {_first_last(err)}")
+    return "".join(f"; {p}" for p in parts)
+
+
+def _read_lines(path: str, max_bytes: int = 1 << 20) -> list[str]:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(max_bytes)
+            size = f.seek(0, os.SEEK_END)
+            if size > max_bytes:  # the first and the last lines are what matter
+                f.seek(max(max_bytes, size - 65536))
+                head += b"\n" + f.read()
+    except OSError:
+        return []
+    return [ln.rstrip() for ln in head.decode("utf-8", "replace").splitlines()]
 
 
 def _parse(line: bytes) -> protocol.Reply:

@@ -366,7 +366,7 @@ def test_pinning_environment_and_memory_limit() -> None:
         assert len(pids) == 2
         for pid in pids:
             assert os.sched_getaffinity(pid) == {cpu}
-            assert resource.prlimit(pid, resource.RLIMIT_AS) == (limit, limit)
+            assert resource.prlimit(pid, resource.RLIMIT_DATA) == (limit, limit)
             with open(f"/proc/{pid}/environ", "rb") as f:
                 env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
             for var in (b"OMP_NUM_THREADS", b"OPENBLAS_NUM_THREADS", b"MKL_NUM_THREADS"):

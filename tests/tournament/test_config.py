@@ -164,7 +164,7 @@ BAD = {
     "bad-name": (BASE.replace("name: t", "name: ../escape"), {}, ["name", "'../escape'"]),
     "not-a-mapping": ("- L0\n- L1\n", {}, ["t.yaml", "expected a mapping"]),
     "negative-grace": (BASE + "grace_s: -0.1\n", {}, ["grace_s"]),
-    "bad-memory": (BASE + "memory_limit_mb: 0\n", {}, ["memory_limit_mb"]),
+    "bad-memory": (BASE + "memory_limit_mb: 0\n", {}, ["memory_limit_mb", "null", "no memory limit"]),
     "tiny-memory": (BASE + "memory_limit_mb: 1\n", {}, ["memory_limit_mb", "at least 256"]),
     "missing-program": (BASE.replace("[L0, L1]", "[L0, 'exec:./no-such-bot']"), {},
                         ["players[1].spec", "no executable program"]),

@@ -22,11 +22,11 @@ Must not live here: protocol, game logic, policy (when to kill is the referee's 
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterable
 
 __all__ = ["BOT_ENV", "OWNER_ENV", "become_subreaper", "bot_environment", "find_bot_processes",
@@ -183,9 +183,12 @@ def kill_leftovers() -> list[int]:
         if _start_time(int(owner)) == start:
             continue  # its referee is alive
         killed += kill_pids([pid])
-    if killed:
-        with contextlib.suppress(OSError):
-            reap_orphans(killed)
+    left = set(killed)
+    for _ in range(100):  # those re-parented to us: collect them (a moment for them to die)
+        left = reap_orphans(left)
+        if not left:
+            break
+        time.sleep(0.005)
     return killed
 
 

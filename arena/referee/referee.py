@@ -36,7 +36,7 @@ from arena import __version__, defaults
 from arena.board import CXBoard, CXGameState
 from arena.entrants.specs import BotSpec, bot_pythonpath
 from arena.records import GameRecord, Reason
-from arena.referee import protocol
+from arena.referee import containment, protocol
 from arena.referee.lifeline import PARENT_ENV, wrap
 from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits
 
@@ -135,6 +135,11 @@ class Referee:
         self._own_log_dir = settings.log_dir is None
         self.log_dir = settings.log_dir or tempfile.mkdtemp(prefix="cxarena-logs-")
         os.makedirs(self.log_dir, exist_ok=True)
+        # processes of bots whose referee died (SIGKILL) and that no lifeline reached
+        leftovers = containment.kill_leftovers()
+        if leftovers:
+            log.warning("event=leftovers-killed pids=%s: processes of bots whose referee "
+                        "process had died", leftovers)
         atexit.register(self.close)
 
     def __enter__(self) -> Referee:
@@ -255,6 +260,10 @@ class Referee:
             else:
                 proc.close(protocol.quit().encode())
             return
+        escaped = proc.kill_escaped()  # a double fork's orphans end with the game
+        if escaped:
+            log.warning("event=escaped-killed spec=%s pid=%d pids=%s: processes the bot "
+                        "started outside its process group", seat.spec.text, proc.pid, escaped)
         proc.freeze()
         self._idle.setdefault(seat.key, []).append(proc)
 

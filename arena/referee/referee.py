@@ -132,6 +132,7 @@ class Referee:
         self._closed = False
         self._seq = itertools.count(1)
         self._dying: list[BotProcess] = []
+        self._games = 0
         self._own_log_dir = settings.log_dir is None
         self.log_dir = settings.log_dir or tempfile.mkdtemp(prefix="cxarena-logs-")
         os.makedirs(self.log_dir, exist_ok=True)
@@ -352,11 +353,13 @@ class Referee:
     def play(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
              options1: Mapping[str, Any] | None = None,
              options2: Mapping[str, Any] | None = None,
-             max_moves: int | None = None) -> GameRecord:
+             max_moves: int | None = None, game_id: str | None = None) -> GameRecord:
         """Play one game, p1 moving first. Never raises because of a bot.
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
-        after that many moves ends as a draw whose detail says it was stopped at the cap."""
+        after that many moves ends as a draw whose detail says it was stopped at the cap.
+        `game_id` names the game in the header each bot's log gets before the game's lines
+        (default: the Referee's tag and a game counter)."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("Referee is closed")
@@ -379,8 +382,13 @@ class Referee:
                 except _SeatFault as f:
                     current = f.index
                     raise _Fault(f.reason, f.detail) from None
-                for seat in seats:
+                self._games += 1
+                header = (f"game {game_id or f'{self.tag}-{self._games}'}: {p1.text} vs "
+                          f"{p2.text} on {M}x{N}x{K}, seed {seed}, started {started_at}")
+                for i, seat in enumerate(seats):
                     if seat.proc is not None:
+                        _log_header(seat.proc.log_path, f"{header}; this bot moves "
+                                    f"{'first' if i == 0 else 'second'}")
                         seat.log_offset = seat.proc.log_size()
                 for i, seat in enumerate(seats):
                     current = i
@@ -483,6 +491,15 @@ class _SeatFault(Exception):
         self.index = index
         self.reason = reason
         self.detail = detail
+
+
+def _log_header(path: str, text: str) -> None:
+    """Append a game's header line to a bot's log (so its lines of that game can be found)."""
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"===== cxarena {text} =====\n")
+    except OSError:
+        pass
 
 
 def _first_last(lines: list[str]) -> str:

@@ -6,7 +6,7 @@
    against the config's fingerprint; only games not stored yet are played (resume);
 2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core); the
    parent stores each game the moment it arrives, shows a progress bar and logs to
-   ``results/<name>/arena.log`` (workers' records are gathered with multiprocessing_logging);
+   ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
    ``standings.csv``.
 
@@ -20,7 +20,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import multiprocessing
 import shutil
 import sys
 from collections.abc import Iterator
@@ -90,7 +89,7 @@ def remove_results(results_dir: Path) -> None:
 
 @contextlib.contextmanager
 def _run_log(path: Path) -> Iterator[None]:
-    """Send the `arena` loggers of this process and of forked workers to `path`."""
+    """Send the `arena` loggers of this process (and so the workers', relayed) to `path`."""
     logger = logging.getLogger("arena")
     old_level = logger.level
     fh = logging.FileHandler(path, encoding="utf-8")
@@ -100,10 +99,6 @@ def _run_log(path: Path) -> Iterator[None]:
     before = list(logger.handlers)
     logger.addHandler(fh)
     logger.setLevel(logging.INFO)
-    if multiprocessing.get_start_method(allow_none=False) == "fork":
-        import multiprocessing_logging
-
-        multiprocessing_logging.install_mp_handler(logger)
     ours = [h for h in logger.handlers if h not in before or h is fh]
     try:
         yield
@@ -111,7 +106,7 @@ def _run_log(path: Path) -> Iterator[None]:
         for h in ours:
             logger.removeHandler(h)
             h.close()
-        for h in before:  # install_mp_handler wrapped these too: put them back unwrapped
+        for h in before:  # put back any handler that was replaced meanwhile
             if h not in logger.handlers:
                 logger.addHandler(h)
         logger.setLevel(old_level)

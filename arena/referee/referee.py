@@ -18,6 +18,7 @@ unless `MatchSettings.fresh_process`; a process that faulted is always killed an
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import itertools
 import json
 import logging
@@ -63,6 +64,8 @@ class MatchSettings:
     fresh_process: bool = False  # True: a new process for every game
     cpu: int | None = None  # pin bot processes to this core
     log_dir: str | None = None  # bots' stdout/stderr logs go here (else a temp dir)
+    #: replays of a game whose late move the machine caused (0: always charge the bot)
+    overload_replays: int = defaults.OVERLOAD_REPLAYS
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -78,10 +81,12 @@ class MatchSettings:
 class _Fault(Exception):
     """A bot fault inside `Referee.play`: ends the game (never escapes `play`)."""
 
-    def __init__(self, reason: Reason, detail: str) -> None:
+    def __init__(self, reason: Reason, detail: str, overload: str = "") -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
+        #: set for a late move the machine caused (the run-queue wait accounts for it)
+        self.overload = overload
 
 
 #: what runtimes say when an allocation fails (Python MemoryError, Java OutOfMemoryError and
@@ -243,6 +248,7 @@ class Referee:
                 self._handshake(proc, t0)
             except _Fault as f:
                 raise _SeatFault(i, f.reason, f.detail) from None
+            proc.task_times(refresh=True)  # its processes now (a wrapper started the bot)
             seats[i].ready = True
             seats[i].startup_ms = round((time.perf_counter() - t0) * 1000, 3)
             log.info("event=bot-start spec=%s pid=%d startup_ms=%.0f log=%s", seats[i].spec.text,
@@ -290,6 +296,7 @@ class Referee:
         if stale:
             raise _Fault(bad, f"{what}: unsolicited output before the request: "
                          f"{_show(stale[0])}")
+        sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + limit_s + self.settings.grace_s
@@ -306,15 +313,17 @@ class Referee:
                     if -0.001 <= arrived_s <= elapsed_s:  # sane (no wall-clock step)
                         elapsed_s = max(0.0, arrived_s)
                 if line is None:
-                    raise _Fault(Reason.TIMEOUT, _timeout_detail(
-                        what, elapsed_s, limit_s, self.settings.grace_s, answered=False))
+                    raise self._late(proc, sched_before, _timeout_detail(
+                        what, elapsed_s, limit_s, self.settings.grace_s, answered=False),
+                        elapsed_s)
                 reply = _parse(line)
                 if isinstance(reply, protocol.Comment):
                     continue
                 proc.freeze()
                 if elapsed_s > limit_s + self.settings.grace_s:
-                    raise _Fault(Reason.TIMEOUT, _timeout_detail(
-                        what, elapsed_s, limit_s, self.settings.grace_s, answered=True))
+                    raise self._late(proc, sched_before, _timeout_detail(
+                        what, elapsed_s, limit_s, self.settings.grace_s, answered=True),
+                        elapsed_s)
                 if isinstance(reply, protocol.ErrorReply):
                     raise _Fault(Reason.CRASH,
                                  self._with_memory(f"{what} failed: {reply.text}", proc))
@@ -332,6 +341,20 @@ class Referee:
             raise _Fault(bad, f"{what}: answer too long ({e})") from None
         except protocol.ProtocolError as e:
             raise _Fault(bad, f"{what}: {e}") from None
+
+    def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
+              detail: str, elapsed_s: float) -> _Fault:
+        """The timeout fault of a late move, marked as the machine's (`overload`) when the
+        bot's threads waited on a run queue, beyond what its own threads used, for at least
+        the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md)."""
+        wait_s = containment.machine_wait_ns(before, proc.task_times(refresh=True)) / 1e9
+        limit_s = self.settings.timeout_s
+        overrun_s = elapsed_s - limit_s
+        if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
+            return _Fault(Reason.TIMEOUT, detail, overload=(
+                f"{detail}; but the machine kept the bot waiting for a CPU {wait_s * 1000:.1f} "
+                f"ms of it (overloaded)"))
+        return _Fault(Reason.TIMEOUT, detail)
 
     def _with_memory(self, detail: str, proc: BotProcess, tail: str = "") -> str:
         """Say so when a crash looks like running out of memory (detail then has "memory"):
@@ -363,92 +386,120 @@ class Referee:
         with self._lock:
             if self._closed:
                 raise RuntimeError("Referee is closed")
-            self._reap_dying()
-            seats = [self._seat(p1, options1), self._seat(p2, options2)]
-            started_at = _utc_now()
-            moves: list[int] = []
-            winner: int | None = None
-            reason = Reason.DRAW
-            detail = ""
-            offender: int | None = None
-            stderr_tail = ""
-            current = 0
-            finished = False  # False while a game is interrupted by a non-bot exception
-            try:
-                try:
-                    for seat in seats:
-                        self._checkout(seat)
-                    self._start_seats(seats)
-                except _SeatFault as f:
-                    current = f.index
-                    raise _Fault(f.reason, f.detail) from None
-                self._games += 1
-                header = (f"game {game_id or f'{self.tag}-{self._games}'}: {p1.text} vs "
-                          f"{p2.text} on {M}x{N}x{K}, seed {seed}, started {started_at}")
-                for i, seat in enumerate(seats):
-                    if seat.proc is not None:
-                        _log_header(seat.proc.log_path, f"{header}; this bot moves "
-                                    f"{'first' if i == 0 else 'second'}")
-                        seat.log_offset = seat.proc.log_size()
-                for i, seat in enumerate(seats):
-                    current = i
-                    msg = protocol.newgame(M, N, K, i + 1, self.settings.timeout_s, seed,
-                                           seat.options)
-                    reply, seat.init_ms = self._request(seat, msg, "initPlayer", False)
-                    if not isinstance(reply, protocol.Ok):
-                        raise _Fault(Reason.CRASH, f"initPlayer: expected `ok NAME`, got "
-                                     f"{_show(_line_of(reply))}")
-                    seat.name = reply.name
-                board = CXBoard(M, N, K)
-                last: int | None = None
-                while True:
-                    current = board.currentPlayer()
-                    seat = seats[current]
-                    what = f"selectColumn (move {len(moves) + 1})"
-                    msg = (protocol.opponent(last) if last is not None else "") + protocol.go()
-                    reply, elapsed_ms = self._request(seat, msg, what, True)
-                    col = _legal_column(reply, board, what)
-                    state = board.markColumn(col)
-                    moves.append(col)
-                    seat.times_ms.append(elapsed_ms)
-                    last = col
-                    if state is CXGameState.OPEN:
-                        if max_moves is not None and len(moves) >= max_moves:
-                            reason, winner = Reason.DRAW, None
-                            detail = f"{MOVE_CAP_DETAIL} ({max_moves} moves)"
-                            break
-                        continue
-                    if state is CXGameState.DRAW:
-                        reason, winner = Reason.DRAW, None
-                    else:
-                        reason, winner = Reason.CONNECT, current + 1
+            incidents: list[str] = []
+            while True:
+                replays_left = self.settings.overload_replays - len(incidents)
+                rec, incident = self._play_once(p1, p2, M, N, K, seed, options1, options2,
+                                                max_moves, game_id, replays_left > 0,
+                                                len(incidents))
+                if rec is not None:
                     break
-                finished = True
-            except _Fault as f:
-                offender = current + 1
-                bad = seats[current]
+                incidents.append(incident)
+                log.warning("event=overload game=%s replay=%d detail=%s", game_id or "-",
+                            len(incidents), incident)
+            if incidents:
+                rec = dataclasses.replace(rec, extra={**rec.extra, "overload": incidents})
+            return rec
+
+    def _play_once(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
+                   options1: Mapping[str, Any] | None, options2: Mapping[str, Any] | None,
+                   max_moves: int | None, game_id: str | None,
+                   may_replay: bool, replayed: int) -> tuple[GameRecord | None, str]:
+        """One attempt at a game: (record, "") or, for a late move the machine caused while a
+        replay is allowed, (None, what happened)."""
+        self._reap_dying()
+        seats = [self._seat(p1, options1), self._seat(p2, options2)]
+        started_at = _utc_now()
+        moves: list[int] = []
+        winner: int | None = None
+        reason = Reason.DRAW
+        detail = ""
+        offender: int | None = None
+        stderr_tail = ""
+        current = 0
+        finished = False  # False while a game is interrupted by a non-bot exception
+        try:
+            try:
+                for seat in seats:
+                    self._checkout(seat)
+                self._start_seats(seats)
+            except _SeatFault as f:
+                current = f.index
+                raise _Fault(f.reason, f.detail) from None
+            self._games += 1
+            header = (f"game {game_id or f'{self.tag}-{self._games}'}: {p1.text} vs "
+                      f"{p2.text} on {M}x{N}x{K}, seed {seed}, started {started_at}")
+            for i, seat in enumerate(seats):
+                if seat.proc is not None:
+                    _log_header(seat.proc.log_path, f"{header}; this bot moves "
+                                f"{'first' if i == 0 else 'second'}")
+                    seat.log_offset = seat.proc.log_size()
+            for i, seat in enumerate(seats):
+                current = i
+                msg = protocol.newgame(M, N, K, i + 1, self.settings.timeout_s, seed,
+                                       seat.options)
+                reply, seat.init_ms = self._request(seat, msg, "initPlayer", False)
+                if not isinstance(reply, protocol.Ok):
+                    raise _Fault(Reason.CRASH, f"initPlayer: expected `ok NAME`, got "
+                                 f"{_show(_line_of(reply))}")
+                seat.name = reply.name
+            board = CXBoard(M, N, K)
+            last: int | None = None
+            while True:
+                current = board.currentPlayer()
+                seat = seats[current]
+                what = f"selectColumn (move {len(moves) + 1})"
+                msg = (protocol.opponent(last) if last is not None else "") + protocol.go()
+                reply, elapsed_ms = self._request(seat, msg, what, True)
+                col = _legal_column(reply, board, what)
+                state = board.markColumn(col)
+                moves.append(col)
+                seat.times_ms.append(elapsed_ms)
+                last = col
+                if state is CXGameState.OPEN:
+                    if max_moves is not None and len(moves) >= max_moves:
+                        reason, winner = Reason.DRAW, None
+                        detail = f"{MOVE_CAP_DETAIL} ({max_moves} moves)"
+                        break
+                    continue
+                if state is CXGameState.DRAW:
+                    reason, winner = Reason.DRAW, None
+                else:
+                    reason, winner = Reason.CONNECT, current + 1
+                break
+            finished = True
+        except _Fault as f:
+            offender = current + 1
+            bad = seats[current]
+            if f.overload and may_replay:  # not the bot's fault: play the game again
                 if bad.proc is not None:
-                    bad.proc.kill()  # at once: stops a hung bot and everything it forked
-                    stderr_tail = bad.proc.stderr_tail(bad.log_offset)
-                    log.warning("event=bot-killed spec=%s pid=%d reason=%s detail=%s",
-                                bad.spec.text, bad.proc.pid, f.reason.value, f.detail)
-                reason, detail, winner = f.reason, f.detail, 2 - current
-                finished = True
-            finally:
-                for i, seat in enumerate(seats):
-                    # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
-                    self._release(seat, faulty=offender == i + 1 or not finished)
-            # microsecond resolution, as stored in JSON (so a record round-trips exactly)
-            times_ms = [round(t, 3) for t in
-                        _interleave(seats[0].times_ms, seats[1].times_ms, len(moves))]
-            return GameRecord(
-                M=M, N=N, K=K, p1=p1.text, p2=p2.text, names=(seats[0].name, seats[1].name),
-                moves=tuple(moves), times_ms=tuple(times_ms), winner=winner, reason=reason,
-                detail=detail, seed=seed, offender=offender, stderr_tail=stderr_tail,
-                init_ms=(round(seats[0].init_ms, 3), round(seats[1].init_ms, 3)),
-                started_at=started_at, finished_at=_utc_now(), version=__version__,
-                # start-up (process start to `ready`) of processes started for this game
-                extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms]})
+                    bad.proc.kill()  # it may be mid-computation: never reused
+                return None, f.overload
+            if f.overload:  # no replay left: charged, saying why it may not be its fault
+                f.detail = f.overload + (f"; charged after {replayed} overloaded replays"
+                                         if replayed else "; charged (no replays allowed)")
+            if bad.proc is not None:
+                bad.proc.kill()  # at once: stops a hung bot and everything it forked
+                stderr_tail = bad.proc.stderr_tail(bad.log_offset)
+                log.warning("event=bot-killed spec=%s pid=%d reason=%s detail=%s",
+                            bad.spec.text, bad.proc.pid, f.reason.value, f.detail)
+            reason, detail, winner = f.reason, f.detail, 2 - current
+            finished = True
+        finally:
+            for i, seat in enumerate(seats):
+                # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
+                self._release(seat, faulty=offender == i + 1 or not finished)
+        # microsecond resolution, as stored in JSON (so a record round-trips exactly)
+        times_ms = [round(t, 3) for t in
+                    _interleave(seats[0].times_ms, seats[1].times_ms, len(moves))]
+        return GameRecord(
+            M=M, N=N, K=K, p1=p1.text, p2=p2.text, names=(seats[0].name, seats[1].name),
+            moves=tuple(moves), times_ms=tuple(times_ms), winner=winner, reason=reason,
+            detail=detail, seed=seed, offender=offender, stderr_tail=stderr_tail,
+            init_ms=(round(seats[0].init_ms, 3), round(seats[1].init_ms, 3)),
+            started_at=started_at, finished_at=_utc_now(), version=__version__,
+            # start-up (process start to `ready`) of processes started for this game
+            extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms]}), ""
 
     def _seat(self, spec: BotSpec, options: Mapping[str, Any] | None) -> _Seat:
         opts = dict(options or {})

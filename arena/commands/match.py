@@ -114,6 +114,11 @@ def run(args: argparse.Namespace) -> int:
                 print(_result_line(i, rec), flush=True)
     out = sys.stderr if args.json else sys.stdout
     print("\n".join(summary_lines(records, args.spec1, args.spec2, args.time)), file=out)
+    overloads = sum(len(r.extra.get("overload") or []) for r in records)
+    if overloads:
+        print(f"  the machine was overloaded: {overloads} late moves came from waiting for a "
+              f"CPU, not from the bots (games played again, not charged); run on a quieter "
+              f"machine", file=out)
     print(f"bot logs (stderr, one file per bot process, a header before each game): {log_dir}",
           file=out)
     return 0
@@ -129,6 +134,8 @@ def _result_line(i: int, rec: GameRecord) -> str:
     if rec.detail:
         who = rec.p1 if rec.offender == 1 else rec.p2
         line += f"\n  {rec.reason.value} by {who}: {rec.detail}"
+    for incident in rec.extra.get("overload") or []:
+        line += f"\n  played again: {incident}"
     if rec.stderr_tail:
         last = rec.stderr_tail.splitlines()[-1]
         line += f"\n  last stderr line: {last}"

@@ -194,6 +194,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    dynamic_ncols=True, desc=config.name, file=sys.stderr)
         bar.set_postfix(faults=faults, refresh=False)
         interrupted = False
+        overloads = overloaded_games = 0  # replays because the machine was overloaded
         try:
             for oc in outcomes:
                 if oc.record is None:
@@ -207,6 +208,9 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                         log.warning("game=%s event=duplicate: already stored, ignored",
                                     oc.game.game_id)
                     faults += rec.is_fault
+                    incidents = rec.extra.get("overload") or []
+                    overloads += len(incidents)
+                    overloaded_games += bool(incidents)
                 bar.update(1)
                 bar.set_postfix(faults=faults, refresh=False)
         except KeyboardInterrupt:
@@ -227,6 +231,14 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                       f"{results_dir}; run the same command again to resume", file=sys.stderr)
         if not quiet:
             print(md, file=out)
+        if overloads:
+            log.warning("event=overloaded replays=%d games=%d workers=%d", overloads,
+                        overloaded_games, config.workers)
+            print(f"the machine was overloaded: {overloads} late moves in {overloaded_games} "
+                  f"games came from waiting for a CPU, not from the bots (those games were "
+                  f"played again, not charged; see {results_dir / LOG_FILE}); run with fewer "
+                  f"workers (now {config.workers}: set `workers:` in the config) or on a "
+                  f"quieter machine", file=sys.stderr)
         if failed:
             print(f"{len(failed)} games could not be played (harness errors, see "
                   f"{results_dir / LOG_FILE}); run the same command again to retry them",

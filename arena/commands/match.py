@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 
@@ -48,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cpu", type=int, default=None, metavar="C",
                         help="pin the bots to this CPU core")
     parser.add_argument("--log-dir", default=None, metavar="DIR",
-                        help="keep the bots' stderr logs here (default: a temporary directory)")
+                        help="keep the bots' stderr logs here (default: a new directory under "
+                             "the system's temporary directory; the match says which)")
 
 
 def game_seed(base_seed: int, game_index: int) -> int:
@@ -94,15 +96,17 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         raise SpecError(next(iter(failed.values())))
     M, N, K = args.board
+    log_dir = args.log_dir or tempfile.mkdtemp(prefix="cxarena-match-logs-")
     settings = MatchSettings(
         timeout_s=args.time, grace_s=args.grace_ms / 1000.0, startup_timeout_s=args.startup_s,
         memory_limit_bytes=args.memory_mb * 2**20 if args.memory_mb else None,
-        fresh_process=args.fresh, cpu=args.cpu, log_dir=args.log_dir)
+        fresh_process=args.fresh, cpu=args.cpu, log_dir=log_dir)
     records: list[GameRecord] = []
     with Referee(settings) as referee:
         for i in range(1, args.games + 1):
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
-            rec = referee.play(first, second, M, N, K, game_seed(args.seed, i))
+            rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
+                               game_id=f"{i} of the match")
             records.append(rec)
             if args.json:
                 print(rec.to_json(), flush=True)
@@ -110,6 +114,13 @@ def run(args: argparse.Namespace) -> int:
                 print(_result_line(i, rec), flush=True)
     out = sys.stderr if args.json else sys.stdout
     print("\n".join(summary_lines(records, args.spec1, args.spec2, args.time)), file=out)
+    overloads = sum(len(r.extra.get("overload") or []) for r in records)
+    if overloads:
+        print(f"  the machine was overloaded: {overloads} late moves came from waiting for a "
+              f"CPU, not from the bots (games played again, not charged); run on a quieter "
+              f"machine", file=out)
+    print(f"bot logs (stderr, one file per bot process, a header before each game): {log_dir}",
+          file=out)
     return 0
 
 
@@ -123,6 +134,8 @@ def _result_line(i: int, rec: GameRecord) -> str:
     if rec.detail:
         who = rec.p1 if rec.offender == 1 else rec.p2
         line += f"\n  {rec.reason.value} by {who}: {rec.detail}"
+    for incident in rec.extra.get("overload") or []:
+        line += f"\n  played again: {incident}"
     if rec.stderr_tail:
         last = rec.stderr_tail.splitlines()[-1]
         line += f"\n  last stderr line: {last}"

@@ -295,6 +295,10 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if not _is_int(seed) or seed < 0:
         raise UsageError(f"{where('seed')}: expected an integer >= 0, got {seed!r}")
     memory_limit_mb = data.get("memory_limit_mb", defaults.MEMORY_LIMIT_MB)
+    if _is_int(memory_limit_mb) and memory_limit_mb == 0:
+        raise UsageError(f"{where('memory_limit_mb')}: 0 is not a limit here; write "
+                         f"memory_limit_mb: null for no memory limit (the 0 of --memory-mb), or "
+                         f"at least {defaults.MIN_MEMORY_MB} (MiB)")
     if memory_limit_mb is not None and (not _is_int(memory_limit_mb)
                                         or memory_limit_mb < defaults.MIN_MEMORY_MB):
         raise UsageError(f"{where('memory_limit_mb')}: expected an integer of at least "

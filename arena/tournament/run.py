@@ -6,7 +6,7 @@
    against the config's fingerprint; only games not stored yet are played (resume);
 2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core); the
    parent stores each game the moment it arrives, shows a progress bar and logs to
-   ``results/<name>/arena.log`` (workers' records are gathered with multiprocessing_logging);
+   ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
    ``standings.csv``.
 
@@ -20,7 +20,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import multiprocessing
 import shutil
 import sys
 from collections.abc import Iterator
@@ -90,7 +89,7 @@ def remove_results(results_dir: Path) -> None:
 
 @contextlib.contextmanager
 def _run_log(path: Path) -> Iterator[None]:
-    """Send the `arena` loggers of this process and of forked workers to `path`."""
+    """Send the `arena` loggers of this process (and so the workers', relayed) to `path`."""
     logger = logging.getLogger("arena")
     old_level = logger.level
     fh = logging.FileHandler(path, encoding="utf-8")
@@ -100,10 +99,6 @@ def _run_log(path: Path) -> Iterator[None]:
     before = list(logger.handlers)
     logger.addHandler(fh)
     logger.setLevel(logging.INFO)
-    if multiprocessing.get_start_method(allow_none=False) == "fork":
-        import multiprocessing_logging
-
-        multiprocessing_logging.install_mp_handler(logger)
     ours = [h for h in logger.handlers if h not in before or h is fh]
     try:
         yield
@@ -111,7 +106,7 @@ def _run_log(path: Path) -> Iterator[None]:
         for h in ours:
             logger.removeHandler(h)
             h.close()
-        for h in before:  # install_mp_handler wrapped these too: put them back unwrapped
+        for h in before:  # put back any handler that was replaced meanwhile
             if h not in logger.handlers:
                 logger.addHandler(h)
         logger.setLevel(old_level)
@@ -252,6 +247,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    dynamic_ncols=True, desc=config.name, file=sys.stderr)
         bar.set_postfix(faults=faults, refresh=False)
         interrupted = False
+        overloads = overloaded_games = 0  # replays because the machine was overloaded
         try:
             for oc in outcomes:
                 if oc.record is None:
@@ -265,6 +261,9 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                         log.warning("game=%s event=duplicate: already stored, ignored",
                                     oc.game.game_id)
                     faults += rec.is_fault
+                    incidents = rec.extra.get("overload") or []
+                    overloads += len(incidents)
+                    overloaded_games += bool(incidents)
                 bar.update(1)
                 bar.set_postfix(faults=faults, refresh=False)
         except KeyboardInterrupt:
@@ -285,6 +284,14 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                       f"{results_dir}; run the same command again to resume", file=sys.stderr)
         if not quiet:
             print(md, file=out)
+        if overloads:
+            log.warning("event=overloaded replays=%d games=%d workers=%d", overloads,
+                        overloaded_games, config.workers)
+            print(f"the machine was overloaded: {overloads} late moves in {overloaded_games} "
+                  f"games came from waiting for a CPU, not from the bots (those games were "
+                  f"played again, not charged; see {results_dir / LOG_FILE}); run with fewer "
+                  f"workers (now {config.workers}: set `workers:` in the config) or on a "
+                  f"quieter machine", file=sys.stderr)
         if failed:
             print(f"{len(failed)} games could not be played (harness errors, see "
                   f"{results_dir / LOG_FILE}); run the same command again to retry them",

@@ -142,6 +142,8 @@ CASES = [
     Case("chatter_instead_of_answer", "chatty.sh", Reason.ILLEGAL, ("unexpected line",)),
     Case("two_answers_to_one_go", "double_answer.sh", Reason.ILLEGAL,
          ("selectColumn (move 3)", "unsolicited output", "play 1")),
+    Case("stray_line_after_answer", "stray_line.sh", Reason.ILLEGAL,
+         ("selectColumn (move 3)", "unsolicited output", "thinking done")),
     Case("stderr_megabytes", "stderr_flood.py", None, timeout_s=2.0),
     Case("shell_bot", "shellbot.sh", None, opponent="L1"),
     Case("shell_bot_p2", "shellbot.sh", None, seat=2, opponent="L1"),
@@ -169,8 +171,11 @@ def run_case(case: Case, tmp: Path) -> Outcome:
     options = dict(case.options)
     if case.bot == "forker.py":
         options["pidfile"] = str(work / "child.pid")
+    # no overload replays: each case's duration stays bounded on a loaded machine (the rule
+    # has its own tests, test_referee_overload.py)
     settings = MatchSettings(timeout_s=case.timeout_s, startup_timeout_s=case.startup_s,
-                             memory_limit_bytes=case.memory_mb * 2**20, log_dir=str(work))
+                             memory_limit_bytes=case.memory_mb * 2**20, log_dir=str(work),
+                             overload_replays=0)
     bot, other = parse_spec(zoo(case.bot)), parse_spec(case.opponent)
     M, N, K = case.board
     referee = Referee(settings)
@@ -364,7 +369,7 @@ def test_pinning_environment_and_memory_limit() -> None:
         assert len(pids) == 2
         for pid in pids:
             assert os.sched_getaffinity(pid) == {cpu}
-            assert resource.prlimit(pid, resource.RLIMIT_AS) == (limit, limit)
+            assert resource.prlimit(pid, resource.RLIMIT_DATA) == (limit, limit)
             with open(f"/proc/{pid}/environ", "rb") as f:
                 env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
             for var in (b"OMP_NUM_THREADS", b"OPENBLAS_NUM_THREADS", b"MKL_NUM_THREADS"):

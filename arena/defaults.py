@@ -13,3 +13,7 @@ STARTUP_TIMEOUT_S = 30.0
 MEMORY_LIMIT_MB = 2048
 #: the smallest memory limit accepted: a Python bot needs about 100 MiB to start
 MIN_MEMORY_MB = 256
+#: isolation of bot processes: auto (sandbox where the machine allows it), namespaces, none
+ISOLATION = "auto"
+#: size of a sandboxed bot's private scratch (/tmp, and /dev/shm), in MiB
+SCRATCH_MB = 64

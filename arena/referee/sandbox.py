@@ -33,6 +33,7 @@ Nothing here knows the protocol or the game; the referee decides when to use it.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import importlib.util
 import os
@@ -56,6 +57,12 @@ NOT_ISOLATED_LINE = "entrants were not isolated"
 _PROBE_TIMEOUT_S = 10.0
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _NOBODY = 65534
+# bwrap's own processes (the monitor outside, pid 1 inside) keep fds 0-2 open but close the
+# others, which only the command inherits. The protocol's stdin and stdout travel as fds 3 and 4
+# so that the bot holds the only copies: the referee then sees its stdout close (EOF) and its
+# stdin close (EPIPE) the moment the bot closes them, as without a sandbox.
+_OUTER_SHIM = ["/bin/sh", "-c", 'exec "$@" 3<&0 4>&1 0</dev/null 1>/dev/null', "sh"]
+_INNER_SHIM = ["/bin/sh", "-c", 'exec "$@" 0<&3 1>&4 3<&- 4>&-', "sh"]
 
 
 @dataclass(frozen=True)
@@ -188,8 +195,11 @@ class Sandbox:
                  "--remount-ro", "/dev", "--remount-ro", "/",
                  "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
-        read_fd, write_fd = os.pipe()
-        return Launch(argv=[bwrap, "--args", str(read_fd), *args, "--", *argv],
+        pipe_r, write_fd = os.pipe()
+        read_fd = fcntl.fcntl(pipe_r, fcntl.F_DUPFD_CLOEXEC, 10)  # clear of fds 0-4
+        os.close(pipe_r)
+        return Launch(argv=[*_OUTER_SHIM, bwrap, "--args", str(read_fd), *args, "--",
+                            *_INNER_SHIM, *argv],
                       pass_fds=(read_fd,), _read_fd=read_fd, _write_fd=write_fd)
 
     @staticmethod

@@ -42,7 +42,7 @@ from arena.records import GameRecord, Reason
 from arena.referee import protocol
 from arena.referee.lifeline import PARENT_ENV, wrap
 from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong
-from arena.referee.sandbox import Sandbox, bot_paths, check_mode, resolve
+from arena.referee.sandbox import MODES, Sandbox, bot_paths, resolve
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
 
@@ -78,7 +78,9 @@ class MatchSettings:
         if mem is not None and mem < defaults.MIN_MEMORY_MB * 2**20:
             raise ValueError(f"memory_limit_bytes must be at least {defaults.MIN_MEMORY_MB} MiB, "
                              f"got {mem}")
-        check_mode(self.isolation, "MatchSettings.isolation")
+        if self.isolation not in MODES:
+            raise ValueError(f"isolation must be one of {', '.join(MODES)}, got "
+                             f"{self.isolation!r}")
 
 
 class _Fault(Exception):

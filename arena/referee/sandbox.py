@@ -161,6 +161,13 @@ class Sandbox:
     # -------------------------------------------------------------- argv
     def base_args(self) -> list[str]:
         """Namespaces, system and Python mounts, scratch: everything but the bot's own files."""
+        args = self._system_args()
+        for p in _outermost(_python_paths() + list(self.extra_ro_paths)):
+            args += ["--ro-bind-try", p, p]
+        return args
+
+    def _system_args(self) -> list[str]:
+        """Namespaces, the system folders, /proc, /dev and the scratch."""
         args = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY),
                 "--disable-userns", "--unshare-pid", "--unshare-net", "--unshare-ipc",
                 "--unshare-uts", "--hostname", "cxarena-bot", "--unshare-cgroup-try",
@@ -171,8 +178,6 @@ class Sandbox:
             elif os.path.isdir(d):
                 args += ["--ro-bind", d, d]
         args += _etc_args()
-        for p in _python_paths() + list(self.extra_ro_paths):
-            args += ["--ro-bind-try", p, p]
         scratch = str(self.scratch_mb * 2**20)
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--size", scratch, "--tmpfs", "/tmp",
@@ -188,11 +193,21 @@ class Sandbox:
         if bwrap is None:
             raise OSError("bubblewrap (bwrap) is not installed")
         cwd = os.path.abspath(cwd or os.getcwd())
-        args = self.base_args()
-        for p in _outermost(read_paths):
+        args = self._system_args()
+        binds = _outermost([*_python_paths(), *self.extra_ro_paths, *read_paths])
+        host = [*binds, *_SYSTEM_DIRS, "/etc"]  # where the host's own folders show
+        mounts = [*_SYSTEM_DIRS, "/etc", "/proc", "/dev", "/tmp"]
+        # the working directory exists, read-only and empty but for what is bound under it
+        # (also when it lies under /tmp, the scratch: its own read-only tmpfs)
+        own_cwd = not any(_within(cwd, h) for h in host) and \
+            not any(_within(m, cwd) for m in mounts)
+        if own_cwd:
+            args += ["--size", "4096", "--tmpfs", cwd]
+        for p in binds:
             args += ["--ro-bind-try", p, p]
-        args += ["--dir", cwd, "--chdir", cwd,
-                 "--remount-ro", "/dev", "--remount-ro", "/",
+        if own_cwd:
+            args += ["--remount-ro", cwd]
+        args += ["--chdir", cwd, "--remount-ro", "/dev", "--remount-ro", "/",
                  "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
         pipe_r, write_fd = os.pipe()
@@ -319,6 +334,10 @@ def _outermost(paths: Iterable[str]) -> list[str]:
         if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
             out.append(p)
     return out
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _python_paths() -> list[str]:

@@ -21,7 +21,10 @@ bwrap stays the bot's parent: the referee's child is bwrap, which forks an init 
 of the new PID namespace) that forks the bot. All three stay in the process group the referee
 made, so `killpg` freezes, thaws and kills them together; killing pid 1 kills everything left in
 the namespace, even a process that left the group. bwrap reports a bot killed by signal N as exit
-status 128+N (`BotProcess(status_from_wrapper=True)` translates it back).
+status 128+N (`BotProcess(status_from_wrapper=True)` translates it back). bwrap's own two
+processes keep fds 0-2 open, so the protocol's pipe and socket reach the bot as fds 3 and 4
+and a shell line inside moves them to 0 and 1 (`_OUTER_SHIM`, `_INNER_SHIM`): the bot holds
+the only copies, and the referee sees at once when it closes its stdout or stdin.
 
 Limits (rlimits, CPU affinity) must be in place before bwrap forks, or the bot would not
 inherit them: the argv starts with ``--args FD``, and bwrap blocks reading its extra arguments

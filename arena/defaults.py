@@ -20,3 +20,7 @@ OVERLOAD_MIN_WAIT_SHARE = 0.2
 #: how many times one game is played again because of an overloaded machine before a late move
 #: is charged all the same
 OVERLOAD_REPLAYS = 2
+#: isolation of bot processes: auto (sandbox where the machine allows it), namespaces, none
+ISOLATION = "auto"
+#: size of a sandboxed bot's private scratch (/tmp, and /dev/shm), in MiB
+SCRATCH_MB = 64

@@ -21,6 +21,7 @@ from arena.onboarding.conformance import (
     CheckGame,
     run_check,
 )
+from arena.referee.sandbox import MODES
 
 HELP = "check that a bot plays legal moves in time, does not crash and has a usable name"
 
@@ -50,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="memory limit per bot process in MiB, 0 for none (default: "
                              "memory_limit_mb of configs/tournament.yaml, else "
                              f"{defaults.MEMORY_LIMIT_MB})")
+    parser.add_argument("--isolation", choices=MODES, default=defaults.ISOLATION,
+                        help="sandbox the bot: auto (where the machine allows it), namespaces "
+                             "(required), none (default %(default)s)")
 
 
 def _progress(game: CheckGame) -> None:
@@ -70,10 +74,15 @@ def run(args: argparse.Namespace) -> int:
     boards = ([tuple(b) for b in args.board] if args.board
               else check_boards(args.board_set))
     names = ", ".join(f"{M}x{N}x{K}" for M, N, K in boards)
+    from arena.referee.sandbox import resolve
+
+    notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
     print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
     report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
                        max_moves=args.max_moves, seed=args.seed, progress=_progress,
-                       memory_mb=args.memory_mb)
+                       memory_mb=args.memory_mb, isolation=args.isolation)
     print()
     print(report.text(games=False))
     sys.stdout.flush()

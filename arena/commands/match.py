@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from arena import defaults
 from arena.errors import UsageError
 from arena.records import GameRecord
+from arena.referee.sandbox import MODES
 from arena.tournament import schedule
 
 HELP = "play a few games between two bots and print the results and a summary"
@@ -48,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a new bot process for every game (default: reuse processes)")
     parser.add_argument("--cpu", type=int, default=None, metavar="C",
                         help="pin the bots to this CPU core")
+    parser.add_argument("--isolation", choices=MODES,
+                        default=defaults.ISOLATION,
+                        help="sandbox each bot: auto (where the machine allows it), namespaces "
+                             "(required), none (trusted bots) (default %(default)s)")
     parser.add_argument("--log-dir", default=None, metavar="DIR",
                         help="keep the bots' stderr logs here (default: a new directory under "
                              "the system's temporary directory; the match says which)")
@@ -89,8 +94,12 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     from arena.entrants.specs import SpecError, check_loadable, parse_spec
     from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.sandbox import resolve
 
     _check(args)
+    notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
+    if notice:
+        print(notice, file=sys.stderr)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
     failed = check_loadable([spec1, spec2])
     if failed:
@@ -100,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     settings = MatchSettings(
         timeout_s=args.time, grace_s=args.grace_ms / 1000.0, startup_timeout_s=args.startup_s,
         memory_limit_bytes=args.memory_mb * 2**20 if args.memory_mb else None,
-        fresh_process=args.fresh, cpu=args.cpu, log_dir=log_dir)
+        fresh_process=args.fresh, cpu=args.cpu, log_dir=log_dir,
+        isolation=args.isolation)
     records: list[GameRecord] = []
     with Referee(settings) as referee:
         for i in range(1, args.games + 1):

@@ -274,7 +274,8 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
               timeout_s: float | None = None, quick: bool = False,
               max_moves: int | None = None, seed: int = 1,
               progress: Callable[[CheckGame], None] | None = None,
-              memory_mb: int | None = None) -> CheckReport:
+              memory_mb: int | None = None,
+              isolation: str = defaults.ISOLATION) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     board list or setting; any fault of the bot ends up in the report instead.
 
@@ -312,7 +313,8 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
         timeout_s=limit_s, grace_s=float(settings["grace_s"]),
         startup_timeout_s=float(settings["startup_timeout_s"]),
         memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024,
-        fresh_process=False)  # the first game starts the bot; later games reuse its process
+        fresh_process=False,  # the first game starts the bot; later games reuse its process
+        isolation=isolation)
     plays = [(index, board, bot_first) for index, board in enumerate(chosen)
              for bot_first in (True, False)]
     games: list[CheckGame] = []

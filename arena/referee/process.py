@@ -116,8 +116,11 @@ class BotProcess:
 
     def __init__(self, argv: Sequence[str], *, log_path: str, env: Mapping[str, str],
                  cwd: str | None = None, cpu: int | None = None,
-                 memory_limit_bytes: int | None = None, max_line_bytes: int = 65536) -> None:
+                 memory_limit_bytes: int | None = None, max_line_bytes: int = 65536,
+                 pass_fds: Sequence[int] = (), status_from_wrapper: bool = False) -> None:
         self.argv = list(argv)
+        #: argv runs a wrapper (bwrap) that reports a child killed by signal N as status 128+N
+        self.status_from_wrapper = status_from_wrapper
         self.log_path = log_path
         self.max_line_bytes = max_line_bytes
         self._buf = bytearray()
@@ -148,7 +151,8 @@ class BotProcess:
         try:
             self.popen = _spawner.run(lambda: subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(), stderr=log,
-                cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0))
+                cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0,
+                pass_fds=tuple(pass_fds)))
         except BaseException:
             self._sock.close()
             raise
@@ -432,6 +436,8 @@ class BotProcess:
         code = self.popen.returncode
         if code is None:
             return ""
+        if self.status_from_wrapper and 128 < code < 128 + signal.NSIG:
+            code = 128 - code
         if code < 0:
             try:
                 name = signal.Signals(-code).name

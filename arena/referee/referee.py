@@ -11,6 +11,9 @@ line (so a referee thread woken late by a busy machine does not count against th
 fault (late, illegal, crashed, failed to start) ends the game as a `GameRecord` with the right
 reason; `Referee.play` never raises because of a bot.
 
+Bots run sandboxed (`arena.referee.sandbox`) unless `MatchSettings.isolation` says otherwise
+or the machine cannot isolate (`auto`); each record says which in `extra["isolated"]`.
+
 Processes are reused between games (one idle pool per argv + options, so self-play gets two)
 unless `MatchSettings.fresh_process`; a process that faulted is always killed and replaced.
 """
@@ -40,6 +43,7 @@ from arena.records import GameRecord, Reason
 from arena.referee import containment, protocol
 from arena.referee.lifeline import PARENT_ENV, wrap
 from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits
+from arena.referee.sandbox import MODES, Sandbox, bot_paths, resolve
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "MatchSettings", "Referee"]
 
@@ -66,6 +70,7 @@ class MatchSettings:
     log_dir: str | None = None  # bots' stdout/stderr logs go here (else a temp dir)
     #: replays of a game whose late move the machine caused (0: always charge the bot)
     overload_replays: int = defaults.OVERLOAD_REPLAYS
+    isolation: str = defaults.ISOLATION  # auto | namespaces | none (arena.referee.sandbox)
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -76,6 +81,9 @@ class MatchSettings:
         if mem is not None and mem < defaults.MIN_MEMORY_MB * 2**20:
             raise ValueError(f"memory_limit_bytes must be at least {defaults.MIN_MEMORY_MB} MiB, "
                              f"got {mem}")
+        if self.isolation not in MODES:
+            raise ValueError(f"isolation must be one of {', '.join(MODES)}, got "
+                             f"{self.isolation!r}")
 
 
 class _Fault(Exception):
@@ -130,6 +138,10 @@ class Referee:
             raise ValueError(f"MatchSettings.cpu={settings.cpu}: no such core "
                              f"(this machine has {os.cpu_count()})")
         self.settings = settings
+        #: whether bots run sandboxed (raises UsageError for `namespaces` where impossible)
+        self.isolation = resolve(settings.isolation)
+        self._sandbox = Sandbox() if self.isolation.isolated else None
+        self._bot_paths: dict[str, list[str]] = {}
         #: set as CXARENA_TAG in every bot's environment (inherited by anything a bot forks)
         self.tag = f"{os.getpid()}-{next(self._ids)}-{time.time_ns() % 10**9}"
         self._idle: dict[tuple[Any, ...], list[BotProcess]] = {}
@@ -172,11 +184,27 @@ class Referee:
         # the pid keeps the names of Referees sharing one log_dir apart
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
-        argv = (spec.argv() if spec.is_python else
-                wrap(spec.argv(), os.getpid(), bot_limits(s.memory_limit_bytes)))
-        return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
-                          memory_limit_bytes=s.memory_limit_bytes,
-                          max_line_bytes=protocol.MAX_LINE_BYTES)
+        if self._sandbox is None:
+            argv = (spec.argv() if spec.is_python else
+                    wrap(spec.argv(), os.getpid(), bot_limits(s.memory_limit_bytes)))
+            return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
+                              memory_limit_bytes=s.memory_limit_bytes,
+                              max_line_bytes=protocol.MAX_LINE_BYTES)
+        # bwrap's --die-with-parent replaces the lifeline (whose parent check sees the
+        # sandbox's init, not the referee)
+        if spec.text not in self._bot_paths:
+            self._bot_paths[spec.text] = bot_paths(spec)
+        launch = self._sandbox.launch(spec.argv(), self._bot_paths[spec.text])
+        try:
+            proc = BotProcess(launch.argv, log_path=log_path,
+                              env=Sandbox.env(self._env(spec), drop=[PARENT_ENV]), cpu=s.cpu,
+                              memory_limit_bytes=s.memory_limit_bytes,
+                              max_line_bytes=protocol.MAX_LINE_BYTES,
+                              pass_fds=launch.pass_fds, status_from_wrapper=True)
+            launch.release()  # the limits are on bwrap's pid: now it may fork the bot
+        finally:
+            launch.close()
+        return proc
 
     def _handshake(self, proc: BotProcess, started_s: float) -> None:
         """`hello` -> `ready` within the start-up limit; raises _Fault(crash) whose detail keeps
@@ -499,7 +527,8 @@ class Referee:
             init_ms=(round(seats[0].init_ms, 3), round(seats[1].init_ms, 3)),
             started_at=started_at, finished_at=_utc_now(), version=__version__,
             # start-up (process start to `ready`) of processes started for this game
-            extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms]}), ""
+            extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
+                   "isolated": self.isolation.isolated}), ""
 
     def _seat(self, spec: BotSpec, options: Mapping[str, Any] | None) -> _Seat:
         opts = dict(options or {})

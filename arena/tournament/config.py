@@ -22,6 +22,7 @@ A config file::
     memory_limit_mb: 2048     # per bot process (null = no limit)
     startup_timeout_s: 30     # time a bot process may take to start
     fresh_process: false      # true: a new bot process for every game
+    isolation: auto           # auto | namespaces | none: sandbox each bot (arena.referee.sandbox)
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import yaml
 from arena import defaults
 from arena.entrants.specs import BotSpec, SpecError, check_loadable, parse_spec
 from arena.errors import UsageError
+from arena.referee.sandbox import check_mode as check_isolation
 
 __all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config"]
 
@@ -50,7 +52,8 @@ REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
-         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description"}
+         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description",
+         "isolation"}
 _REQUIRED = ("players", "boards", "timeout_s")
 _PLAYER_KEYS = {"spec", "name", "options"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -85,6 +88,7 @@ class TournamentConfig:
     startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
+    isolation: str = defaults.ISOLATION  # not in the fingerprint: games stay comparable
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers and the name)."""
@@ -309,6 +313,8 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if not isinstance(fresh_process, bool):
         raise UsageError(f"{where('fresh_process')}: expected true or false, got "
                          f"{fresh_process!r}")
+    isolation = data.get("isolation", defaults.ISOLATION)
+    check_isolation(isolation, where("isolation"))
     description = data.get("description", "")
     if not isinstance(description, str):
         raise UsageError(f"{where('description')}: expected a string")
@@ -343,4 +349,4 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         timeout_s=float(timeout_s), grace_s=float(grace_s), rounds=int(rounds),
         workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
         startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
-        board_set=board_set)
+        board_set=board_set, isolation=isolation)

@@ -31,6 +31,7 @@ from tqdm import tqdm
 
 from arena import __version__
 from arena.errors import UsageError
+from arena.referee.sandbox import resolve as resolve_isolation
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.tournament.schedule import GameSpec, make_schedule
@@ -76,7 +77,8 @@ def match_settings(config: TournamentConfig, log_dir: Path | None) -> Any:
     return MatchSettings(timeout_s=config.timeout_s, grace_s=config.grace_s,
                          startup_timeout_s=config.startup_timeout_s, memory_limit_bytes=mem,
                          fresh_process=config.fresh_process, cpu=None,
-                         log_dir=None if log_dir is None else str(log_dir))
+                         log_dir=None if log_dir is None else str(log_dir),
+                         isolation=config.isolation)
 
 
 def remove_results(results_dir: Path) -> None:
@@ -199,6 +201,9 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
     schedule = make_schedule(config)
     codes = code_fingerprints(config)
+    isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
+    if isolation.notice():
+        print(isolation.notice(), file=sys.stderr)
     if results_dir.exists() and not results_dir.is_dir():
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if (results_dir / DB_FILE).is_file() and not fresh:
@@ -230,8 +235,10 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         already = len(schedule) - len(todo)
         faults = sum(1 for g in store.games() if g.record.is_fault)
         log.info("event=run-start name=%s games=%d stored=%d to-play=%d workers=%d "
-                 "timeout_s=%s config=%s", config.name, len(schedule), already, len(todo),
-                 config.workers, config.timeout_s, config.path)
+                 "timeout_s=%s isolated=%s config=%s", config.name, len(schedule), already,
+                 len(todo), config.workers, config.timeout_s, isolation.isolated, config.path)
+        if isolation.notice():
+            log.warning("event=not-isolated %s", isolation.notice())
         if executor is None:
             run_tag = str(results_dir.resolve())
             orphans = reap_orphans(run_tag)

@@ -33,7 +33,8 @@ def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
         pytest.skip("no /proc/PID/task/TID/schedstat (kernel without CONFIG_SCHED_INFO)")
     cpu = max(os.sched_getaffinity(0))
     pidfile = tmp_path / "pids"
-    settings = MatchSettings(timeout_s=0.5, cpu=cpu, log_dir=str(tmp_path), overload_replays=4)
+    settings = MatchSettings(timeout_s=0.5, cpu=cpu, log_dir=str(tmp_path), overload_replays=4,
+                             isolation="none")
     hogs = _hogs(cpu)
 
     def stop_hogs_when_the_first_attempt_ends() -> None:

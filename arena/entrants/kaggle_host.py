@@ -40,7 +40,7 @@ KAGGLE_EPISODE_STEPS = 1000
 _MAX_NAME_CHARS = 40
 
 
-class Struct(dict):  # type: ignore[type-arg]
+class Struct(dict[str, Any]):
     """A dict whose keys are also attributes (``obs.board`` and ``obs["board"]``), as the
     objects Kaggle passes to agents."""
 
@@ -67,13 +67,13 @@ def find_agent(module: Any, function: str | None, where: str) -> Callable[..., A
         agent = getattr(module, function, None)
         if not callable(agent):
             raise ValueError(f"{where} defines no function {function!r}")
-        return agent  # type: ignore[no-any-return]
+        return agent
     own = [v for k, v in vars(module).items() if not k.startswith("__") and callable(v)
            and getattr(v, "__module__", None) == module.__name__]
     if not own:
         raise ValueError(f"{where} defines no function (the agent is called as "
                          f"agent(observation, configuration))")
-    return own[-1]  # type: ignore[no-any-return]
+    return own[-1]
 
 
 def _wants_configuration(agent: Callable[..., Any]) -> bool:
@@ -117,8 +117,8 @@ def agent_player_class(spec: Any) -> type[CXPlayer]:
             observation = Struct(board=B.getBoard().ravel().tolist(), mark=self.mark,
                                  step=B.numOfMarkedCells(), remainingOverageTime=0)
             if with_configuration:
-                return agent(observation, self.configuration)  # type: ignore[no-any-return]
-            return agent(observation)  # type: ignore[no-any-return]
+                return agent(observation, self.configuration)
+            return agent(observation)
 
         def playerName(self) -> str:
             return name[:_MAX_NAME_CHARS]

@@ -31,8 +31,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path

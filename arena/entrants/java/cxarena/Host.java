@@ -101,6 +101,7 @@ public final class Host {
             text = prefix + "raised " + t;
         }
         try {
+            trimHostFrames(t);
             t.printStackTrace();
         } catch (Throwable ignored) {
             // printing may fail too (out of memory)
@@ -108,6 +109,24 @@ public final class Host {
         flushStd();
         send("error " + oneLine(text, MAX_ERROR));
         Runtime.getRuntime().halt(1);
+    }
+
+    /** Drops the host's own frames (and reflection's) from the bottom of t's stack trace, so
+     * that the trace, and the tail of the log a game record keeps, ends in the bot's code. */
+    static void trimHostFrames(Throwable t) {
+        StackTraceElement[] st = t.getStackTrace();
+        int n = st.length;
+        while (n > 1 && isHostFrame(st[n - 1].getClassName())) {
+            n--;
+        }
+        if (n > 0 && n < st.length && !isHostFrame(st[n - 1].getClassName())) {
+            t.setStackTrace(java.util.Arrays.copyOf(st, n));
+        }
+    }
+
+    private static boolean isHostFrame(String cls) {
+        return cls.startsWith("cxarena.") || cls.startsWith("jdk.internal.reflect.")
+                || cls.startsWith("java.lang.reflect.");
     }
 
     private void failWith(String text) {

@@ -88,10 +88,10 @@ public class CXBoard {
      */
     public CXGameState markColumn(int col) throws IndexOutOfBoundsException,
             IllegalStateException {
-        checkColumn(col);
         if (gameState != CXGameState.OPEN) {
             throw new IllegalStateException("the game is over (" + gameState + ")");
         }
+        checkColumn(col);
         if (RP[col] < 0) {
             throw new IllegalStateException("column " + col + " is full");
         }

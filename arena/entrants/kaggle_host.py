@@ -99,7 +99,8 @@ def agent_player_class(spec: Any) -> type[CXPlayer]:
     except ValueError as e:
         raise SpecError(f"bot SPEC {spec.text!r}: {e}") from None
     with_configuration = _wants_configuration(agent)
-    name = Path(spec.path).stem + (f":{spec.cls}" if spec.cls else "")
+    path = Path(spec.path)
+    name = f"{path.parent.name}/{path.stem}" + (f":{spec.cls}" if spec.cls else "")
 
     class KaggleAgent(CXPlayer):
         """A Kaggle agent function seen as a CXPlayer."""

@@ -3,24 +3,26 @@ importable under cxarena, as on Kaggle when the helpers are bundled)."""
 
 
 def drop(board, columns, rows, col, mark):
-    """A new flat board with `mark` dropped into `col` (row 0 is the top row)."""
-    new = list(board)
+    """(a new flat board with `mark` dropped into `col`, the row it landed in); row 0 is the
+    top row."""
     for row in range(rows - 1, -1, -1):
-        if new[row * columns + col] == 0:
+        if board[row * columns + col] == 0:
+            new = list(board)
             new[row * columns + col] = mark
-            return new
+            return new, row
     raise ValueError(f"column {col} is full")
 
 
-def wins(board, columns, rows, inarow, mark):
-    """True if `mark` has `inarow` in a line anywhere on the flat board."""
-    for r in range(rows):
-        for c in range(columns):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                rr, cc, n = r, c, 0
-                while 0 <= rr < rows and 0 <= cc < columns and board[rr * columns + cc] == mark:
-                    n += 1
-                    if n == inarow:
-                        return True
-                    rr, cc = rr + dr, cc + dc
+def connects(board, columns, rows, inarow, row, col):
+    """True if the piece at (row, col) is part of `inarow` in a line."""
+    mark = board[row * columns + col]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        n = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, col + sign * dc
+            while 0 <= r < rows and 0 <= c < columns and board[r * columns + c] == mark:
+                n += 1
+                r, c = r + sign * dr, c + sign * dc
+        if n >= inarow:
+            return True
     return False

@@ -229,5 +229,5 @@ def test_a_kaggle_agents_code_files_are_the_file_and_its_helpers(
     spec = parse_spec(f"kaggle:{agents['helper']}")
     assert code_files(spec) == [agents["helper"],
                                 agents["helper"].parent / "kaggle_helper_beside.py"]
-    assert load_player_class(spec)().playerName() == "main"
+    assert load_player_class(spec)().playerName() == "with_helper/main"
     sys.modules.pop("kaggle_helper_beside", None)

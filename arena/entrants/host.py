@@ -1,7 +1,8 @@
 """`python -m arena.entrants.host TARGET`: plays a Python `CXPlayer` class over the line protocol.
 
-TARGET is a SPEC the referee has already resolved (`BotSpec.host_target()`: ``pkg.mod[:Class]``
-or ``/abs/file.py[:Class]``). The host keeps a private copy of the real stdin/stdout for the
+TARGET is a SPEC the referee has already resolved (`BotSpec.host_target()`: ``pkg.mod[:Class]``,
+``/abs/file.py[:Class]`` or ``kaggle:/abs/file.py[:function]``, the last one started as
+``python -m arena.entrants.kaggle_host``). The host keeps a private copy of the real stdin/stdout for the
 protocol and points fd 0 at /dev/null and fd 1 at stderr (the bot's log), so neither `print()`
 nor `input()` inside a bot can corrupt the protocol. See docs/protocol.md for the messages and
 how they map to `initPlayer`, `selectColumn` and `playerName`.

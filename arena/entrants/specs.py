@@ -14,9 +14,9 @@ A SPEC is one of:
 Without ``:Class`` the module must define exactly one concrete CXPlayer subclass.
 Resolving a SPEC never starts a game; an unresolvable SPEC raises `SpecError` (a usage error).
 `check_loadable` goes one step further before any game: it loads each Python bot and Kaggle
-agent, and each Java bot's class in a JVM, in a subprocess of its own (a bot that hangs, exits
-or crashes at import cannot take the caller with it) and checks that its class loads and can be
-instantiated; `exec:` programs must exist.
+agent (`arena.entrants.probe`, the loading the host does), and each Java bot's class in a JVM,
+in a subprocess of its own (a bot that hangs, exits or crashes at import cannot take the caller
+with it) and checks that its class loads and can be instantiated; `exec:` programs must exist.
 """
 
 from __future__ import annotations
@@ -280,57 +280,40 @@ def bot_pythonpath() -> str:
 
 def check_loadable(specs: Sequence[BotSpec],
                    timeout_s: float = defaults.STARTUP_TIMEOUT_S) -> dict[str, str]:
-    """Load every Python bot and Kaggle agent, and every Java bot's class (in a JVM), each in
-    its own subprocess (all at once), and instantiate its class.
+    """Load every Python bot and Kaggle agent (`arena.entrants.probe`), and every Java bot's
+    class (in a JVM: the Java host's ``--check``), each in its own subprocess, all at once, and
+    instantiate its class.
 
     Returns {spec text: one-line error} for the bots that fail (empty when all load). `exec:`
     bots were already checked by `parse_spec` (the program exists).
     """
-    env = dict(os.environ, PYTHONPATH=bot_pythonpath())
-    procs = {}
-    for spec in specs:
-        if spec.text in procs or spec.kind is Kind.EXEC:
-            continue
+    from arena.entrants.probe import probe_each
+
+    unique = {spec.text: spec for spec in specs}
+    jvms = {}
+    for text, spec in unique.items():
         if spec.kind is Kind.JAVA:
             from arena.entrants.java import JavaTarget, check_argv
 
             assert spec.cls is not None
-            argv = check_argv(JavaTarget(spec.classpath, spec.cls))
-        else:
-            argv = [sys.executable, "-m", "arena.entrants.specs", spec.host_target()]
-        procs[spec.text] = subprocess.Popen(
-            argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, start_new_session=True)
-    errors: dict[str, str] = {}
+            jvms[text] = subprocess.Popen(
+                check_argv(JavaTarget(spec.classpath, spec.cls)), stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                start_new_session=True)
     deadline_s = time.monotonic() + timeout_s
-    for text, proc in procs.items():
+    python = {spec.host_target(): text for text, spec in unique.items() if spec.is_python}
+    errors = {python[target]: f"bot {python[target]!r}: {probe.error}"
+              for target, probe in probe_each(list(python), timeout_s).items() if probe.error}
+    for text, proc in jvms.items():
         try:
             out, _ = proc.communicate(timeout=max(0.1, deadline_s - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
-            errors[text] = f"bot {text!r} did not finish importing within {timeout_s:g} s"
+            errors[text] = f"bot {text!r}: did not finish loading within {timeout_s:g} s"
             continue
         if proc.returncode != 0:
             last = out.strip().splitlines()[-1:] or [f"exited with status {proc.returncode} "
-                                                      f"while importing"]
+                                                      f"while loading"]
             errors[text] = f"bot {text!r}: {last[0]}"
-    return errors
-
-
-def _check_main(target: str) -> int:
-    """`python -m arena.entrants.specs TARGET`: load and instantiate the bot; exit 0, or print why
-    not."""
-    try:
-        load_player_class(parse_spec(target))()
-    except SpecError as e:
-        print(str(e).replace("\n", " "), flush=True)
-        return 1
-    except BaseException as e:  # the bot's own code failed (even sys.exit)
-        print(f"fails to import: {type(e).__name__}: {e}".replace("\n", " "), flush=True)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_check_main(sys.argv[1]))
+    return {text: errors[text] for text in unique if text in errors}

@@ -25,13 +25,17 @@ Must not live here: the game loop or the protocol itself (`arena.entrants.host` 
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.board import CXBoard
 from arena.player import CXPlayer
+
+if TYPE_CHECKING:
+    from arena.entrants.specs import BotSpec
 
 __all__ = ["Struct", "agent_player_class", "find_agent", "main"]
 
@@ -88,17 +92,18 @@ def _wants_configuration(agent: Callable[..., Any]) -> bool:
     return len(positional) != 1
 
 
-def agent_player_class(spec: Any) -> type[CXPlayer]:
+def agent_player_class(spec: BotSpec) -> type[CXPlayer]:
     """Load the agent of a ``kaggle:`` BotSpec and wrap it as a CXPlayer class.
     Raises SpecError when the file has no agent; the file's own errors propagate."""
     from arena.entrants.specs import SpecError, _import
 
     module = _import(spec)
     try:
-        agent = find_agent(module, spec.cls, Path(spec.path).name)
+        agent = find_agent(module, spec.cls, os.path.basename(str(spec.path)))
     except ValueError as e:
         raise SpecError(f"bot SPEC {spec.text!r}: {e}") from None
     with_configuration = _wants_configuration(agent)
+    assert spec.path is not None
     path = Path(spec.path)
     name = f"{path.parent.name}/{path.stem}" + (f":{spec.cls}" if spec.cls else "")
 

@@ -92,7 +92,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.entrants.specs import SpecError, check_loadable, parse_spec
+    from arena.entrants.specs import SpecError, check_loadable, parse_spec, time_limit_problem
     from arena.referee.referee import MatchSettings, Referee
     from arena.referee.sandbox import resolve
 
@@ -101,6 +101,10 @@ def run(args: argparse.Namespace) -> int:
     if notice:
         print(notice, file=sys.stderr)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
+    for spec in (spec1, spec2):
+        problem = time_limit_problem(spec, args.time)  # Java bots: whole seconds
+        if problem:
+            raise UsageError(f"--time {args.time:g}: {problem}")
     failed = check_loadable([spec1, spec2])
     if failed:
         raise SpecError(next(iter(failed.values())))

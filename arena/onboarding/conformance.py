@@ -33,7 +33,7 @@ import yaml
 
 from arena import defaults
 from arena.board import CXBoard
-from arena.entrants.specs import BotSpec, parse_spec
+from arena.entrants.specs import BotSpec, parse_spec, time_limit_problem
 from arena.errors import UsageError
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
@@ -294,6 +294,9 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
         settings["timeout_s"] = float(timeout_s)
         settings["source"] = "given"
     limit_s = float(settings["timeout_s"])
+    problem = time_limit_problem(bot, limit_s)  # Java bots: whole seconds
+    if problem:
+        raise UsageError(f"{problem} (pass --time)")
     cap = max_moves if max_moves is not None else (QUICK_MAX_MOVES if quick else MAX_MOVES)
     if cap < 2:
         raise UsageError(f"max_moves must be at least 2, got {cap}")

@@ -178,15 +178,16 @@ class Referee:
             env["PYTHONPATH"] = bot_pythonpath()
         return env
 
-    def _spawn(self, spec: BotSpec) -> BotProcess:
+    def _spawn(self, spec: BotSpec, options: Mapping[str, Any]) -> BotProcess:
         """Start a bot process (raises OSError if it cannot be executed)."""
         label = _SAFE_NAME.sub("_", spec.text)[:60].strip("_") or "bot"
         # the pid keeps the names of Referees sharing one log_dir apart
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
+        argv = spec.argv(options)  # options: a Java bot's jvm_options
         if self._sandbox is None:
-            argv = (spec.argv() if spec.is_python else
-                    wrap(spec.argv(), os.getpid(), bot_limits(s.memory_limit_bytes)))
+            if not spec.is_python:
+                argv = wrap(argv, os.getpid(), bot_limits(s.memory_limit_bytes))
             return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
                               memory_limit_bytes=s.memory_limit_bytes,
                               max_line_bytes=protocol.MAX_LINE_BYTES)
@@ -194,7 +195,7 @@ class Referee:
         # sandbox's init, not the referee)
         if spec.text not in self._bot_paths:
             self._bot_paths[spec.text] = bot_paths(spec)
-        launch = self._sandbox.launch(spec.argv(), self._bot_paths[spec.text])
+        launch = self._sandbox.launch(argv, self._bot_paths[spec.text])
         try:
             proc = BotProcess(launch.argv, log_path=log_path,
                               env=Sandbox.env(self._env(spec), drop=[PARENT_ENV]), cpu=s.cpu,
@@ -265,7 +266,7 @@ class Referee:
             if seat.proc is None:
                 t0 = time.perf_counter()
                 try:
-                    seat.proc = self._spawn(seat.spec)
+                    seat.proc = self._spawn(seat.spec, seat.options)
                 except OSError as e:
                     raise _SeatFault(i, Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
                 started.append((i, t0))
@@ -536,7 +537,7 @@ class Referee:
             opts_key = json.dumps(opts, sort_keys=True)
         except TypeError as e:
             raise ValueError(f"options for {spec.text!r} must be JSON values: {e}") from None
-        return _Seat(spec=spec, options=opts, key=(tuple(spec.argv()), opts_key))
+        return _Seat(spec=spec, options=opts, key=(tuple(spec.argv(opts)), opts_key))
 
     def close(self) -> None:
         """Kill every bot process group (children included) and reap them. Idempotent."""

@@ -255,6 +255,8 @@ def bot_paths(spec: object) -> list[str]:
         paths += _own_entries(Path(path), shared)
     elif module is not None:
         paths += _module_paths(module, shared)
+    # a Java bot's compiled classes (cxarena's course API, its own build in the cache)
+    paths += [str(Path(c).resolve()) for c in getattr(spec, "classpath", ()) if os.path.exists(c)]
     return list(dict.fromkeys(paths))
 
 

@@ -13,6 +13,7 @@ A config file::
     players:                  # at least two; SPECs as in `cxarena match`
       - L0
       - {spec: alphabeta, name: ab-deep, options: {max_depth: 8}}
+      - {spec: "java:students/alice", name: alice, options: {jvm_options: [-Xmx512m]}}
     boards: competition       # a set in boards.yaml, or a list of [M, N, K]
     timeout_s: 0.1            # per-move (and initPlayer) time limit
     grace_s: 0.01             # margin before an answer counts as late
@@ -39,7 +40,15 @@ from typing import Any
 import yaml
 
 from arena import defaults
-from arena.entrants.specs import BotSpec, SpecError, check_loadable, parse_spec
+from arena.entrants.java import JVM_OPTIONS_KEY, jvm_options_problem
+from arena.entrants.specs import (
+    BotSpec,
+    Kind,
+    SpecError,
+    check_loadable,
+    parse_spec,
+    time_limit_problem,
+)
 from arena.errors import UsageError
 from arena.referee.sandbox import check_mode as check_isolation
 
@@ -230,19 +239,31 @@ def _check_player(item: Any, where: str, cfg_path: Path) -> PlayerEntry:
         json.dumps(options, allow_nan=False)
     except (TypeError, ValueError) as e:
         raise UsageError(f"{where}.options: values must be plain data: {e}") from None
-    _check_spec(spec_text, f"{where}.spec", cfg_path)  # loading is checked for all at once
+    spec = _check_spec(spec_text, f"{where}.spec", cfg_path)  # loading: for all at once
+    if JVM_OPTIONS_KEY in options:
+        if spec.kind is not Kind.JAVA:
+            raise UsageError(f"{where}.options.{JVM_OPTIONS_KEY}: only Java bots (java:PATH) "
+                             f"have JVM options")
+        problem = jvm_options_problem(options[JVM_OPTIONS_KEY])
+        if problem:
+            raise UsageError(f"{where}.options.{JVM_OPTIONS_KEY}: {problem}")
     return PlayerEntry(name=name.strip(), spec=spec_text, options=options)
 
 
 def _check_spec(text: str, where: str, cfg_path: Path) -> BotSpec:
-    """Resolve a SPEC (relative .py paths first against the config's directory)."""
+    """Resolve a SPEC (relative paths of files and java:/kaggle: bots against the directory
+    you run from; the error hints at the config's directory when the path is there)."""
     try:
         spec = parse_spec(text)
     except SpecError as first:
-        path_part = text.partition(":")[0]
-        if path_part.endswith(".py") and not Path(path_part).is_absolute():
+        head, sep, rest = text.partition(":")
+        if sep and head in ("java", "kaggle"):
+            path_part = rest if Path(rest).exists() else rest.rpartition(":")[0] or rest
+        else:
+            path_part = head if head.endswith(".py") else ""
+        if path_part and not Path(path_part).is_absolute() and not Path(path_part).exists():
             alt = cfg_path.parent / path_part
-            if alt.is_file():
+            if alt.exists():
                 raise UsageError(f"{where}: {first} (paths are relative to the directory you "
                                  f"run from; did you mean {alt}?)") from None
         raise UsageError(f"{where}: {first}") from None
@@ -339,7 +360,12 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         players.append(entry)
     # every Python bot imports and instantiates, each in a subprocess (a bot that hangs or
     # exits at import cannot take the run with it), before anything is written
-    failed = check_loadable([parse_spec(p.spec) for p in players])
+    specs = [parse_spec(p.spec) for p in players]
+    for i, spec in enumerate(specs):
+        problem = time_limit_problem(spec, float(timeout_s))  # Java bots: whole seconds
+        if problem:
+            raise UsageError(f"{where('timeout_s')}: {problem} (players[{i}])")
+    failed = check_loadable(specs)
     for i, p in enumerate(players):
         if p.spec in failed:
             raise UsageError(f"{where('players')}[{i}].spec: {failed[p.spec]}")

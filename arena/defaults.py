@@ -13,3 +13,14 @@ STARTUP_TIMEOUT_S = 30.0
 MEMORY_LIMIT_MB = 2048
 #: the smallest memory limit accepted: a Python bot needs about 100 MiB to start
 MIN_MEMORY_MB = 256
+#: a late move is not charged when the machine kept the bot waiting for a CPU (run-queue wait,
+#: docs/protocol.md) for at least its overrun and at least this share of the limit: the game is
+#: played again instead
+OVERLOAD_MIN_WAIT_SHARE = 0.2
+#: how many times one game is played again because of an overloaded machine before a late move
+#: is charged all the same
+OVERLOAD_REPLAYS = 2
+#: isolation of bot processes: auto (sandbox where the machine allows it), namespaces, none
+ISOLATION = "auto"
+#: size of a sandboxed bot's private scratch (/tmp, and /dev/shm), in MiB
+SCRATCH_MB = 64

@@ -131,7 +131,8 @@ def throughput(games: int = 400) -> dict[str, float]:
     l0 = parse_spec("L0")
 
     def job() -> dict[str, float]:
-        with Referee(MatchSettings(timeout_s=1.0, cpu=cpu)) as referee:
+        # not isolated (as before isolation existed): bench_isolation compares the two
+        with Referee(MatchSettings(timeout_s=1.0, cpu=cpu, isolation="none")) as referee:
             t0 = time.perf_counter()
             referee.play(l0, l0, 6, 7, 4, seed=0)  # starts both processes
             startup_s = time.perf_counter() - t0
@@ -164,7 +165,9 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
     paced = parse_spec("bench.bench_referee:Paced")
     hung = parse_spec("bench.bench_referee:Hung")
     l0 = parse_spec("L0")
-    settings = [MatchSettings(timeout_s=LIMIT_S, grace_s=GRACE_S, cpu=c) for c in cores]
+    # not isolated: the hung bot writes a stamp file (a sandboxed bot could not)
+    settings = [MatchSettings(timeout_s=LIMIT_S, grace_s=GRACE_S, cpu=c, isolation="none")
+                for c in cores]
     tmp = Path(tempfile.mkdtemp(prefix="cxarena-bench-"))
 
     def on_time(k: int) -> dict[str, Any]:

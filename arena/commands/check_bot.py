@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from arena import defaults
 from arena.errors import UsageError
 from arena.onboarding.conformance import (
     BIG_BOARD_CELLS,
@@ -20,6 +21,7 @@ from arena.onboarding.conformance import (
     CheckGame,
     run_check,
 )
+from arena.referee.sandbox import MODES
 
 HELP = "check that a bot plays legal moves in time, does not crash and has a usable name"
 
@@ -45,6 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the board set of configs/boards.yaml to take the smallest and "
                              "largest board from (default: competition)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
+    parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
+                        help="memory limit per bot process in MiB, 0 for none (default: "
+                             "memory_limit_mb of configs/tournament.yaml, else "
+                             f"{defaults.MEMORY_LIMIT_MB})")
+    parser.add_argument("--isolation", choices=MODES, default=defaults.ISOLATION,
+                        help="sandbox the bot: auto (where the machine allows it), namespaces "
+                             "(required), none (default %(default)s)")
 
 
 def _progress(game: CheckGame) -> None:
@@ -56,14 +65,24 @@ def run(args: argparse.Namespace) -> int:
 
     if args.time is not None and not args.time > 0:
         raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
+    if args.memory_mb is not None and args.memory_mb != 0 and (
+            args.memory_mb < defaults.MIN_MEMORY_MB):
+        raise UsageError(f"--memory-mb must be 0 (no limit) or at least "
+                         f"{defaults.MIN_MEMORY_MB}, got {args.memory_mb}")
     if args.max_moves is not None and args.max_moves < 2:
         raise UsageError(f"--max-moves must be at least 2, got {args.max_moves}")
     boards = ([tuple(b) for b in args.board] if args.board
               else check_boards(args.board_set))
     names = ", ".join(f"{M}x{N}x{K}" for M, N, K in boards)
+    from arena.referee.sandbox import resolve
+
+    notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
     print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
     report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
-                       max_moves=args.max_moves, seed=args.seed, progress=_progress)
+                       max_moves=args.max_moves, seed=args.seed, progress=_progress,
+                       memory_mb=args.memory_mb, isolation=args.isolation)
     print()
     print(report.text(games=False))
     sys.stdout.flush()

@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 
 from arena import defaults
 from arena.errors import UsageError
 from arena.records import GameRecord
+from arena.referee.sandbox import MODES
 from arena.tournament import schedule
 
 HELP = "play a few games between two bots and print the results and a summary"
@@ -47,8 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a new bot process for every game (default: reuse processes)")
     parser.add_argument("--cpu", type=int, default=None, metavar="C",
                         help="pin the bots to this CPU core")
+    parser.add_argument("--isolation", choices=MODES,
+                        default=defaults.ISOLATION,
+                        help="sandbox each bot: auto (where the machine allows it), namespaces "
+                             "(required), none (trusted bots) (default %(default)s)")
     parser.add_argument("--log-dir", default=None, metavar="DIR",
-                        help="keep the bots' stderr logs here (default: a temporary directory)")
+                        help="keep the bots' stderr logs here (default: a new directory under "
+                             "the system's temporary directory; the match says which)")
 
 
 def game_seed(base_seed: int, game_index: int) -> int:
@@ -85,24 +92,35 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.entrants.specs import SpecError, check_loadable, parse_spec
+    from arena.entrants.specs import SpecError, check_loadable, parse_spec, time_limit_problem
     from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.sandbox import resolve
 
     _check(args)
+    notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
+    if notice:
+        print(notice, file=sys.stderr)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
+    for spec in (spec1, spec2):
+        problem = time_limit_problem(spec, args.time)  # Java bots: whole seconds
+        if problem:
+            raise UsageError(f"--time {args.time:g}: {problem}")
     failed = check_loadable([spec1, spec2])
     if failed:
         raise SpecError(next(iter(failed.values())))
     M, N, K = args.board
+    log_dir = args.log_dir or tempfile.mkdtemp(prefix="cxarena-match-logs-")
     settings = MatchSettings(
         timeout_s=args.time, grace_s=args.grace_ms / 1000.0, startup_timeout_s=args.startup_s,
         memory_limit_bytes=args.memory_mb * 2**20 if args.memory_mb else None,
-        fresh_process=args.fresh, cpu=args.cpu, log_dir=args.log_dir)
+        fresh_process=args.fresh, cpu=args.cpu, log_dir=log_dir,
+        isolation=args.isolation)
     records: list[GameRecord] = []
     with Referee(settings) as referee:
         for i in range(1, args.games + 1):
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
-            rec = referee.play(first, second, M, N, K, game_seed(args.seed, i))
+            rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
+                               game_id=f"{i} of the match")
             records.append(rec)
             if args.json:
                 print(rec.to_json(), flush=True)
@@ -110,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
                 print(_result_line(i, rec), flush=True)
     out = sys.stderr if args.json else sys.stdout
     print("\n".join(summary_lines(records, args.spec1, args.spec2, args.time)), file=out)
+    overloads = sum(len(r.extra.get("overload") or []) for r in records)
+    if overloads:
+        print(f"  the machine was overloaded: {overloads} late moves came from waiting for a "
+              f"CPU, not from the bots (games played again, not charged); run on a quieter "
+              f"machine", file=out)
+    print(f"bot logs (stderr, one file per bot process, a header before each game): {log_dir}",
+          file=out)
     return 0
 
 
@@ -123,6 +148,8 @@ def _result_line(i: int, rec: GameRecord) -> str:
     if rec.detail:
         who = rec.p1 if rec.offender == 1 else rec.p2
         line += f"\n  {rec.reason.value} by {who}: {rec.detail}"
+    for incident in rec.extra.get("overload") or []:
+        line += f"\n  played again: {incident}"
     if rec.stderr_tail:
         last = rec.stderr_tail.splitlines()[-1]
         line += f"\n  last stderr line: {last}"

@@ -1,7 +1,8 @@
 """`cxarena players`: list every bot in the `players` package with its name and description.
 
 A bot that fails to import (or whose playerName() fails) is listed with its error, never
-hidden. Each bot is imported in a worker subprocess (see `arena.onboarding.discovery`).
+hidden. Each bot is imported in a probe subprocess (`arena.entrants.probe`, see
+`arena.onboarding.discovery`).
 """
 
 from __future__ import annotations

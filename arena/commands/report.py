@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
     from arena.report.data import find_db
-    from arena.tournament.run import read_standings
+    from arena.tournament.run import code_section, read_standings
     from arena.tournament.store import ResultStore
 
     where = Path(args.results)
@@ -52,9 +52,11 @@ def run(args: argparse.Namespace) -> int:
                                  + "\n")
             return 0
         standings, meta = read_standings(store)
+        code = code_section(store)
     if args.csv:
         sys.stdout.write(standings.to_csv())
         return 0
     name = meta.get("name", where.name)
-    print(standings.to_markdown(title=f"Standings: {name}", expected_games=meta.get("games")))
+    md = standings.to_markdown(title=f"Standings: {name}", expected_games=meta.get("games"))
+    print(md + code)
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from arena.referee.sandbox import MODES
+
 HELP = "run or resume a tournament described by a YAML config (e.g. configs/tournament.yaml)"
 
 
@@ -16,10 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="delete the games already stored in the results directory and "
                              "start over")
+    parser.add_argument("--replay-changed", action="store_true",
+                        help="when bots' code changed since their games were stored, replay "
+                             "exactly those bots' games and keep all others")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no standings on stdout (for scripts/CI)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="override the config's worker count")
+    parser.add_argument("--isolation", choices=MODES, default=None,
+                        help="override the config's isolation of bots (default: the config's, "
+                             "else auto)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--workers: the worker count must be a positive integer, got "
                              f"{args.workers}")
         config = dataclasses.replace(config, workers=args.workers)
+    if args.isolation is not None:
+        config = dataclasses.replace(config, isolation=args.isolation)
     outcome = run_tournament(config, Path(args.results) if args.results else None,
-                             quiet=args.quiet, fresh=args.fresh)
+                             quiet=args.quiet, fresh=args.fresh,
+                             replay_changed=args.replay_changed)
     return 0 if outcome.complete else 1

@@ -8,7 +8,11 @@ What is hashed, beside the cxarena version:
 - a module of the `players` package: its file (or its package folder), plus the shared engine
   package `players/_shared/` that the built-in bots use;
 - any other importable module: its file, or the whole folder of its top-level package;
-- a Python file SPEC: the file;
+- a Python file SPEC or a Kaggle agent: the file, and the modules beside it that it imports
+  (found by reading its import statements; a package beside it counts as its whole folder),
+  and theirs in turn;
+- a Java bot: its sources (or its class files, or its jar), and cxarena's own Java API and
+  host sources;
 - an `exec:` program: the program file and every argument that names an existing file (e.g.
   the script of `exec:sh bot.sh`).
 
@@ -18,6 +22,7 @@ same fingerprint. Resolving a module's file never executes the bot's code.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import os
@@ -26,7 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from arena import __version__
-from arena.entrants.specs import PLAYERS_PACKAGE, BotSpec
+from arena.entrants.specs import PLAYERS_PACKAGE, BotSpec, Kind
 
 __all__ = ["code_fingerprint", "code_files"]
 
@@ -59,8 +64,52 @@ def _module_location(name: str) -> Path | None:
     return Path(spec.origin) if spec.origin else None
 
 
+def _imported_names(source: Path) -> set[str]:
+    """The top-level module names a Python file imports (absolute imports only)."""
+    try:
+        tree = ast.parse(source.read_bytes(), filename=str(source))
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _with_siblings(file: Path) -> list[Path]:
+    """`file` and the modules beside it that it imports, transitively (see the docstring)."""
+    folder = file.parent
+    out: list[Path] = []
+    todo = [file]
+    seen: set[Path] = set()
+    while todo:
+        f = todo.pop(0)
+        if f in seen:
+            continue
+        seen.add(f)
+        out.append(f)
+        for name in sorted(_imported_names(f)):
+            module, package = folder / f"{name}.py", folder / name
+            if package.is_dir() and (package / "__init__.py").is_file():
+                for g in _tree(package):
+                    if g not in seen:
+                        seen.add(g)
+                        out.append(g)
+            elif module.is_file():
+                todo.append(module)
+    return out
+
+
 def code_files(spec: BotSpec) -> list[Path]:
     """The files whose contents make up `spec`'s fingerprint."""
+    if spec.kind is Kind.JAVA:
+        from arena.entrants.java import code_files as java_files
+
+        assert spec.path is not None
+        return java_files(spec.path)
     if spec.command is not None:
         prog_files: list[Path] = []
         program = spec.command[0]
@@ -70,7 +119,7 @@ def code_files(spec: BotSpec) -> list[Path]:
         prog_files.extend(Path(a).resolve() for a in spec.command[1:] if os.path.isfile(a))
         return prog_files
     if spec.path is not None:
-        return [Path(spec.path)]
+        return _with_siblings(Path(spec.path))
     assert spec.module is not None
     names = [spec.module]
     top = spec.module.split(".")[0]

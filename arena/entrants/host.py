@@ -1,10 +1,13 @@
 """`python -m arena.entrants.host TARGET`: plays a Python `CXPlayer` class over the line protocol.
 
-TARGET is a SPEC the referee has already resolved (`BotSpec.host_target()`: ``pkg.mod[:Class]``
-or ``/abs/file.py[:Class]``). The host keeps a private copy of the real stdin/stdout for the
-protocol and points fd 0 at /dev/null and fd 1 at stderr (the bot's log), so neither `print()`
-nor `input()` inside a bot can corrupt the protocol. See docs/protocol.md for the messages and
-how they map to `initPlayer`, `selectColumn` and `playerName`.
+TARGET is a SPEC the referee has already resolved (`BotSpec.host_target()`: ``pkg.mod[:Class]``,
+``/abs/file.py[:Class]`` or ``kaggle:/abs/file.py[:function]``, the last one started as
+``python -m arena.entrants.kaggle_host``); it loads the bot at ``hello`` with
+`arena.entrants.probe.load`, as the checks before a run do. The host keeps a private copy of the
+real stdin/stdout for the protocol and points fd 0 at /dev/null and fd 1 at stderr (the bot's
+log), so neither `print()` nor `input()` inside a bot can corrupt the protocol. See
+docs/protocol.md for the messages and how they map to `initPlayer`, `selectColumn` and
+`playerName`.
 
 A bot that raises (anything, including SystemExit and MemoryError) makes the host print the
 traceback to stderr, answer ``error TEXT`` and exit with status 1.
@@ -68,10 +71,10 @@ class _Host:
 
     # ------------------------------------------------------------- messages
     def load(self) -> None:
-        from arena.entrants.specs import load_player_class, parse_spec
+        from arena.entrants.probe import load
 
         try:
-            self.cls = load_player_class(parse_spec(self.target))
+            self.cls = load(self.target)
         except BaseException as e:
             self.fail(f"cannot load bot {self.target!r}:", e)
         self.send(protocol.ready())

@@ -3,14 +3,20 @@
 A SPEC is one of:
 - a short name: a module in the `players` package (``L0``, ``alphabeta``, ``mybot``);
 - ``package.module`` or ``package.module:Class``: an importable module;
-- ``path/to/file.py`` or ``path/to/file.py:Class``: a Python file;
+- ``path/to/file.py`` or ``path/to/file.py:Class``: a Python file (it may import the
+  modules beside it: its folder comes first on the bot's module search path);
+- ``java:PATH`` or ``java:PATH:CLASS``: a course Java bot (`arena.entrants.java`); resolving
+  it compiles its sources (once: cached by content);
+- ``kaggle:PATH`` or ``kaggle:PATH:FUNCTION``: a Kaggle ConnectX agent
+  (`arena.entrants.kaggle_host`);
 - ``exec:COMMAND LINE``: any program that speaks the line protocol (docs/protocol.md).
 
 Without ``:Class`` the module must define exactly one concrete CXPlayer subclass.
 Resolving a SPEC never starts a game; an unresolvable SPEC raises `SpecError` (a usage error).
-`check_loadable` goes one step further before any game: it imports each Python bot in a
-subprocess of its own (a bot that hangs, exits or crashes at import cannot take the caller with
-it) and checks that its class loads and can be instantiated; `exec:` programs must exist.
+`check_loadable` goes one step further before any game: it loads each Python bot and Kaggle
+agent (`arena.entrants.probe`, the loading the host does), and each Java bot's class in a JVM,
+in a subprocess of its own (a bot that hangs, exits or crashes at import cannot take the caller
+with it) and checks that its class loads and can be instantiated; `exec:` programs must exist.
 """
 
 from __future__ import annotations
@@ -25,48 +31,86 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from arena import defaults
 from arena.player import CXPlayer
 
-__all__ = ["BotSpec", "SpecError", "bot_pythonpath", "check_loadable", "load_player_class",
-           "parse_spec"]
+__all__ = ["BotSpec", "Kind", "SpecError", "bot_pythonpath", "check_loadable",
+           "load_player_class", "parse_spec", "time_limit_problem"]
 
 PLAYERS_PACKAGE = "players"
 _SHORT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_JAVA_CLASS = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+JAVA_PREFIX = "java:"
+KAGGLE_PREFIX = "kaggle:"
 
 
 class SpecError(ValueError):
     """A SPEC that names no usable bot (one clear line)."""
 
 
+class Kind(Enum):
+    """What kind of bot a SPEC names (how it is started)."""
+
+    PYTHON = "python"  # a CXPlayer class in a module or a .py file
+    EXEC = "exec"  # a program speaking the protocol
+    JAVA = "java"  # a course Java bot
+    KAGGLE = "kaggle"  # a Kaggle agent function
+
+
 @dataclass(frozen=True)
 class BotSpec:
-    """A parsed SPEC. `text` is what the user wrote; exactly one of module/path/command is set."""
+    """A parsed SPEC. `text` is what the user wrote; exactly one of module/path/command is set.
+
+    PYTHON: `module` or `path` (a .py file), `cls` the class (None: the single one).
+    EXEC: `command`. JAVA: `path` (sources, class folder or jar), `cls` the resolved class,
+    `classpath` its compiled classes. KAGGLE: `path` (the file), `cls` the function (None: the
+    last callable defined in the file)."""
 
     text: str
     module: str | None = None  # importable module name
-    path: str | None = None  # absolute path of a .py file
+    path: str | None = None  # absolute path of the bot's file (or Java folder)
     cls: str | None = None  # class name, or None for "the single CXPlayer subclass"
     command: tuple[str, ...] | None = None  # argv of an exec: bot
+    kind: Kind = Kind.PYTHON  # EXEC whenever `command` is given
+    classpath: tuple[str, ...] = ()  # JAVA: where its classes are (cxarena's API first)
+
+    def __post_init__(self) -> None:
+        if self.command is not None and self.kind is Kind.PYTHON:
+            object.__setattr__(self, "kind", Kind.EXEC)
 
     @property
     def is_python(self) -> bool:
-        return self.command is None
+        """Runs in a Python host process (a CXPlayer class or a Kaggle agent)."""
+        return self.kind in (Kind.PYTHON, Kind.KAGGLE)
 
-    def argv(self) -> list[str]:
-        """The command line that starts this bot speaking the protocol."""
+    def argv(self, options: Mapping[str, Any] | None = None) -> list[str]:
+        """The command line that starts this bot speaking the protocol. `options` (the bot's
+        per-player options) matter to Java bots only: their ``jvm_options``."""
         if self.command is not None:
             return list(self.command)
+        if self.kind is Kind.JAVA:
+            from arena.entrants.java import JavaTarget, java_argv
+
+            assert self.cls is not None
+            return java_argv(JavaTarget(self.classpath, self.cls), options)
+        if self.kind is Kind.KAGGLE:
+            where = f"{self.path}:{self.cls}" if self.cls else str(self.path)
+            return [sys.executable, "-m", "arena.entrants.kaggle_host", where]
         return [sys.executable, "-m", "arena.entrants.host", self.host_target()]
 
     def host_target(self) -> str:
-        """The unambiguous target string `python -m arena.entrants.host` takes."""
+        """The unambiguous target string `python -m arena.entrants.host` takes (and
+        `parse_spec` reads back)."""
+        if self.kind is Kind.KAGGLE:
+            return f"{KAGGLE_PREFIX}{self.path}" + (f":{self.cls}" if self.cls else "")
         where = self.path if self.path is not None else self.module
         return f"{where}:{self.cls}" if self.cls else str(where)
 
@@ -90,6 +134,10 @@ def parse_spec(text: str) -> BotSpec:
             raise SpecError(f"bot SPEC {text!r}: no executable program {program!r} "
                             f"(give a path or a command on PATH)")
         return BotSpec(text=text, command=argv)
+    if text.startswith(JAVA_PREFIX):
+        return _parse_java(text)
+    if text.startswith(KAGGLE_PREFIX):
+        return _parse_kaggle(text)
     where, _, cls = text.partition(":")
     if cls and not _SHORT.match(cls):
         raise SpecError(f"bot SPEC {text!r}: {cls!r} is not a class name")
@@ -107,6 +155,58 @@ def parse_spec(text: str) -> BotSpec:
                     f"module, a .py file or exec:COMMAND ({hint})")
 
 
+def _path_and_name(text: str, prefix: str, what: str, pattern: re.Pattern[str]) -> tuple[
+        str, str | None]:
+    """Split ``prefix PATH[:NAME]`` (PATH may itself contain ':' when it exists as given)."""
+    rest = text[len(prefix):]
+    if not rest:
+        raise SpecError(f"bot SPEC {text!r}: {prefix} needs a path")
+    if os.path.exists(os.path.expanduser(rest)):
+        return rest, None
+    where, sep, name = rest.rpartition(":")
+    if not sep or not where:
+        return rest, None
+    if not pattern.match(name):
+        raise SpecError(f"bot SPEC {text!r}: {name!r} is not a {what} name")
+    return where, name
+
+
+def _parse_java(text: str) -> BotSpec:
+    from arena.entrants.java import JavaError, resolve
+
+    where, cls = _path_and_name(text, JAVA_PREFIX, "Java class", _JAVA_CLASS)
+    p = Path(where).expanduser()
+    if not p.exists():
+        raise SpecError(f"bot SPEC {text!r}: no such file or folder {where!r} (give a folder "
+                        f"of .java sources or .class files, or a .jar)")
+    try:
+        target = resolve(str(p.resolve()), cls)
+    except JavaError as e:
+        raise SpecError(f"bot SPEC {text!r}: {e}") from None
+    return BotSpec(text=text, path=str(p.resolve()), cls=target.cls, kind=Kind.JAVA,
+                   classpath=target.classpath)
+
+
+def _parse_kaggle(text: str) -> BotSpec:
+    where, function = _path_and_name(text, KAGGLE_PREFIX, "function", _SHORT)
+    p = Path(where).expanduser()
+    if not p.is_file():
+        raise SpecError(f"bot SPEC {text!r}: no such file {where!r} (give the Kaggle "
+                        f"submission file, e.g. kaggle:main.py or kaggle:main.py:my_agent)")
+    return BotSpec(text=text, path=str(p.resolve()), cls=function, kind=Kind.KAGGLE)
+
+
+def time_limit_problem(spec: BotSpec, timeout_s: float) -> str | None:
+    """Why `spec` cannot play with this per-move limit (None when it can): Java bots get
+    ``timeout_in_secs`` as an int, so their limit must be a whole number of seconds."""
+    if spec.kind is not Kind.JAVA:
+        return None
+    from arena.entrants.java import time_limit_problem as java_problem
+
+    problem = java_problem(timeout_s)
+    return f"Java bot {spec.text!r}: {problem}" if problem else None
+
+
 def _module_exists(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
@@ -121,6 +221,9 @@ def _import(spec: BotSpec) -> ModuleType:
         if mspec is None or mspec.loader is None:
             raise SpecError(f"bot SPEC {spec.text!r}: cannot load {spec.path}")
         module = importlib.util.module_from_spec(mspec)
+        folder = str(Path(spec.path).parent)
+        if folder not in sys.path:  # the bot imports the modules beside it, as a script would
+            sys.path.insert(0, folder)
         sys.modules[name] = module
         mspec.loader.exec_module(module)
         return module
@@ -134,7 +237,11 @@ def load_player_class(spec: BotSpec) -> type[CXPlayer]:
     Raises SpecError for a module without (or with several) CXPlayer subclasses or an unknown
     class; any exception raised while importing the bot's code propagates unchanged.
     """
-    if spec.command is not None:
+    if spec.kind is Kind.KAGGLE:
+        from arena.entrants.kaggle_host import agent_player_class
+
+        return agent_player_class(spec)
+    if not spec.is_python:
         raise SpecError(f"bot SPEC {spec.text!r} is a program, not a Python class")
     module = _import(spec)
     if spec.cls is not None:
@@ -173,49 +280,40 @@ def bot_pythonpath() -> str:
 
 def check_loadable(specs: Sequence[BotSpec],
                    timeout_s: float = defaults.STARTUP_TIMEOUT_S) -> dict[str, str]:
-    """Import every Python bot in its own subprocess (all at once) and instantiate its class.
+    """Load every Python bot and Kaggle agent (`arena.entrants.probe`), and every Java bot's
+    class (in a JVM: the Java host's ``--check``), each in its own subprocess, all at once, and
+    instantiate its class.
 
     Returns {spec text: one-line error} for the bots that fail (empty when all load). `exec:`
     bots were already checked by `parse_spec` (the program exists).
     """
-    env = dict(os.environ, PYTHONPATH=bot_pythonpath())
-    procs = {}
-    for spec in specs:
-        if spec.is_python and spec.text not in procs:
-            procs[spec.text] = subprocess.Popen(
-                [sys.executable, "-m", "arena.entrants.specs", spec.host_target()], env=env,
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, start_new_session=True)
-    errors: dict[str, str] = {}
+    from arena.entrants.probe import probe_each
+
+    unique = {spec.text: spec for spec in specs}
+    jvms = {}
+    for text, spec in unique.items():
+        if spec.kind is Kind.JAVA:
+            from arena.entrants.java import JavaTarget, check_argv
+
+            assert spec.cls is not None
+            jvms[text] = subprocess.Popen(
+                check_argv(JavaTarget(spec.classpath, spec.cls)), stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                start_new_session=True)
     deadline_s = time.monotonic() + timeout_s
-    for text, proc in procs.items():
+    python = {spec.host_target(): text for text, spec in unique.items() if spec.is_python}
+    errors = {python[target]: f"bot {python[target]!r}: {probe.error}"
+              for target, probe in probe_each(list(python), timeout_s).items() if probe.error}
+    for text, proc in jvms.items():
         try:
             out, _ = proc.communicate(timeout=max(0.1, deadline_s - time.monotonic()))
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
-            errors[text] = f"bot {text!r} did not finish importing within {timeout_s:g} s"
+            errors[text] = f"bot {text!r}: did not finish loading within {timeout_s:g} s"
             continue
         if proc.returncode != 0:
             last = out.strip().splitlines()[-1:] or [f"exited with status {proc.returncode} "
-                                                      f"while importing"]
+                                                      f"while loading"]
             errors[text] = f"bot {text!r}: {last[0]}"
-    return errors
-
-
-def _check_main(target: str) -> int:
-    """`python -m arena.entrants.specs TARGET`: load and instantiate the bot; exit 0, or print why
-    not."""
-    try:
-        load_player_class(parse_spec(target))()
-    except SpecError as e:
-        print(str(e).replace("\n", " "), flush=True)
-        return 1
-    except BaseException as e:  # the bot's own code failed (even sys.exit)
-        print(f"fails to import: {type(e).__name__}: {e}".replace("\n", " "), flush=True)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_check_main(sys.argv[1]))
+    return {text: errors[text] for text in unique if text in errors}

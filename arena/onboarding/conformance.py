@@ -33,7 +33,7 @@ import yaml
 
 from arena import defaults
 from arena.board import CXBoard
-from arena.entrants.specs import BotSpec, parse_spec
+from arena.entrants.specs import BotSpec, parse_spec, time_limit_problem
 from arena.errors import UsageError
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
@@ -257,9 +257,13 @@ def default_settings() -> dict[str, Any]:
         value = data.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             out[key] = float(value)
-    if "memory_limit_mb" in data and (data["memory_limit_mb"] is None
-                                      or isinstance(data["memory_limit_mb"], int)):
-        out["memory_limit_mb"] = data["memory_limit_mb"]
+    mem = data.get("memory_limit_mb", out["memory_limit_mb"])
+    if mem is None or (isinstance(mem, int) and not isinstance(mem, bool)
+                       and mem >= defaults.MIN_MEMORY_MB):
+        out["memory_limit_mb"] = mem
+    else:  # the config itself refuses it (e.g. 0: null means no limit there)
+        raise UsageError(f"{path}: memory_limit_mb: expected null (no limit) or at least "
+                         f"{defaults.MIN_MEMORY_MB}, got {mem!r}; fix it or pass --memory-mb")
     if "timeout_s" in data:
         out["source"] = f"from {path.relative_to(Path.cwd())}"
     return out
@@ -269,13 +273,16 @@ def default_settings() -> dict[str, Any]:
 def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
               timeout_s: float | None = None, quick: bool = False,
               max_moves: int | None = None, seed: int = 1,
-              progress: Callable[[CheckGame], None] | None = None) -> CheckReport:
+              progress: Callable[[CheckGame], None] | None = None,
+              memory_mb: int | None = None,
+              isolation: str = defaults.ISOLATION) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     board list or setting; any fault of the bot ends up in the report instead.
 
     boards: the boards to play (default: `check_boards()`); timeout_s: the per-move limit
     (default: `default_settings()`); quick: cap big boards at QUICK_MAX_MOVES plies instead of
-    MAX_MOVES; max_moves: the cap itself; progress: called after each game.
+    MAX_MOVES; max_moves: the cap itself; progress: called after each game; memory_mb: the
+    memory limit per bot process in MiB, 0 for none (default: `default_settings()`).
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -287,6 +294,9 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
         settings["timeout_s"] = float(timeout_s)
         settings["source"] = "given"
     limit_s = float(settings["timeout_s"])
+    problem = time_limit_problem(bot, limit_s)  # Java bots: whole seconds
+    if problem:
+        raise UsageError(f"{problem} (pass --time)")
     cap = max_moves if max_moves is not None else (QUICK_MAX_MOVES if quick else MAX_MOVES)
     if cap < 2:
         raise UsageError(f"max_moves must be at least 2, got {cap}")
@@ -296,12 +306,18 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             raise UsageError(f"board {M}x{N}x{K} is not a valid board")
     started_s = time.perf_counter()
 
+    if memory_mb is not None:
+        if memory_mb != 0 and memory_mb < defaults.MIN_MEMORY_MB:
+            raise UsageError(f"the memory limit must be 0 (no limit) or at least "
+                             f"{defaults.MIN_MEMORY_MB} MiB, got {memory_mb}")
+        settings["memory_limit_mb"] = memory_mb or None
     mem = settings["memory_limit_mb"]
     match_settings = MatchSettings(
         timeout_s=limit_s, grace_s=float(settings["grace_s"]),
         startup_timeout_s=float(settings["startup_timeout_s"]),
         memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024,
-        fresh_process=False)  # the first game starts the bot; later games reuse its process
+        fresh_process=False,  # the first game starts the bot; later games reuse its process
+        isolation=isolation)
     plays = [(index, board, bot_first) for index, board in enumerate(chosen)
              for bot_first in (True, False)]
     games: list[CheckGame] = []

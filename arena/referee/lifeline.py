@@ -2,10 +2,13 @@
 kills the bot, frozen or not (Linux `prctl(PR_SET_PDEATHSIG, SIGKILL)`).
 
 Python bots: `arena.entrants.host` calls `die_with_parent()` first thing. Programs (`exec:` bots)
-are
-started as ``python -m arena.referee.lifeline PARENT_PID -- COMMAND...``, which arms the signal and
-then
-`exec`s the command in the same process (the setting survives exec).
+are started as ``python -m arena.referee.lifeline PARENT_PID [--rlimit=RES:VALUE]... --
+COMMAND...``, which arms the signal, sets the bot's resource limits and then `exec`s the command
+in the same process (both survive exec).
+
+The signal fires when the *thread* that started the process ends: the referee starts every bot
+from one long-lived thread (`arena.referee.process`), so it means "when the referee's process
+dies".
 
 Elsewhere than Linux this does nothing; the referee still kills every bot on a normal exit.
 """
@@ -41,17 +44,36 @@ def die_with_parent(parent_pid: int | None = None, sig: int = signal.SIGKILL) ->
         os._exit(1)  # the referee died before we could arm the signal
 
 
-def wrap(argv: list[str], parent_pid: int) -> list[str]:
-    """The command line that runs `argv` under the lifeline."""
-    return [sys.executable, "-m", "arena.referee.lifeline", str(parent_pid), "--", *argv]
+def wrap(argv: list[str], parent_pid: int,
+         limits: list[tuple[int, int]] | None = None) -> list[str]:
+    """The command line that runs `argv` under the lifeline, with these resource limits
+    ((RLIMIT_x, value) pairs, set before the exec so that a wrapper program and everything it
+    starts inherit them)."""
+    opts = [f"--rlimit={res}:{value}" for res, value in (limits or [])]
+    return [sys.executable, "-m", "arena.referee.lifeline", str(parent_pid), *opts, "--", *argv]
 
 
 def main(args: list[str]) -> int:
+    usage = "usage: python -m arena.referee.lifeline PARENT_PID [--rlimit=RES:VALUE]... -- COMMAND"
+    limits: list[tuple[int, int]] = []
+    while len(args) > 1 and args[1].startswith("--rlimit="):
+        name, _, number = args.pop(1)[len("--rlimit="):].partition(":")
+        if not (name.isdigit() and number.isdigit()):
+            print(usage, file=sys.stderr)
+            return 2
+        limits.append((int(name), int(number)))
     if len(args) < 3 or args[1] != "--" or not args[0].isdigit():
-        print("usage: python -m arena.referee.lifeline PARENT_PID -- COMMAND [ARGS...]",
-              file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
     die_with_parent(int(args[0]))
+    import resource
+
+    for res, value in limits:
+        try:
+            resource.setrlimit(res, (value, value))
+        except (ValueError, OSError) as e:
+            print(f"cannot set limit {res} to {value}: {e}", file=sys.stderr)
+            return 126
     try:
         os.execvp(args[2], args[2:])
     except OSError as e:

@@ -1,12 +1,20 @@
 """`BotProcess`: one bot's OS process, as the referee sees it.
 
-Start it in its own session (so its process group holds the bot and everything it forks), with an
-address-space limit and a file-size limit (`MAX_FILE_BYTES`), optionally pinned to one CPU core,
-stderr going straight to a log file (a bot writing megabytes to stderr can never block), stdout
-a SOCK_SEQPACKET socket whose kernel arrival timestamps say when each answer really arrived.
-Then: send bytes, read a line by a deadline (`select` or `poll` with the remaining time, never
-a blocking read), freeze (SIGSTOP) and thaw (SIGCONT) the whole group, kill the whole group,
-describe how it ended, read its stderr tail.
+Start it in its own session (so its process group holds the bot and everything it forks), with a
+data-segment limit (`RLIMIT_DATA`: memory the bot really commits, not address space a runtime
+merely reserves, so a JVM or a Go program starts), a file-size limit (`MAX_FILE_BYTES`) and no
+core dumps, optionally pinned to one CPU core, stderr going straight to a log file (a bot
+writing megabytes to stderr can never block), stdout a SOCK_SEQPACKET socket whose kernel
+arrival timestamps say when each answer really arrived. Then: send bytes, read a line by a
+deadline (`select` or `poll` with the remaining time, never a blocking read), freeze (SIGSTOP)
+and thaw (SIGCONT) the whole group, kill the whole group and every other process of the bot
+(`arena.referee.containment`: descendants that left the group, orphans of a double fork),
+describe how it ended (with its peak memory from `wait4`), read its stderr tail.
+
+Processes are started from one long-lived thread per process (`_spawner`): the parent-death
+signal a bot arms (`arena.referee.lifeline`) fires when the *thread* that forked it ends, so
+forking from a short-lived caller thread would kill the bots of a Referee that outlives it.
+Every pipe and socket of a bot is closed as soon as its process is reaped.
 
 Nothing here knows the protocol's messages; that is `arena.referee.referee` and
 `arena.referee.protocol`.
@@ -15,18 +23,24 @@ Nothing here knows the protocol's messages; that is `arena.referee.referee` and
 from __future__ import annotations
 
 import errno
+import itertools
 import math
 import os
+import queue
 import resource
 import select
 import signal
 import socket
 import struct
 import subprocess
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-__all__ = ["BotProcess", "LineTooLong", "THREAD_ENV"]
+from arena.referee import containment
+
+__all__ = ["BotProcess", "LineTooLong", "THREAD_ENV", "bot_limits"]
 
 #: environment that keeps numeric libraries to one thread
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -39,8 +53,62 @@ _SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; not exported b
 _CMSG_SPACE = socket.CMSG_SPACE(16)  # one struct timespec
 
 
+_bot_ids = itertools.count(1)
+
+
 class LineTooLong(Exception):
     """The bot wrote more than the allowed bytes without a newline."""
+
+
+def bot_limits(memory_limit_bytes: int | None) -> list[tuple[int, int]]:
+    """The (resource, value) limits of a bot process: no core dumps, `MAX_FILE_BYTES` per file,
+    and the memory limit as RLIMIT_DATA (None: no memory limit)."""
+    limits = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, MAX_FILE_BYTES)]
+    if memory_limit_bytes is not None:
+        limits.append((resource.RLIMIT_DATA, int(memory_limit_bytes)))
+    return limits
+
+
+class _Spawner:
+    """Runs process starts on one daemon thread per process (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = -1
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], list[Any], threading.Event]] = (
+            queue.SimpleQueue())
+        self._thread: threading.Thread | None = None
+
+    def _loop(self) -> None:
+        while True:
+            fn, box, done = self._jobs.get()
+            try:
+                box.append((True, fn()))
+            except BaseException as e:  # handed to the caller
+                box.append((False, e))
+            done.set()
+
+    def run(self, fn: Callable[[], Any]) -> Any:
+        with self._lock:
+            if self._pid != os.getpid() or self._thread is None or not self._thread.is_alive():
+                self._pid = os.getpid()  # a forked child has no copy of the thread
+                self._jobs = queue.SimpleQueue()
+                self._thread = threading.Thread(target=self._loop, name="cxarena-spawner",
+                                                daemon=True)
+                self._thread.start()
+        if threading.current_thread() is self._thread:
+            return fn()
+        box: list[Any] = []
+        done = threading.Event()
+        self._jobs.put((fn, box, done))
+        done.wait()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+
+_spawner = _Spawner()
 
 
 class BotProcess:
@@ -48,8 +116,11 @@ class BotProcess:
 
     def __init__(self, argv: Sequence[str], *, log_path: str, env: Mapping[str, str],
                  cwd: str | None = None, cpu: int | None = None,
-                 memory_limit_bytes: int | None = None, max_line_bytes: int = 65536) -> None:
+                 memory_limit_bytes: int | None = None, max_line_bytes: int = 65536,
+                 pass_fds: Sequence[int] = (), status_from_wrapper: bool = False) -> None:
         self.argv = list(argv)
+        #: argv runs a wrapper (bwrap) that reports a child killed by signal N as status 128+N
+        self.status_from_wrapper = status_from_wrapper
         self.log_path = log_path
         self.max_line_bytes = max_line_bytes
         self._buf = bytearray()
@@ -64,13 +135,24 @@ class BotProcess:
         # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
         # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
         # late wake-up of the referee never counts against the bot.
+        #: marks the bot's processes (inherited by all it starts; see containment)
+        self.bot_id = f"{os.getpid()}-{next(_bot_ids)}-{time.time_ns() % 10**9}"
+        env = {**env, **containment.bot_environment(self.bot_id)}
+        containment.become_subreaper()  # orphans of a double fork come back to us
+        self._orphans: set[int] = set()  # killed bot processes re-parented to us, to collect
+        #: peak resident memory of the process in KiB once reaped (wait4), else None
+        self.max_rss_kb: int | None = None
+        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
+        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
+        # late wake-up of the referee never counts against the bot.
         self._sock, child_out = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
         log = open(log_path, "ab")  # noqa: SIM115  (handed to the child, closed below)
         try:
-            self.popen = subprocess.Popen(
+            self.popen = _spawner.run(lambda: subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(), stderr=log,
-                cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0)
+                cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0,
+                pass_fds=tuple(pass_fds)))
         except BaseException:
             self._sock.close()
             raise
@@ -79,13 +161,11 @@ class BotProcess:
             child_out.close()
         self.pid = self.popen.pid
         self.pgid = self.pid  # start_new_session: the bot leads its own session and group
-        # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads).
+        # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads);
+        # `exec:` programs get them before their exec already (arena.referee.lifeline).
         try:
-            resource.prlimit(self.pid, resource.RLIMIT_CORE, (0, 0))
-            resource.prlimit(self.pid, resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
-            if memory_limit_bytes is not None:
-                lim = int(memory_limit_bytes)
-                resource.prlimit(self.pid, resource.RLIMIT_AS, (lim, lim))
+            for res, value in bot_limits(memory_limit_bytes):
+                resource.prlimit(self.pid, res, (value, value))
             if cpu is not None:
                 os.sched_setaffinity(self.pid, {cpu})
         except ProcessLookupError:
@@ -94,6 +174,8 @@ class BotProcess:
             os.killpg(self.pgid, signal.SIGKILL)
             self.popen.wait()
             self._sock.close()
+            assert self.popen.stdin is not None
+            self.popen.stdin.close()
             raise ValueError(f"cannot apply limits/cpu={cpu} to the bot process: {e}") from e
         assert self.popen.stdin is not None
         self._in = self.popen.stdin.fileno()
@@ -102,11 +184,12 @@ class BotProcess:
         self._out = self._sock.fileno()
         self._poll = select.poll()
         self._poll.register(self._out, select.POLLIN | select.POLLPRI)
+        self._tasks: set[int] = {self.pid}  # the processes whose threads `task_times` reads
 
     # ----------------------------------------------------------------- state
     def alive(self) -> bool:
         """Running (or stopped), its stdout open, and not killed by us."""
-        return not self._eof and not self._killed and self.popen.poll() is None
+        return not self._eof and not self._killed and not self.exited()
 
     def log_size(self) -> int:
         try:
@@ -121,6 +204,8 @@ class BotProcess:
         Raises BrokenPipeError if the bot closed its stdin, BlockingIOError if the pipe is full
         (a bot that does not read its input).
         """
+        if self.popen.stdin is None or self.popen.stdin.closed:
+            raise BrokenPipeError("the bot's stdin is closed")
         view = memoryview(data)
         while view:
             n = os.write(self._in, view)
@@ -136,6 +221,8 @@ class BotProcess:
 
     def _fill(self, timeout_s: float) -> bool:
         """Wait up to timeout_s for output; read what is there. False if nothing arrived."""
+        if self._sock.fileno() < 0:  # closed when the process was reaped
+            self._eof = True
         if self._eof or not self._wait_readable(timeout_s):
             return False
         try:
@@ -230,13 +317,29 @@ class BotProcess:
             self._frozen = False
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (the bot and its children), then reap if it is dead
-        already. Idempotent; never waits for a slow death (see `reap`)."""
+        """SIGKILL the whole process group (the bot and its children) and every other process
+        of the bot (descendants that left the group, orphans of a double fork), then reap if it
+        is dead already. Idempotent; never waits for a slow death (see `reap`)."""
         if not self._killed:
             # Kill before reaping: while the leader is unreaped its pid (= the pgid) is not reused.
             self._signal_group(signal.SIGKILL)
             self._killed = True
+            tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+            tree.discard(self.pid)
+            self._orphans |= set(containment.kill_pids(tree | escaped))
         self.reap(0.0)
+
+    def kill_escaped(self) -> list[int]:
+        """SIGKILL the processes of this bot that no longer descend from it (a double fork
+        re-parents them to the referee or init: they are not in the group, so a freeze misses
+        them). The bot and its own descendants are left alone. Returns the pids killed."""
+        if self._killed:
+            return []
+        _, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+        killed = containment.kill_pids(escaped)
+        self._orphans |= set(killed)
+        self._orphans = containment.reap_orphans(self._orphans)
+        return killed
 
     def exited(self) -> bool:
         """True if the process has exited, without reaping it (its pgid stays reserved)."""
@@ -258,17 +361,56 @@ class BotProcess:
         return True
 
     def reap(self, timeout_s: float) -> bool:
-        """Collect the exit status, waiting up to timeout_s. True once reaped."""
+        """Collect the exit status (and peak memory), waiting up to timeout_s; then close the
+        bot's pipes. True once reaped."""
+        if self._orphans:
+            self._orphans = containment.reap_orphans(self._orphans)
         if self._status is not None:
             return True
+        end = time.perf_counter() + timeout_s
+        while True:
+            try:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere (e.g. through Popen)
+                pid, status, usage = self.pid, None, None
+                self.popen.poll()
+            if pid == self.pid:
+                break
+            if time.perf_counter() >= end:
+                return False
+            time.sleep(0.002)
+        if status is not None:
+            self.popen.returncode = os.waitstatus_to_exitcode(status)
+        if usage is not None:
+            self.max_rss_kb = usage.ru_maxrss
+        self._status = self.popen.returncode if self.popen.returncode is not None else 0
+        self._close_fds()
+        return True
+
+    def _close_fds(self) -> None:
         try:
-            if timeout_s > 0:
-                self._status = self.popen.wait(timeout=timeout_s)
-            else:
-                self._status = self.popen.poll()
-        except subprocess.TimeoutExpired:
-            return False
-        return self._status is not None
+            if self.popen.stdin is not None:
+                self.popen.stdin.close()
+        except OSError:
+            pass
+        if self._sock.fileno() >= 0:
+            # keep what is already buffered readable: drain the socket into our buffer
+            with_data = True
+            while with_data:
+                try:
+                    with_data = self._fill(0.0)
+                except (LineTooLong, OSError):
+                    break
+            self._sock.close()
+
+    # ----------------------------------------------------------- scheduling
+    def task_times(self, refresh: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
+        """CPU and run-queue wait (ns) of every thread of the bot's processes; `refresh` looks
+        for processes the bot started since (costs a scan of /proc)."""
+        if refresh:
+            tree, _ = containment.find_bot_processes(self.pid, None)
+            self._tasks = tree or {self.pid}
+        return containment.task_times(self._tasks)
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
         """End the process: optionally send a quit message and give it `grace_s` to exit, then
@@ -281,13 +423,8 @@ class BotProcess:
                 pass
             self.wait_exit(grace_s)
         self.kill()
-        self.reap(1.0)
-        try:
-            if self.popen.stdin is not None:
-                self.popen.stdin.close()
-        except OSError:
-            pass
-        self._sock.close()
+        if not self.reap(1.0):
+            self._close_fds()  # a process that will not die (uninterruptible): still no leak
 
     # ---------------------------------------------------------- post mortem
     def describe_exit(self, wait_s: float = 0.3) -> str:
@@ -299,6 +436,8 @@ class BotProcess:
         code = self.popen.returncode
         if code is None:
             return ""
+        if self.status_from_wrapper and 128 < code < 128 + signal.NSIG:
+            code = 128 - code
         if code < 0:
             try:
                 name = signal.Signals(-code).name

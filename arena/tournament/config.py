@@ -13,6 +13,7 @@ A config file::
     players:                  # at least two; SPECs as in `cxarena match`
       - L0
       - {spec: alphabeta, name: ab-deep, options: {max_depth: 8}}
+      - {spec: "java:students/alice", name: alice, options: {jvm_options: [-Xmx512m]}}
     boards: competition       # a set in boards.yaml, or a list of [M, N, K]
     timeout_s: 0.1            # per-move (and initPlayer) time limit
     grace_s: 0.01             # margin before an answer counts as late
@@ -22,6 +23,7 @@ A config file::
     memory_limit_mb: 2048     # per bot process (null = no limit)
     startup_timeout_s: 30     # time a bot process may take to start
     fresh_process: false      # true: a new bot process for every game
+    isolation: auto           # auto | namespaces | none: sandbox each bot (arena.referee.sandbox)
 """
 
 from __future__ import annotations
@@ -38,8 +40,17 @@ from typing import Any
 import yaml
 
 from arena import defaults
-from arena.entrants.specs import BotSpec, SpecError, check_loadable, parse_spec
+from arena.entrants.java import JVM_OPTIONS_KEY, jvm_options_problem
+from arena.entrants.specs import (
+    BotSpec,
+    Kind,
+    SpecError,
+    check_loadable,
+    parse_spec,
+    time_limit_problem,
+)
 from arena.errors import UsageError
+from arena.referee.sandbox import check_mode as check_isolation
 
 __all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config"]
 
@@ -50,7 +61,8 @@ REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
-         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description"}
+         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description",
+         "isolation"}
 _REQUIRED = ("players", "boards", "timeout_s")
 _PLAYER_KEYS = {"spec", "name", "options"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -85,6 +97,7 @@ class TournamentConfig:
     startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
+    isolation: str = defaults.ISOLATION  # not in the fingerprint: games stay comparable
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers and the name)."""
@@ -226,19 +239,31 @@ def _check_player(item: Any, where: str, cfg_path: Path) -> PlayerEntry:
         json.dumps(options, allow_nan=False)
     except (TypeError, ValueError) as e:
         raise UsageError(f"{where}.options: values must be plain data: {e}") from None
-    _check_spec(spec_text, f"{where}.spec", cfg_path)  # loading is checked for all at once
+    spec = _check_spec(spec_text, f"{where}.spec", cfg_path)  # loading: for all at once
+    if JVM_OPTIONS_KEY in options:
+        if spec.kind is not Kind.JAVA:
+            raise UsageError(f"{where}.options.{JVM_OPTIONS_KEY}: only Java bots (java:PATH) "
+                             f"have JVM options")
+        problem = jvm_options_problem(options[JVM_OPTIONS_KEY])
+        if problem:
+            raise UsageError(f"{where}.options.{JVM_OPTIONS_KEY}: {problem}")
     return PlayerEntry(name=name.strip(), spec=spec_text, options=options)
 
 
 def _check_spec(text: str, where: str, cfg_path: Path) -> BotSpec:
-    """Resolve a SPEC (relative .py paths first against the config's directory)."""
+    """Resolve a SPEC (relative paths of files and java:/kaggle: bots against the directory
+    you run from; the error hints at the config's directory when the path is there)."""
     try:
         spec = parse_spec(text)
     except SpecError as first:
-        path_part = text.partition(":")[0]
-        if path_part.endswith(".py") and not Path(path_part).is_absolute():
+        head, sep, rest = text.partition(":")
+        if sep and head in ("java", "kaggle"):
+            path_part = rest if Path(rest).exists() else rest.rpartition(":")[0] or rest
+        else:
+            path_part = head if head.endswith(".py") else ""
+        if path_part and not Path(path_part).is_absolute() and not Path(path_part).exists():
             alt = cfg_path.parent / path_part
-            if alt.is_file():
+            if alt.exists():
                 raise UsageError(f"{where}: {first} (paths are relative to the directory you "
                                  f"run from; did you mean {alt}?)") from None
         raise UsageError(f"{where}: {first}") from None
@@ -295,6 +320,10 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if not _is_int(seed) or seed < 0:
         raise UsageError(f"{where('seed')}: expected an integer >= 0, got {seed!r}")
     memory_limit_mb = data.get("memory_limit_mb", defaults.MEMORY_LIMIT_MB)
+    if _is_int(memory_limit_mb) and memory_limit_mb == 0:
+        raise UsageError(f"{where('memory_limit_mb')}: 0 is not a limit here; write "
+                         f"memory_limit_mb: null for no memory limit (the 0 of --memory-mb), or "
+                         f"at least {defaults.MIN_MEMORY_MB} (MiB)")
     if memory_limit_mb is not None and (not _is_int(memory_limit_mb)
                                         or memory_limit_mb < defaults.MIN_MEMORY_MB):
         raise UsageError(f"{where('memory_limit_mb')}: expected an integer of at least "
@@ -305,6 +334,8 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if not isinstance(fresh_process, bool):
         raise UsageError(f"{where('fresh_process')}: expected true or false, got "
                          f"{fresh_process!r}")
+    isolation = data.get("isolation", defaults.ISOLATION)
+    check_isolation(isolation, where("isolation"))
     description = data.get("description", "")
     if not isinstance(description, str):
         raise UsageError(f"{where('description')}: expected a string")
@@ -329,7 +360,12 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         players.append(entry)
     # every Python bot imports and instantiates, each in a subprocess (a bot that hangs or
     # exits at import cannot take the run with it), before anything is written
-    failed = check_loadable([parse_spec(p.spec) for p in players])
+    specs = [parse_spec(p.spec) for p in players]
+    for i, spec in enumerate(specs):
+        problem = time_limit_problem(spec, float(timeout_s))  # Java bots: whole seconds
+        if problem:
+            raise UsageError(f"{where('timeout_s')}: {problem} (players[{i}])")
+    failed = check_loadable(specs)
     for i, p in enumerate(players):
         if p.spec in failed:
             raise UsageError(f"{where('players')}[{i}].spec: {failed[p.spec]}")
@@ -339,4 +375,4 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         timeout_s=float(timeout_s), grace_s=float(grace_s), rounds=int(rounds),
         workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
         startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
-        board_set=board_set)
+        board_set=board_set, isolation=isolation)

@@ -5,7 +5,10 @@ An `Executor` takes `GameSpec`s and yields a `GameOutcome` for each as soon as i
 leaves no process behind. `LocalExecutor` is the implementation for one machine; a distributed
 engine can implement the same interface later.
 
-`LocalExecutor` forks a pool of worker processes (default one per usable core). Worker i is
+`LocalExecutor` starts a pool of worker processes (default one per usable core) with the
+`forkserver` start method: a worker is forked from a small single-threaded server process, never
+from the parent, which by then runs threads (the log relay, tqdm's monitor) that a fork would
+copy in whatever state they were (a held lock stays held forever in the child). Worker i is
 pinned to its own core (os.sched_setaffinity) and plays one game at a time with its own game
 runner (by default a `Referee` whose bots are pinned to that same core, so a worker's two bots
 share the core and never think at once). The parent hands out games one by one in schedule
@@ -14,10 +17,12 @@ A worker that dies (a harness bug, the OOM killer) is replaced and its game is t
 a game the harness cannot play comes back as a GameOutcome without a record.
 
 Workers ignore SIGINT (the parent decides) and turn SIGTERM into SystemExit, so `with
-Referee(...)` closes every bot process group on the way out. They also exit when their parent
-dies (PR_SET_PDEATHSIG on Linux, and a periodic check of the parent pid). Workers mark their
-environment with the run's tag (`RUN_ENV`, inherited by the bots), so that `reap_orphans` can
-kill the bots a run killed by SIGKILL left behind.
+Referee(...)` closes every bot process group on the way out. They also exit when the parent
+dies (PR_SET_PDEATHSIG on Linux towards the fork server, which ends with the parent, and a
+periodic look at the parent's sentinel). Their log records travel to the parent through a
+queue (`_relay_logs`) and are handled there by the `arena` loggers' handlers (the run log).
+Workers mark their environment with the run's tag (`RUN_ENV`, inherited by the bots), so that
+`reap_orphans` can kill the bots a run killed by SIGKILL left behind.
 
 The game runner is injectable (`runner=`): a callable that takes the match settings and returns
 a context manager yielding a "play one GameSpec -> GameRecord" function. Tests use runners that
@@ -29,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import logging.handlers
 import multiprocessing as mp
 import multiprocessing.connection as mpc
 import os
@@ -111,7 +117,7 @@ def referee_runner(settings: Any) -> Iterator[PlayFn]:
     with Referee(settings) as referee:
         def play(g: GameSpec) -> GameRecord:
             return referee.play(spec(g.spec1), spec(g.spec2), g.M, g.N, g.K, g.seed,
-                                g.options1, g.options2)
+                                g.options1, g.options2, game_id=g.game_id)
 
         yield play
 
@@ -189,15 +195,28 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
+class _Relay(logging.Handler):
+    """In the parent: hands a worker's log record to the parent's logger of the same name."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        logger = logging.getLogger(record.name)
+        if logger.isEnabledFor(record.levelno):
+            logger.handle(record)
+
+
 def _worker_main(index: int, cpu: int | None, settings: Any, runner: Runner,
-                 conn: mpc.Connection, parent_end: mpc.Connection, parent_pid: int,
+                 conn: mpc.Connection, log_queue: Any, log_level: int,
                  run_tag: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
-    die_with_parent(os.getppid(), signal.SIGTERM)
-    parent_end.close()
-    if os.getppid() != parent_pid:  # the parent died before we got here
+    die_with_parent(os.getppid(), signal.SIGTERM)  # the fork server, which ends with the parent
+    parent = mp.parent_process()
+    if parent is not None and not parent.is_alive():  # the parent died before we got here
         return
+    arena_log = logging.getLogger("arena")
+    arena_log.handlers[:] = [logging.handlers.QueueHandler(log_queue)]
+    arena_log.setLevel(log_level)
+    arena_log.propagate = False
     wlog = logging.getLogger("arena.worker")
     if run_tag is not None:
         os.environ[RUN_ENV] = run_tag  # inherited by the bots (see reap_orphans)
@@ -209,7 +228,7 @@ def _worker_main(index: int, cpu: int | None, settings: Any, runner: Runner,
     with runner(settings) as play:
         while True:
             if not conn.poll(_PARENT_CHECK_S):
-                if os.getppid() != parent_pid:
+                if parent is not None and not parent.is_alive():
                     wlog.warning("worker=%d event=orphaned: parent died, exiting", index)
                     return
                 continue
@@ -258,17 +277,39 @@ def _log_record(wlog: logging.Logger, index: int, game: GameSpec, record: GameRe
               result, record.reason.value, len(record.moves))
 
 
+def _context() -> Any:
+    """The multiprocessing context of the workers: forkserver (see the module docstring), its
+    server preloading the referee so that each worker starts in milliseconds."""
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["arena.tournament.executor", "arena.referee.referee"])
+    return ctx
+
+
+@contextlib.contextmanager
+def _relay_logs() -> Iterator[Any]:
+    """A queue the workers log into, relayed to this process's loggers while the run lasts."""
+    q = _context().Queue()
+    listener = logging.handlers.QueueListener(q, _Relay(), respect_handler_level=False)
+    listener.start()
+    try:
+        yield q
+    finally:
+        listener.stop()
+        q.close()
+        q.join_thread()
+
+
 @dataclass
 class _Worker:
     index: int
     cpu: int | None
-    proc: Any  # multiprocessing Process (fork context)
+    proc: Any  # multiprocessing Process (forkserver context)
     conn: mpc.Connection
     game: GameSpec | None = None
 
 
 class LocalExecutor(Executor):
-    """A pool of forked worker processes on this machine, one game at a time each."""
+    """A pool of worker processes on this machine (forkserver), one game at a time each."""
 
     def __init__(self, settings: Any, workers: int | None = None,
                  runner: Runner = referee_runner, pin: bool = True,
@@ -286,18 +327,22 @@ class LocalExecutor(Executor):
                         "time limits get less fair", self.workers, len(self.cores))
 
     def _spawn(self, index: int) -> _Worker:
-        ctx = mp.get_context("fork")
+        ctx = _context()
         parent_end, child_end = ctx.Pipe(duplex=True)
         cpu = self.cores[index % len(self.cores)] if self.pin else None
         proc = ctx.Process(
             target=_worker_main, name=f"worker-{index}", daemon=True,
-            args=(index, cpu, self.settings, self.runner, child_end, parent_end, os.getpid(),
-                  self.run_tag))
+            args=(index, cpu, self.settings, self.runner, child_end, self._log_queue,
+                  logging.getLogger("arena").getEffectiveLevel(), self.run_tag))
         proc.start()
         child_end.close()
         return _Worker(index=index, cpu=cpu, proc=proc, conn=parent_end)
 
     def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
+        with _relay_logs() as self._log_queue:
+            yield from self._run(games)
+
+    def _run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
         queue = deque(games)
         pool: list[_Worker] = []
         retried: set[str] = set()

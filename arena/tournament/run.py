@@ -6,7 +6,7 @@
    against the config's fingerprint; only games not stored yet are played (resume);
 2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core); the
    parent stores each game the moment it arrives, shows a progress bar and logs to
-   ``results/<name>/arena.log`` (workers' records are gathered with multiprocessing_logging);
+   ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
    ``standings.csv``, and the HTML report (`arena.report.html`) to ``report.html``.
 
@@ -20,7 +20,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import multiprocessing
 import shutil
 import sys
 from collections.abc import Iterator
@@ -32,6 +31,7 @@ from tqdm import tqdm
 
 from arena import __version__
 from arena.errors import UsageError
+from arena.referee.sandbox import resolve as resolve_isolation
 from arena.report import REPORT_HTML
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
@@ -78,7 +78,8 @@ def match_settings(config: TournamentConfig, log_dir: Path | None) -> Any:
     return MatchSettings(timeout_s=config.timeout_s, grace_s=config.grace_s,
                          startup_timeout_s=config.startup_timeout_s, memory_limit_bytes=mem,
                          fresh_process=config.fresh_process, cpu=None,
-                         log_dir=None if log_dir is None else str(log_dir))
+                         log_dir=None if log_dir is None else str(log_dir),
+                         isolation=config.isolation)
 
 
 def remove_results(results_dir: Path) -> None:
@@ -91,7 +92,7 @@ def remove_results(results_dir: Path) -> None:
 
 @contextlib.contextmanager
 def _run_log(path: Path) -> Iterator[None]:
-    """Send the `arena` loggers of this process and of forked workers to `path`."""
+    """Send the `arena` loggers of this process (and so the workers', relayed) to `path`."""
     logger = logging.getLogger("arena")
     old_level = logger.level
     fh = logging.FileHandler(path, encoding="utf-8")
@@ -101,10 +102,6 @@ def _run_log(path: Path) -> Iterator[None]:
     before = list(logger.handlers)
     logger.addHandler(fh)
     logger.setLevel(logging.INFO)
-    if multiprocessing.get_start_method(allow_none=False) == "fork":
-        import multiprocessing_logging
-
-        multiprocessing_logging.install_mp_handler(logger)
     ours = [h for h in logger.handlers if h not in before or h is fh]
     try:
         yield
@@ -112,16 +109,61 @@ def _run_log(path: Path) -> Iterator[None]:
         for h in ours:
             logger.removeHandler(h)
             h.close()
-        for h in before:  # install_mp_handler wrapped these too: put them back unwrapped
+        for h in before:  # put back any handler that was replaced meanwhile
             if h not in logger.handlers:
                 logger.addHandler(h)
         logger.setLevel(old_level)
 
 
-def _with_labels(game: GameSpec, record: Any, name: str) -> Any:
+def code_fingerprints(config: TournamentConfig) -> dict[str, str]:
+    """{player name: fingerprint of the code its SPEC runs today} (arena.entrants.fingerprint)."""
+    from arena.entrants.fingerprint import code_fingerprint
+    from arena.entrants.specs import parse_spec
+
+    return {p.name: code_fingerprint(parse_spec(p.spec)) for p in config.players}
+
+
+def changed_players(store: ResultStore, codes: dict[str, str]) -> dict[str, str]:
+    """{player: why} for the players whose stored games were played with other code than
+    `codes` says they run today."""
+    changed = {}
+    for name, stored in store.stored_code().items():
+        if name not in codes:
+            continue
+        if None in stored:
+            changed[name] = "stored games carry no code fingerprint (an older cxarena)"
+        elif stored != {codes[name]}:
+            old = ", ".join(sorted(c for c in stored if c is not None))
+            changed[name] = f"code {old} -> {codes[name]}"
+    return changed
+
+
+def _refuse_changed(results_dir: Path, changed: dict[str, str]) -> None:
+    lines = "; ".join(f"{name} ({why})" for name, why in sorted(changed.items()))
+    raise UsageError(
+        f"{results_dir}: the code of {len(changed)} bot(s) changed since their games were "
+        f"stored: {lines}. Their old games are not comparable with new ones. Rerun with "
+        f"--replay-changed to replay exactly the games of the changed bots (all other games "
+        f"are kept), or with --fresh to start over")
+
+
+def code_section(store: ResultStore) -> str:
+    """A markdown section naming the code every player's stored games were played with."""
+    rows = []
+    for name, codes in sorted(store.stored_code().items()):
+        shown = ", ".join(sorted(c or "unknown (older cxarena)" for c in codes))
+        rows.append(f"| {name} | {shown} |")
+    if not rows:
+        return ""
+    return ("\n## Code\n\nThe standings above were computed from games played with this code "
+            "(a hash of each bot's files and the cxarena version; see `cxarena tournament "
+            "--replay-changed`).\n\n| player | code |\n|---|---|\n" + "\n".join(rows) + "\n")
+
+
+def _with_labels(game: GameSpec, record: Any, name: str, codes: dict[str, str]) -> Any:
     extra = dict(record.extra)
     extra.update(game_id=game.game_id, tournament=name, round=game.round, player1=game.p1,
-                 player2=game.p2)
+                 player2=game.p2, code1=codes.get(game.p1), code2=codes.get(game.p2))
     return dataclasses.replace(record, extra=extra, version=record.version or __version__)
 
 
@@ -138,8 +180,8 @@ def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
 
 
 def write_standings(results_dir: Path, standings: Standings, title: str,
-                    expected: int | None) -> str:
-    md = standings.to_markdown(title=title, expected_games=expected)
+                    expected: int | None, code: str = "") -> str:
+    md = standings.to_markdown(title=title, expected_games=expected) + code
     _write_atomic(results_dir / STANDINGS_MD, md)
     _write_atomic(results_dir / STANDINGS_CSV, standings.to_csv())
     return md
@@ -165,18 +207,29 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
-                   quiet: bool = False, fresh: bool = False,
+                   quiet: bool = False, fresh: bool = False, replay_changed: bool = False,
                    executor: Executor | None = None,
                    out: TextIO | None = None) -> TournamentOutcome:
     """Run (or resume) `config`; see the module docstring. Raises UsageError, KeyboardInterrupt."""
     out = sys.stdout if out is None else out
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
     schedule = make_schedule(config)
+    codes = code_fingerprints(config)
+    isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
+    if isolation.notice():
+        print(isolation.notice(), file=sys.stderr)
     if results_dir.exists() and not results_dir.is_dir():
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if (results_dir / DB_FILE).is_file() and not fresh:
         with ResultStore(results_dir / DB_FILE) as probe:  # refuse before touching anything
             probe.bind(config.fingerprint(), config.name)
+            changed = changed_players(probe, codes)
+            if changed and not replay_changed:
+                _refuse_changed(results_dir, changed)
+            if changed:
+                dropped = probe.delete_games_of(set(changed))
+                print(f"--replay-changed: {dropped} stored games of {', '.join(sorted(changed))} "
+                      f"removed; they are played again", file=sys.stderr)
     if fresh:
         remove_results(results_dir)
     results_dir.mkdir(parents=True, exist_ok=True)
@@ -196,8 +249,10 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         already = len(schedule) - len(todo)
         faults = sum(1 for g in store.games() if g.record.is_fault)
         log.info("event=run-start name=%s games=%d stored=%d to-play=%d workers=%d "
-                 "timeout_s=%s config=%s", config.name, len(schedule), already, len(todo),
-                 config.workers, config.timeout_s, config.path)
+                 "timeout_s=%s isolated=%s config=%s", config.name, len(schedule), already,
+                 len(todo), config.workers, config.timeout_s, isolation.isolated, config.path)
+        if isolation.notice():
+            log.warning("event=not-isolated %s", isolation.notice())
         if executor is None:
             run_tag = str(results_dir.resolve())
             orphans = reap_orphans(run_tag)
@@ -213,19 +268,23 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    dynamic_ncols=True, desc=config.name, file=sys.stderr)
         bar.set_postfix(faults=faults, refresh=False)
         interrupted = False
+        overloads = overloaded_games = 0  # replays because the machine was overloaded
         try:
             for oc in outcomes:
                 if oc.record is None:
                     failed.append(oc)
                     log.error("game=%s event=not-played error=%s", oc.game.game_id, oc.error)
                 else:
-                    rec = _with_labels(oc.game, oc.record, config.name)
+                    rec = _with_labels(oc.game, oc.record, config.name, codes)
                     if store.add(oc.game.game_id, oc.game.round, oc.game.p1, oc.game.p2, rec):
                         played += 1
                     else:
                         log.warning("game=%s event=duplicate: already stored, ignored",
                                     oc.game.game_id)
                     faults += rec.is_fault
+                    incidents = rec.extra.get("overload") or []
+                    overloads += len(incidents)
+                    overloaded_games += bool(incidents)
                 bar.update(1)
                 bar.set_postfix(faults=faults, refresh=False)
         except KeyboardInterrupt:
@@ -236,7 +295,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             bar.close()
             standings, _ = read_standings(store)
             md = write_standings(results_dir, standings, f"Standings: {config.name}",
-                                 len(schedule))
+                                 len(schedule), code_section(store))
             stored = store.count()
             log.info("event=run-%s stored=%d of %d played-now=%d not-played=%d",
                      "interrupted" if interrupted else "end", stored, len(schedule), played,
@@ -246,6 +305,14 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                       f"{results_dir}; run the same command again to resume", file=sys.stderr)
         if not quiet:
             print(md, file=out)
+        if overloads:
+            log.warning("event=overloaded replays=%d games=%d workers=%d", overloads,
+                        overloaded_games, config.workers)
+            print(f"the machine was overloaded: {overloads} late moves in {overloaded_games} "
+                  f"games came from waiting for a CPU, not from the bots (those games were "
+                  f"played again, not charged; see {results_dir / LOG_FILE}); run with fewer "
+                  f"workers (now {config.workers}: set `workers:` in the config) or on a "
+                  f"quieter machine", file=sys.stderr)
         if failed:
             print(f"{len(failed)} games could not be played (harness errors, see "
                   f"{results_dir / LOG_FILE}); run the same command again to retry them",

@@ -89,6 +89,7 @@ class Standings:
     pairs: tuple[tuple[str, str, EloDifference], ...]  # head to head, first name's view
     ratings: Ratings
     total_games: int
+    not_isolated: int = 0  # games whose bots ran without isolation (records saying so)
 
     def row(self, player: str) -> PlayerRow:
         return next(r for r in self.ranking if r.player == player)
@@ -111,6 +112,10 @@ class Standings:
             done += f" of {expected_games} scheduled (incomplete: rerun to resume)"
         parts.append(f"{done}; win {POINTS_WIN}, draw {POINTS_DRAW}, loss 0; a fault loses "
                      f"for the offender.\n")
+        if self.not_isolated:
+            parts.append(f"**Warning: entrants were not isolated** in {self.not_isolated} of "
+                         f"{self.total_games} games: a bot could have touched its opponent "
+                         f"or the results (see docs/protocol.md, threat model).\n")
         parts.append("## Ranking\n")
         parts.append(tabulate(
             [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
@@ -177,11 +182,13 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
         b: dict.fromkeys(names, 0) for b in board_list}
     results: list[tuple[str, str, float]] = []
     total = 0
+    not_isolated = 0
     for g in games:
         a, b, rec = g.player1, g.player2, g.record
         if a not in known or b not in known or a == b:
             continue
         total += 1
+        not_isolated += rec.extra.get("isolated") is False
         board = (rec.M, rec.N, rec.K)
         if board not in board_points:
             board_list.append(board)
@@ -228,4 +235,5 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
         for i, p in enumerate(order))
     pairs = tuple((a, b, elo_difference(*wdl[(a, b)])) for a, b in combinations(order, 2))
     return Standings(ranking=ranking, boards=tuple(board_list), board_points=board_points,
-                     cross=cross, pairs=pairs, ratings=ratings, total_games=total)
+                     cross=cross, pairs=pairs, ratings=ratings, total_games=total,
+                     not_isolated=not_isolated)

@@ -132,6 +132,28 @@ class ResultStore:
              record.finished_at, record.to_json()))
         return cur.rowcount == 1
 
+    def stored_code(self) -> dict[str, set[str | None]]:
+        """{player name: the code fingerprints its stored games were played with} (None for a
+        game stored without one, by a cxarena older than fingerprints)."""
+        out: dict[str, set[str | None]] = {}
+        rows = self._db.execute(
+            "SELECT player1, player2, json_extract(record, '$.extra.code1'), "
+            "json_extract(record, '$.extra.code2') FROM games")
+        for p1, p2, c1, c2 in rows:
+            out.setdefault(str(p1), set()).add(None if c1 is None else str(c1))
+            out.setdefault(str(p2), set()).add(None if c2 is None else str(c2))
+        return out
+
+    def delete_games_of(self, players: set[str]) -> int:
+        """Delete every stored game that `players` took part in (one transaction); the count."""
+        if not players:
+            return 0
+        marks = ", ".join("?" * len(players))
+        names = sorted(players)
+        cur = self._db.execute(f"DELETE FROM games WHERE player1 IN ({marks}) "
+                               f"OR player2 IN ({marks})", (*names, *names))
+        return int(cur.rowcount)
+
     def done_ids(self) -> set[str]:
         return {r[0] for r in self._db.execute("SELECT game_id FROM games")}
 

@@ -142,6 +142,8 @@ CASES = [
     Case("chatter_instead_of_answer", "chatty.sh", Reason.ILLEGAL, ("unexpected line",)),
     Case("two_answers_to_one_go", "double_answer.sh", Reason.ILLEGAL,
          ("selectColumn (move 3)", "unsolicited output", "play 1")),
+    Case("stray_line_after_answer", "stray_line.sh", Reason.ILLEGAL,
+         ("selectColumn (move 3)", "unsolicited output", "thinking done")),
     Case("stderr_megabytes", "stderr_flood.py", None, timeout_s=2.0),
     Case("shell_bot", "shellbot.sh", None, opponent="L1"),
     Case("shell_bot_p2", "shellbot.sh", None, seat=2, opponent="L1"),
@@ -169,8 +171,15 @@ def run_case(case: Case, tmp: Path) -> Outcome:
     options = dict(case.options)
     if case.bot == "forker.py":
         options["pidfile"] = str(work / "child.pid")
+    # the forker reports its child's pid in a file: a sandboxed bot can do neither (its pids
+    # are its own namespace's, its file system read-only); tests/referee/test_isolation.py
+    # checks the same fault sandboxed. Every other zoo bot runs isolated where possible.
+    # No overload replays: each case's duration stays bounded on a loaded machine (the rule
+    # has its own tests, test_referee_overload.py).
+    isolation = "none" if case.bot == "forker.py" else "auto"
     settings = MatchSettings(timeout_s=case.timeout_s, startup_timeout_s=case.startup_s,
-                             memory_limit_bytes=case.memory_mb * 2**20, log_dir=str(work))
+                             memory_limit_bytes=case.memory_mb * 2**20, log_dir=str(work),
+                             overload_replays=0, isolation=isolation)
     bot, other = parse_spec(zoo(case.bot)), parse_spec(case.opponent)
     M, N, K = case.board
     referee = Referee(settings)
@@ -274,7 +283,9 @@ def test_process_reuse_and_fresh_process_option(tmp_path: Path) -> None:
     bot = parse_spec(zoo("pid_reporter.py"))
     for fresh in (False, True):
         pidfile = tmp_path / f"pids-{fresh}"
-        with Referee(MatchSettings(timeout_s=1.0, fresh_process=fresh)) as referee:
+        # not isolated: the bot writes its (host) pid to a file
+        with Referee(MatchSettings(timeout_s=1.0, fresh_process=fresh,
+                                   isolation="none")) as referee:
             for i in range(3):
                 rec = referee.play(bot, parse_spec("L0"), 4, 5, 3, seed=i,
                                    options1={"pidfile": str(pidfile)})
@@ -289,7 +300,8 @@ def test_process_reuse_and_fresh_process_option(tmp_path: Path) -> None:
 def test_fault_gets_a_fresh_process_and_the_opponent_keeps_its_own(tmp_path: Path) -> None:
     bot = parse_spec(zoo("second_game_fails.py"))
     pidfile = tmp_path / "l0.pid"
-    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(tmp_path))) as referee:
+    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(tmp_path),
+                               isolation="none")) as referee:  # pids written to a file
         def bot_pids() -> set[int]:
             return {p for p in tagged_pids(referee.tag) if "second_game_fails" in cmdline(p)}
 
@@ -314,7 +326,7 @@ def test_self_play_uses_two_processes_and_seeds_replay(tmp_path: Path) -> None:
     l0 = parse_spec("L0")
     with Referee(MatchSettings(timeout_s=1.0)) as referee:
         a = referee.play(l0, l0, 6, 7, 4, seed=11)
-        assert len(tagged_pids(referee.tag)) == 2
+        assert len({os.getpgid(p) for p in tagged_pids(referee.tag)}) == 2  # two bots
         b = referee.play(l0, l0, 6, 7, 4, seed=11)
     with Referee(MatchSettings(timeout_s=1.0, fresh_process=True)) as referee:
         c = referee.play(l0, l0, 6, 7, 4, seed=11)
@@ -341,7 +353,7 @@ def test_record_fields() -> None:
 def test_bots_are_frozen_between_their_turns(tmp_path: Path) -> None:
     """A bot's background thread that burns CPU gets none while the opponent thinks."""
     pidfile, outfile = tmp_path / "burner.pid", tmp_path / "observed.jsonl"
-    with Referee(MatchSettings(timeout_s=2.0)) as referee:
+    with Referee(MatchSettings(timeout_s=2.0, isolation="none")) as referee:  # files written
         rec = referee.play(parse_spec(zoo("burner.py")), parse_spec(zoo("observer.py")),
                            6, 7, 4, seed=1, options1={"pidfile": str(pidfile)},
                            options2={"pidfile": str(pidfile), "outfile": str(outfile),
@@ -358,13 +370,15 @@ def test_bots_are_frozen_between_their_turns(tmp_path: Path) -> None:
 def test_pinning_environment_and_memory_limit() -> None:
     cpu = max(os.sched_getaffinity(0))
     limit = 1536 * 2**20
-    with Referee(MatchSettings(timeout_s=1.0, cpu=cpu, memory_limit_bytes=limit)) as referee:
+    # not isolated: one process per bot (test_isolation.py checks the sandboxed tree)
+    with Referee(MatchSettings(timeout_s=1.0, cpu=cpu, memory_limit_bytes=limit,
+                               isolation="none")) as referee:
         referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)
         pids = tagged_pids(referee.tag)
         assert len(pids) == 2
         for pid in pids:
             assert os.sched_getaffinity(pid) == {cpu}
-            assert resource.prlimit(pid, resource.RLIMIT_AS) == (limit, limit)
+            assert resource.prlimit(pid, resource.RLIMIT_DATA) == (limit, limit)
             with open(f"/proc/{pid}/environ", "rb") as f:
                 env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
             for var in (b"OMP_NUM_THREADS", b"OPENBLAS_NUM_THREADS", b"MKL_NUM_THREADS"):

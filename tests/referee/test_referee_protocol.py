@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from arena.cli import main
 from arena.commands.match import game_seed
-from arena.records import GameRecord, Reason
+from arena.records import GameRecord
 from arena.referee import protocol
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,6 +205,13 @@ def test_match_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str])
 
 
 def test_game_seed_is_deterministic_and_distinct() -> None:
-    assert game_seed(1, 1) == game_seed(1, 1)
-    assert len({game_seed(s, i) for s in range(5) for i in range(1, 21)}) == 100
-    assert Reason.CRASH.value == "crash"
+    """The same seeds in another process with another hash salt (Python's hash() would not
+    give that), and distinct seeds for distinct games."""
+    code = ("from arena.commands.match import game_seed; "
+            "print([game_seed(s, i) for s in range(5) for i in range(1, 21)])")
+    env = dict(os.environ, PYTHONHASHSEED="12345")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout
+    here = [game_seed(s, i) for s in range(5) for i in range(1, 21)]
+    assert json.loads(out) == here
+    assert len(set(here)) == 100

@@ -291,3 +291,46 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
     proc = start(cfg, results, mark)
     assert proc.wait(timeout=120) == 0
     assert len(stored(results)) == total
+
+
+def test_a_changed_bot_is_never_silently_mixed_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Editing a bot's file after its games were stored: the rerun refuses and names the bot;
+    --replay-changed replays exactly that bot's games and keeps the others; the standings name
+    the code they were computed from."""
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path, "[L0, L1, crash3.py]", "[[4, 4, 3]]")
+    results = tmp_path / "out"
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 0
+    before = {gid: rec for gid, rec, _, _ in stored(results)}
+    assert len(before) == 6
+    codes = {rec.extra["code1"] for rec in before.values()}
+    assert len(codes) == 3 and None not in codes
+    capsys.readouterr()
+
+    # unchanged: nothing to play, nothing refused
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 0
+    assert capsys.readouterr().out.count("6 of 6 games stored") == 1
+
+    bot = tmp_path / "crash3.py"
+    bot.write_text(bot.read_text().replace("boom on my third move", "boom, edited"))
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "crash3" in err and "--replay-changed" in err and "--fresh" in err
+    assert "L0 (" not in err and "L1 (" not in err
+    assert {gid for gid, *_ in stored(results)} == set(before)  # nothing touched
+
+    assert main(["tournament", str(cfg), "--results", str(results), "--quiet",
+                 "--replay-changed"]) == 0
+    after = {gid: rec for gid, rec, _, _ in stored(results)}
+    assert set(after) == set(before)
+    for gid, rec in after.items():
+        if "crash3" in gid:
+            assert rec.started_at != before[gid].started_at  # played again
+            assert "boom, edited" in rec.stderr_tail
+        else:
+            assert rec.to_json() == before[gid].to_json()  # kept as it was
+    md = (results / "standings.md").read_text()
+    new_code = next(r.extra["code1"] for r in after.values() if r.extra["player1"] == "crash3.py")
+    assert "## Code" in md and new_code in md
+    assert new_code not in {r.extra["code1"] for r in before.values()}

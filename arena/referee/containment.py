@@ -1,0 +1,227 @@
+"""Containment of bot processes beyond their process group, and the kernel's per-thread times.
+
+Lives here (Linux `/proc` and `prctl`; elsewhere every function degrades to "nothing found"):
+
+- `become_subreaper()`: makes this process a child subreaper (`PR_SET_CHILD_SUBREAPER`), so a
+  bot's grandchild whose parent exits (a double fork, with `setsid` or not) is re-parented to
+  the referee's process instead of init, and stays findable;
+- `bot_environment(bot_id)`: the marks every bot process gets in its environment (inherited by
+  everything it starts): its own id (`BOT_ENV`) and its owner, the referee process
+  (`OWNER_ENV`: pid and start time, so a reused pid is never mistaken for the owner);
+- `find_bot_processes(root_pid, bot_id)`: every live process of one bot: the descendants of its
+  first process (by parent links) plus anything carrying its id (escaped orphans);
+- `kill_pids` and `reap_orphans`: SIGKILL such processes; collect the ones re-parented to us;
+- `kill_leftovers()`: kill processes whose owner (a referee process) is dead, e.g. the
+  grandchild of a bot whose referee was killed by SIGKILL (the parent-death signal reaches only
+  a direct child). Each `Referee` calls it when it starts;
+- `task_times(pids)`: per thread, CPU time and time spent waiting on a run queue
+  (`/proc/PID/task/TID/schedstat`), for the overload rule (docs/protocol.md).
+
+Must not live here: protocol, game logic, policy (when to kill is the referee's decision).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterable
+
+__all__ = ["BOT_ENV", "OWNER_ENV", "become_subreaper", "bot_environment", "find_bot_processes",
+           "kill_leftovers", "kill_pids", "owner_mark", "reap_orphans", "task_times"]
+
+#: environment variable naming the bot process (tree) a process belongs to
+BOT_ENV = "CXARENA_BOT"
+#: environment variable naming the referee process that owns a bot: "PID:STARTTIME"
+OWNER_ENV = "CXARENA_OWNER"
+
+_PR_SET_CHILD_SUBREAPER = 36
+_subreaper: bool | None = None
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (once; True if it is one)."""
+    global _subreaper
+    if _subreaper is None:
+        _subreaper = False
+        if sys.platform.startswith("linux"):
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            except (OSError, AttributeError):
+                pass
+    return _subreaper
+
+
+def _stat(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat after the command name (state is [0], ppid [1], pgid [2],
+    starttime [19]); None if the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].decode().split()
+    except (OSError, IndexError):
+        return None
+
+
+def _start_time(pid: int) -> str | None:
+    st = _stat(pid)
+    return st[19] if st and len(st) > 19 else None
+
+
+def owner_mark(pid: int | None = None) -> str:
+    """"PID:STARTTIME" of a process (default: this one)."""
+    pid = os.getpid() if pid is None else pid
+    return f"{pid}:{_start_time(pid) or 0}"
+
+
+def bot_environment(bot_id: str) -> dict[str, str]:
+    """The environment marks of a new bot process (see the module docstring)."""
+    return {BOT_ENV: bot_id, OWNER_ENV: owner_mark()}
+
+
+def _environ(pid: int, keys: tuple[bytes, ...]) -> dict[bytes, bytes]:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return {}
+    found = {}
+    for item in raw.split(b"\0"):
+        key, sep, value = item.partition(b"=")
+        if sep and key in keys:
+            found[key] = value
+    return found
+
+
+def _live_pids() -> Iterable[tuple[int, list[str]]]:
+    """(pid, stat fields) of every live (not zombie) process we can see."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    me = os.getpid()
+    for entry in entries:
+        if entry.isdigit() and int(entry) != me:
+            st = _stat(int(entry))
+            if st and st[0] not in ("Z", "X"):
+                yield int(entry), st
+
+
+def find_bot_processes(root_pid: int, bot_id: str | None) -> tuple[set[int], set[int]]:
+    """(descendants, escaped): the live processes below `root_pid` by parent links (itself
+    included), and the live processes marked with `bot_id` that are not below it (orphans of a
+    double fork, re-parented to a subreaper or init)."""
+    children: dict[int, list[int]] = {}
+    marked: set[int] = set()
+    key = BOT_ENV.encode()
+    for pid, st in _live_pids():
+        children.setdefault(int(st[1]), []).append(pid)
+        if bot_id is not None and _environ(pid, (key,)).get(key) == bot_id.encode():
+            marked.add(pid)
+    tree: set[int] = set()
+    todo = [root_pid]
+    while todo:
+        pid = todo.pop()
+        if pid in tree:
+            continue
+        tree.add(pid)
+        todo.extend(children.get(pid, []))
+    alive_root = _stat(root_pid)
+    if alive_root is None or alive_root[0] in ("Z", "X"):
+        tree.discard(root_pid)
+    return tree, marked - tree
+
+
+def kill_pids(pids: Iterable[int]) -> list[int]:
+    """SIGKILL each pid; the ones that existed."""
+    killed = []
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return killed
+
+
+def reap_orphans(pids: Iterable[int]) -> set[int]:
+    """Collect the exit status of those of `pids` that are our children now (re-parented to
+    this subreaper) and dead; return the ones still to collect (alive, or with another parent
+    that has not yet died)."""
+    left = set()
+    me = os.getpid()
+    for pid in pids:
+        st = _stat(pid)
+        if st is None:
+            continue  # gone (reaped by someone)
+        if int(st[1]) != me:
+            left.add(pid)
+            continue
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        if done == 0:
+            left.add(pid)
+    return left
+
+
+def kill_leftovers() -> list[int]:
+    """Kill the bot processes whose owning referee process is dead (see the module docstring).
+    Returns the pids killed."""
+    killed = []
+    keys = (OWNER_ENV.encode(),)
+    for pid, _ in _live_pids():
+        mark = _environ(pid, keys).get(keys[0])
+        if not mark:
+            continue
+        owner, _, start = mark.decode("ascii", "replace").partition(":")
+        if not owner.isdigit():
+            continue
+        if _start_time(int(owner)) == start:
+            continue  # its referee is alive
+        killed += kill_pids([pid])
+    left = set(killed)
+    for _ in range(100):  # those re-parented to us: collect them (a moment for them to die)
+        left = reap_orphans(left)
+        if not left:
+            break
+        time.sleep(0.005)
+    return killed
+
+
+def task_times(pids: Iterable[int]) -> dict[tuple[int, int], tuple[int, int]]:
+    """(pid, tid) -> (CPU time ns, run-queue wait ns) of every thread of these processes."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
+                    cpu_ns, wait_ns, *_ = f.read().split()
+                out[(pid, int(tid))] = (int(cpu_ns), int(wait_ns))
+            except (OSError, ValueError):
+                continue
+    return out
+
+
+def machine_wait_ns(before: dict[tuple[int, int], tuple[int, int]],
+                    after: dict[tuple[int, int], tuple[int, int]]) -> int:
+    """How long the machine kept the bot waiting between two `task_times` snapshots: for each
+    thread, its run-queue wait less the CPU time the bot's other threads used meanwhile (a bot
+    whose own threads crowd its core is not kept waiting by the machine); the largest of these.
+    Threads born in between count from zero."""
+    deltas = []
+    for key, (cpu_ns, wait_ns) in after.items():
+        cpu0, wait0 = before.get(key, (0, 0))
+        deltas.append((max(0, cpu_ns - cpu0), max(0, wait_ns - wait0)))
+    total_cpu_ns = sum(c for c, _ in deltas)
+    best = 0
+    for cpu_ns, wait_ns in deltas:
+        best = max(best, wait_ns - (total_cpu_ns - cpu_ns))
+    return best

@@ -1,0 +1,379 @@
+"""Isolation of bot processes with bubblewrap (`bwrap`): what a sandboxed bot sees and may do.
+
+`resolve(mode)` turns the `isolation` setting (`auto`, `namespaces`, `none`) into an
+`Isolation`: whether bots run sandboxed and, if not, why. `auto` isolates when the machine
+allows it: `probe()` (once per process) checks that `bwrap` exists and that a trivial sandbox
+starts. `Sandbox.launch(spec, argv)` builds the command line that runs a bot's argv inside a
+sandbox:
+
+- its own PID, network, IPC, UTS (and cgroup) namespaces, and a user namespace with no
+  capabilities, in which it may not create further user namespaces: it sees only its own
+  processes, cannot signal or trace anything outside, and has no network at all;
+- a file system that is read-only everywhere: the system (/usr, /lib*, /etc minus the files that
+  only their owner may read), the Python installation and venv, the `arena` package, the shared
+  helpers of `players/` (`players/__init__.py`, `players/_shared`), and the bot's own files (see
+  `bot_paths`); nothing else of the host (no results folder, no other bot, no home directory);
+- a private scratch: /tmp and /dev/shm are fresh tmpfs of `defaults.SCRATCH_MB` each, gone when
+  the sandbox ends (HOME and TMPDIR point at /tmp);
+- `--die-with-parent`: the sandbox dies with the referee.
+
+bwrap stays the bot's parent: the referee's child is bwrap, which forks an init process (pid 1
+of the new PID namespace) that forks the bot. All three stay in the process group the referee
+made, so `killpg` freezes, thaws and kills them together; killing pid 1 kills everything left in
+the namespace, even a process that left the group. bwrap reports a bot killed by signal N as exit
+status 128+N (`BotProcess(status_from_wrapper=True)` translates it back). bwrap's own two
+processes keep fds 0-2 open, so the protocol's pipe and socket reach the bot as fds 3 and 4
+and a shell line inside moves them to 0 and 1 (`_OUTER_SHIM`, `_INNER_SHIM`): the bot holds
+the only copies, and the referee sees at once when it closes its stdout or stdin.
+
+Limits (rlimits, CPU affinity) must be in place before bwrap forks, or the bot would not
+inherit them: the argv starts with ``--args FD``, and bwrap blocks reading its extra arguments
+from that pipe until `Launch.release()` closes it, which the referee does once `BotProcess` has
+applied the limits to bwrap's pid.
+
+Nothing here knows the protocol or the game; the referee decides when to use it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import importlib.util
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena import defaults
+from arena.errors import UsageError
+
+__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_paths", "probe", "resolve"]
+
+#: the values of the `isolation` setting
+MODES = ("auto", "namespaces", "none")
+#: the line the standings carry when some game ran without isolation
+NOT_ISOLATED_LINE = "entrants were not isolated"
+_PROBE_TIMEOUT_S = 10.0
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_NOBODY = 65534
+# bwrap's own processes (the monitor outside, pid 1 inside) keep fds 0-2 open but close the
+# others, which only the command inherits. The protocol's stdin and stdout travel as fds 3 and 4
+# so that the bot holds the only copies: the referee then sees its stdout close (EOF) and its
+# stdin close (EPIPE) the moment the bot closes them, as without a sandbox.
+_OUTER_SHIM = ["/bin/sh", "-c", 'exec "$@" 3<&0 4>&1 0</dev/null 1>/dev/null', "sh"]
+_INNER_SHIM = ["/bin/sh", "-c", 'exec "$@" 0<&3 1>&4 3<&- 4>&-', "sh"]
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The outcome of the `isolation` setting: `isolated`, and the reason when it is not."""
+
+    mode: str
+    isolated: bool
+    reason: str = ""  # why not isolated ("" when isolated)
+
+    def notice(self) -> str:
+        """One line for the start of a run ("" when isolated or when `none` was chosen)."""
+        if self.isolated or self.mode == "none":
+            return ""
+        return f"warning: {NOT_ISOLATED_LINE} (isolation: auto): {self.reason}"
+
+
+def check_mode(mode: str, where: str = "isolation") -> str:
+    """`mode` if it is one of MODES, else UsageError."""
+    if mode not in MODES:
+        raise UsageError(f"{where}: expected one of {', '.join(MODES)}, got {mode!r}")
+    return mode
+
+
+def resolve(mode: str = defaults.ISOLATION) -> Isolation:
+    """What `mode` means on this machine. `namespaces` where it cannot isolate: UsageError."""
+    check_mode(mode)
+    if mode == "none":
+        return Isolation(mode, False, "isolation: none was chosen")
+    why_not = probe()
+    if why_not is None:
+        return Isolation(mode, True)
+    if mode == "namespaces":
+        raise UsageError(f"isolation: namespaces: this machine cannot isolate bots ({why_not}); "
+                         "install bubblewrap, enable user namespaces, or use isolation: none "
+                         "for trusted bots")
+    return Isolation(mode, False, why_not)
+
+
+@functools.lru_cache(maxsize=1)
+def probe() -> str | None:
+    """None if a sandbox works here, else why not (one line). Runs once per process."""
+    if not sys.platform.startswith("linux"):
+        return f"namespaces need Linux (this is {sys.platform})"
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed"
+    argv = [bwrap, *Sandbox().base_args(), "--", "true"]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, timeout=_PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"bwrap cannot run: {e}"
+    if done.returncode != 0:
+        err = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"a trial sandbox failed: {err[-1] if err else f'status {done.returncode}'}"
+    return None
+
+
+@dataclass
+class Launch:
+    """A sandboxed command line, and the pipe bwrap waits on (see the module docstring).
+
+    Start the process with `argv` and `pass_fds`, apply the limits to its pid, then call
+    `release()`. `close()` (idempotent) when done, whatever happened."""
+
+    argv: list[str]
+    pass_fds: tuple[int, ...]
+    _read_fd: int
+    _write_fd: int
+
+    def started(self) -> None:
+        """The process is running: our copy of the read end is no longer needed."""
+        if self._read_fd >= 0:
+            os.close(self._read_fd)
+            self._read_fd = -1
+
+    def release(self) -> None:
+        """Let bwrap go on (EOF on its argument pipe)."""
+        self.started()
+        if self._write_fd >= 0:
+            os.close(self._write_fd)
+            self._write_fd = -1
+
+    close = release
+
+
+class Sandbox:
+    """Builds bwrap command lines for bots (see the module docstring)."""
+
+    def __init__(self, scratch_mb: int = defaults.SCRATCH_MB,
+                 extra_ro_paths: Iterable[str] = ()) -> None:
+        self.scratch_mb = scratch_mb
+        self.extra_ro_paths = tuple(extra_ro_paths)  # readable by every bot (e.g. a JDK)
+
+    # -------------------------------------------------------------- argv
+    def base_args(self) -> list[str]:
+        """Namespaces, system and Python mounts, scratch: everything but the bot's own files."""
+        args = self._system_args()
+        for p in _outermost(_python_paths() + list(self.extra_ro_paths)):
+            args += ["--ro-bind-try", p, p]
+        return args
+
+    def _system_args(self) -> list[str]:
+        """Namespaces, the system folders, /proc, /dev and the scratch."""
+        args = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY),
+                "--disable-userns", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+                "--unshare-uts", "--hostname", "cxarena-bot", "--unshare-cgroup-try",
+                "--cap-drop", "ALL", "--die-with-parent"]
+        for d in _SYSTEM_DIRS:
+            if os.path.islink(d):
+                args += ["--symlink", os.readlink(d), d]
+            elif os.path.isdir(d):
+                args += ["--ro-bind", d, d]
+        args += _etc_args()
+        scratch = str(self.scratch_mb * 2**20)
+        args += ["--proc", "/proc", "--dev", "/dev",
+                 "--size", scratch, "--tmpfs", "/tmp",
+                 "--size", scratch, "--tmpfs", "/dev/shm"]
+        return args
+
+    def launch(self, argv: Sequence[str], read_paths: Iterable[str],
+               cwd: str | None = None) -> Launch:
+        """The bwrap command line that runs `argv` with `read_paths` visible (read-only), in
+        `cwd` (default: the current directory; it exists in the sandbox, empty but for what is
+        bound under it). See `Launch` for how to start it."""
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            raise OSError("bubblewrap (bwrap) is not installed")
+        cwd = os.path.abspath(cwd or os.getcwd())
+        args = self._system_args()
+        binds = _outermost([*_python_paths(), *self.extra_ro_paths, *read_paths])
+        host = [*binds, *_SYSTEM_DIRS, "/etc"]  # where the host's own folders show
+        mounts = [*_SYSTEM_DIRS, "/etc", "/proc", "/dev", "/tmp"]
+        # the working directory exists, read-only and empty but for what is bound under it
+        # (also when it lies under /tmp, the scratch: its own read-only tmpfs)
+        own_cwd = not any(_within(cwd, h) for h in host) and \
+            not any(_within(m, cwd) for m in mounts)
+        if own_cwd:
+            args += ["--size", "4096", "--tmpfs", cwd]
+        for p in binds:
+            args += ["--ro-bind-try", p, p]
+        if own_cwd:
+            args += ["--remount-ro", cwd]
+        args += ["--chdir", cwd, "--remount-ro", "/dev", "--remount-ro", "/",
+                 "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+                 "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
+        pipe_r, write_fd = os.pipe()
+        read_fd = fcntl.fcntl(pipe_r, fcntl.F_DUPFD_CLOEXEC, 10)  # clear of fds 0-4
+        os.close(pipe_r)
+        return Launch(argv=[*_OUTER_SHIM, bwrap, "--args", str(read_fd), *args, "--",
+                            *_INNER_SHIM, *argv],
+                      pass_fds=(read_fd,), _read_fd=read_fd, _write_fd=write_fd)
+
+    @staticmethod
+    def env(env: Mapping[str, str], drop: Iterable[str] = ()) -> dict[str, str]:
+        """The environment for a sandboxed bot: `env` without the `drop` keys."""
+        gone = set(drop)
+        return {k: v for k, v in env.items() if k not in gone}
+
+
+# ------------------------------------------------------------------ what a bot may read
+def bot_paths(spec: object) -> list[str]:
+    """The files a bot needs besides the system and Python: the `arena` package, the shared
+    helpers of `players/`, and its own files. `spec` is an `arena.entrants.specs.BotSpec`.
+
+    A bot's own files: a bot in a folder of its own (a file.py elsewhere than the project or
+    `players/`) sees that whole folder, so a data file beside it (an opening book) can be read.
+    A bot that shares its folder with others (a module of `players/`, a file in the current
+    directory) sees only its own entries there: ``NAME.py``, a ``NAME/`` folder, and files named
+    ``NAME.*`` or ``NAME_*`` (and their bytecode caches). An `exec:` program sees the folder of
+    its program (by the same rule) and every file or folder its arguments name."""
+    paths = [str(Path(__file__).resolve().parents[1])]  # the arena package
+    players = _players_dir()
+    if players is not None:
+        paths += [str(players / "__init__.py"), str(players / "_shared"),
+                  *(str(p) for p in (players / "__pycache__").glob("__init__.*.pyc"))]
+    shared = _shared_dirs(players)
+    command = getattr(spec, "command", None)
+    path = getattr(spec, "path", None)
+    module = getattr(spec, "module", None)
+    if command is not None:
+        for i, arg in enumerate(command):
+            for part in _path_like(arg, program=i == 0):
+                paths += _own_entries(part, shared)
+    elif path is not None:
+        paths += _own_entries(Path(path), shared)
+    elif module is not None:
+        paths += _module_paths(module, shared)
+    # a Java bot's compiled classes (cxarena's course API, its own build in the cache)
+    paths += [str(Path(c).resolve()) for c in getattr(spec, "classpath", ()) if os.path.exists(c)]
+    return list(dict.fromkeys(paths))
+
+
+def _players_dir() -> Path | None:
+    try:
+        found = importlib.util.find_spec("players")
+    except (ImportError, ValueError):
+        return None
+    locations = list(found.submodule_search_locations or []) if found else []
+    return Path(locations[0]).resolve() if locations else None
+
+
+def _shared_dirs(players: Path | None) -> set[Path]:
+    """Folders whose entries belong to different bots (or hold results): a bot there sees only
+    its own entries."""
+    project = Path(__file__).resolve().parents[2]
+    dirs = {Path.cwd().resolve(), project}
+    if players is not None:
+        dirs |= {players, players.parent}
+    return dirs
+
+
+def _own_entries(path: Path, shared: set[Path]) -> list[str]:
+    """`path` (a file or folder a bot uses) and what belongs with it, by the folder rule."""
+    path = path.resolve()
+    if path.is_dir():
+        return [] if any(path == s or s.is_relative_to(path) for s in shared) else [str(path)]
+    folder = path.parent
+    if folder not in shared and not any(s.is_relative_to(folder) for s in shared):
+        if str(folder).startswith(("/usr/", "/bin", "/lib", "/sbin")):
+            return []  # a system program: already visible
+        return [str(folder)]
+    stem = path.name.split(".", 1)[0]
+    entries = [path]
+    for sibling in folder.glob(f"{stem}*"):
+        rest = sibling.name[len(stem):]
+        if rest[:1] in (".", "_") or sibling.name == stem:
+            entries.append(sibling)
+    entries += list((folder / "__pycache__").glob(f"{stem}.*.pyc"))
+    return [str(e) for e in entries]
+
+
+def _module_paths(module: str, shared: set[Path]) -> list[str]:
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return []
+    if found is None or not found.origin:
+        return []
+    origin = Path(found.origin)
+    if found.submodule_search_locations:  # a package: its folder
+        return _own_entries(origin.parent, shared) or [str(origin.parent)]
+    top = module.split(".", 1)[0]
+    top_spec = importlib.util.find_spec(top)
+    if top != "players" and top_spec is not None and top_spec.submodule_search_locations:
+        top_dir = Path(list(top_spec.submodule_search_locations)[0])
+        return _own_entries(top_dir, shared) or _own_entries(origin, shared)
+    return _own_entries(origin, shared)
+
+
+def _path_like(arg: str, program: bool) -> list[Path]:
+    """The existing files and folders an exec: argument names (`a:b` class paths included)."""
+    if program and os.sep not in arg:
+        found = shutil.which(arg)
+        return [Path(found)] if found else []
+    out = []
+    for part in arg.split(os.pathsep) if os.pathsep in arg else [arg]:
+        if "=" in part and not os.path.exists(part):
+            part = part.split("=", 1)[1]
+        if part and os.path.exists(part):
+            out.append(Path(part))
+    return out
+
+
+def _outermost(paths: Iterable[str]) -> list[str]:
+    """Paths in an order bwrap can mount (parents first), without ones inside another."""
+    unique = sorted({os.path.abspath(p) for p in paths if os.path.exists(p)})
+    out: list[str] = []
+    for p in unique:
+        if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
+            out.append(p)
+    return out
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _python_paths() -> list[str]:
+    """The Python installation and venv, where they are not under a system folder."""
+    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix,
+                  os.path.dirname(os.path.realpath(sys.executable))}
+    return [p for p in _outermost(os.path.realpath(c) for c in candidates)
+            if not p.startswith(tuple(d + "/" for d in _SYSTEM_DIRS))]
+
+
+@functools.lru_cache(maxsize=1)
+def _etc_args() -> tuple[str, ...]:
+    """/etc read-only, with what only its owner may read hidden (shadow, private keys): the
+    sandbox runs as root when cxarena does, and must not read root's secrets."""
+    args = ["--ro-bind", "/etc", "/etc"]
+    for root, dirs, files in os.walk("/etc"):
+        for name in list(dirs):
+            full = os.path.join(root, name)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IROTH:
+                args += ["--tmpfs", full, "--remount-ro", full]
+                dirs.remove(name)
+        for name in files:
+            full = os.path.join(root, name)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and not st.st_mode & stat.S_IROTH:
+                args += ["--ro-bind", "/dev/null", full]
+    return tuple(args)

@@ -1,0 +1,86 @@
+"""The overload rule: a move made late because the machine kept the bot off the CPU (run-queue
+wait, /proc/PID/task/TID/schedstat) is not charged; the game is played again, stored once, with
+the incident in the record. A bot that sleeps or computes past the limit is still charged."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from arena.entrants.specs import parse_spec
+from arena.records import FAULTS, Reason
+from arena.referee.containment import machine_wait_ns
+from arena.referee.referee import MatchSettings, Referee
+from tests.referee.test_referee import live, wait_until, zoo
+
+HOGS = 8  # the bot gets at most 1/9 of its core: 0.1 s of CPU takes 0.9 s or more
+
+
+def _hogs(cpu: int) -> list[subprocess.Popen[bytes]]:
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(HOGS)]
+    for h in hogs:
+        os.sched_setaffinity(h.pid, {cpu})
+    return hogs
+
+
+def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/schedstat"):
+        pytest.skip("no /proc/PID/task/TID/schedstat (kernel without CONFIG_SCHED_INFO)")
+    cpu = max(os.sched_getaffinity(0))
+    pidfile = tmp_path / "pids"
+    settings = MatchSettings(timeout_s=0.5, cpu=cpu, log_dir=str(tmp_path), overload_replays=4,
+                             isolation="none")
+    hogs = _hogs(cpu)
+
+    def stop_hogs_when_the_first_attempt_ends() -> None:
+        wait_until(pidfile.exists, timeout_s=60)
+        first = int(pidfile.read_text().split()[0])
+        wait_until(lambda: not live(first), timeout_s=60)  # killed at its late move
+        for h in hogs:
+            h.kill()
+
+    watcher = threading.Thread(target=stop_hogs_when_the_first_attempt_ends)
+    watcher.start()
+    try:
+        with Referee(settings) as referee:
+            rec = referee.play(parse_spec(zoo("cpu_work.py")), parse_spec("L0"), 4, 4, 3,
+                               seed=1, options1={"pidfile": str(pidfile), "work_s": 0.1})
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+        watcher.join()
+    incidents = rec.extra.get("overload")
+    assert incidents, f"the hogged attempt was not recognised as overload: {rec.detail}"
+    if rec.reason in FAULTS:  # other work kept this (shared) machine overloaded all along
+        assert rec.reason is Reason.TIMEOUT and "charged after 4 overloaded replays" in rec.detail
+        assert len(incidents) == 4
+    else:  # played again, in peace: a normal end
+        assert rec.offender is None
+    assert "selectColumn (move" in incidents[0]
+    assert "waiting for a CPU" in incidents[0] and "overloaded" in incidents[0]
+    assert len(pidfile.read_text().split()) == len(incidents) + 1  # a new process per attempt
+
+
+@pytest.mark.parametrize("bot", ["sleepy.py", "busy.py"])
+def test_sleeping_and_busy_bots_are_still_charged(bot: str) -> None:
+    with Referee(MatchSettings(timeout_s=0.3)) as referee:
+        rec = referee.play(parse_spec(zoo(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
+    if bot == "sleepy.py":  # sleeping is no run-queue wait at all: charged at once
+        assert "overload" not in rec.extra
+
+
+def test_machine_wait_is_wait_not_covered_by_the_bots_own_threads() -> None:
+    before = {(1, 1): (0, 0), (1, 2): (0, 0)}
+    # one thread waited 300 ms while the other used 280 ms: the bot crowded its own core
+    assert machine_wait_ns(before, {(1, 1): (100, 300), (1, 2): (280, 0)}) == 20
+    # a single thread that waited 300 ms: all of it is the machine's
+    assert machine_wait_ns({(1, 1): (0, 0)}, {(1, 1): (50, 300)}) == 300
+    # a thread born during the move counts from zero
+    assert machine_wait_ns({}, {(1, 1): (10, 40)}) == 40

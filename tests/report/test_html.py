@@ -79,12 +79,14 @@ def test_labels_added_by_other_parts_are_shown(tmp_path: Path, played: Played) -
             rec = sg.record
             extra = dict(rec.extra)
             extra.update(opening=list(rec.moves[:1]), pair=f"pair-{n // 2}",
-                         fingerprint=[f"fp-{sg.player1}", f"fp-{sg.player2}"], isolated=True)
+                         fingerprint=[f"fp-{sg.player1}", f"fp-{sg.player2}"], isolated=True,
+                         code1=f"c-{sg.player1}", code2=f"c-{sg.player2}")
             store.add(sg.game_id, sg.round, sg.player1, sg.player2,
                       dataclasses.replace(rec, extra=extra))
     d = page_data(render_report(tmp_path))
     assert d["run_info"]["isolated"] is True
     assert d["player_info"]["L0"]["fingerprint"] == "fp-L0"
+    assert d["player_info"]["crasher"]["code"] == "c-crasher"  # code1/code2: one per seat
     for i, sg in enumerate(played.games):
         more = d["more"][str(i)]
         assert more["opening"] == list(sg.record.moves[:1])

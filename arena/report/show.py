@@ -117,8 +117,9 @@ def render_game(game: StoredGame, step: bool = False, timeout_s: float | None = 
                               marked=win if final else frozenset(), last=True))
             out.append("")
     else:
-        out.append(f"final position after {len(rec.moves)} moves (numbers: the move that "
-                   f"filled the cell" + ("; * the winning line" if win else "") + "):")
+        n = len(rec.moves)
+        out.append(f"final position after {n} move{'' if n == 1 else 's'} (numbers: the move "
+                   f"that filled the cell" + ("; * the winning line" if win else "") + "):")
         out.append(_board(rec.M, rec.N, rec.moves, numbers=True, marked=win))
         out.append("")
     out.append(f"result: {describe_end(rec, *names)}")

@@ -41,7 +41,8 @@ from arena import defaults
 from arena.entrants.specs import BotSpec, SpecError, check_loadable, parse_spec
 from arena.errors import UsageError
 
-__all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config"]
+__all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config",
+           "resolve_board_set"]
 
 Board = tuple[int, int, int]
 
@@ -192,6 +193,16 @@ def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str 
         boards = tuple(_check_board(b, f"{where}[{i}]") for i, b in enumerate(value))
         return _no_duplicates(boards, where), None
     raise UsageError(f"{where}: expected a board-set name or a non-empty list of [M, N, K]")
+
+
+def resolve_board_set(name: str, where: str = "--board-set") -> tuple[Board, ...]:
+    """The boards of set `name` (boards.yaml in the current directory, else the repository's
+    configs/). Raises UsageError naming `where`."""
+    try:
+        boards, _ = _resolve_boards(name, Path.cwd() / "command-line")
+    except UsageError as e:
+        raise UsageError(f"{where}: {str(e).partition(': boards: ')[2] or e}") from None
+    return boards
 
 
 def _no_duplicates(boards: tuple[Board, ...], where: str) -> tuple[Board, ...]:

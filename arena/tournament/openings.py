@@ -46,8 +46,9 @@ from typing import Any
 from arena.board import CXBoard, CXGameState
 from arena.errors import UsageError
 
-__all__ = ["DEFAULT_PLIES", "Judge", "Opening", "Suite", "default_judge", "format_line",
-           "make_suite", "parse_line", "parse_suite", "read_suite", "write_suite"]
+__all__ = ["DEFAULT_PLIES", "Judge", "Opening", "OpeningStream", "Suite", "default_judge",
+           "format_line", "format_suite", "make_suite", "parse_line", "parse_suite",
+           "read_suite", "repeats", "write_suite"]
 
 #: plies of a generated opening unless told otherwise
 DEFAULT_PLIES = 2
@@ -129,49 +130,75 @@ def _mirror(moves: tuple[int, ...], N: int) -> tuple[int, ...]:
     return tuple(N - 1 - c for c in moves)
 
 
+class OpeningStream:
+    """The distinct accepted openings of (seed, board, plies), made on demand in a fixed order
+    (so the first n are the same whoever asks for how many). `get(i)` cycles once the
+    candidates run out (after `_TRIES_PER_OPENING` draws per opening without a new one)."""
+
+    def __init__(self, M: int, N: int, K: int, plies: int = DEFAULT_PLIES, seed: int = 0,
+                 judge: Judge | None = None) -> None:
+        if plies < 0:
+            raise ValueError(f"plies must be >= 0, got {plies}")
+        if plies >= M * N:
+            raise ValueError(f"{plies} plies do not fit on a {M}x{N} board")
+        self.board = (M, N, K)
+        self.plies, self.seed = plies, seed
+        self._judge = judge
+        self._rng = _rng(seed, (M, N, K), plies)
+        self._seen: set[tuple[int, ...]] = set()
+        self.found: list[Opening] = []
+        self.rejected = 0
+        self.exhausted = False
+
+    def _more(self) -> bool:
+        """Find one more opening; False when none is left."""
+        M, N, K = self.board
+        if self._judge is None:
+            self._judge = default_judge()
+        for _ in range(_TRIES_PER_OPENING):
+            b = CXBoard(M, N, K)
+            moves: list[int] = []
+            for _ply in range(self.plies):
+                col = self._rng.choice(_columns(b))
+                moves.append(col)
+                if b.markColumn(col) is not CXGameState.OPEN:
+                    break
+            cand = tuple(moves)
+            canon = min(cand, _mirror(cand, N))
+            if canon in self._seen:
+                continue
+            self._seen.add(canon)
+            if b.gameState() is not CXGameState.OPEN:
+                self.rejected += 1
+                continue
+            verdict = self._judge(M, N, K, cand)
+            if verdict.lost_side is not None:
+                self.rejected += 1
+                continue
+            self.found.append(Opening(cand, verdict.value))
+            return True
+        self.exhausted = True
+        return False
+
+    def get(self, i: int) -> Opening:
+        while len(self.found) <= i and not self.exhausted:
+            self._more()
+        if not self.found:
+            M, N, K = self.board
+            raise UsageError(f"no playable {self.plies}-ply opening found on {M}x{N} K={K} "
+                             f"(every candidate is already lost for a side); try fewer plies")
+        return self.found[i % len(self.found)]
+
+
 def make_suite(M: int, N: int, K: int, count: int, plies: int = DEFAULT_PLIES,
                seed: int = 0, judge: Judge | None = None) -> Suite:
     """Up to `count` distinct openings of `plies` moves for board (M, N, K), judged by `judge`
     (default: `default_judge()`); cycles to `count` when fewer distinct ones exist."""
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    if plies < 0:
-        raise ValueError(f"plies must be >= 0, got {plies}")
-    if plies >= M * N:
-        raise ValueError(f"{plies} plies do not fit on a {M}x{N} board")
-    judge = default_judge() if judge is None else judge
-    rng = _rng(seed, (M, N, K), plies)
-    seen: set[tuple[int, ...]] = set()
-    chosen: list[Opening] = []
-    rejected = 0
-    for _ in range(_TRIES_PER_OPENING * count):
-        if len(chosen) >= count:
-            break
-        b = CXBoard(M, N, K)
-        moves: list[int] = []
-        for _ply in range(plies):
-            col = rng.choice(_columns(b))
-            moves.append(col)
-            if b.markColumn(col) is not CXGameState.OPEN:
-                break
-        cand = tuple(moves)
-        canon = min(cand, _mirror(cand, N))
-        if canon in seen:
-            continue
-        seen.add(canon)
-        if b.gameState() is not CXGameState.OPEN:
-            rejected += 1
-            continue
-        verdict = judge(M, N, K, cand)
-        if verdict.lost_side is not None:
-            rejected += 1
-            continue
-        chosen.append(Opening(cand, verdict.value))
-    if not chosen:
-        raise UsageError(f"no playable {plies}-ply opening found on {M}x{N} K={K} (every "
-                         f"candidate is already lost for a side); try fewer plies")
-    ops = tuple(chosen[i % len(chosen)] for i in range(count))
-    return Suite((M, N, K), ops, plies=plies, seed=seed, rejected=rejected)
+    stream = OpeningStream(M, N, K, plies, seed, judge)
+    ops = tuple(stream.get(i) for i in range(count))
+    return Suite((M, N, K), ops, plies=plies, seed=seed, rejected=stream.rejected)
 
 
 # ------------------------------------------------------------------------------------ files

@@ -302,14 +302,26 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
 
 
 def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
-    distinct = len({(r.M, r.N, r.K, r.moves) for r in records})
-    text = f"  distinct games: {distinct} of {len(records)}"
-    if distinct == len(records):
+    """How many distinct games (and pairs) were played, and a warning when they repeat."""
+    def key(r: GameRecord) -> tuple[object, ...]:
+        return (r.M, r.N, r.K, r.p1, r.p2, r.moves)
+
+    games = len({key(r) for r in records})
+    text = f"  distinct games: {games} of {len(records)}"
+    paired = bool(records) and len(records) % 2 == 0
+    if paired:
+        pairs = len({(key(a), key(b)) for a, b in zip(records[0::2], records[1::2],
+                                                      strict=True)})
+        text += f"; distinct pairs: {pairs} of {len(records) // 2}"
+        repeated, unit = len(records) // 2 - pairs, "pairs"
+    else:
+        repeated, unit = len(records) - games, "games"
+    if not repeated:
         return [text]
-    return [text, f"  warning: {len(records) - distinct} games repeat an earlier game move for "
-                  f"move (deterministic bots replay a game from the same start): repeated games "
-                  f"add no information, so the interval below is too narrow. Use more "
-                  f"openings (more pairs, or --openings FILE) or --plies to vary the starts"]
+    return [text, f"  warning: {repeated} {unit} repeat an earlier one move for move "
+                  f"(deterministic bots replay a game from the same start): a repeat adds no "
+                  f"information, so the interval below is too narrow. Vary the starts: more "
+                  f"pairs, --openings FILE, or more --plies"]
 
 
 def _elo_line(records: Sequence[GameRecord], wins: int, losses: int, draws: int) -> str:

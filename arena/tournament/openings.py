@@ -6,8 +6,9 @@ alternating, that leaves the game open. A **suite** is a list of openings for on
 Making a suite (`make_suite`): reproducible from (seed, board, plies). Candidate openings are
 random sequences of `plies` moves (each ply uniform over the legal columns; on boards wider than
 9 columns over the legal columns within 3 of the centre, so openings stay where the game is);
-an opening and its mirror image count as the same (they make the same games for any bot that
-does not prefer a side), so only one of them is kept. Each candidate is shown to a `judge`
+openings that reach the same position (move orders that transpose, and mirror images, which
+make the same games for any bot that does not prefer a side) count as one, and only the first
+is kept. Each candidate is shown to a `judge`
 (a function parameter), which rejects it when a side is already lost within what the
 project's search sees in a small budget and reports its exact value when its solver settles it
 in budget. A suite can hold fewer distinct openings than asked for (tiny boards have few); it
@@ -126,8 +127,10 @@ def _columns(board: CXBoard) -> list[int]:
     return near or legal
 
 
-def _mirror(moves: tuple[int, ...], N: int) -> tuple[int, ...]:
-    return tuple(N - 1 - c for c in moves)
+def _position_key(board: CXBoard) -> bytes:
+    """The position, the same for its mirror image and for move orders that transpose."""
+    grid = board.getBoard()
+    return min(grid.tobytes(), grid[:, ::-1].copy().tobytes())
 
 
 class OpeningStream:
@@ -145,7 +148,7 @@ class OpeningStream:
         self.plies, self.seed = plies, seed
         self._judge = judge
         self._rng = _rng(seed, (M, N, K), plies)
-        self._seen: set[tuple[int, ...]] = set()
+        self._seen: set[bytes] = set()
         self.found: list[Opening] = []
         self.rejected = 0
         self.exhausted = False
@@ -164,7 +167,7 @@ class OpeningStream:
                 if b.markColumn(col) is not CXGameState.OPEN:
                     break
             cand = tuple(moves)
-            canon = min(cand, _mirror(cand, N))
+            canon = _position_key(b)
             if canon in self._seen:
                 continue
             self._seen.add(canon)

@@ -22,7 +22,10 @@ interval (score +/- 1.959964 sd/sqrt(n)) through that formula (fastchess's metho
 (times 800/ln 10, fishtest's nElo). It never returns a bare infinity for display: a perfect (or
 zero) score has no finite estimate, so `EloEstimate.describe` prints a one-sided 95% bound
 instead (from the exact binomial bound 0.05**(1/n) on the rate of a result seen n times out of
-n), and says when the sample is tiny.
+n), and says when the sample is tiny. When every unit scored exactly 1/2 (identical bots: every
+pair WL or DD) the normal interval would have width 0; the interval is then the Elo of a score
+moved by 1/2 in 1 - 0.05**(1/n) of the units (the exact 95% bound on how often a unit could
+have scored otherwise).
 
 `Sprt`: the generalized sequential probability ratio test (GSPRT) of fishtest, on the
 pentanomial model (or the trinomial one for unpaired games), with **logistic Elo** bounds (as
@@ -177,11 +180,13 @@ class EloEstimate:
     los: float  # likelihood of superiority, 0..1
     nelo: float  # normalized Elo (nan when undefined)
     bound: float  # perfect / zero score: the one-sided 95% bound on Elo; else nan
+    no_spread: bool = False  # every unit scored exactly 1/2 (interval from a binomial bound)
 
     @property
     def error(self) -> float:
         """Half the width of the 95% interval (fastchess's "+/-"), inf if unbounded."""
         return (self.upper - self.lower) / 2.0
+
 
     @property
     def tiny(self) -> bool:
@@ -207,8 +212,11 @@ class EloEstimate:
             text = (f"Elo difference: {self.elo:+.1f} (95% interval {rng}: too few results "
                     f"to bound it), LOS {100.0 * self.los:.1f} %")
         else:
-            text = (f"Elo difference: {self.elo:+.1f} +/- {self.error:.1f} (95% interval "
+            text = (f"Elo difference: {self.elo + 0.0:+.1f} +/- {self.error:.1f} (95% interval "
                     f"{self.lower:+.1f} .. {self.upper:+.1f}), LOS {100.0 * self.los:.1f} %")
+            if self.no_spread:
+                text += (f" (every one of the {unit} scored exactly 1/2: the interval is the "
+                         f"exact bound on how often one could have differed)")
         text += f" [{self.model.value}, {self.n} {unit}]"
         if self.tiny:
             text += f" (tiny sample: under {TINY_SAMPLE} {unit}, treat as a rough guide)"
@@ -240,15 +248,20 @@ def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
     hi, lo = score + Z95 * sd_mean, score - Z95 * sd_mean
     upper = score_to_elo(hi) if hi < 1.0 else math.inf
     lower = score_to_elo(lo) if lo > 0.0 else -math.inf
-    if sd_mean == 0.0:  # every unit scored exactly 1/2
+    if sd_mean == 0.0:  # every unit scored exactly 1/2: the normal interval has width 0
         los = 0.5
         nelo = 0.0
+        # honest instead: at 95% at most 1 - 0.05**(1/n) of the units could have gone
+        # otherwise (exact binomial bound), each moving the score by at most 1/2
+        shift = 0.5 * (1.0 - 0.05 ** (1.0 / n))
+        lower, upper = score_to_elo(0.5 - shift), score_to_elo(0.5 + shift)
     else:
         los = phi((score - 0.5) / sd_mean)
         # per-game standard deviation: a pair holds two games
         sd_game = math.sqrt(2.0 * var) if model is Model.PENTANOMIAL else math.sqrt(var)
         nelo = (score - 0.5) / sd_game * (800.0 / math.log(10.0))
-    return EloEstimate(model, result.n, games, score, elo, lower, upper, los, nelo, nan)
+    return EloEstimate(model, result.n, games, score, elo, lower, upper, los, nelo, nan,
+                       no_spread=sd_mean == 0.0)
 
 
 # ----------------------------------------------------------------------------------- SPRT

@@ -45,7 +45,10 @@ def test_pentanomial_is_symmetric() -> None:
 def test_pairs_of_lopsided_openings_are_not_evidence() -> None:
     # every pair WL: the opening decides each game; the pairs say nothing about strength
     e = estimate(Pentanomial(wl=20))
-    assert e.elo == 0.0 and e.error == 0.0 and e.los == 0.5
+    assert e.elo == 0.0 and e.los == 0.5
+    # no spread: the interval is the exact bound, not a zero width
+    assert e.upper == pytest.approx(score_to_elo(0.5 + 0.5 * (1 - 0.05 ** (1 / 20))))
+    assert 40 < e.error < 60 and "exactly 1/2" in e.describe()
     # the same games counted as independent games claim a wide, "informative" spread
     t = estimate(Pentanomial(wl=20).trinomial())
     assert t.elo == 0.0 and t.error > 100

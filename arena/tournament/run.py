@@ -121,7 +121,8 @@ def _with_labels(game: GameSpec, record: Any, name: str) -> Any:
     extra = dict(record.extra)
     extra.update(game_id=game.game_id, tournament=name, round=game.round, player1=game.p1,
                  player2=game.p2)
-    return dataclasses.replace(record, extra=extra, version=record.version or __version__)
+    return dataclasses.replace(record, extra=extra, version=record.version or __version__,
+                               pair_id=game.pair_id)
 
 
 def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
@@ -176,6 +177,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             "players": [p.to_dict() for p in config.players],
             "boards": [list(b) for b in config.boards], "board_set": config.board_set,
             "timeout_s": config.timeout_s, "rounds": config.rounds, "seed": config.seed,
+            "format": config.format, "challengers": list(config.challengers),
             "games": len(schedule), "version": __version__}))
         done = store.done_ids()
         todo = [g for g in schedule if g.game_id not in done]

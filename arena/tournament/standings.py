@@ -125,7 +125,7 @@ class Standings:
                      "Bradley-Terry fit of all games with the same 95% meaning.\n")
         parts.append(tabulate(
             [[a, b, f"{e.n} {'pairs' if e.model.value == 'pentanomial' else 'games'}",
-              *_h2h_cells(e)] for a, b, e in self.estimates],
+              *_h2h_cells(e)] for a, b, e in self.estimates if e.n],
             headers=["player", "opponent", "sample", "Elo diff", "± 95%", "LOS", "note"],
             tablefmt="github", disable_numparse=True,
             colalign=("left", "left", "right", "right", "right", "right", "left")))

@@ -22,7 +22,8 @@ interval (score +/- 1.959964 sd/sqrt(n)) through that formula (fastchess's metho
 (times 800/ln 10, fishtest's nElo). It never returns a bare infinity for display: a perfect (or
 zero) score has no finite estimate, so `EloEstimate.describe` prints a one-sided 95% bound
 instead (from the exact binomial bound 0.05**(1/n) on the rate of a result seen n times out of
-n), and says when the sample is tiny. When every unit scored exactly 1/2 (identical bots: every
+n; its LOS is the exact 1 - 2**-(n+1) of a uniform prior on the win rate), and says when the
+sample is tiny. When every unit scored exactly 1/2 (identical bots: every
 pair WL or DD) the normal interval would have width 0; the interval is then the Elo of a score
 moved by 1/2 in 1 - 0.05**(1/n) of the units (the exact 95% bound on how often a unit could
 have scored otherwise).
@@ -201,7 +202,7 @@ class EloEstimate:
             side = "at least" if self.score >= 1.0 else "at most"
             what = "every game won" if self.score >= 1.0 else "every game lost"
             text = (f"Elo difference: {side} {self.bound:+.0f} (95% one-sided bound; {what}, "
-                    f"so no finite estimate)")
+                    f"so no finite estimate), LOS {100.0 * self.los:.1f} %")
         elif math.isinf(self.error):
             if self.upper == math.inf and self.lower == -math.inf:
                 rng = "unbounded"
@@ -242,7 +243,7 @@ def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
         return EloEstimate(model, result.n, games, score, nan,
                            bound if score >= 1.0 else -math.inf,
                            math.inf if score >= 1.0 else -bound,
-                           1.0 if score >= 1.0 else 0.0, nan,
+                           1.0 - 0.5 ** (n + 1) if score >= 1.0 else 0.5 ** (n + 1), nan,
                            bound if score >= 1.0 else -bound)
     elo = score_to_elo(score)
     hi, lo = score + Z95 * sd_mean, score - Z95 * sd_mean

@@ -79,6 +79,7 @@ class Standings:
     #: board -> (player, opponent) -> [wins, draws, losses] of player
     board_wdl: dict[tuple[int, int, int], dict[tuple[str, str], list[int]]] = field(
         default_factory=dict)
+    distinct_games: int | None = None  # games that differ (board, players, moves)
 
     def row(self, player: str) -> PlayerRow:
         return next(r for r in self.ranking if r.player == player)
@@ -101,6 +102,14 @@ class Standings:
             done += f" of {expected_games} scheduled (incomplete: rerun to resume)"
         parts.append(f"{done}; win {POINTS_WIN}, draw {POINTS_DRAW}, loss 0; a fault loses "
                      f"for the offender.\n")
+        if self.distinct_games is not None:
+            line = f"Distinct games: {self.distinct_games} of {self.total_games}."
+            if self.distinct_games < self.total_games:
+                line += (" Warning: some games repeat an earlier one move for move "
+                         "(deterministic bots from the same start); a repeat adds no "
+                         "information, so the intervals below are too narrow. `openings:` in "
+                         "the config varies the starts.")
+            parts.append(line + "\n")
         parts.append("## Ranking\n")
         parts.append(tabulate(
             [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
@@ -208,6 +217,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
         b: dict.fromkeys(names, 0) for b in board_list}
     results: list[tuple[str, str, float]] = []
     total = 0
+    distinct: set[tuple[object, ...]] = set()
     # (a, b) canonical order -> pair id -> [(first player's name, score of a)]
     paired: dict[tuple[str, str], dict[str, list[float]]] = {}
     unpaired: dict[tuple[str, str], int] = {}
@@ -236,6 +246,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
             wdl[(win, lose)][0] += 1
             wdl[(lose, win)][1] += 1
             results.append((win, lose, 1.0))
+        distinct.add((board, a, b, rec.moves))
         score_a = 0.5 if rec.winner is None else (1.0 if rec.winner == 1 else 0.0)
         key = (a, b) if names.index(a) < names.index(b) else (b, a)
         mine = score_a if key[0] == a else 1.0 - score_a
@@ -257,8 +268,9 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
         cross[b][a] += pb
         board_points[board][a] += pa
         board_points[board][b] += pb
-        times[a].extend(rec.times_ms[0::2])
-        times[b].extend(rec.times_ms[1::2])
+        t1, t2 = rec.played_times_ms  # opening moves (nobody's choice) left out
+        times[a].extend(t1)
+        times[b].extend(t2)
 
     ratings = fit_ratings(names, results)
     elo = ratings.as_dict()
@@ -291,7 +303,8 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
         estimates.append((a, b, e))
     return Standings(ranking=ranking, boards=tuple(board_list), board_points=board_points,
                      cross=cross, pairs=pairs, ratings=ratings, total_games=total,
-                     estimates=tuple(estimates), board_wdl=board_wdl)
+                     estimates=tuple(estimates), board_wdl=board_wdl,
+                     distinct_games=len(distinct))
 
 
 def _flip(e: EloEstimate) -> EloEstimate:

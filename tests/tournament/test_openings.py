@@ -243,5 +243,5 @@ def test_gauntlet_runs_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture
         recs = [g.record for g in store.games()]
     assert all(r.pair_id and len(r.opening) == 2 for r in recs)
     md = (res / "standings.md").read_text()
-    assert "pairs" in md and "inf" not in md and "W-D-L per board" in md
+    assert "pairs" in md and "± inf" not in md and "W-D-L per board" in md
     assert "L0       | tests" not in md  # gauntlet: non-challengers never meet

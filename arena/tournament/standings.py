@@ -81,6 +81,12 @@ class Standings:
         default_factory=dict)
     distinct_games: int | None = None  # games that differ (board, players, moves)
 
+    def _met(self, a: str, b: str) -> bool:
+        """Whether a and b played (True when unknown: standings built without estimates)."""
+        if not self.estimates:
+            return True
+        return any(e.n for x, y, e in self.estimates if {x, y} == {a, b})
+
     def row(self, player: str) -> PlayerRow:
         return next(r for r in self.ranking if r.player == player)
 
@@ -120,7 +126,8 @@ class Standings:
             tablefmt="github", disable_numparse=True, colalign=("right", "left") + ("right",) * 11))
         parts.append("\n\n## Crosstable (points the row player took from the column player)\n")
         parts.append(tabulate(
-            [[a] + [("—" if a == b else str(self.cross[a][b])) for b in names]
+            [[a] + [("—" if a == b else (str(self.cross[a][b]) if self._met(a, b) else ""))
+                    for b in names]
              + [str(self.row(a).points)] for a in names],
             headers=["player"] + names + ["total"], tablefmt="github", disable_numparse=True,
             colalign=("left",) + ("right",) * (len(names) + 1)))

@@ -42,12 +42,13 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from arena.board import CXBoard, CXGameState
 from arena.errors import UsageError
 
-__all__ = ["DEFAULT_PLIES", "Judge", "Opening", "OpeningStream", "Suite", "default_judge",
+__all__ = ["DEFAULT_PLIES", "Judge", "Opening", "OpeningStream", "Suite", "Verdict",
+           "default_judge",
            "format_line", "format_suite", "make_suite", "parse_line", "parse_suite",
            "read_suite", "repeats", "write_suite"]
 
@@ -76,12 +77,20 @@ class Opening:
         return ".".join(map(str, self.moves)) or "-"
 
 
-class Judgement:  # the shape a judge returns (players._shared.judge.Judgement has it)
-    lost_side: int | None
-    value: int | None
+class Verdict(Protocol):
+    """What a judge returns (`players._shared.judge.Judgement` is one): `lost_side` 1 or 2
+    when that side is already lost (the opening is rejected), else None; `value` the exact
+    value for the first player (1, 0, -1) or None."""
+
+    @property
+    def lost_side(self) -> int | None: ...
+
+    @property
+    def value(self) -> int | None: ...
 
 
-Judge = Callable[[int, int, int, tuple[int, ...]], Any]
+#: judge(M, N, K, moves) -> Verdict
+Judge = Callable[[int, int, int, tuple[int, ...]], Verdict]
 
 
 def default_judge() -> Judge:

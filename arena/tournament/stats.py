@@ -218,7 +218,7 @@ class EloEstimate:
             if self.no_spread:
                 text += (f" (every one of the {unit} scored exactly 1/2: the interval is the "
                          f"exact bound on how often one could have differed)")
-        text += f" [{self.model.value}, {self.n} {unit}]"
+        text += f" [{self.model.value}, {self.n} {unit if self.n != 1 else unit[:-1]}]"
         if self.tiny:
             text += f" (tiny sample: under {TINY_SAMPLE} {unit}, treat as a rough guide)"
         return text

@@ -22,6 +22,7 @@ COMMANDS = {
     "players": "players",
     "new-bot": "new_bot",
     "check-bot": "check_bot",
+    "openings": "openings",
 }
 
 

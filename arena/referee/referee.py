@@ -31,8 +31,8 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -123,7 +123,6 @@ class _Seat:
     name: str = ""
     init_ms: float = 0.0
     startup_ms: float | None = None  # hello -> ready of a process started for this game
-    times_ms: list[float] = field(default_factory=list)
 
 
 class Referee:
@@ -405,13 +404,27 @@ class Referee:
     def play(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
              options1: Mapping[str, Any] | None = None,
              options2: Mapping[str, Any] | None = None,
-             max_moves: int | None = None, game_id: str | None = None) -> GameRecord:
+             max_moves: int | None = None, game_id: str | None = None,
+             opening: Sequence[int] = ()) -> GameRecord:
         """Play one game, p1 moving first. Never raises because of a bot.
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
         after that many moves ends as a draw whose detail says it was stopped at the cap.
         `game_id` names the game in the header each bot's log gets before the game's lines
-        (default: the Referee's tag and a game counter)."""
+        (default: the Referee's tag and a game counter).
+
+        `opening`: columns already played from the empty board (p1's first, alternating), an
+        open position. Each bot receives them as `opponent` lines before its first `go`
+        (docs/protocol.md); they are the first moves of the record, with time 0.0. Raises
+        ValueError (before any bot is asked anything) if they are not legal or end the game."""
+        opening = tuple(int(c) for c in opening)
+        start = CXBoard(M, N, K)
+        for i, c in enumerate(opening):
+            if c not in start.getAvailableColumns():
+                raise ValueError(f"opening {list(opening)}: move {i + 1} (column {c}) is not "
+                                 f"legal on {M}x{N} K={K}")
+            if start.markColumn(c) is not CXGameState.OPEN:
+                raise ValueError(f"opening {list(opening)}: the game is over after move {i + 1}")
         with self._lock:
             if self._closed:
                 raise RuntimeError("Referee is closed")
@@ -420,7 +433,7 @@ class Referee:
                 replays_left = self.settings.overload_replays - len(incidents)
                 rec, incident = self._play_once(p1, p2, M, N, K, seed, options1, options2,
                                                 max_moves, game_id, replays_left > 0,
-                                                len(incidents))
+                                                len(incidents), start, opening)
                 if rec is not None:
                     break
                 incidents.append(incident)
@@ -433,13 +446,15 @@ class Referee:
     def _play_once(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
                    options1: Mapping[str, Any] | None, options2: Mapping[str, Any] | None,
                    max_moves: int | None, game_id: str | None,
-                   may_replay: bool, replayed: int) -> tuple[GameRecord | None, str]:
+                   may_replay: bool, replayed: int, start: CXBoard,
+                   opening: tuple[int, ...]) -> tuple[GameRecord | None, str]:
         """One attempt at a game: (record, "") or, for a late move the machine caused while a
         replay is allowed, (None, what happened)."""
         self._reap_dying()
         seats = [self._seat(p1, options1), self._seat(p2, options2)]
         started_at = _utc_now()
         moves: list[int] = []
+        times: list[float] = []
         winner: int | None = None
         reason = Reason.DRAW
         detail = ""
@@ -472,19 +487,21 @@ class Referee:
                     raise _Fault(Reason.CRASH, f"initPlayer: expected `ok NAME`, got "
                                  f"{_show(_line_of(reply))}")
                 seat.name = reply.name
-            board = CXBoard(M, N, K)
-            last: int | None = None
+            board = start.copy()
+            moves.extend(opening)
+            times.extend([0.0] * len(opening))
+            told = [0, 0]  # moves each seat knows (every move it did not make is sent once)
             while True:
                 current = board.currentPlayer()
                 seat = seats[current]
                 what = f"selectColumn (move {len(moves) + 1})"
-                msg = (protocol.opponent(last) if last is not None else "") + protocol.go()
-                reply, elapsed_ms = self._request(seat, msg, what, True)
+                msg = "".join(protocol.opponent(c) for c in moves[told[current]:])
+                reply, elapsed_ms = self._request(seat, msg + protocol.go(), what, True)
                 col = _legal_column(reply, board, what)
                 state = board.markColumn(col)
                 moves.append(col)
-                seat.times_ms.append(elapsed_ms)
-                last = col
+                times.append(elapsed_ms)
+                told[current] = len(moves)
                 if state is CXGameState.OPEN:
                     if max_moves is not None and len(moves) >= max_moves:
                         reason, winner = Reason.DRAW, None
@@ -519,8 +536,7 @@ class Referee:
                 # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
                 self._release(seat, faulty=offender == i + 1 or not finished)
         # microsecond resolution, as stored in JSON (so a record round-trips exactly)
-        times_ms = [round(t, 3) for t in
-                    _interleave(seats[0].times_ms, seats[1].times_ms, len(moves))]
+        times_ms = [round(t, 3) for t in times]
         return GameRecord(
             M=M, N=N, K=K, p1=p1.text, p2=p2.text, names=(seats[0].name, seats[1].name),
             moves=tuple(moves), times_ms=tuple(times_ms), winner=winner, reason=reason,
@@ -529,7 +545,8 @@ class Referee:
             started_at=started_at, finished_at=_utc_now(), version=__version__,
             # start-up (process start to `ready`) of processes started for this game
             extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
-                   "isolated": self.isolation.isolated}), ""
+                   "isolated": self.isolation.isolated},
+            opening=opening), ""
 
     def _seat(self, spec: BotSpec, options: Mapping[str, Any] | None) -> _Seat:
         opts = dict(options or {})
@@ -675,9 +692,4 @@ def _timeout_detail(what: str, elapsed_s: float, limit_s: float, grace_s: float,
             f"{over_ms:.1f} ms (grace {grace_s * 1000:g} ms)")
 
 
-def _interleave(t1: list[float], t2: list[float], n: int) -> list[float]:
-    out = []
-    for i in range(n):
-        out.append(t1[i // 2] if i % 2 == 0 else t2[i // 2])
-    return out
 

@@ -69,16 +69,20 @@ def default_results_dir(config: TournamentConfig) -> Path:
     return Path.cwd() / "results" / config.name
 
 
-def match_settings(config: TournamentConfig, log_dir: Path | None) -> Any:
-    """The referee's MatchSettings for this config (cpu is set per worker)."""
+def match_settings(config: TournamentConfig, log_dir: Path | None,
+                   isolated: bool | None = None) -> Any:
+    """The referee's MatchSettings for this config (cpu is set per worker). `isolated`: what the
+    coordinator resolved `isolation: auto` to, so that every worker does the same."""
     from arena.referee.referee import MatchSettings
+
+    mode = config.isolation if isolated is None else ("namespaces" if isolated else "none")
 
     mem = None if config.memory_limit_mb is None else config.memory_limit_mb * 1024 * 1024
     return MatchSettings(timeout_s=config.timeout_s, grace_s=config.grace_s,
                          startup_timeout_s=config.startup_timeout_s, memory_limit_bytes=mem,
                          fresh_process=config.fresh_process, cpu=None,
                          log_dir=None if log_dir is None else str(log_dir),
-                         isolation=config.isolation)
+                         isolation=mode)
 
 
 def remove_results(results_dir: Path) -> None:
@@ -163,7 +167,8 @@ def _with_labels(game: GameSpec, record: Any, name: str, codes: dict[str, str]) 
     extra = dict(record.extra)
     extra.update(game_id=game.game_id, tournament=name, round=game.round, player1=game.p1,
                  player2=game.p2, code1=codes.get(game.p1), code2=codes.get(game.p2))
-    return dataclasses.replace(record, extra=extra, version=record.version or __version__)
+    return dataclasses.replace(record, extra=extra, version=record.version or __version__,
+                               pair_id=game.pair_id)
 
 
 def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
@@ -229,6 +234,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             "players": [p.to_dict() for p in config.players],
             "boards": [list(b) for b in config.boards], "board_set": config.board_set,
             "timeout_s": config.timeout_s, "rounds": config.rounds, "seed": config.seed,
+            "format": config.format, "challengers": list(config.challengers),
             "games": len(schedule), "version": __version__}))
         done = store.done_ids()
         todo = [g for g in schedule if g.game_id not in done]
@@ -245,7 +251,8 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             if orphans:
                 log.warning("event=orphans-killed pids=%s: bot processes left by an earlier "
                             "run that was killed", orphans)
-            executor = LocalExecutor(match_settings(config, logs_dir), workers=config.workers,
+            executor = LocalExecutor(match_settings(config, logs_dir, isolation.isolated),
+                                     workers=config.workers,
                                      run_tag=run_tag)
         played = 0
         failed: list[GameOutcome] = []

@@ -19,6 +19,7 @@ COMMANDS = {
     "match": "match",
     "tournament": "tournament",
     "report": "report",
+    "show": "show",
     "players": "players",
     "new-bot": "new_bot",
     "check-bot": "check_bot",

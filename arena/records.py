@@ -89,7 +89,8 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
-        d = {k: v for k, v in d.items() if k != "schema"}
+        # "game_id" leads each line of `cxarena report --json`
+        d = {k: v for k, v in d.items() if k not in ("schema", "game_id")}
         d["reason"] = Reason(d["reason"])
         d["names"] = tuple(d["names"])
         d["moves"] = tuple(d["moves"])

@@ -1,13 +1,16 @@
 """`cxarena report DIR`: the standings of a tournament again, recomputed from its stored games
-(or, with --json, every stored game record as one JSON object per line)."""
+(or, with --json, every stored game record as one JSON object per line, each with its
+`game_id`; with --html, the self-contained HTML report of arena.report.html)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-HELP = "print a tournament's standings (or its game records with --json) from results/<name>"
+HELP = ("print a tournament's standings (or its game records with --json, or write the HTML "
+        "report with --html) from results/<name>")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,25 +18,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a tournament's results directory (results/<name>)")
     parser.add_argument("--json", action="store_true",
                         help="print every stored game record, one JSON object per line "
-                             "(the fields of `cxarena match --json`)")
+                             "(game_id, then the fields of `cxarena match --json`)")
     parser.add_argument("--csv", action="store_true",
                         help="print the ranking as CSV (the columns of standings.csv)")
+    parser.add_argument("--html", nargs="?", const="", default=None, metavar="FILE",
+                        help="write the HTML report (standings, plots, faults, every game "
+                             "replayable; one file, opens from disk) to FILE (default "
+                             "DIR/report.html)")
 
 
 def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
+    from arena.report.data import find_db
     from arena.tournament.run import code_section, read_standings
-    from arena.tournament.store import DB_FILE, ResultStore
+    from arena.tournament.store import ResultStore
 
     where = Path(args.results)
-    db = where / DB_FILE if where.is_dir() else where
-    if not db.is_file():
-        raise UsageError(f"{args.results}: no tournament results here (no {DB_FILE}); "
-                         f"run `cxarena tournament CONFIG` first")
+    db = find_db(where)
+    if args.html is not None:
+        from arena.report.html import write_report
+
+        out = Path(args.html) if args.html else None
+        if out is not None and out.is_dir():
+            raise UsageError(f"--html {args.html}: is a directory; name the file to write")
+        if out is not None and not out.parent.is_dir():
+            raise UsageError(f"--html {args.html}: no directory {out.parent}")
+        print(f"report: {write_report(db, out)}")
+        return 0
     with ResultStore(db, create=False) as store:
         if args.json:
             for g in store.games():
-                sys.stdout.write(g.record.to_json() + "\n")
+                sys.stdout.write(json.dumps({"game_id": g.game_id, **g.record.to_dict()})
+                                 + "\n")
             return 0
         standings, meta = read_standings(store)
         code = code_section(store)

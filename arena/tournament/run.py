@@ -8,7 +8,7 @@
    parent stores each game the moment it arrives, shows a progress bar and logs to
    ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
-   ``standings.csv``.
+   ``standings.csv``, and the HTML report (`arena.report.html`) to ``report.html``.
 
 Ctrl-C (KeyboardInterrupt) stops the workers (each closes its Referee, so no bot process is
 left), keeps every finished game, writes the standings so far and re-raises.
@@ -32,6 +32,7 @@ from tqdm import tqdm
 from arena import __version__
 from arena.errors import UsageError
 from arena.referee.sandbox import resolve as resolve_isolation
+from arena.report import REPORT_HTML
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.tournament.schedule import GameSpec, make_schedule
@@ -88,7 +89,7 @@ def match_settings(config: TournamentConfig, log_dir: Path | None,
 def remove_results(results_dir: Path) -> None:
     """Delete what a previous run wrote into `results_dir` (only cxarena's own files)."""
     for name in (DB_FILE, DB_FILE + "-wal", DB_FILE + "-shm", STANDINGS_MD, STANDINGS_CSV,
-                 LOG_FILE):
+                 LOG_FILE, REPORT_HTML):
         (results_dir / name).unlink(missing_ok=True)
     shutil.rmtree(results_dir / LOGS_DIR, ignore_errors=True)
 
@@ -189,6 +190,19 @@ def write_standings(results_dir: Path, standings: Standings, title: str,
     _write_atomic(results_dir / STANDINGS_MD, md)
     _write_atomic(results_dir / STANDINGS_CSV, standings.to_csv())
     return md
+
+
+def _write_html_report(results_dir: Path) -> Path | None:
+    """results/<name>/report.html (arena.report.html); if that fails, the run still succeeds."""
+    try:
+        from arena.report.html import write_report
+
+        return write_report(results_dir)
+    except Exception:
+        log.exception("event=report-failed")
+        print(f"the HTML report could not be written (see {results_dir / LOG_FILE})",
+              file=sys.stderr)
+        return None
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -310,8 +324,11 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             print(f"{len(failed)} games could not be played (harness errors, see "
                   f"{results_dir / LOG_FILE}); run the same command again to retry them",
                   file=sys.stderr)
+        report = _write_html_report(results_dir)
         print(f"{store.count()} of {len(schedule)} games stored; standings in "
               f"{results_dir / STANDINGS_MD} and {results_dir / STANDINGS_CSV}", file=out)
+        if report is not None:
+            print(f"report: {report}", file=out)
         return TournamentOutcome(results_dir=results_dir, scheduled=len(schedule),
                                  already_stored=already, played=played, failed=tuple(failed),
                                  standings=standings)

@@ -32,8 +32,8 @@ from arena.records import Reason, StoredGame
 from arena.tournament.elo import EloDifference, Ratings, elo_difference, fit_ratings
 from arena.tournament.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
-__all__ = ["CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
-           "compute_standings"]
+__all__ = ["COLUMN_KEY", "CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
+           "column_key_markdown", "compute_standings"]
 
 POINTS_WIN = 3
 POINTS_DRAW = 1
@@ -41,6 +41,30 @@ POINTS_DRAW = 1
 #: the ranking's columns in standings.csv, in order
 CSV_COLUMNS = ("rank", "player", "points", "games", "wins", "draws", "losses", "timeouts",
                "illegal", "crashes", "mean_move_ms", "max_move_ms", "elo", "elo_ci95")
+
+#: what each column of the ranking means (standings.md, the HTML report and the README show it)
+COLUMN_KEY = (
+    ("rank, player", "place by points, then by Elo; the player's display name"),
+    ("points", "3 per win, 1 per draw, 0 per loss; a game lost by a fault counts as a loss "
+               "(3 for the opponent)"),
+    ("games, wins, draws, losses", "the player's games and how they ended"),
+    ("timeouts", "games this player lost by answering late (initPlayer or selectColumn)"),
+    ("illegal", "games lost by answering a full column, a column out of range, or not an "
+                "integer"),
+    ("crashes", "games lost because the bot raised, exited, was killed, ran out of memory or "
+                "failed to start"),
+    ("mean ms, max ms", "the player's measured time per move (request sent to answer "
+                        "received)"),
+    ("Elo (95%)", "a Bradley-Terry rating fitted to all games by maximum likelihood (draws "
+                  "count half; one virtual draw per pair that met keeps an all-win player "
+                  "finite), mean 0, with its 95% interval"),
+)
+
+
+def column_key_markdown() -> str:
+    """`COLUMN_KEY` as a Markdown table (the same table is in the README)."""
+    return "\n".join(["| column | meaning |", "|---|---|"]
+                     + [f"| {c} | {m} |" for c, m in COLUMN_KEY])
 
 
 @dataclass(frozen=True)
@@ -129,6 +153,7 @@ class Standings:
             headers=["rank", "player", "points", "games", "wins", "draws", "losses",
                      "timeouts", "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"],
             tablefmt="github", disable_numparse=True, colalign=("right", "left") + ("right",) * 11))
+        parts.append("\n" + column_key_markdown())
         parts.append("\n\n## Crosstable (points the row player took from the column player)\n")
         parts.append(tabulate(
             [[a] + [("—" if a == b else (str(self.cross[a][b]) if self._met(a, b) else ""))

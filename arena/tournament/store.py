@@ -160,6 +160,16 @@ class ResultStore:
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
+    def game(self, game_id: str) -> StoredGame | None:
+        """The stored game `game_id`, or None."""
+        row = self._db.execute("SELECT game_id, round, player1, player2, record FROM games "
+                               "WHERE game_id=?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        gid, rnd, p1, p2, rec = row
+        return StoredGame(str(gid), int(rnd), str(p1), str(p2),
+                          GameRecord.from_dict(json.loads(rec)))
+
     def games(self) -> Iterator[StoredGame]:
         """Every stored game, in the order they were stored."""
         rows = self._db.execute(

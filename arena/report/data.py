@@ -1,0 +1,86 @@
+"""A results directory read once for the report: `load_report(path) -> ReportData`.
+
+Reads `games.sqlite` (read-only use of `ResultStore`) and recomputes the standings from the
+stored games (`arena.tournament.standings.compute_standings`), like `cxarena report` does.
+Fields that other parts of cxarena may add to records (opening, pair id, code fingerprints,
+isolation ...) are read defensively with `record_field`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import UsageError
+from arena.records import GameRecord, StoredGame
+from arena.tournament.standings import Standings, compute_standings
+from arena.tournament.store import DB_FILE, ResultStore
+
+__all__ = ["ReportData", "find_db", "load_report", "record_field"]
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """Everything the report shows, read once from a results directory."""
+
+    name: str
+    results_dir: Path
+    meta: dict[str, Any]  # the stored config summary (players, boards, timeout_s, games ...)
+    fingerprint: dict[str, Any]  # the config fingerprint (grace_s, memory_limit_mb ...)
+    games: tuple[StoredGame, ...]
+    standings: Standings
+
+    @property
+    def timeout_s(self) -> float | None:
+        t = self.meta.get("timeout_s")
+        return float(t) if isinstance(t, (int, float)) else None
+
+    @property
+    def grace_s(self) -> float | None:
+        g = self.meta.get("grace_s", self.fingerprint.get("grace_s"))
+        return float(g) if isinstance(g, (int, float)) else None
+
+    @property
+    def scheduled(self) -> int | None:
+        g = self.meta.get("games")
+        return int(g) if isinstance(g, int) else None
+
+
+def record_field(rec: GameRecord, name: str) -> Any:
+    """A record's field `name` if it has one (newer records), else `rec.extra[name]`, else None."""
+    value = getattr(rec, name, None)
+    if value in (None, (), "") and isinstance(rec.extra, dict):  # unset field: try the labels
+        value = rec.extra.get(name, None if value == () else value)
+    if value in ((), ""):
+        return None
+    return value
+
+
+def find_db(path: str | Path) -> Path:
+    """The results database of a results directory (or the database file itself)."""
+    where = Path(path)
+    db = where / DB_FILE if where.is_dir() else where
+    if not db.is_file():
+        raise UsageError(f"{path}: no tournament results here (no {DB_FILE}); "
+                         f"run `cxarena tournament CONFIG` first")
+    return db
+
+
+def load_report(path: str | Path) -> ReportData:
+    """Read a results directory (or its games.sqlite). Raises UsageError if there is none."""
+    db = find_db(path)
+    with ResultStore(db, create=False) as store:
+        raw = store.get_meta("config")
+        meta: dict[str, Any] = json.loads(raw) if raw else {}
+        name = meta.get("name") or store.get_meta("name") or db.parent.name
+        fingerprint = store.fingerprint() or {}
+        games = tuple(store.games())
+    players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
+    if not players:  # a database without a config summary: take names from the games
+        players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
+    boards = [(int(b[0]), int(b[1]), int(b[2])) for b in meta.get("boards", [])]
+    standings = compute_standings(players, games, boards)
+    return ReportData(name=str(name), results_dir=db.parent, meta=meta,
+                      fingerprint=fingerprint, games=games, standings=standings)

@@ -1,0 +1,126 @@
+"""Words for how a game ended, and the winning line of a finished game. Pure: no I/O.
+
+`describe_end` turns a record's `Reason` and `detail` into one sentence a student can read
+("L1 (second player) lost on time on move 12: no answer after 60.2 ms ..."); `cxarena show`
+prints it and the HTML report embeds it for every game that did not end normally.
+`winning_line` finds the cells of the K (or more) in a row that ended a game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arena.records import GameRecord, Reason
+
+__all__ = ["describe_end", "fault_move", "illegal_column", "seat_name", "winning_line"]
+
+# Prefixes of the referee's details (arena.referee.referee.FAILED_TO_START, MOVE_CAP_DETAIL);
+# spelled here so that reading a report never imports the referee.
+_FAILED_TO_START = "failed to start"
+_MOVE_CAP = "stopped at the move cap"
+_MOVE_RE = re.compile(r"^selectColumn \(move (\d+)\)")
+_FULL_RE = re.compile(r"column (-?\d+) is (?:full|out of range)")
+
+_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def seat_name(seat: int) -> str:
+    """'first player' or 'second player' for seat 1 or 2."""
+    return "first player" if seat == 1 else "second player"
+
+
+def fault_move(rec: GameRecord) -> int | None:
+    """The move number a fault happened on (None if it happened before the first move)."""
+    if not rec.is_fault:
+        return None
+    m = _MOVE_RE.match(rec.detail)
+    if m:
+        return int(m.group(1))
+    if rec.detail.startswith(("initPlayer", _FAILED_TO_START)):
+        return None
+    return len(rec.moves) + 1
+
+
+def illegal_column(rec: GameRecord) -> int | None:
+    """The column an illegal answer named, when the detail says which."""
+    if rec.reason is not Reason.ILLEGAL:
+        return None
+    m = _FULL_RE.search(rec.detail)
+    return int(m.group(1)) if m else None
+
+
+def _where(rec: GameRecord) -> tuple[str, str]:
+    """(where the fault happened in words, the detail without its 'what:' prefix)."""
+    what, sep, rest = rec.detail.partition(": ")
+    if not sep:
+        what, rest = "", rec.detail
+    move = fault_move(rec)
+    if move is not None:
+        return f"on move {move}", rest
+    if what.startswith("initPlayer") or rec.detail.startswith("initPlayer"):
+        return "in initPlayer (before the first move)", rest
+    return "before the first move", rest
+
+
+def describe_end(rec: GameRecord, player1: str = "", player2: str = "") -> str:
+    """One sentence: who won and why (the fault in words, if there was one)."""
+    names = (player1 or rec.p1, player2 or rec.p2)
+    n = len(rec.moves)
+    if rec.reason is Reason.CONNECT and rec.winner in (1, 2):
+        w = rec.winner
+        last = f" (column {rec.moves[-1]})" if rec.moves else ""
+        return (f"{names[w - 1]} ({seat_name(w)}) wins: {rec.K} in a row with move {n}"
+                f"{last}.")
+    if rec.reason is Reason.DRAW:
+        if rec.detail.startswith(_MOVE_CAP):
+            return f"Draw: {rec.detail}."
+        if rec.detail:
+            return f"Draw after {n} moves: {rec.detail}."
+        return f"Draw: the board is full after {n} moves, nobody has {rec.K} in a row."
+    off = rec.offender if rec.offender in (1, 2) else None
+    bad = f"{names[off - 1]} ({seat_name(off)})" if off else "a player"
+    win = f" {names[rec.winner - 1]} wins." if rec.winner in (1, 2) else ""
+    where, rest = _where(rec)
+    rest = rest.rstrip(".")
+    if rec.reason is Reason.TIMEOUT:
+        text = f"{bad} lost on time {where}: {rest}."
+    elif rec.reason is Reason.ILLEGAL:
+        text = f"{bad} lost by an illegal move {where}: {rest}."
+    elif rec.detail.startswith(_FAILED_TO_START):
+        text = f"{bad} failed to start: {rest or rec.detail}."
+    elif "memory" in rec.detail.lower():
+        text = f"{bad} ran out of memory {where}: {rest}."
+    else:
+        text = f"{bad} crashed {where}: {rest}."
+    return text + win
+
+
+def winning_line(M: int, N: int, K: int, moves: tuple[int, ...] | list[int]) -> list[
+        tuple[int, int]]:
+    """The cells (row, column; row 0 at the top) of every run of K or more through the last
+    move, if the last move won; [] otherwise (or if a move is not legal)."""
+    if not moves or K < 1:
+        return []
+    owner = [[0] * N for _ in range(M)]
+    heights = [0] * N
+    cell = (0, 0)
+    for n, c in enumerate(moves):
+        if not 0 <= c < N or heights[c] >= M:
+            return []
+        i = M - 1 - heights[c]
+        heights[c] += 1
+        owner[i][c] = 1 + n % 2
+        cell = (i, c)
+    i0, j0 = cell
+    me = owner[i0][j0]
+    found: list[tuple[int, int]] = []
+    for di, dj in _DIRECTIONS:
+        run = [(i0, j0)]
+        for sign in (1, -1):
+            i, j = i0 + sign * di, j0 + sign * dj
+            while 0 <= i < M and 0 <= j < N and owner[i][j] == me:
+                run.append((i, j))
+                i, j = i + sign * di, j + sign * dj
+        if len(run) >= K:
+            found.extend(c for c in sorted(run) if c not in found)
+    return found

@@ -1,0 +1,474 @@
+"""The HTML report: `render_report(results_dir) -> str`, `write_report(results_dir, path)`.
+
+One self-contained page (opens from disk, no server, no network request): inline CSS and JS
+from `static/`, plots as inline SVG (`arena.report.plots`), and every game as compact JSON in a
+``<script type="application/json" id="cx-data">`` element, decoded by `static/report.js`
+(paging and filters) and replayed by `static/viewer.js` (`CXViewer.mount`).
+
+The game data is column-oriented (one array per field, not one object per game) and each
+game's moves and times are short strings decoded only when the game is shown:
+- moves: one character per move from `MOVE_ALPHABET` when N <= 64, else two (high, low);
+- times: each move's time in units of 10 microseconds, as base-36 integers joined by ",".
+Rarely needed fields (fault detail and explanation, stderr tail, opening, labels that other
+parts of cxarena add to records) sit in a sparse map keyed by the game's index; a label's
+distinct values are stored once ("label_values") and games refer to them by index.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import math
+from collections import defaultdict
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import numpy as np
+
+from arena import __version__
+from arena.records import GameRecord, Reason, StoredGame
+from arena.report import REPORT_HTML, plots
+from arena.report.data import ReportData, load_report, record_field
+from arena.report.explain import describe_end, fault_move, illegal_column
+from arena.tournament.standings import COLUMN_KEY, POINTS_DRAW, POINTS_WIN
+
+__all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
+           "render_report", "static_text", "write_report"]
+
+#: 64 characters that need no escaping in JSON or HTML; index = column number
+MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+#: the unit of the encoded move times
+TIME_UNIT_MS = 0.01
+
+#: record labels the report never repeats per game (the game's own id, names, ...)
+_LABELS = frozenset({"game_id", "tournament", "round", "player1", "player2", "startup_ms",
+                     "opening"})  # the opening has its own place in the viewer
+#: GameRecord fields the report handles itself
+_KNOWN = frozenset(f.name for f in dataclasses.fields(GameRecord))
+#: a per-game label longer than this (as JSON) is left out of the page
+_MAX_LABEL_CHARS = 300
+
+
+def static_text(name: str) -> str:
+    """The text of `arena/report/static/<name>` (package data)."""
+    static = resources.files("arena.report").joinpath("static")
+    return static.joinpath(name).read_text(encoding="utf-8")
+
+
+def encode_moves(moves: tuple[int, ...] | list[int], N: int) -> str:
+    """Moves as `MOVE_ALPHABET` characters: one per move if N <= 64, else two."""
+    a = MOVE_ALPHABET
+    if N <= 64:
+        return "".join(a[c] for c in moves)
+    return "".join(a[c >> 6] + a[c & 63] for c in moves)
+
+
+def _b36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if n <= 0:
+        return "0"
+    out = []
+    while n:
+        n, r = divmod(n, 36)
+        out.append(digits[r])
+    return "".join(reversed(out))
+
+
+#: base-36 text of 0 .. 36**3 - 1 (times up to 466 ms), looked up instead of computed
+_B36 = [_b36(n) for n in range(36 ** 3)]
+
+
+def encode_times(times_ms: tuple[float, ...] | list[float]) -> str:
+    """Move times in units of `TIME_UNIT_MS`, base 36, joined by ","."""
+    units = np.rint(np.asarray(times_ms, dtype=float) / TIME_UNIT_MS).astype(np.int64).tolist()
+    table, size = _B36, len(_B36)
+    return ",".join([table[u] if 0 <= u < size else _b36(u) for u in units])
+
+
+def _e(x: object) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _json_label(value: Any) -> Any:
+    """A JSON-able form of a label, or None if it is too long for the page."""
+    try:
+        text = json.dumps(value, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return None
+    return None if len(text) > _MAX_LABEL_CHARS else json.loads(text)
+
+
+def _labels(rec: GameRecord) -> dict[str, Any]:
+    """Fields added to records by other parts of cxarena (new fields and extra labels)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(rec):
+        if f.name not in _KNOWN and f.name not in _LABELS:
+            out[f.name] = getattr(rec, f.name)
+    if isinstance(rec.extra, dict):
+        for k, v in rec.extra.items():
+            if k not in _LABELS and k not in out:
+                out[str(k)] = v
+    if getattr(rec, "pair_id", ""):  # the game pair it belongs to (openings)
+        out.setdefault("pair", rec.pair_id)
+    if "code1" in out or "code2" in out:  # one value per seat: shown per player
+        out["code"] = [out.pop("code1", None), out.pop("code2", None)]
+    return out
+
+
+def _split_labels(games: tuple[StoredGame, ...]) -> tuple[
+        dict[str, Any], dict[str, dict[str, Any]], dict[int, dict[str, Any]]]:
+    """Labels that are the same in every game (run info), per player (a pair of values, one per
+    seat, that is always the same for the same player: code fingerprints ...), and the rest,
+    per game."""
+    seen: dict[str, list[tuple[int, Any]]] = defaultdict(list)
+    for i, g in enumerate(games):
+        for k, v in _labels(g.record).items():
+            if v is not None:
+                seen[k].append((i, v))
+    run: dict[str, Any] = {}
+    per_player: dict[str, dict[str, Any]] = {}
+    per_game: dict[int, dict[str, Any]] = defaultdict(dict)
+    for k, values in seen.items():
+        as_json = [json.dumps(v, sort_keys=True, default=str) for _, v in values]
+        if len(values) == len(games) and len(set(as_json)) == 1:
+            label = _json_label(values[0][1])
+            if label is not None:
+                run[k] = label
+            continue
+        by_player: dict[str, str] = {}
+        consistent = True
+        for i, v in values:
+            if not (isinstance(v, (list, tuple)) and len(v) == 2):
+                consistent = False
+                break
+            for name, seat_value in ((games[i].player1, v[0]), (games[i].player2, v[1])):
+                sv = json.dumps(seat_value, sort_keys=True, default=str)
+                if by_player.setdefault(name, sv) != sv:
+                    consistent = False
+                    break
+            if not consistent:
+                break
+        if consistent and by_player:
+            for name, sv in by_player.items():
+                label = _json_label(json.loads(sv))
+                if label is not None:
+                    per_player.setdefault(name, {})[k] = label
+            continue
+        for i, v in values:
+            label = _json_label(v)
+            if label is not None:
+                per_game[i][k] = label
+    return run, per_player, per_game
+
+
+def _intern(value: Any, values: list[Any], index: dict[str, int]) -> int:
+    key = json.dumps(value, sort_keys=True)
+    if key not in index:
+        index[key] = len(values)
+        values.append(value)
+    return index[key]
+
+
+def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The page's game data, and every player's move times (ms) for the plot."""
+    players = [r.player for r in data.standings.ranking]
+    pidx = {p: i for i, p in enumerate(players)}
+    boards = [list(b) for b in data.standings.boards]
+    bidx = {tuple(b): i for i, b in enumerate(boards)}
+    reasons = [r.value for r in Reason]
+    ridx = {r: i for i, r in enumerate(Reason)}
+    cols: dict[str, list[Any]] = {k: [] for k in (
+        "id", "round", "p1", "p2", "board", "winner", "reason", "offender", "seed", "moves",
+        "times")}
+    more: dict[int, dict[str, Any]] = {}
+    faults: list[int] = []
+    times: dict[str, list[np.ndarray]] = {p: [] for p in players}
+    run_info, player_info, per_game = _split_labels(data.games)
+    label_values: list[Any] = []
+    label_index: dict[str, int] = {}
+    kept = 0
+    for gi, g in enumerate(data.games):
+        rec = g.record
+        if g.player1 not in pidx or g.player2 not in pidx:
+            continue  # a game of players no longer in the config: standings skip it too
+        board = (rec.M, rec.N, rec.K)
+        if board not in bidx:
+            bidx[board] = len(boards)
+            boards.append(list(board))
+        i = kept
+        kept += 1
+        cols["id"].append(g.game_id)
+        cols["round"].append(g.round)
+        cols["p1"].append(pidx[g.player1])
+        cols["p2"].append(pidx[g.player2])
+        cols["board"].append(bidx[board])
+        cols["winner"].append(rec.winner or 0)
+        cols["reason"].append(ridx[rec.reason])
+        cols["offender"].append(rec.offender or 0)
+        cols["seed"].append(rec.seed)
+        cols["moves"].append(encode_moves(rec.moves, rec.N))
+        cols["times"].append(encode_times(rec.times_ms))
+        t = np.asarray(rec.times_ms, dtype=float)
+        times[g.player1].append(t[0::2])
+        times[g.player2].append(t[1::2])
+        extra: dict[str, Any] = {}
+        if rec.detail or rec.is_fault:
+            extra["detail"] = rec.detail
+            extra["explain"] = describe_end(rec, g.player1, g.player2)
+        if rec.is_fault:
+            faults.append(i)
+            extra["stderr"] = rec.stderr_tail
+            extra["fault_move"] = fault_move(rec)
+            extra["illegal_col"] = illegal_column(rec)
+            extra["init_ms"] = list(rec.init_ms)
+        labels = per_game.get(gi, {})
+        if labels:  # each distinct value once in "label_values"; games hold its index
+            extra["labels"] = {k: _intern(v, label_values, label_index)
+                               for k, v in labels.items()}
+        opening = record_field(rec, "opening")
+        if opening is not None:
+            extra["opening"] = _json_label(opening)
+        if extra:
+            more[i] = extra
+    timeout_s = data.timeout_s
+    grace = data.grace_s
+    payload = {
+        "version": 1,
+        "name": data.name,
+        "players": players,
+        "boards": boards,
+        "reasons": reasons,
+        "timeout_ms": None if timeout_s is None else timeout_s * 1000.0,
+        "grace_ms": None if grace is None else grace * 1000.0,
+        "time_unit_ms": TIME_UNIT_MS,
+        "move_alphabet": MOVE_ALPHABET,
+        "games": cols,
+        "more": {str(k): v for k, v in more.items()},
+        "faults": faults,
+        "label_values": label_values,
+        "run_info": run_info,
+        "player_info": player_info,
+    }
+    merged = {p: (np.concatenate(v) if v else np.zeros(0)) for p, v in times.items()}
+    return payload, merged
+
+
+# ------------------------------------------------------------------------------- sections
+def _standings_html(data: ReportData) -> str:
+    rows = []
+    for r in data.standings.ranking:
+        mean = "-" if math.isnan(r.mean_move_ms) else f"{r.mean_move_ms:.1f}"
+        mx = "-" if math.isnan(r.max_move_ms) else f"{r.max_move_ms:.1f}"
+        cells = [r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
+                 r.illegal, r.crashes, mean, mx, f"{r.elo:+.0f} ± {r.elo_ci95:.0f}"]
+        classes = {1: "name", 7: "bad" if r.timeouts else "", 8: "bad" if r.illegal else "",
+                   9: "bad" if r.crashes else ""}
+        tds = "".join(f'<td class="{classes[k]}">{_e(c)}</td>' if classes.get(k) else
+                      f"<td>{_e(c)}</td>" for k, c in enumerate(cells))
+        rows.append(f"<tr>{tds}</tr>")
+    heads = ["rank", "player", "points", "games", "wins", "draws", "losses", "timeouts",
+             "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"]
+    key = "".join(f"<tr><th>{_e(c)}</th><td>{_e(m)}</td></tr>" for c, m in COLUMN_KEY)
+    return ('<table class="ranking" id="ranking"><thead><tr>'
+            + "".join(f"<th>{_e(h)}</th>" for h in heads)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            + '<details class="key" open><summary>What the columns mean</summary>'
+            f'<table class="column-key">{key}</table></details>')
+
+
+def _cell(value: str, fraction: float, title: str, attrs: dict[str, str]) -> str:
+    bg = plots.heat_colour(fraction)
+    fg = plots.text_colour(bg)
+    data_attrs = "".join(f' data-{k}="{_e(v)}"' for k, v in attrs.items())
+    return (f'<td class="heat" style="background:{bg};color:{fg}" title="{_e(title)}">'
+            f'<a href="#games" class="games-link"{data_attrs}>{_e(value)}</a></td>')
+
+
+def _crosstable_html(data: ReportData) -> str:
+    st = data.standings
+    names = [r.player for r in st.ranking]
+    wdl: dict[tuple[str, str], list[int]] = {}
+    for a, b, diff in st.pairs:
+        wdl[(a, b)] = [diff.wins, diff.draws, diff.losses]
+        wdl[(b, a)] = [diff.losses, diff.draws, diff.wins]
+    head = "".join(f"<th>{_e(n)}</th>" for n in names)
+    rows = []
+    for a in names:
+        tds = []
+        for b in names:
+            if a == b:
+                tds.append('<td class="self">—</td>')
+                continue
+            w, d, l = wdl.get((a, b), [0, 0, 0])
+            n = w + d + l
+            pts = st.cross[a][b]
+            frac = pts / (POINTS_WIN * n) if n else math.nan
+            title = (f"{a} against {b}: {w} won, {d} drawn, {l} lost; {pts} of "
+                     f"{POINTS_WIN * n} points. Click to list the games.")
+            tds.append(_cell(str(pts), frac, title, {"player": a, "opponent": b}))
+        rows.append(f'<tr><th class="name">{_e(a)}</th>{"".join(tds)}'
+                    f'<td class="total">{st.row(a).points}</td></tr>')
+    return (f'<table class="heatmap" id="crosstable"><thead><tr><th>row took from column</th>'
+            f'{head}<th>total</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def _boards_html(data: ReportData) -> str:
+    st = data.standings
+    names = [r.player for r in st.ranking]
+    played: dict[tuple[str, tuple[int, int, int]], int] = defaultdict(int)
+    for g in data.games:
+        b = (g.record.M, g.record.N, g.record.K)
+        played[(g.player1, b)] += 1
+        played[(g.player2, b)] += 1
+    head = "".join(f"<th>{M}x{N}<br>K={K}</th>" for M, N, K in st.boards)
+    rows = []
+    for p in names:
+        tds = []
+        for bi, b in enumerate(st.boards):
+            n = played.get((p, b), 0)
+            pts = st.board_points.get(b, {}).get(p, 0)
+            frac = pts / (POINTS_WIN * n) if n else math.nan
+            M, N, K = b
+            title = (f"{p} on {M}x{N} K={K}: {pts} of {POINTS_WIN * n} points in {n} games. "
+                     f"Click to list the games.")
+            tds.append(_cell(str(pts), frac, title, {"player": p, "board": str(bi)}))
+        rows.append(f'<tr><th class="name">{_e(p)}</th>{"".join(tds)}</tr>')
+    return (f'<div class="scroll"><table class="heatmap" id="boardmap"><thead><tr>'
+            f'<th>player \\ board (rows x columns)</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _pairs_html(data: ReportData) -> str:
+    rows = []
+    for a, b, d in data.standings.pairs:
+        elo = f"{d.elo:+.1f}" if math.isfinite(d.elo) else ("+inf" if d.elo > 0 else "-inf")
+        err = f"{d.error:.1f}" if math.isfinite(d.error) else "inf"
+        rows.append(f"<tr><td>{_e(a)}</td><td>{_e(b)}</td><td>{d.wins}-{d.draws}-{d.losses}"
+                    f"</td><td>{elo}</td><td>{err}</td><td>{100 * d.los:.1f} %</td></tr>")
+    return ('<table class="pairs"><thead><tr><th>player</th><th>opponent</th><th>W-D-L</th>'
+            '<th>Elo diff</th><th>± 95%</th><th>LOS</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table>")
+
+
+def _times_table(times: dict[str, np.ndarray], limit_ms: float | None) -> str:
+    rows = []
+    for p, t in times.items():
+        if t.size == 0:
+            rows.append(f'<tr><td class="name">{_e(p)}</td><td>0</td>' + "<td>-</td>" * 6
+                        + "</tr>")
+            continue
+        q50, q90, q99 = np.percentile(t, [50, 90, 99])
+        mx = float(t.max())
+        share = f"{100.0 * mx / limit_ms:.0f} %" if limit_ms else "-"
+        half = f"{int((t > 0.5 * limit_ms).sum())}" if limit_ms else "-"
+        rows.append(f'<tr><td class="name">{_e(p)}</td><td>{t.size}</td><td>{q50:.2f}</td>'
+                    f'<td>{q90:.2f}</td><td>{q99:.2f}</td><td>{mx:.2f}</td><td>{share}</td>'
+                    f'<td>{half}</td></tr>')
+    return ('<table class="times"><thead><tr><th>player</th><th>moves</th><th>median ms</th>'
+            '<th>p90 ms</th><th>p99 ms</th><th>max ms</th><th>max / limit</th>'
+            '<th>moves over half the limit</th></tr></thead><tbody>' + "".join(rows)
+            + "</tbody></table>")
+
+
+def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
+    m = data.meta
+    stored = len(data.games)
+    sched = data.scheduled
+    items: list[tuple[str, str]] = [
+        ("games", f"{stored} stored" + (f" of {sched} scheduled" + (
+            " (incomplete: rerun the tournament to resume)" if sched != stored else "")
+            if sched is not None else "")),
+        ("players", str(len(payload["players"]))),
+        ("boards", ", ".join(f"{M}x{N} K={K}" for M, N, K in payload["boards"])),
+    ]
+    if data.timeout_s is not None:
+        grace = "" if data.grace_s is None else f", grace {data.grace_s * 1000:g} ms"
+        items.append(("time limit", f"{data.timeout_s:g} s per move (also for initPlayer)"
+                                    f"{grace}"))
+    fp = data.fingerprint
+    if isinstance(fp.get("memory_limit_mb"), int):
+        items.append(("memory limit", f"{fp['memory_limit_mb']} MiB per bot"))
+    if isinstance(fp.get("fresh_process"), bool):
+        items.append(("bot processes", "a fresh process for every game" if fp["fresh_process"]
+                      else "reused between games"))
+    for k in ("rounds", "seed", "path", "version"):
+        if m.get(k) is not None:
+            items.append((k if k != "path" else "config", str(m[k])))
+    faults = len(payload["faults"])
+    items.append(("faults", f"{faults} (timeouts, illegal moves, crashes)"))
+    for k, v in payload["run_info"].items():
+        items.append((k, v if isinstance(v, str) else json.dumps(v)))
+    items.append(("scoring", f"win {POINTS_WIN}, draw {POINTS_DRAW}, loss 0; a fault loses for "
+                             f"the offender"))
+    return '<dl class="info">' + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>"
+                                         for k, v in items) + "</dl>"
+
+
+def _player_info_html(payload: dict[str, Any]) -> str:
+    info: dict[str, dict[str, Any]] = payload["player_info"]
+    if not info:
+        return ""
+    keys = sorted({k for d in info.values() for k in d})
+    head = "".join(f"<th>{_e(k)}</th>" for k in keys)
+    rows = "".join(
+        f'<tr><td class="name">{_e(p)}</td>'
+        + "".join(f"<td><code>{_e(_show(info.get(p, {}).get(k, '')))}</code></td>" for k in keys)
+        + "</tr>" for p in payload["players"])
+    return (f'<h3>Players</h3><table class="player-info"><thead><tr><th>player</th>{head}</tr>'
+            f'</thead><tbody>{rows}</tbody></table>')
+
+
+def _show(v: Any) -> str:
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def render_html(data: ReportData) -> str:
+    """The page for `data` (see the module docstring)."""
+    payload, times = _payload(data)
+    st = data.standings
+    limit_ms = payload["timeout_ms"]
+    elo = plots.elo_svg([r.player for r in st.ranking], [r.elo for r in st.ranking],
+                        [r.elo_ci95 for r in st.ranking])
+    time_plot = plots.move_times_svg(times, limit_ms, payload["grace_ms"])
+    blob = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    page = Template(static_text("report.html"))
+    return page.substitute(
+        title=_e(f"cxarena report: {data.name}"),
+        name=_e(data.name),
+        generated=_e(f"generated {generated} by cxarena {__version__} from "
+                     f"{data.results_dir}"),
+        css=static_text("report.css"),
+        run_info=_run_info_html(data, payload),
+        player_info=_player_info_html(payload),
+        standings=_standings_html(data),
+        elo_svg=elo,
+        crosstable=_crosstable_html(data),
+        pairs=_pairs_html(data),
+        boards=_boards_html(data),
+        times_svg=time_plot,
+        times_table=_times_table(times, limit_ms),
+        data=blob,
+        viewer_js=static_text("viewer.js"),
+        report_js=static_text("report.js"),
+    )
+
+
+def render_report(results_dir: str | Path) -> str:
+    """The self-contained HTML report of the tournament stored in `results_dir`."""
+    return render_html(load_report(results_dir))
+
+
+def write_report(results_dir: str | Path, path: str | Path | None = None) -> Path:
+    """Write the report (default `results_dir/report.html`, atomically); returns its path."""
+    data = load_report(results_dir)
+    out = Path(path) if path is not None else data.results_dir / REPORT_HTML
+    text = render_html(data)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)
+    return out

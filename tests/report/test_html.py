@@ -1,0 +1,111 @@
+"""The report page without a browser: self-contained, and its compact game data decodes to the
+stored games (including boards wider than 64 columns and labels other parts add to records)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from arena.records import GameRecord, Reason
+from arena.report.html import MOVE_ALPHABET, TIME_UNIT_MS, encode_moves, render_report
+from arena.tournament.store import ResultStore
+from tests.report.conftest import Played
+
+
+def page_data(page: str) -> dict[str, Any]:
+    m = re.search(r'<script type="application/json" id="cx-data">(.*?)</script>', page, re.S)
+    assert m is not None
+    return dict(json.loads(m.group(1)))
+
+
+def decode_moves(s: str, N: int) -> list[int]:
+    a = {c: i for i, c in enumerate(MOVE_ALPHABET)}
+    if N <= 64:
+        return [a[c] for c in s]
+    return [a[s[k]] * 64 + a[s[k + 1]] for k in range(0, len(s), 2)]
+
+
+def test_page_is_self_contained(played: Played) -> None:
+    page = played.report.read_text()
+    # no external resource of any kind: scripts, styles, images, fonts, frames
+    assert not re.search(r'<(script|link|img|iframe)[^>]*\s(src|href)=', page)
+    assert "url(" not in page.replace("url(#", "")
+    assert "@import" not in page and "fetch(" not in page and "XMLHttpRequest" not in page
+    for section in ("standings", "elo", "crosstable", "boardmap", "times", "faults", "games"):
+        assert f'id="{section}' in page
+    assert page.count("<svg") >= 2  # the Elo and the move-time plots
+
+
+def test_game_data_matches_the_store(played: Played) -> None:
+    d = page_data(played.report.read_text())
+    g = d["games"]
+    assert g["id"] == [x.game_id for x in played.games]
+    for i, sg in enumerate(played.games):
+        rec = sg.record
+        M, N, K = d["boards"][g["board"][i]]
+        assert (M, N, K) == (rec.M, rec.N, rec.K)
+        assert decode_moves(g["moves"][i], N) == list(rec.moves)
+        times = [int(x, 36) * TIME_UNIT_MS for x in g["times"][i].split(",") if x]
+        assert all(abs(a - b) <= TIME_UNIT_MS for a, b in zip(times, rec.times_ms, strict=True))
+        assert d["players"][g["p1"][i]] == sg.player1
+        assert d["players"][g["p2"][i]] == sg.player2
+        assert d["reasons"][g["reason"][i]] == rec.reason.value
+        assert g["winner"][i] == (rec.winner or 0)
+        assert g["seed"][i] == rec.seed
+    faults = [i for i, sg in enumerate(played.games) if sg.record.is_fault]
+    assert d["faults"] == faults and faults
+    for i in faults:
+        more = d["more"][str(i)]
+        assert more["detail"] == played.games[i].record.detail
+        assert "crashed" in more["explain"]
+        assert "deliberate failure" in more["stderr"]
+
+
+def test_wide_boards_encode_two_characters_per_move() -> None:
+    moves = [0, 63, 64, 99, 4095]
+    assert decode_moves(encode_moves(moves, 4096), 4096) == moves
+    assert decode_moves(encode_moves([0, 5, 63], 64), 64) == [0, 5, 63]
+
+
+def test_labels_added_by_other_parts_are_shown(tmp_path: Path, played: Played) -> None:
+    """Openings, pair ids, per-player code fingerprints and run-wide flags (fields other parts
+    of cxarena add to records) reach the page, each where it belongs."""
+    db = tmp_path / "games.sqlite"
+    with ResultStore(db) as store:
+        for n, sg in enumerate(played.games):
+            rec = sg.record
+            extra = dict(rec.extra)
+            extra.update(opening=list(rec.moves[:1]), pair=f"pair-{n // 2}",
+                         fingerprint=[f"fp-{sg.player1}", f"fp-{sg.player2}"], isolated=True)
+            store.add(sg.game_id, sg.round, sg.player1, sg.player2,
+                      dataclasses.replace(rec, extra=extra))
+    d = page_data(render_report(tmp_path))
+    assert d["run_info"]["isolated"] is True
+    assert d["player_info"]["L0"]["fingerprint"] == "fp-L0"
+    for i, sg in enumerate(played.games):
+        more = d["more"][str(i)]
+        assert more["opening"] == list(sg.record.moves[:1])
+        assert d["label_values"][more["labels"]["pair"]] == f"pair-{i // 2}"
+    assert len(d["label_values"]) == len({f"pair-{i // 2}" for i in range(len(played.games))})
+
+
+def test_a_report_of_an_empty_store(tmp_path: Path) -> None:
+    with ResultStore(tmp_path / "games.sqlite"):
+        pass
+    page = render_report(tmp_path)
+    assert page_data(page)["games"]["id"] == []
+
+
+def test_fault_free_draws_and_move_caps_explained(tmp_path: Path, played: Played) -> None:
+    sg = next(x for x in played.games if not x.record.is_fault)
+    capped = dataclasses.replace(sg.record, reason=Reason.DRAW, winner=None,
+                                 detail="stopped at the move cap (3 moves)")
+    with ResultStore(tmp_path / "games.sqlite") as store:
+        store.add(sg.game_id, sg.round, sg.player1, sg.player2, capped)
+    d = page_data(render_report(tmp_path))
+    assert d["more"]["0"]["explain"] == "Draw: stopped at the move cap (3 moves)."
+    assert d["faults"] == []
+    assert isinstance(capped, GameRecord)

@@ -22,6 +22,8 @@ COMMANDS = {
     "players": "players",
     "new-bot": "new_bot",
     "check-bot": "check_bot",
+    "play": "play",
+    "serve": "serve",
 }
 
 

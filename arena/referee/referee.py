@@ -13,6 +13,9 @@ reason; `Referee.play` never raises because of a bot.
 
 Processes are reused between games (one idle pool per argv + options, so self-play gets two)
 unless `MatchSettings.fresh_process`; a process that faulted is always killed and replaced.
+
+Two hooks for a person at the board (`arena.play`): `play(untimed=...)` names seats whose
+requests have no time limit, and `play(on_move=...)` is told of each legal move as it happens.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -50,6 +53,10 @@ log = logging.getLogger("arena.referee")
 
 #: start of the detail of a game stopped by `Referee.play(max_moves=...)`
 MOVE_CAP_DETAIL = "stopped at the move cap"
+
+#: how long one wait of an untimed seat lasts before it simply waits again (select() needs a
+#: finite timeout)
+_UNTIMED_WAIT_S = 3600.0
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,7 @@ class _Seat:
     init_ms: float = 0.0
     startup_ms: float | None = None  # hello -> ready of a process started for this game
     times_ms: list[float] = field(default_factory=list)
+    untimed: bool = False  # no time limit on this seat's requests (a person at the board)
 
 
 class Referee:
@@ -275,7 +283,8 @@ class Referee:
             proc.send(data.encode())
             proc.thaw()
             while True:
-                line = proc.read_line(deadline)
+                line = proc.read_line(time.perf_counter() + _UNTIMED_WAIT_S if seat.untimed
+                                      else deadline)
                 elapsed_s = time.perf_counter() - t0
                 if line is not None and proc.line_arrival_ns is not None:
                     # When the answer reached the kernel, not when this thread got to it.
@@ -283,13 +292,15 @@ class Referee:
                     if -0.001 <= arrived_s <= elapsed_s:  # sane (no wall-clock step)
                         elapsed_s = max(0.0, arrived_s)
                 if line is None:
+                    if seat.untimed:
+                        continue
                     raise _Fault(Reason.TIMEOUT, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=False))
                 reply = _parse(line)
                 if isinstance(reply, protocol.Comment):
                     continue
                 proc.freeze()
-                if elapsed_s > limit_s + self.settings.grace_s:
+                if not seat.untimed and elapsed_s > limit_s + self.settings.grace_s:
                     raise _Fault(Reason.TIMEOUT, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=True))
                 if isinstance(reply, protocol.ErrorReply):
@@ -324,16 +335,22 @@ class Referee:
     def play(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
              options1: Mapping[str, Any] | None = None,
              options2: Mapping[str, Any] | None = None,
-             max_moves: int | None = None) -> GameRecord:
+             max_moves: int | None = None, *, untimed: Collection[int] = (),
+             on_move: Callable[[int, int, float], None] | None = None) -> GameRecord:
         """Play one game, p1 moving first. Never raises because of a bot.
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
-        after that many moves ends as a draw whose detail says it was stopped at the cap."""
+        after that many moves ends as a draw whose detail says it was stopped at the cap.
+        `untimed` names the players (1, 2) whose requests have no time limit (a person at the
+        board, never in tournaments). `on_move(player, column, elapsed_ms)` is called after
+        each legal move, in the referee's thread, before the game goes on."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("Referee is closed")
             self._reap_dying()
             seats = [self._seat(p1, options1), self._seat(p2, options2)]
+            for i, seat in enumerate(seats):
+                seat.untimed = i + 1 in untimed
             started_at = _utc_now()
             moves: list[int] = []
             winner: int | None = None
@@ -376,6 +393,8 @@ class Referee:
                     moves.append(col)
                     seat.times_ms.append(elapsed_ms)
                     last = col
+                    if on_move is not None:
+                        on_move(current + 1, col, elapsed_ms)
                     if state is CXGameState.OPEN:
                         if max_moves is not None and len(moves) >= max_moves:
                             reason, winner = Reason.DRAW, None

@@ -15,6 +15,7 @@ Only the standard library and the harness's rules are imported here: this runs i
 
 from __future__ import annotations
 
+import io
 import socket
 
 from arena.board import CXBoard
@@ -38,7 +39,7 @@ class HumanSeat(CXPlayer):
 
     def __init__(self) -> None:
         self._link: socket.socket | None = None
-        self._reader = None
+        self._reader: io.TextIOWrapper | None = None
 
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
         if not self.socket:

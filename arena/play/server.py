@@ -133,13 +133,14 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
                                                    f" here. <a href=\"/results\">All results"
                                                    f"</a></p>"), status_code=404)
         try:
-            from arena.report.html import render_report  # type: ignore[import-not-found]
+            from arena.report.html import render_report
         except ImportError as e:
             body = (f"<h1>Report module not available</h1><p>This cxarena has no HTML report "
                     f"(<code>arena.report.html</code> could not be imported: "
                     f"{html.escape(str(e))}). The games of <code>{html.escape(name)}</code> "
-                    f"are stored; <code>cxarena report {html.escape(str(state.results_root / name))}"
-                    f"</code> prints their standings.</p>")
+                    f"are stored; <code>cxarena report "
+                    f"{html.escape(str(state.results_root / name))}</code> prints their "
+                    f"standings.</p>")
             return HTMLResponse(_page("Report module not available", body), status_code=501)
         path = state.results_root / name
         page = await asyncio.get_running_loop().run_in_executor(None, render_report, path)
@@ -148,7 +149,7 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
     async def report_asset(request: Request) -> Response:
         """Files the report page refers to next to itself (from arena/report/static)."""
         try:
-            import arena.report  # type: ignore[import-not-found]
+            import arena.report
         except ImportError:
             return Response(status_code=404)
         static = Path(arena.report.__file__).resolve().parent / "static"

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from arena import defaults
 from arena.board import CXBoard, CXCellState, CXGameState
@@ -124,7 +124,7 @@ class Finished:
     store_error: str = ""  # why it could not be stored ("" if it was)
 
 
-Event = Union[Moved, Finished]
+Event = Moved | Finished
 
 
 class HumanGame:
@@ -178,7 +178,7 @@ class HumanGame:
                     and self.board.gameState() is CXGameState.OPEN
                     and self.board.currentPlayer() + 1 == self.setup.human)
 
-    def check_column(self, text: str | int) -> int:
+    def check_column(self, text: object) -> int:
         """The column the person asked for, if it is a legal move now; else IllegalColumn
         with the reason."""
         N = self.setup.N
@@ -204,7 +204,7 @@ class HumanGame:
                 raise IllegalColumn(f"column {col} is full")
         return col
 
-    def play(self, text: str | int) -> int:
+    def play(self, text: object) -> int:
         """Play the person's move (raises IllegalColumn, and then nothing was played)."""
         col = self.check_column(text)
         with self._lock:
@@ -240,7 +240,7 @@ class HumanGame:
             while conn is None and not self._done.is_set():
                 try:
                     c, _ = self._listener.accept()
-                except (socket.timeout, TimeoutError):
+                except TimeoutError:
                     continue
                 except OSError:
                     return

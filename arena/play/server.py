@@ -313,7 +313,8 @@ class _Tab:
         if isinstance(event, Moved):
             msg: dict[str, Any] = {"type": "moved", "game": number, "player": event.player,
                                    "column": event.column, "row": event.row,
-                                   "elapsed_ms": event.elapsed_ms, "by_human": event.by_human}
+                                   "elapsed_ms": event.elapsed_ms, "by_human": event.by_human,
+                                   "ends_game": event.ends_game}
         else:
             self.state.running -= 1
             msg = _finished_json(number, event)

@@ -110,6 +110,7 @@ class Moved:
     row: int  # where the piece landed (0 = top row)
     elapsed_ms: float  # thinking time (the referee's measure)
     by_human: bool
+    ends_game: bool = False  # the move won or filled the board (`Finished` follows)
 
 
 @dataclass(frozen=True)
@@ -273,8 +274,9 @@ class HumanGame:
             by_human = player == self.setup.human
             if by_human:
                 self._pending = False
+            ends = self.board.gameState() is not CXGameState.OPEN
         assert last is not None
-        self._emit(Moved(player, column, last.i, round(elapsed_ms, 3), by_human))
+        self._emit(Moved(player, column, last.i, round(elapsed_ms, 3), by_human, ends))
 
     def _run(self) -> None:
         s = self.setup

@@ -138,6 +138,7 @@ def test_full_game_against_L0_by_clicking(server, browser) -> None:
     if "in a row" in result:
         assert page.locator(".piece.win").count() >= 4  # the winning line lights up
     moves = shown_moves(page)
+    assert page.inner_text("#notice") == ""  # no click was ever refused
     page.close()
     with ResultStore(server["results"] / DB_FILE, create=False) as store:
         games = {g.game_id: g for g in store.games()}

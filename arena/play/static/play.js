@@ -104,8 +104,9 @@ function moved(msg) {
   li.textContent = msg.by_human ? `you: ${msg.column}`
     : `${state.bot}: ${msg.column} (${Math.round(msg.elapsed_ms)} ms)`;
   $("moves").appendChild(li);
-  state.myTurn = !msg.by_human;
-  status(msg.by_human ? `${state.bot} is thinking ...`
+  state.myTurn = !msg.by_human && !msg.ends_game;
+  if (msg.ends_game) status("Game over.");
+  else status(msg.by_human ? `${state.bot} is thinking ...`
     : `${state.bot} played ${msg.column} in ${Math.round(msg.elapsed_ms)} ms. Your turn.`);
   markPlayable();
 }
@@ -140,7 +141,9 @@ async function loadBots() {
   for (const b of data.bots) {
     const opt = document.createElement("option");
     opt.value = b.name;
-    opt.textContent = b.doc ? `${b.name}: ${b.doc}` : b.name;
+    const doc = b.doc.toLowerCase().startsWith(`${b.name.toLowerCase()}:`) ? b.doc
+      : (b.doc ? `${b.name}: ${b.doc}` : b.name);
+    opt.textContent = b.source.startsWith("players") ? doc : `${doc} (${b.source})`;
     select.appendChild(opt);
   }
   state.botNames = data.bots.map((b) => b.name);

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import secrets
 import shutil
 import socket
@@ -48,6 +49,7 @@ SEAT_SPEC = BotSpec(text=HUMAN, module="arena.play.seat", cls="HumanSeat")
 MAX_SIDE = 30
 MAX_TIMEOUT_S = 600.0
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")  # kept out of game ids (a SPEC may be a path)
 _STORE_LOCK = threading.Lock()  # games of several tabs finish at once; one writer at a time
 
 
@@ -336,7 +338,9 @@ class HumanGame:
 
         n1, n2 = self._names()
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
-        gid = f"{record.M}x{record.N}x{record.K}-play-{n1}-{n2}-{stamp}-{secrets.token_hex(3)}"
+        safe1, safe2 = (_UNSAFE.sub("_", n).strip("_") for n in (n1, n2))
+        gid = (f"{record.M}x{record.N}x{record.K}-play-{safe1}-{safe2}-{stamp}-"
+               f"{secrets.token_hex(3)}")
         try:
             with _STORE_LOCK:
                 self.results_dir.mkdir(parents=True, exist_ok=True)

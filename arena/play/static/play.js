@@ -90,6 +90,9 @@ function started(msg) {
   $("result").className = "";
   $("stored").textContent = "";
   $("resign").disabled = false;
+  const colors = { 1: "red", 2: "yellow" };
+  $("legend").textContent = `You play ${colors[msg.human]}, ${state.bot} ${colors[3 - msg.human]}; `
+    + `${msg.K} in a row wins; ${state.bot} has ${msg.time} s per move, you have no limit.`;
   status(state.myTurn ? "Your turn: click a column." : `${state.bot} is thinking ...`);
   markPlayable();
 }

@@ -299,9 +299,14 @@ class _Tab:
         number = self.number
 
         def on_event(event: Event) -> None:  # from the game's threads
-            self.loop.call_soon_threadsafe(self._on_event, number, event)
+            with contextlib.suppress(RuntimeError):  # the server is shutting down
+                self.loop.call_soon_threadsafe(self._on_event, number, event)
 
-        game = HumanGame(entrant, setup, self.state.results_dir, on_event=on_event)
+        try:
+            game = HumanGame(entrant, setup, self.state.results_dir, on_event=on_event)
+        except OSError as e:
+            await self._error(f"cannot start a game: {e}")
+            return
         self.game = game
         self.state.running += 1
         await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,

@@ -150,45 +150,48 @@ def test_full_game_against_L0_by_clicking(server, browser) -> None:
     assert game.record.winner == expected_winner
 
 
-SEND = """async ([msg, headers]) => {
+SEND = """async (msg) => {
   const ws = new WebSocket(`ws://${location.host}/ws/play`);
   const replies = [];
   await new Promise((ok) => { ws.onopen = ok; });
-  ws.onmessage = (ev) => replies.push(JSON.parse(ev.data));
+  const first = new Promise((ok) => {
+    ws.onmessage = (ev) => { replies.push(JSON.parse(ev.data)); ok(); };
+  });
   ws.send(JSON.stringify(msg));
-  await new Promise((ok) => setTimeout(ok, 500));
+  await first;
+  await new Promise((ok) => setTimeout(ok, 200));  // anything after the refusal shows up too
   ws.close();
   return replies;
 }"""
 
+REFUSED_BOTS = ["nosuchbot", "exec:touch {marker}", "players/L0.py", "players.L0",
+                "tests/referee/zoo/sleepy.py", "L0:L0", "../L0", None, 42, ["L0"]]
 
-@pytest.mark.parametrize("bot", ["nosuchbot", "exec:touch {marker}", "players/L0.py",
-                                 "players.L0", "tests/referee/zoo/sleepy.py", "L0:L0", None])
-def test_a_request_naming_an_unlisted_bot_or_a_spec_is_refused(server, browser, bot,
+
+def test_a_request_naming_an_unlisted_bot_or_a_spec_is_refused(server, browser,
                                                                tmp_path: Path) -> None:
     marker = tmp_path / "exec-ran"
-    if bot is not None:
-        bot = bot.format(marker=marker)
     page = browser.new_page()
     page.goto(server["url"])
     before = bot_processes(server["pid"])
-    replies = page.evaluate(SEND, [{"type": "new", "bot": bot, "M": 4, "N": 4, "K": 4,
-                                    "time": 1, "first": True}, None])
-    page.close()
-    assert [r["type"] for r in replies] == ["error"], replies
-    assert "is not one of the listed bots" in replies[0]["message"]
-    assert not marker.exists()
-    assert bot_processes(server["pid"]) == before
-
-
-def test_a_request_with_bad_settings_is_refused(server, browser) -> None:
-    page = browser.new_page()
-    page.goto(server["url"])
-    replies = page.evaluate(SEND, [{"type": "new", "bot": "L0", "M": 4, "N": 4, "K": 9,
-                                    "time": 1e9}, None])
-    page.close()
+    for bot in REFUSED_BOTS:
+        if isinstance(bot, str):
+            bot = bot.format(marker=marker)
+        replies = page.evaluate(SEND, {"type": "new", "bot": bot, "M": 4, "N": 4, "K": 4,
+                                       "time": 1, "first": True})
+        assert [r["type"] for r in replies] == ["error"], (bot, replies)
+        assert "is not one of the listed bots" in replies[0]["message"], bot
+    # and bad settings for a listed bot: refused before anything starts
+    replies = page.evaluate(SEND, {"type": "new", "bot": "L0", "M": 4, "N": 4, "K": 9,
+                                   "time": 1e9})
     assert [r["type"] for r in replies] == ["error"]
     assert "K must be between 1 and max(M, N)=4" in replies[0]["message"]
+    replies = page.evaluate(SEND, {"type": "new", "bot": "L0", "M": 4, "N": 4, "K": 4,
+                                   "time": "forever"})
+    assert "the time limit must be a number of seconds" in replies[0]["message"]
+    page.close()
+    assert not marker.exists()
+    assert bot_processes(server["pid"]) == before
 
 
 def test_another_sites_page_cannot_open_the_websocket(server) -> None:

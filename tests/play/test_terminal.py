@@ -132,3 +132,19 @@ def test_bot_that_times_out_loses(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     [game] = stored(tmp_path)
     assert game.record.reason is Reason.TIMEOUT and game.record.offender == 2
+
+
+def test_draw_board_marks_the_winning_line() -> None:
+    from arena.board import CXBoard
+    from arena.play.session import winning_cells
+    from arena.play.terminal import draw_board
+
+    b = CXBoard.from_moves(3, 11, 3, [10, 0, 9, 0, 8])
+    assert draw_board(b, winning_cells(b)) == "\n".join([
+        "  0  1  2  3  4  5  6  7  8  9 10",
+        "  .  .  .  .  .  .  .  .  .  .  .",
+        "  O  .  .  .  .  .  .  .  .  .  .",
+        "  O  .  .  .  .  .  .  .  *  *  *",
+    ])
+    colored = draw_board(b, winning_cells(b), color=True)
+    assert colored.count("\033[7m") == 3 and "*" not in colored

@@ -143,7 +143,13 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
                     f"standings.</p>")
             return HTMLResponse(_page("Report module not available", body), status_code=501)
         path = state.results_root / name
-        page = await asyncio.get_running_loop().run_in_executor(None, render_report, path)
+        try:
+            page = await asyncio.get_running_loop().run_in_executor(None, render_report, path)
+        except Exception as e:  # say what failed instead of a bare 500
+            log.exception("rendering the report of %s", path)
+            body = (f"<h1>No report</h1><p>The report of <code>{html.escape(name)}</code> "
+                    f"failed: {html.escape(f'{type(e).__name__}: {e}')}</p>")
+            return HTMLResponse(_page("No report", body), status_code=500)
         return HTMLResponse(str(page))
 
     async def report_asset(request: Request) -> Response:

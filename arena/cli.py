@@ -24,6 +24,8 @@ COMMANDS = {
     "new-bot": "new_bot",
     "check-bot": "check_bot",
     "openings": "openings",
+    "play": "play",
+    "serve": "serve",
 }
 
 

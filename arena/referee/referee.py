@@ -16,6 +16,9 @@ or the machine cannot isolate (`auto`); each record says which in `extra["isolat
 
 Processes are reused between games (one idle pool per argv + options, so self-play gets two)
 unless `MatchSettings.fresh_process`; a process that faulted is always killed and replaced.
+
+Two hooks for a person at the board (`arena.play`): `play(untimed=...)` names seats whose
+requests have no time limit, and `play(on_move=...)` is told of each legal move as it happens.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -56,6 +59,10 @@ log = logging.getLogger("arena.referee")
 #: start of the detail of a game stopped by `Referee.play(max_moves=...)`
 MOVE_CAP_DETAIL = "stopped at the move cap"
 
+#: how long one wait of an untimed seat lasts before it simply waits again (select() needs a
+#: finite timeout)
+_UNTIMED_WAIT_S = 3600.0
+
 
 @dataclass(frozen=True)
 class MatchSettings:
@@ -71,6 +78,9 @@ class MatchSettings:
     #: replays of a game whose late move the machine caused (0: always charge the bot)
     overload_replays: int = defaults.OVERLOAD_REPLAYS
     isolation: str = defaults.ISOLATION  # auto | namespaces | none (arena.referee.sandbox)
+    #: SPEC texts of cxarena's own seats that never run sandboxed (a person's seat in
+    #: `arena.play`, which talks to the user interface through a socket outside any sandbox)
+    unsandboxed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -123,6 +133,7 @@ class _Seat:
     name: str = ""
     init_ms: float = 0.0
     startup_ms: float | None = None  # hello -> ready of a process started for this game
+    untimed: bool = False  # no time limit on this seat's requests (a person at the board)
 
 
 class Referee:
@@ -184,7 +195,7 @@ class Referee:
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
         argv = spec.argv(options)  # options: a Java bot's jvm_options
-        if self._sandbox is None:
+        if self._sandbox is None or spec.text in s.unsandboxed:
             if not spec.is_python:
                 argv = wrap(argv, os.getpid(), bot_limits(s.memory_limit_bytes))
             return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
@@ -333,7 +344,8 @@ class Referee:
             proc.send(data.encode())
             proc.thaw()
             while True:
-                line = proc.read_line(deadline)
+                line = proc.read_line(time.perf_counter() + _UNTIMED_WAIT_S if seat.untimed
+                                      else deadline)
                 elapsed_s = time.perf_counter() - t0
                 if line is not None and proc.line_arrival_ns is not None:
                     # When the answer reached the kernel, not when this thread got to it.
@@ -341,6 +353,8 @@ class Referee:
                     if -0.001 <= arrived_s <= elapsed_s:  # sane (no wall-clock step)
                         elapsed_s = max(0.0, arrived_s)
                 if line is None:
+                    if seat.untimed:
+                        continue
                     raise self._late(proc, sched_before, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=False),
                         elapsed_s)
@@ -348,7 +362,7 @@ class Referee:
                 if isinstance(reply, protocol.Comment):
                     continue
                 proc.freeze()
-                if elapsed_s > limit_s + self.settings.grace_s:
+                if not seat.untimed and elapsed_s > limit_s + self.settings.grace_s:
                     raise self._late(proc, sched_before, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=True),
                         elapsed_s)
@@ -405,7 +419,8 @@ class Referee:
              options1: Mapping[str, Any] | None = None,
              options2: Mapping[str, Any] | None = None,
              max_moves: int | None = None, game_id: str | None = None,
-             opening: Sequence[int] = ()) -> GameRecord:
+             opening: Sequence[int] = (), *, untimed: Collection[int] = (),
+             on_move: Callable[[int, int, float], None] | None = None) -> GameRecord:
         """Play one game, p1 moving first. Never raises because of a bot.
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
@@ -416,7 +431,11 @@ class Referee:
         `opening`: columns already played from the empty board (p1's first, alternating), an
         open position. Each bot receives them as `opponent` lines before its first `go`
         (docs/protocol.md); they are the first moves of the record, with time 0.0. Raises
-        ValueError (before any bot is asked anything) if they are not legal or end the game."""
+        ValueError (before any bot is asked anything) if they are not legal or end the game.
+
+        `untimed` names the players (1, 2) whose requests have no time limit (a person at the
+        board, never in tournaments). `on_move(player, column, elapsed_ms)` is called after
+        each legal move, in the referee's thread, before the game goes on."""
         opening = tuple(int(c) for c in opening)
         start = CXBoard(M, N, K)
         for i, c in enumerate(opening):
@@ -433,7 +452,8 @@ class Referee:
                 replays_left = self.settings.overload_replays - len(incidents)
                 rec, incident = self._play_once(p1, p2, M, N, K, seed, options1, options2,
                                                 max_moves, game_id, replays_left > 0,
-                                                len(incidents), start, opening)
+                                                len(incidents), start, opening,
+                                                tuple(untimed), on_move)
                 if rec is not None:
                     break
                 incidents.append(incident)
@@ -447,11 +467,15 @@ class Referee:
                    options1: Mapping[str, Any] | None, options2: Mapping[str, Any] | None,
                    max_moves: int | None, game_id: str | None,
                    may_replay: bool, replayed: int, start: CXBoard,
-                   opening: tuple[int, ...]) -> tuple[GameRecord | None, str]:
+                   opening: tuple[int, ...], untimed: tuple[int, ...] = (),
+                   on_move: Callable[[int, int, float], None] | None = None,
+                   ) -> tuple[GameRecord | None, str]:
         """One attempt at a game: (record, "") or, for a late move the machine caused while a
         replay is allowed, (None, what happened)."""
         self._reap_dying()
         seats = [self._seat(p1, options1), self._seat(p2, options2)]
+        for i, seat in enumerate(seats):
+            seat.untimed = i + 1 in untimed
         started_at = _utc_now()
         moves: list[int] = []
         times: list[float] = []
@@ -502,6 +526,8 @@ class Referee:
                 moves.append(col)
                 times.append(elapsed_ms)
                 told[current] = len(moves)
+                if on_move is not None:
+                    on_move(current + 1, col, elapsed_ms)
                 if state is CXGameState.OPEN:
                     if max_moves is not None and len(moves) >= max_moves:
                         reason, winner = Reason.DRAW, None

@@ -20,6 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar and no standings on stdout (for scripts/CI)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="override the config's worker count")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="play the games on the workers of this Dask scheduler, e.g. "
+                             "tcp://lab-01:8786 (overrides the config's `scheduler`; needs "
+                             "pip install 'cxarena[dask]')")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +39,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--workers: the worker count must be a positive integer, got "
                              f"{args.workers}")
         config = dataclasses.replace(config, workers=args.workers)
+    if args.scheduler is not None:
+        if not args.scheduler.strip():
+            raise UsageError("--scheduler: expected a Dask scheduler address, e.g. "
+                             "tcp://lab-01:8786")
+        config = dataclasses.replace(config, scheduler=args.scheduler.strip())
     outcome = run_tournament(config, Path(args.results) if args.results else None,
                              quiet=args.quiet, fresh=args.fresh)
     return 0 if outcome.complete else 1

@@ -22,6 +22,7 @@ A config file::
     memory_limit_mb: 2048     # per bot process (null = no limit)
     startup_timeout_s: 30     # time a bot process may take to start
     fresh_process: false      # true: a new bot process for every game
+    scheduler: null           # a Dask scheduler (tcp://HOST:8786): play the games on its workers
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
-         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description"}
+         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description", "scheduler"}
 _REQUIRED = ("players", "boards", "timeout_s")
 _PLAYER_KEYS = {"spec", "name", "options"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -85,9 +86,10 @@ class TournamentConfig:
     startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
+    scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
 
     def fingerprint(self) -> dict[str, Any]:
-        """What makes two runs' games comparable (everything but workers and the name)."""
+        """What makes two runs' games comparable (everything but workers, scheduler, name)."""
         return {
             "players": sorted((p.to_dict() for p in self.players), key=lambda d: d["name"]),
             "boards": sorted([list(b) for b in self.boards]),
@@ -305,6 +307,10 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if not isinstance(fresh_process, bool):
         raise UsageError(f"{where('fresh_process')}: expected true or false, got "
                          f"{fresh_process!r}")
+    scheduler = data.get("scheduler")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise UsageError(f"{where('scheduler')}: expected the address of a Dask scheduler "
+                         f"(e.g. tcp://lab-01:8786) or null, got {scheduler!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise UsageError(f"{where('description')}: expected a string")
@@ -339,4 +345,4 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         timeout_s=float(timeout_s), grace_s=float(grace_s), rounds=int(rounds),
         workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
         startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
-        board_set=board_set)
+        board_set=board_set, scheduler=scheduler.strip() if scheduler else None)

@@ -336,14 +336,39 @@ def worker_fingerprints(specs: Sequence[str]) -> dict[str, str]:
     return {s: code_fingerprint(parse_spec(s)) for s in specs}
 
 
+#: SPEC -> (the stat signature of its code files, its fingerprint), on this worker
+_fingerprints: dict[str, tuple[tuple[Any, ...], str]] = {}
+
+
+def _local_fingerprint(spec_text: str) -> str:
+    """`code_fingerprint` of a SPEC here, recomputed whenever a file's size, mtime or inode
+    changed (hashing every game would cost a millisecond or two per bot)."""
+    from arena.entrants.fingerprint import code_files, code_fingerprint
+    from arena.entrants.specs import parse_spec
+
+    spec = parse_spec(spec_text)
+    signature: list[Any] = []
+    for f in code_files(spec):
+        try:
+            st = f.stat()
+            signature.append((str(f), st.st_size, st.st_mtime_ns, st.st_ino))
+        except OSError:
+            signature.append((str(f), None))
+    cached = _fingerprints.get(spec_text)
+    if cached is not None and cached[0] == tuple(signature):
+        return cached[1]
+    fp = code_fingerprint(spec)
+    _fingerprints[spec_text] = (tuple(signature), fp)
+    return fp
+
+
 def _check_code(game: GameSpec, expected: Mapping[str, str], where: str) -> str:
     """'' if both bots' code here matches the coordinator's fingerprints, else why not."""
-    from arena.entrants.fingerprint import code_fingerprint
-    from arena.entrants.specs import SpecError, parse_spec
+    from arena.entrants.specs import SpecError
 
     for name, spec_text in ((game.p1, game.spec1), (game.p2, game.spec2)):
         try:
-            found = code_fingerprint(parse_spec(spec_text))
+            found = _local_fingerprint(spec_text)
         except SpecError as e:
             return (f"bot {name} ({spec_text}) cannot be found on {where}: {e}; workers need "
                     f"the same checkout (or a shared folder) as the coordinator, started from "

@@ -332,3 +332,36 @@ def test_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
     game = GameSpec("g", 4, 4, 3, 1, "L0", "L1", "L0", "L1", 0)
     with pytest.raises(UsageError, match=r"cannot connect to a Dask scheduler .*dask worker"):
         next(ex.run([game]))
+
+
+def test_a_worker_without_a_free_core_closes_itself(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from arena.tournament import dask_executor as dx
+
+    monkeypatch.setenv(CORE_LOCK_DIR_ENV, str(tmp_path))
+    taken = claim_cores(len(usable_core_ids()), str(tmp_path))  # other workers hold them all
+    closed: list[dict[str, Any]] = []
+
+    class FakeWorker:
+        address = "tcp://127.0.0.1:1"
+        local_directory = str(tmp_path)
+        state = type("S", (), {"nthreads": 1})()
+
+        async def close(self, **kwargs: Any) -> None:
+            closed.append(kwargs)
+
+    async def start() -> None:
+        await dx.CxarenaWorkerPlugin().setup(FakeWorker())
+        await asyncio.sleep(0.05)
+
+    try:
+        asyncio.run(start())
+        assert closed == [{"nanny": True, "reason": "cxarena-no-core"}]
+        state = dx._worker_state(FakeWorker())
+        assert state.cores == [] and state.threads == []
+    finally:
+        dx._close_worker_state()
+        for _, fd in taken:
+            os.close(fd)

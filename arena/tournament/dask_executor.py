@@ -456,7 +456,11 @@ class DaskExecutor(Executor):
     def _threads(self) -> int:
         """Worker threads in the cluster now (0 if none, or if the scheduler is away)."""
         try:
-            workers = self._client.scheduler_info(n_workers=-1)["workers"]
+            try:
+                info = self._client.scheduler_info(n_workers=-1)  # all of them (2025.x on)
+            except TypeError:
+                info = self._client.scheduler_info()
+            workers = info["workers"]
         except Exception:
             return 0
         return sum(int(w.get("nthreads", 1)) for w in workers.values())
@@ -507,6 +511,8 @@ class DaskExecutor(Executor):
         threads, threads_at = self._threads(), time.monotonic()
         try:
             while todo or inflight:
+                if getattr(self._client, "status", "closed") != "running":
+                    self._reconnect()  # the notices of the cancelled tasks follow
                 if time.monotonic() - threads_at > POLL_S:
                     threads, threads_at = self._threads(), time.monotonic()
                 self._top_up(todo, inflight, expected, done_q, threads)

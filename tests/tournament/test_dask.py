@@ -179,27 +179,33 @@ class LoopbackCluster:
         self.env.pop("PYTHONWARNINGS", None)
 
     def _start(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
-        log = open(self.tmp / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen([_dask_cli(), *args], env=self.env, cwd=self.tmp,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         self.procs.append(proc)
         return proc
 
-    def start(self, workers: int) -> str:
-        self._start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                     "--scheduler-file", str(self.file)], "scheduler")
+    def start(self, workers: int, port: int = 0) -> str:
+        """Start the scheduler (on `port`, 0 = any free one) and `workers` workers."""
+        self.file.unlink(missing_ok=True)
+        self.scheduler = self._start(
+            ["scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
+             "--scheduler-file", str(self.file)], f"scheduler-{len(self.procs)}")
         deadline = time.monotonic() + 60
         while not self.file.is_file() or not self.file.read_text().strip():
             assert time.monotonic() < deadline, "the scheduler did not start within 60 s"
-            assert self.procs[0].poll() is None, (self.tmp / "scheduler.log").read_text()
+            assert self.scheduler.poll() is None, "the scheduler exited"
             time.sleep(0.1)
         time.sleep(0.1)  # written in one go, but be safe
         address = str(json.loads(self.file.read_text())["address"])
-        for i in range(workers):
-            self._start(["worker", address, "--nthreads", "1", "--nworkers", "1",
-                         "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{i}",
-                         "--local-directory", str(self.tmp / f"w{i}")], f"worker-{i}")
+        self.workers = []
+        for _ in range(workers):
+            name = f"w{len(self.procs)}"
+            self.workers.append(self._start(
+                ["worker", address, "--nthreads", "1", "--nworkers", "1", "--host",
+                 "127.0.0.1", "--no-dashboard", "--name", name, "--local-directory",
+                 str(self.tmp / name)], name))
         with distributed.Client(address, timeout=30, set_as_default=False) as client:
             client.wait_for_workers(workers, timeout=60)
         return address
@@ -365,3 +371,54 @@ def test_a_worker_without_a_free_core_closes_itself(tmp_path: Path,
         dx._close_worker_state()
         for _, fd in taken:
             os.close(fd)
+
+
+def test_a_scheduler_restart_replays_the_games_in_flight(
+        loopback_cluster: LoopbackCluster, tmp_path: Path) -> None:
+    """The scheduler is SIGKILLed mid-run (its workers exit, as Dask's do) and started again
+    on the same port with new workers, as a supervisor would: the coordinator reconnects,
+    submits the lost games again and finishes; nobody is charged."""
+    from arena.tournament.dask_executor import DaskExecutor
+    from tests.tournament.test_tournament import db_count
+
+    address = loopback_cluster.start(workers=2)
+    port = int(address.rsplit(":", 1)[1])
+    bot = tmp_path / "sleepy.py"
+    bot.write_text(SLEEPY)
+    cfg = write_config(tmp_path, f"[L0, L1, {{spec: {bot}, name: sleepy}}]",
+                       "[[4, 4, 3], [5, 4, 4]]", "restart", timeout_s=1.0)
+    config = load_config(cfg)
+    results = tmp_path / "out"
+    events: dict[str, Any] = {}
+
+    def restart_the_scheduler() -> None:
+        try:
+            deadline = time.monotonic() + 60
+            while db_count(results) < 3:
+                assert time.monotonic() < deadline, "no games stored within 60 s"
+                time.sleep(0.05)
+            old = loopback_cluster.workers
+            os.killpg(loopback_cluster.scheduler.pid, signal.SIGKILL)
+            events["killed_after"] = db_count(results)
+            for w in old:  # Dask workers exit when their scheduler is gone
+                w.wait(60)
+            loopback_cluster.start(workers=2, port=port)
+            events["restarted"] = True
+        except BaseException as e:  # reported by the test
+            events["error"] = repr(e)
+
+    helper = threading.Thread(target=restart_the_scheduler)
+    helper.start()
+    try:
+        outcome = run_tournament(config, results, quiet=True, executor=DaskExecutor(
+            match_settings(config, None), address, reconnect_timeout_s=120))
+    finally:
+        helper.join()
+    assert "error" not in events and events.get("restarted"), events
+    schedule = make_schedule(config)
+    assert events["killed_after"] < len(schedule)
+    assert outcome.failed == () and outcome.complete
+    assert sorted(game_ids(results)) == sorted(g.game_id for g in schedule)
+    assert not [r for r in stored_games(results).values() if r.is_fault]
+    log = (results / "arena.log").read_text()
+    assert "event=scheduler-lost" in log and "event=scheduler-back" in log

@@ -244,6 +244,11 @@ class _WorkerGames:
 
     def play(self, game: GameSpec, settings: Any) -> tuple[GameRecord, int]:
         thread = self.idle.get()
+        if not thread.is_alive():  # it died of a BaseException: a new one for its core
+            index = self.threads.index(thread)
+            thread = _GameThread(thread.core, thread.log_dir, self.closing)
+            thread.start()
+            self.threads[index] = thread
         try:
             done: ThreadFuture[GameRecord] = ThreadFuture()
             thread.requests.put(_Request(game, settings, done))
@@ -336,6 +341,8 @@ def worker_fingerprints(specs: Sequence[str]) -> dict[str, str]:
     return {s: code_fingerprint(parse_spec(s)) for s in specs}
 
 
+#: files modified less than this long ago are hashed again at every game
+_RACY_NS = 2_000_000_000
 #: SPEC -> (the stat signature of its code files, its fingerprint), on this worker
 _fingerprints: dict[str, tuple[tuple[Any, ...], str]] = {}
 
@@ -348,17 +355,22 @@ def _local_fingerprint(spec_text: str) -> str:
 
     spec = parse_spec(spec_text)
     signature: list[Any] = []
+    newest_ns = 0
     for f in code_files(spec):
         try:
             st = f.stat()
             signature.append((str(f), st.st_size, st.st_mtime_ns, st.st_ino))
+            newest_ns = max(newest_ns, st.st_mtime_ns, st.st_ctime_ns)
         except OSError:
             signature.append((str(f), None))
     cached = _fingerprints.get(spec_text)
     if cached is not None and cached[0] == tuple(signature):
         return cached[1]
     fp = code_fingerprint(spec)
-    _fingerprints[spec_text] = (tuple(signature), fp)
+    # a file changed within the last seconds could change again within the same timestamp
+    # tick (the "racy" case of git's index): cache only files that have been still a while
+    if time.time_ns() - newest_ns > _RACY_NS:
+        _fingerprints[spec_text] = (tuple(signature), fp)
     return fp
 
 

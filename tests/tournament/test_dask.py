@@ -173,6 +173,8 @@ class LoopbackCluster:
         self.tmp = tmp
         self.mark = mark
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.scheduler: subprocess.Popen[bytes] | None = None
+        self.workers: list[subprocess.Popen[bytes]] = []
         self.file = tmp / "scheduler.json"
         self.env = dict(os.environ, CXARENA_TEST_MARK=mark,
                         **{CORE_LOCK_DIR_ENV: str(tmp / "core-locks")})
@@ -398,6 +400,7 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
                 assert time.monotonic() < deadline, "no games stored within 60 s"
                 time.sleep(0.05)
             old = loopback_cluster.workers
+            assert loopback_cluster.scheduler is not None
             os.killpg(loopback_cluster.scheduler.pid, signal.SIGKILL)
             events["killed_after"] = db_count(results)
             for w in old:  # Dask workers exit when their scheduler is gone
@@ -422,3 +425,27 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
     assert not [r for r in stored_games(results).values() if r.is_fault]
     log = (results / "arena.log").read_text()
     assert "event=scheduler-lost" in log and "event=scheduler-back" in log
+
+
+def test_the_worker_check_sees_every_change_and_names_what_is_missing(tmp_path: Path) -> None:
+    from arena.entrants.fingerprint import code_fingerprint
+    from arena.entrants.specs import parse_spec
+    from arena.tournament import dask_executor as dx
+    from arena.tournament.schedule import GameSpec
+
+    bot = tmp_path / "mine.py"
+    bot.write_text(SLEEPY)
+    os.utime(bot, (time.time() - 100, time.time() - 100))  # still for a while: cached
+    before = dx._local_fingerprint(str(bot))
+    assert str(bot) in dx._fingerprints
+    assert before == dx._local_fingerprint(str(bot)) == code_fingerprint(parse_spec(str(bot)))
+    bot.write_text(SLEEPY.replace("0.05", "0.06"))  # same size, new contents
+    after = dx._local_fingerprint(str(bot))
+    assert after != before and after == code_fingerprint(parse_spec(str(bot)))
+
+    game = GameSpec("g", 4, 4, 3, 1, "L0", "mine", "L0", str(bot), 0)
+    expected = dx.worker_fingerprints(["L0", str(bot)])
+    assert dx._check_code(game, expected, "worker W") == ""
+    gone = GameSpec("g", 4, 4, 3, 1, "L0", "gone", "L0", str(tmp_path / "gone.py"), 0)
+    problem = dx._check_code(gone, expected, "worker W")
+    assert problem.startswith(f"bot gone ({tmp_path / 'gone.py'}) cannot be found on worker W")

@@ -360,7 +360,7 @@ def _local_fingerprint(spec_text: str) -> str:
         try:
             st = f.stat()
             signature.append((str(f), st.st_size, st.st_mtime_ns, st.st_ino))
-            newest_ns = max(newest_ns, st.st_mtime_ns, st.st_ctime_ns)
+            newest_ns = max(newest_ns, st.st_mtime_ns)
         except OSError:
             signature.append((str(f), None))
     cached = _fingerprints.get(spec_text)

@@ -70,8 +70,8 @@ from arena.records import GameRecord
 from arena.tournament.executor import Executor, GameOutcome, referee_runner
 from arena.tournament.schedule import GameSpec
 
-__all__ = ["CORE_LOCK_DIR_ENV", "PLUGIN_NAME", "DaskExecutor", "TaskResult", "claim_cores",
-           "play_game", "worker_fingerprints"]
+__all__ = ["CORE_LOCK_DIR_ENV", "PLUGIN_NAME", "WORKER_LOG_DIR_ENV", "DaskExecutor",
+           "TaskResult", "claim_cores", "play_game", "worker_fingerprints"]
 
 log = logging.getLogger("arena.tournament.dask")
 
@@ -80,6 +80,9 @@ PLUGIN_NAME = "cxarena"
 #: environment variable naming the directory of the per-core lock files (default: a
 #: ``cxarena-cores`` folder in the system's temp directory, shared by all users)
 CORE_LOCK_DIR_ENV = "CXARENA_CORE_LOCK_DIR"
+#: environment variable naming where a worker keeps its bots' stdout/stderr logs (default:
+#: ``cxarena-logs-<uid>`` in the system's temp directory; file names carry the worker's pid)
+WORKER_LOG_DIR_ENV = "CXARENA_WORKER_LOG_DIR"
 #: how long the coordinator waits to connect to the scheduler at the start
 CONNECT_TIMEOUT_S = 15.0
 #: how long the coordinator keeps trying to get the scheduler back after losing it
@@ -278,8 +281,9 @@ def _worker_state(worker: Any) -> _WorkerGames:
     with _state_lock:
         if _state is None or _state.closing.is_set():
             nthreads = getattr(getattr(worker, "state", None), "nthreads", None) or 1
-            log_dir = os.path.join(getattr(worker, "local_directory", None)
-                                   or tempfile.gettempdir(), "cxarena-logs")
+            # not in the worker's own scratch directory: Dask deletes that when it closes
+            log_dir = os.environ.get(WORKER_LOG_DIR_ENV) or os.path.join(
+                tempfile.gettempdir(), f"cxarena-logs-{os.getuid()}")
             _state = _WorkerGames(int(nthreads), log_dir)
         return _state
 

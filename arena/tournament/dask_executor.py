@@ -39,8 +39,12 @@ Worker (any ``dask worker`` process that has cxarena and the bots installed):
 Start workers so that fairness holds: one single-threaded worker process per core,
 ``dask worker tcp://HOST:8786 --nworkers $(nproc) --nthreads 1`` (docs/scaling.md, README).
 
+Dask's workers exit when their scheduler is gone: after a scheduler restart, workers come
+back only if something restarts them (a loop, systemd); the coordinator waits for them.
+
 Must not live here: the referee itself, storage (the coordinator's `run.py`), any particular
-bot. Importing this module does not import `distributed`; `DaskExecutor` needs it.
+bot. This module imports without `distributed` (its worker plugin base is then `object`);
+`DaskExecutor.run` says in one line how to install it.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ A config file::
       plies: 2                # each round of a pairing on a board is a game pair from its own
       seed: 1                 #   opening, made from this seed (default: the tournament seed)
       # file: openings.txt    # or the openings in this file (checked on every board)
+    scheduler: null           # a Dask scheduler (tcp://HOST:8786): play the games on its workers
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
          "memory_limit_mb", "startup_timeout_s", "fresh_process", "description",
-         "isolation", "format", "challengers", "openings"}
+         "isolation", "format", "challengers", "openings", "scheduler"}
 _FORMATS = ("round-robin", "gauntlet")
 _OPENING_KEYS = {"plies", "seed", "file"}
 _REQUIRED = ("players", "boards", "timeout_s")
@@ -126,9 +127,10 @@ class TournamentConfig:
     format: str = "round-robin"
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
+    scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
 
     def fingerprint(self) -> dict[str, Any]:
-        """What makes two runs' games comparable (everything but workers and the name)."""
+        """What makes two runs' games comparable (everything but workers, scheduler, name)."""
         extra: dict[str, Any] = {}
         if self.format != "round-robin":  # absent keys keep old results directories valid
             extra["format"] = self.format
@@ -380,6 +382,10 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
                          f"{fresh_process!r}")
     isolation = data.get("isolation", defaults.ISOLATION)
     check_isolation(isolation, where("isolation"))
+    scheduler = data.get("scheduler")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise UsageError(f"{where('scheduler')}: expected the address of a Dask scheduler "
+                         f"(e.g. tcp://lab-01:8786) or null, got {scheduler!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise UsageError(f"{where('description')}: expected a string")
@@ -428,7 +434,7 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
         startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
         board_set=board_set, isolation=isolation, format=fmt, challengers=challengers,
-        openings=openings)
+        openings=openings, scheduler=scheduler.strip() if scheduler else None)
 
 
 def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tuple[str, ...]:

@@ -4,7 +4,8 @@
 1. the schedule (`arena.tournament.schedule`) and the results directory's store
 (`arena.tournament.store`), checked
    against the config's fingerprint; only games not stored yet are played (resume);
-2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core); the
+2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core; with a
+   `scheduler`, `arena.tournament.dask_executor.DaskExecutor` on a Dask cluster); the
    parent stores each game the moment it arrives, shows a progress bar and logs to
    ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
@@ -259,6 +260,13 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                  len(todo), config.workers, config.timeout_s, isolation.isolated, config.path)
         if isolation.notice():
             log.warning("event=not-isolated %s", isolation.notice())
+        if executor is None and config.scheduler:
+            from arena.tournament.dask_executor import DaskExecutor
+
+            log.info("event=dask scheduler=%s (the cluster's workers decide the parallelism; "
+                     "workers=%d is not used)", config.scheduler, config.workers)
+            executor = DaskExecutor(match_settings(config, None, isolation.isolated),
+                                    config.scheduler)
         if executor is None:
             run_tag = str(results_dir.resolve())
             orphans = reap_orphans(run_tag)

@@ -25,6 +25,9 @@ status 128+N (`BotProcess(status_from_wrapper=True)` translates it back). bwrap'
 processes keep fds 0-2 open, so the protocol's pipe and socket reach the bot as fds 3 and 4
 and a shell line inside moves them to 0 and 1 (`_OUTER_SHIM`, `_INNER_SHIM`): the bot holds
 the only copies, and the referee sees at once when it closes its stdout or stdin.
+No `--new-session`: it would take the bot out of the process group the referee freezes, and it
+is not needed against terminal injection (TIOCSTI), since the referee starts bwrap in a session
+of its own (`start_new_session`) that has no controlling terminal.
 
 Limits (rlimits, CPU affinity) must be in place before bwrap forks, or the bot would not
 inherit them: the argv starts with ``--args FD``, and bwrap blocks reading its extra arguments

@@ -15,7 +15,9 @@ sandbox:
   `bot_paths`); nothing else of the host (no results folder, no other bot, no home directory);
 - a private scratch: /tmp and /dev/shm are fresh tmpfs of `defaults.SCRATCH_MB` each, gone when
   the sandbox ends (HOME and TMPDIR point at /tmp);
-- `--die-with-parent`: the sandbox dies with the referee.
+- `--die-with-parent`: the sandbox dies with the referee;
+- a seccomp filter (libseccomp, where installed) that refuses `setsid` and `setpgid`, so that
+  nothing the bot starts leaves the process group the referee freezes between its turns.
 
 bwrap stays the bot's parent: the referee's child is bwrap, which forks an init process (pid 1
 of the new PID namespace) that forks the bot. All three stay in the process group the referee
@@ -39,6 +41,9 @@ Nothing here knows the protocol or the game; the referee decides when to use it.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
 import fcntl
 import functools
 import importlib.util
@@ -63,6 +68,11 @@ NOT_ISOLATED_LINE = "entrants were not isolated"
 _PROBE_TIMEOUT_S = 10.0
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _NOBODY = 65534
+#: system calls a sandboxed bot may not make: with them a process it starts could leave the
+#: process group that the referee freezes between the bot's turns, and compute meanwhile
+_BLOCKED_SYSCALLS = ("setsid", "setpgid")
+_SCMP_ACT_ALLOW = 0x7FFF0000
+_SCMP_ACT_ERRNO = 0x00050000
 # bwrap's own processes (the monitor outside, pid 1 inside) keep fds 0-2 open but close the
 # others, which only the command inherits. The protocol's stdin and stdout travel as fds 3 and 4
 # so that the bot holds the only copies: the referee then sees its stdout close (EOF) and its
@@ -137,14 +147,16 @@ class Launch:
 
     argv: list[str]
     pass_fds: tuple[int, ...]
-    _read_fd: int
     _write_fd: int
 
     def started(self) -> None:
-        """The process is running: our copy of the read end is no longer needed."""
-        if self._read_fd >= 0:
-            os.close(self._read_fd)
-            self._read_fd = -1
+        """The process is running: our copies of the fds it inherited are no longer needed."""
+        for fd in self.pass_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.pass_fds = ()
 
     def release(self) -> None:
         """Let bwrap go on (EOF on its argument pipe)."""
@@ -217,11 +229,18 @@ class Sandbox:
                  "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
         pipe_r, write_fd = os.pipe()
-        read_fd = fcntl.fcntl(pipe_r, fcntl.F_DUPFD_CLOEXEC, 10)  # clear of fds 0-4
-        os.close(pipe_r)
+        read_fd = _high(pipe_r)
+        pass_fds = [read_fd]
+        program = _seccomp_filter()
+        if program is not None:
+            seccomp_r, seccomp_w = os.pipe()
+            os.write(seccomp_w, program)  # a few hundred bytes: fits in the pipe
+            os.close(seccomp_w)
+            pass_fds.append(_high(seccomp_r))
+            args += ["--seccomp", str(pass_fds[-1])]
         return Launch(argv=[*_OUTER_SHIM, bwrap, "--args", str(read_fd), *args, "--",
                             *_INNER_SHIM, *argv],
-                      pass_fds=(read_fd,), _read_fd=read_fd, _write_fd=write_fd)
+                      pass_fds=tuple(pass_fds), _write_fd=write_fd)
 
     @staticmethod
     def env(env: Mapping[str, str], drop: Iterable[str] = ()) -> dict[str, str]:
@@ -340,6 +359,53 @@ def _outermost(paths: Iterable[str]) -> list[str]:
         if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
             out.append(p)
     return out
+
+
+def _high(fd: int) -> int:
+    """`fd` moved to a number of 10 or more (clear of the fds 0-4 the shims use)."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return high
+
+
+@functools.lru_cache(maxsize=1)
+def _seccomp_filter() -> bytes | None:
+    """The BPF program (built with libseccomp, the library behind the seccomp profiles of
+    Docker, systemd and Flatpak) that makes `_BLOCKED_SYSCALLS` fail with EPERM and kills a
+    process that makes system calls of another architecture; None where libseccomp is
+    missing (then a process a bot starts can leave its process group)."""
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("seccomp") or "libseccomp.so.2")
+    except OSError:
+        return None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_rule_add.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
+                                     ctypes.c_uint]
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    ctx = lib.seccomp_init(_SCMP_ACT_ALLOW)
+    if not ctx:
+        return None
+    try:
+        for name in _BLOCKED_SYSCALLS:
+            nr = lib.seccomp_syscall_resolve_name(name.encode())
+            if nr < 0 or lib.seccomp_rule_add(ctx, _SCMP_ACT_ERRNO | errno.EPERM, nr, 0) != 0:
+                return None
+        r, w = os.pipe()
+        try:
+            ok = lib.seccomp_export_bpf(ctx, w) == 0
+            os.close(w)
+            w = -1
+            program = os.read(r, 1 << 16) if ok else b""
+        finally:
+            os.close(r)
+            if w >= 0:
+                os.close(w)
+        return program or None
+    finally:
+        lib.seccomp_release(ctx)
 
 
 def _within(path: str, folder: str) -> bool:

@@ -48,6 +48,7 @@ import fcntl
 import functools
 import importlib.util
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -186,8 +187,10 @@ class Sandbox:
 
     def _system_args(self) -> list[str]:
         """Namespaces, the system folders, /proc, /dev and the scratch."""
+        known = _bwrap_options()
         args = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY),
-                "--disable-userns", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+                *(["--disable-userns"] if "--disable-userns" in known else []),
+                "--unshare-pid", "--unshare-net", "--unshare-ipc",
                 "--unshare-uts", "--hostname", "cxarena-bot", "--unshare-cgroup-try",
                 "--cap-drop", "ALL", "--die-with-parent"]
         for d in _SYSTEM_DIRS:
@@ -196,10 +199,9 @@ class Sandbox:
             elif os.path.isdir(d):
                 args += ["--ro-bind", d, d]
         args += _etc_args()
-        scratch = str(self.scratch_mb * 2**20)
+        size = ["--size", str(self.scratch_mb * 2**20)] if "--size" in known else []
         args += ["--proc", "/proc", "--dev", "/dev",
-                 "--size", scratch, "--tmpfs", "/tmp",
-                 "--size", scratch, "--tmpfs", "/dev/shm"]
+                 *size, "--tmpfs", "/tmp", *size, "--tmpfs", "/dev/shm"]
         return args
 
     def launch(self, argv: Sequence[str], read_paths: Iterable[str],
@@ -220,7 +222,7 @@ class Sandbox:
         own_cwd = not any(_within(cwd, h) for h in host) and \
             not any(_within(m, cwd) for m in mounts)
         if own_cwd:
-            args += ["--size", "4096", "--tmpfs", cwd]
+            args += ["--tmpfs", cwd]
         for p in binds:
             args += ["--ro-bind-try", p, p]
         if own_cwd:
@@ -359,6 +361,21 @@ def _outermost(paths: Iterable[str]) -> list[str]:
         if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
             out.append(p)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _bwrap_options() -> frozenset[str]:
+    """The options this bwrap knows (older ones lack --size and --disable-userns: the sandbox
+    then goes without them)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return frozenset()
+    try:
+        done = subprocess.run([bwrap, "--help"], capture_output=True, text=True,
+                              timeout=_PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(re.findall(r"^\s+(--[a-z0-9-]+)", done.stdout + done.stderr, re.M))
 
 
 def _high(fd: int) -> int:

@@ -60,7 +60,8 @@ from pathlib import Path
 from arena import defaults
 from arena.errors import UsageError
 
-__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_paths", "probe", "resolve"]
+__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_paths", "bot_pid", "probe",
+           "resolve"]
 
 #: the values of the `isolation` setting
 MODES = ("auto", "namespaces", "none")
@@ -249,6 +250,25 @@ class Sandbox:
         """The environment for a sandboxed bot: `env` without the `drop` keys."""
         gone = set(drop)
         return {k: v for k, v in env.items() if k not in gone}
+
+
+def bot_pid(wrapper_pid: int) -> int | None:
+    """The (host) pid of the bot in the sandbox whose bwrap has `wrapper_pid`: the child of
+    bwrap's init, which is bwrap's child. None before the bot is forked or after it ended.
+    (Per-process readings such as /proc/PID/schedstat belong to this pid, not the wrapper's.)"""
+    pid: int | None = wrapper_pid
+    for _ in range(2):  # bwrap -> its init (pid 1 inside) -> the bot
+        kids = _children(pid) if pid is not None else []
+        pid = kids[0] if kids else None
+    return pid
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 # ------------------------------------------------------------------ what a bot may read

@@ -231,6 +231,8 @@ def test_limits_pinning_and_freezing_reach_the_sandboxed_bot() -> None:
         assert len(groups) == 2  # one process group per bot: bwrap, its init, the bot
         bots = [p for p in pids if "bwrap" not in cmdline(p)]
         assert len(bots) == 2 and any("shellbot.sh" in cmdline(p) for p in bots)
+        wrappers = [p for p in pids if os.getpgid(p) == p]  # bwrap leads the group
+        assert sorted(sandbox.bot_pid(w) or 0 for w in wrappers) == sorted(bots)
         own_ns = os.readlink("/proc/self/ns/pid")
         for pid in pids:
             assert os.getpgid(pid) in groups

@@ -3,8 +3,8 @@
 `resolve(mode)` turns the `isolation` setting (`auto`, `namespaces`, `none`) into an
 `Isolation`: whether bots run sandboxed and, if not, why. `auto` isolates when the machine
 allows it: `probe()` (once per process) checks that `bwrap` exists and that a trivial sandbox
-starts. `Sandbox.launch(spec, argv)` builds the command line that runs a bot's argv inside a
-sandbox:
+starts. `Sandbox.launch(argv, bot_paths(spec))` builds the command line that runs a bot's argv
+inside a sandbox:
 
 - its own PID, network, IPC, UTS (and cgroup) namespaces, and a user namespace with no
   capabilities, in which it may not create further user namespaces: it sees only its own
@@ -32,7 +32,7 @@ is not needed against terminal injection (TIOCSTI), since the referee starts bwr
 of its own (`start_new_session`) that has no controlling terminal.
 
 Limits (rlimits, CPU affinity) must be in place before bwrap forks, or the bot would not
-inherit them: the argv starts with ``--args FD``, and bwrap blocks reading its extra arguments
+inherit them: bwrap's first option is ``--args FD``, and it blocks reading extra arguments
 from that pipe until `Launch.release()` closes it, which the referee does once `BotProcess` has
 applied the limits to bwrap's pid.
 

@@ -95,8 +95,8 @@ def _environ(pid: int, keys: tuple[bytes, ...]) -> dict[bytes, bytes]:
     return found
 
 
-def _live_pids() -> Iterable[tuple[int, list[str]]]:
-    """(pid, stat fields) of every live (not zombie) process we can see."""
+def _live_pids(zombies: bool = False) -> Iterable[tuple[int, list[str]]]:
+    """(pid, stat fields) of every live process we can see (and the zombies if asked)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -105,20 +105,22 @@ def _live_pids() -> Iterable[tuple[int, list[str]]]:
     for entry in entries:
         if entry.isdigit() and int(entry) != me:
             st = _stat(int(entry))
-            if st and st[0] not in ("Z", "X"):
+            if st and (zombies or st[0] not in ("Z", "X")):
                 yield int(entry), st
 
 
 def find_bot_processes(root_pid: int, bot_id: str | None) -> tuple[set[int], set[int]]:
-    """(descendants, escaped): the live processes below `root_pid` by parent links (itself
-    included), and the live processes marked with `bot_id` that are not below it (orphans of a
+    """(descendants, escaped): the processes below `root_pid` by parent links (itself
+    included if alive; zombies below it included: once their parent dies they are ours to
+    collect), and the live processes marked with `bot_id` that are not below it (orphans of a
     double fork, re-parented to a subreaper or init)."""
     children: dict[int, list[int]] = {}
     marked: set[int] = set()
     key = BOT_ENV.encode()
-    for pid, st in _live_pids():
+    for pid, st in _live_pids(zombies=True):
         children.setdefault(int(st[1]), []).append(pid)
-        if bot_id is not None and _environ(pid, (key,)).get(key) == bot_id.encode():
+        if (bot_id is not None and st[0] not in ("Z", "X")
+                and _environ(pid, (key,)).get(key) == bot_id.encode()):
             marked.add(pid)
     tree: set[int] = set()
     todo = [root_pid]

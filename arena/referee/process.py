@@ -317,11 +317,12 @@ class BotProcess:
         of the bot (descendants that left the group, orphans of a double fork), then reap if it
         is dead already. Idempotent; never waits for a slow death (see `reap`)."""
         if not self._killed:
-            # Kill before reaping: while the leader is unreaped its pid (= the pgid) is not reused.
-            self._signal_group(signal.SIGKILL)
-            self._killed = True
+            # Look before killing (the dead are harder to place), and kill before reaping:
+            # while the leader is unreaped its pid (= the pgid) is not reused.
             tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
             tree.discard(self.pid)
+            self._signal_group(signal.SIGKILL)
+            self._killed = True
             self._orphans |= set(containment.kill_pids(tree | escaped))
         self.reap(0.0)
 
@@ -383,6 +384,12 @@ class BotProcess:
         self._close_fds()
         return True
 
+    def settled(self) -> bool:
+        """Reaped, and every killed process of the bot that came back to us collected too."""
+        if self._orphans:
+            self._orphans = containment.reap_orphans(self._orphans)
+        return self._status is not None and not self._orphans
+
     def _close_fds(self) -> None:
         try:
             if self.popen.stdin is not None:
@@ -421,6 +428,9 @@ class BotProcess:
         self.kill()
         if not self.reap(1.0):
             self._close_fds()  # a process that will not die (uninterruptible): still no leak
+        end = time.perf_counter() + 0.5
+        while not self.settled() and time.perf_counter() < end:
+            time.sleep(0.005)
 
     # ---------------------------------------------------------- post mortem
     def describe_exit(self, wait_s: float = 0.3) -> str:

@@ -279,7 +279,7 @@ class Referee:
         self._dying.append(proc)
 
     def _reap_dying(self) -> None:
-        self._dying = [p for p in self._dying if not p.reap(0.0)]
+        self._dying = [p for p in self._dying if not (p.reap(0.0) and p.settled())]
 
     # -------------------------------------------------------------- requests
     def _request(self, seat: _Seat, data: str, what: str, is_move: bool) -> tuple[

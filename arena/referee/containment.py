@@ -8,8 +8,10 @@ Lives here (Linux `/proc` and `prctl`; elsewhere every function degrades to "not
 - `bot_environment(bot_id)`: the marks every bot process gets in its environment (inherited by
   everything it starts): its own id (`BOT_ENV`) and its owner, the referee process
   (`OWNER_ENV`: pid and start time, so a reused pid is never mistaken for the owner);
-- `find_bot_processes(root_pid, bot_id)`: every live process of one bot: the descendants of its
-  first process (by parent links) plus anything carrying its id (escaped orphans);
+- `find_bot_processes(root_pid, bot_id)`: every process of one bot: the descendants of its
+  first process (by parent links) plus the orphans carrying its id that were re-parented to
+  us (escaped by a double fork), from one pass over /proc (`process_table`, shared by the
+  bots of a game);
 - `kill_pids` and `reap_orphans`: SIGKILL such processes; collect the ones re-parented to us;
 - `kill_leftovers()`: kill processes whose owner (a referee process) is dead, e.g. the
   grandchild of a bot whose referee was killed by SIGKILL (the parent-death signal reaches only
@@ -28,9 +30,11 @@ import signal
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-__all__ = ["BOT_ENV", "OWNER_ENV", "become_subreaper", "bot_environment", "find_bot_processes",
-           "kill_leftovers", "kill_pids", "owner_mark", "reap_orphans", "task_times"]
+__all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
+           "find_bot_processes", "kill_leftovers", "kill_pids", "machine_wait_ns", "owner_mark",
+           "process_table", "reap_orphans", "task_times"]
 
 #: environment variable naming the bot process (tree) a process belongs to
 BOT_ENV = "CXARENA_BOT"
@@ -109,31 +113,57 @@ def _live_pids(zombies: bool = False) -> Iterable[tuple[int, list[str]]]:
                 yield int(entry), st
 
 
-def find_bot_processes(root_pid: int, bot_id: str | None) -> tuple[set[int], set[int]]:
-    """(descendants, escaped): the processes below `root_pid` by parent links (itself
-    included if alive; zombies below it included: once their parent dies they are ours to
-    collect), and the live processes marked with `bot_id` that are not below it (orphans of a
-    double fork, re-parented to a subreaper or init)."""
+@dataclass(frozen=True)
+class ProcessTable:
+    """Who is whose child, from one pass over /proc (`process_table`)."""
+
+    children: dict[int, list[int]]
+    zombies: frozenset[int]
+
+    def below(self, root_pid: int) -> set[int]:
+        """`root_pid` and every process below it by parent links (zombies included)."""
+        tree: set[int] = set()
+        todo = [root_pid]
+        while todo:
+            pid = todo.pop()
+            if pid not in tree:
+                tree.add(pid)
+                todo.extend(self.children.get(pid, []))
+        return tree
+
+
+def process_table() -> ProcessTable:
+    """One pass over /proc (a few ms with a few hundred processes: once per game at most)."""
     children: dict[int, list[int]] = {}
-    marked: set[int] = set()
-    key = BOT_ENV.encode()
+    zombies = set()
     for pid, st in _live_pids(zombies=True):
         children.setdefault(int(st[1]), []).append(pid)
-        if (bot_id is not None and st[0] not in ("Z", "X")
-                and _environ(pid, (key,)).get(key) == bot_id.encode()):
-            marked.add(pid)
-    tree: set[int] = set()
-    todo = [root_pid]
-    while todo:
-        pid = todo.pop()
-        if pid in tree:
-            continue
-        tree.add(pid)
-        todo.extend(children.get(pid, []))
-    alive_root = _stat(root_pid)
-    if alive_root is None or alive_root[0] in ("Z", "X"):
+        if st[0] in ("Z", "X"):
+            zombies.add(pid)
+    return ProcessTable(children, frozenset(zombies))
+
+
+def find_bot_processes(root_pid: int, bot_id: str | None,
+                       table: ProcessTable | None = None) -> tuple[set[int], set[int]]:
+    """(descendants, escaped): the processes below `root_pid` by parent links (itself
+    included if alive; zombies below it included: once their parent dies they are ours to
+    collect), and the processes marked with `bot_id` that are not below it, with everything
+    below them: orphans of a double fork, re-parented to this subreaper (else to init)."""
+    table = process_table() if table is None else table
+    tree = table.below(root_pid)
+    if root_pid in table.zombies or _stat(root_pid) is None:
         tree.discard(root_pid)
-    return tree, marked - tree
+    escaped: set[int] = set()
+    if bot_id is not None:
+        # orphans come back to the nearest subreaper: this process (or init without one)
+        adopters = [os.getpid()] if become_subreaper() else [os.getpid(), 1]
+        key = BOT_ENV.encode()
+        for parent in adopters:
+            for pid in table.children.get(parent, []):
+                if (pid not in tree and pid not in table.zombies
+                        and _environ(pid, (key,)).get(key) == bot_id.encode()):
+                    escaped |= table.below(pid)
+    return tree, escaped - tree
 
 
 def kill_pids(pids: Iterable[int]) -> list[int]:

@@ -326,13 +326,14 @@ class BotProcess:
             self._orphans |= set(containment.kill_pids(tree | escaped))
         self.reap(0.0)
 
-    def kill_escaped(self) -> list[int]:
+    def kill_escaped(self, table: containment.ProcessTable | None = None) -> list[int]:
         """SIGKILL the processes of this bot that no longer descend from it (a double fork
         re-parents them to the referee or init: they are not in the group, so a freeze misses
-        them). The bot and its own descendants are left alone. Returns the pids killed."""
+        them). The bot and its own descendants are left alone. Returns the pids killed.
+        `table`: a recent `containment.process_table()` (else one is made)."""
         if self._killed:
             return []
-        _, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+        _, escaped = containment.find_bot_processes(self.pid, self.bot_id, table)
         killed = containment.kill_pids(escaped)
         self._orphans |= set(killed)
         self._orphans = containment.reap_orphans(self._orphans)

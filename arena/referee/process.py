@@ -181,6 +181,7 @@ class BotProcess:
         self._poll = select.poll()
         self._poll.register(self._out, select.POLLIN | select.POLLPRI)
         self._tasks: set[int] = {self.pid}  # the processes whose threads `task_times` reads
+        self._threads: list[tuple[int, int]] | None = None  # and their threads
 
     # ----------------------------------------------------------------- state
     def alive(self) -> bool:
@@ -409,12 +410,15 @@ class BotProcess:
 
     # ----------------------------------------------------------- scheduling
     def task_times(self, refresh: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
-        """CPU and run-queue wait (ns) of every thread of the bot's processes; `refresh` looks
-        for processes the bot started since (costs a scan of /proc)."""
-        if refresh:
-            tree, _ = containment.find_bot_processes(self.pid, None)
-            self._tasks = tree or {self.pid}
-        return containment.task_times(self._tasks)
+        """CPU and run-queue wait (ns) of the threads of the bot's processes known so far (a
+        thread born later counts from zero when it shows up); `refresh` looks for processes
+        and threads the bot started since (a scan of /proc)."""
+        if refresh or self._threads is None:
+            if refresh:
+                tree, _ = containment.find_bot_processes(self.pid, None)
+                self._tasks = tree or {self.pid}
+            self._threads = containment.threads_of(self._tasks)
+        return containment.task_times(threads=self._threads)
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
         """End the process: optionally send a quit message and give it `grace_s` to exit, then

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
 import tempfile
 import threading
 import time
@@ -186,6 +187,7 @@ def soak(games: int) -> dict[str, Any]:
         r.close()
     time.sleep(0.5)
     left = _owned_processes()
+    shutil.rmtree(tmp, ignore_errors=True)
     measured = max(0, games - warmup)
     return {"games": measured + warmup * len(referees), "cores": len(cores), "before": before,
             "after": after, "wall_s": wall_s, "wrong": wrong, "reasons": reasons, "left": left,

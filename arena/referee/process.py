@@ -73,6 +73,11 @@ class _Spawner:
     """Runs process starts on one daemon thread per process (see the module docstring)."""
 
     def __init__(self) -> None:
+        self._reset()
+        if hasattr(os, "register_at_fork"):  # a forked child has no copy of the thread
+            os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
         self._lock = threading.Lock()
         self._pid = -1
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], list[Any], threading.Event]] = (
@@ -129,9 +134,6 @@ class BotProcess:
         #: CLOCK_REALTIME ns at which the line last returned by `read_line` reached the kernel
         #: (None if unknown)
         self.line_arrival_ns: int | None = None
-        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
-        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
-        # late wake-up of the referee never counts against the bot.
         #: marks the bot's processes (inherited by all it starts; see containment)
         self.bot_id = f"{os.getpid()}-{next(_bot_ids)}-{time.time_ns() % 10**9}"
         env = {**env, **containment.bot_environment(self.bot_id)}

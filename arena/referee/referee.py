@@ -293,7 +293,8 @@ class Referee:
             log.info("event=bot-start spec=%s pid=%d startup_ms=%.0f log=%s", seats[i].spec.text,
                      proc.pid, seats[i].startup_ms, proc.log_path)
 
-    def _release(self, seat: _Seat, faulty: bool) -> None:
+    def _release(self, seat: _Seat, faulty: bool,
+                 table: containment.ProcessTable | None = None) -> None:
         proc = seat.proc
         seat.proc = None
         if proc is None:
@@ -306,7 +307,7 @@ class Referee:
             else:
                 proc.close(protocol.quit().encode())
             return
-        escaped = proc.kill_escaped()  # a double fork's orphans end with the game
+        escaped = proc.kill_escaped(table)  # a double fork's orphans end with the game
         if escaped:
             log.warning("event=escaped-killed spec=%s pid=%d pids=%s: processes the bot "
                         "started outside its process group", seat.spec.text, proc.pid, escaped)
@@ -318,7 +319,7 @@ class Referee:
         self._dying.append(proc)
 
     def _reap_dying(self) -> None:
-        self._dying = [p for p in self._dying if not p.reap(0.0)]
+        self._dying = [p for p in self._dying if not (p.reap(0.0) and p.settled())]
 
     # -------------------------------------------------------------- requests
     def _request(self, seat: _Seat, data: str, what: str, is_move: bool) -> tuple[
@@ -546,6 +547,7 @@ class Referee:
             if f.overload and may_replay:  # not the bot's fault: play the game again
                 if bad.proc is not None:
                     bad.proc.kill()  # it may be mid-computation: never reused
+                finished = True  # the opponent's process is fine to reuse
                 return None, f.overload
             if f.overload:  # no replay left: charged, saying why it may not be its fault
                 f.detail = f.overload + (f"; charged after {replayed} overloaded replays"
@@ -558,9 +560,11 @@ class Referee:
             reason, detail, winner = f.reason, f.detail, 2 - current
             finished = True
         finally:
+            # one look at the process table for both bots (escaped orphans end with the game)
+            table = containment.process_table() if finished else None
             for i, seat in enumerate(seats):
                 # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
-                self._release(seat, faulty=offender == i + 1 or not finished)
+                self._release(seat, faulty=offender == i + 1 or not finished, table=table)
         # microsecond resolution, as stored in JSON (so a record round-trips exactly)
         times_ms = [round(t, 3) for t in times]
         return GameRecord(

@@ -70,7 +70,7 @@ def overhead(address: str, short: int = 40, long: int = 240, repeats: int = 5,
     return out
 
 
-def accuracy(address: str, ontime_games: int = 8, late_games: int = 20) -> dict[str, Any]:
+def accuracy(address: str, ontime_games: int = 16, late_games: int = 20) -> dict[str, Any]:
     """The 95 ms / 120 ms test on the Dask workers and, as the control on the same machine at
     the same time, on the local executor's two workers."""
     from arena.referee.referee import MatchSettings

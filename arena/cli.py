@@ -23,6 +23,9 @@ COMMANDS = {
     "players": "players",
     "new-bot": "new_bot",
     "check-bot": "check_bot",
+    "openings": "openings",
+    "play": "play",
+    "serve": "serve",
 }
 
 

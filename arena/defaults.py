@@ -3,7 +3,7 @@ them from here (times in seconds, memory in MiB)."""
 
 from __future__ import annotations
 
-#: per-move (and initPlayer) time limit of `check-bot` when no config gives one
+#: per-move (and initPlayer) time limit of `check-bot`, `play` and `serve` when none is given
 TIMEOUT_S = 1.0
 #: margin added before an answer counts as late
 GRACE_S = 0.010

@@ -41,8 +41,9 @@ class GameRecord:
     p1: str  # SPEC of the player who moved first
     p2: str  # SPEC of the player who moved second
     names: tuple[str, str]  # playerName() of p1 and p2 ("" if never obtained)
-    moves: tuple[int, ...]  # columns in order
+    moves: tuple[int, ...]  # columns in order, from the empty board (opening included)
     times_ms: tuple[float, ...]  # measured wall time of each move, same length as moves
+    #                              (0.0 for the opening's moves: nobody chose them)
     winner: int | None  # 1, 2, or None for a draw
     reason: Reason
     detail: str  # human-readable detail ("" for a normal end)
@@ -54,10 +55,23 @@ class GameRecord:
     finished_at: str = ""  # ISO 8601 UTC
     version: str = ""  # harness version
     extra: dict[str, Any] = field(default_factory=dict)  # labels added by callers (game id ...)
+    #: the opening the game started from (the first len(opening) entries of moves); () = the
+    #: empty board. Stored records from before openings existed read back as ().
+    opening: tuple[int, ...] = ()
+    #: the game pair this game belongs to (the same opening, colours swapped); "" = unpaired
+    pair_id: str = ""
 
     @property
     def is_fault(self) -> bool:
         return self.reason in FAULTS
+
+    @property
+    def played_times_ms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The move times of p1 and of p2, opening moves left out."""
+        skip = len(self.opening)
+        p1 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 0)
+        p2 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 1)
+        return p1, p2
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -66,6 +80,7 @@ class GameRecord:
         d["moves"] = list(self.moves)
         d["times_ms"] = [round(t, 3) for t in self.times_ms]
         d["init_ms"] = [round(t, 3) for t in self.init_ms]
+        d["opening"] = list(self.opening)
         d["schema"] = RECORD_SCHEMA
         return d
 
@@ -81,6 +96,8 @@ class GameRecord:
         d["moves"] = tuple(d["moves"])
         d["times_ms"] = tuple(d["times_ms"])
         d["init_ms"] = tuple(d.get("init_ms", (0.0, 0.0)))
+        d["opening"] = tuple(d.get("opening", ()))
+        d["pair_id"] = str(d.get("pair_id", ""))
         return cls(**d)
 
 

@@ -2,6 +2,7 @@
 
     python -m bench                 # all of them
     python -m bench board referee   # only bench_board and bench_referee
+    python -m bench sprt            # bench_sprt: SPRT cost by simulation (no real games)
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench java
 
 All at 1 s per move on 6x7x4, the bots and the referee pinned to one core, processes reused,
-the default memory limit (see `arena.entrants.java.RLIMIT_AS_WORKAROUND`).
+the default memory limit (RLIMIT_DATA: a stock JVM starts under it without flags).
 
 1. Per-move overhead: a Java bot that answers at once (the first free column) against L0;
    the referee's recorded times of the Java bot's moves (write request -> kernel arrival of

@@ -1,8 +1,19 @@
-"""`cxarena match SPEC1 SPEC2`: a few games between two bots, each result and a summary.
+"""`cxarena match SPEC1 SPEC2`: games between two bots, each result and a summary.
 
-Game i (from 1) has SPEC1 moving first when i is odd and SPEC2 when it is even; its seed is
-derived from --seed and i (`game_seed`), so a rerun replays the same games. With --json, stdout
-carries one GameRecord JSON object per game and line (nothing else); the summary goes to stderr.
+Games come in **pairs**: game 2k-1 has SPEC1 moving first, game 2k SPEC2, both from the same
+start. Game i (from 1) has its seed derived from --seed and i (`game_seed`), so a rerun replays
+the same games. When more than one pair is played, each pair starts from its own opening
+(`arena.tournament.openings`: a suite made from --seed, or --openings FILE) unless
+--no-openings; pairs cycle over the boards (--board, or every board of --board-set).
+
+The summary gives W/D/L, faults, how many distinct games were played (a warning when games
+repeat) and the Elo difference: pentanomial over pairs when every game is paired, trinomial
+otherwise (`arena.tournament.stats`). With --sprt ELO0 ELO1 the match plays pairs until the
+GSPRT decides (H1: SPEC1 is better by ELO1; H0: it is not better by ELO0) or --games is reached,
+printing the LLR after every pair.
+
+With --json, stdout carries one GameRecord JSON object per game and line (nothing else); the
+summary goes to stderr.
 """
 
 from __future__ import annotations
@@ -22,18 +33,40 @@ from arena.tournament import schedule
 
 HELP = "play a few games between two bots and print the results and a summary"
 
-__all__ = ["HELP", "add_arguments", "game_seed", "run", "summary_lines"]
+__all__ = ["HELP", "SPRT_DEFAULT_CAP", "add_arguments", "game_seed", "run", "summary_lines"]
+
+#: games a --sprt match plays at most unless --games says otherwise
+SPRT_DEFAULT_CAP = 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec1", metavar="SPEC1", help="first bot (moves first in game 1)")
     parser.add_argument("spec2", metavar="SPEC2", help="second bot")
-    parser.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"), required=True,
-                        help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"),
+                       help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
+    where.add_argument("--board-set", metavar="NAME", default=None,
+                       help="cycle the pairs over every board of a set in boards.yaml "
+                            "(e.g. competition)")
     parser.add_argument("--time", type=float, required=True, metavar="T",
                         help="time limit per move and for initPlayer, in seconds")
-    parser.add_argument("--games", type=int, default=2, metavar="G",
-                        help="number of games, alternating who moves first (default 2)")
+    parser.add_argument("--games", type=int, default=None, metavar="G",
+                        help="number of games, alternating who moves first (default 2; with "
+                             f"--sprt the cap, default {SPRT_DEFAULT_CAP})")
+    parser.add_argument("--openings", metavar="FILE", default=None,
+                        help="play the pairs from the openings in FILE (one board only; "
+                             "format: `cxarena openings --help`)")
+    parser.add_argument("--no-openings", action="store_true",
+                        help="every game from the empty board (the course's format)")
+    parser.add_argument("--plies", type=int, default=None, metavar="P",
+                        help="moves per generated opening (default 2)")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), default=None,
+                        help="sequential test: stop as soon as SPEC1 is shown better than "
+                             "SPEC2 by ELO1 (H1) or not better by ELO0 (H0); logistic Elo")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="SPRT false-positive rate (default %(default)g)")
+    parser.add_argument("--beta", type=float, default=0.05,
+                        help="SPRT false-negative rate (default %(default)g)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="base seed; each game's seed is derived from it (default 0)")
     parser.add_argument("--json", action="store_true",
@@ -67,11 +100,29 @@ def game_seed(base_seed: int, game_index: int) -> int:
 def _check(args: argparse.Namespace) -> None:
     from arena.board import CXBoard
 
-    M, N, K = args.board
-    try:
-        CXBoard(M, N, K)
-    except ValueError as e:
-        raise UsageError(f"--board {M} {N} {K}: {e}") from None
+    if args.board is not None:
+        M, N, K = args.board
+        try:
+            CXBoard(M, N, K)
+        except ValueError as e:
+            raise UsageError(f"--board {M} {N} {K}: {e}") from None
+    if args.games is None:
+        args.games = SPRT_DEFAULT_CAP if args.sprt else 2
+    if args.openings is not None and args.board is None:
+        raise UsageError("--openings FILE holds openings for one board: use it with --board")
+    if args.openings is not None and args.no_openings:
+        raise UsageError("--openings and --no-openings contradict each other")
+    if args.plies is not None and args.plies < 0:
+        raise UsageError(f"--plies must be >= 0, got {args.plies}")
+    if args.sprt is not None:
+        from arena.tournament.stats import Sprt
+
+        try:
+            Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+        except ValueError as e:
+            raise UsageError(f"--sprt: {e}") from None
+        if args.games < 2:
+            raise UsageError(f"--games (the SPRT's cap) must be at least 2, got {args.games}")
     if not (args.time > 0 and math.isfinite(args.time)):
         raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
     if args.games < 1:
@@ -91,12 +142,58 @@ def _check(args: argparse.Namespace) -> None:
                              f"({sorted(os.sched_getaffinity(0))})")
 
 
+def _boards(args: argparse.Namespace) -> list[tuple[int, int, int]]:
+    if args.board is not None:
+        M, N, K = args.board
+        return [(M, N, K)]
+    from arena.tournament.config import resolve_board_set
+
+    return list(resolve_board_set(args.board_set))
+
+
+class _Starts:
+    """Where each pair starts: (board, opening) for pair k (0-based)."""
+
+    def __init__(self, args: argparse.Namespace, boards: list[tuple[int, int, int]]) -> None:
+        from arena.tournament.openings import DEFAULT_PLIES, OpeningStream, read_suite
+
+        self.boards = boards
+        pairs = (args.games + 1) // 2
+        self.use_openings = not args.no_openings and (pairs > 1 or args.openings is not None)
+        self.file = None if args.openings is None else read_suite(args.openings, *boards[0])
+        plies = DEFAULT_PLIES if args.plies is None else args.plies
+        self.plies = plies
+        self.streams = {} if self.file is not None or not self.use_openings else {
+            b: OpeningStream(*b, plies=min(plies, b[0] * b[1] - 1), seed=args.seed)
+            for b in boards}
+
+    def at(self, k: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+        board = self.boards[k % len(self.boards)]
+        if not self.use_openings:
+            return board, ()
+        j = k // len(self.boards)
+        if self.file is not None:
+            return board, self.file.openings[j % len(self.file.openings)].moves
+        return board, self.streams[board].get(j).moves
+
+    def describe(self) -> str:
+        if not self.use_openings:
+            return "every game from the empty board"
+        if self.file is not None:
+            return f"openings from {self.file.source} ({self.file.distinct} distinct)"
+        return f"{self.plies}-ply openings made from the seed, one per pair"
+
+
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from arena.entrants.specs import SpecError, check_loadable, parse_spec, time_limit_problem
     from arena.referee.referee import MatchSettings, Referee
     from arena.referee.sandbox import resolve
+    from arena.tournament.stats import Pentanomial, Sprt, SprtResult
 
     _check(args)
+    boards = _boards(args)
     notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
     if notice:
         print(notice, file=sys.stderr)
@@ -108,34 +205,74 @@ def run(args: argparse.Namespace) -> int:
     failed = check_loadable([spec1, spec2])
     if failed:
         raise SpecError(next(iter(failed.values())))
-    M, N, K = args.board
+    starts = _Starts(args, boards)
     log_dir = args.log_dir or tempfile.mkdtemp(prefix="cxarena-match-logs-")
     settings = MatchSettings(
         timeout_s=args.time, grace_s=args.grace_ms / 1000.0, startup_timeout_s=args.startup_s,
         memory_limit_bytes=args.memory_mb * 2**20 if args.memory_mb else None,
         fresh_process=args.fresh, cpu=args.cpu, log_dir=log_dir,
         isolation=args.isolation)
+    sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha,
+                                               args.beta)
+    out = sys.stderr if args.json else sys.stdout
+    if sprt is not None:
+        print(f"{sprt.describe()}; at most {args.games} games", file=out, flush=True)
     records: list[GameRecord] = []
+    penta = Pentanomial()
+    verdict = None
     with Referee(settings) as referee:
         for i in range(1, args.games + 1):
+            k = (i - 1) // 2
+            (M, N, K), opening = starts.at(k)
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
             rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
-                               game_id=f"{i} of the match")
+                               game_id=f"{i} of the match", opening=opening)
+            rec = dataclasses.replace(rec, pair_id=f"match-{args.seed}-pair{k + 1}")
             records.append(rec)
             if args.json:
                 print(rec.to_json(), flush=True)
             else:
                 print(_result_line(i, rec), flush=True)
-    out = sys.stderr if args.json else sys.stdout
-    print("\n".join(summary_lines(records, args.spec1, args.spec2, args.time)), file=out)
+            if sprt is not None and i % 2 == 0:
+                penta = penta.add_pair(_score(records[-2], 1), _score(records[-1], 2))
+                state = sprt.state(penta)
+                print(f"  pair {k + 1}: {penta}  LLR {state.llr:+.2f} (bounds "
+                      f"{state.lower:+.2f} .. {state.upper:+.2f})", file=out, flush=True)
+                if state.result is not SprtResult.CONTINUE:
+                    verdict = state
+                    break
+    lines = summary_lines(records, args.spec1, args.spec2, args.time)
+    lines.insert(1, f"  starts: {starts.describe()}")
+    if sprt is not None:
+        if verdict is None:
+            st = sprt.state(penta)
+            lines.append(f"  SPRT: cap of {args.games} games reached without a decision "
+                         f"(LLR {st.llr:+.2f}, bounds {st.lower:+.2f} .. {st.upper:+.2f})")
+        elif verdict.result is SprtResult.H1:
+            lines.append(f"  SPRT: H1 accepted after {len(records)} games: {args.spec1} is "
+                         f"stronger than {args.spec2} (Elo >= {sprt.elo1:g} rather than <= "
+                         f"{sprt.elo0:g}; LLR {verdict.llr:+.2f} >= {verdict.upper:.2f})")
+        else:
+            lines.append(f"  SPRT: H0 accepted after {len(records)} games: {args.spec1} is "
+                         f"not shown stronger than {args.spec2} (Elo <= {sprt.elo0:g} rather "
+                         f"than >= {sprt.elo1:g}; LLR {verdict.llr:+.2f} <= "
+                         f"{verdict.lower:.2f})")
     overloads = sum(len(r.extra.get("overload") or []) for r in records)
     if overloads:
-        print(f"  the machine was overloaded: {overloads} late moves came from waiting for a "
-              f"CPU, not from the bots (games played again, not charged); run on a quieter "
-              f"machine", file=out)
-    print(f"bot logs (stderr, one file per bot process, a header before each game): {log_dir}",
-          file=out)
+        lines.append(f"  the machine was overloaded: {overloads} late moves came from waiting "
+                     f"for a CPU, not from the bots (games played again, not charged); run on "
+                     f"a quieter machine")
+    lines.append(f"bot logs (stderr, one file per bot process, a header before each game): "
+                 f"{log_dir}")
+    print("\n".join(lines), file=out)
     return 0
+
+
+def _score(rec: GameRecord, seat: int) -> float:
+    """Points (1, 1/2, 0) of the player in `seat` (1 first, 2 second)."""
+    if rec.winner is None:
+        return 0.5
+    return 1.0 if rec.winner == seat else 0.0
 
 
 def _result_line(i: int, rec: GameRecord) -> str:
@@ -175,7 +312,9 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
     lines = []
     if records:
         r = records[0]
-        lines.append(f"{spec1} vs {spec2}: {len(records)} games on {r.M}x{r.N} K={r.K}, "
+        boards = list(dict.fromkeys((x.M, x.N, x.K) for x in records))
+        where = (f"{r.M}x{r.N} K={r.K}" if len(boards) == 1 else f"{len(boards)} boards")
+        lines.append(f"{spec1} vs {spec2}: {len(records)} games on {where}, "
                      f"{timeout_s:g} s per move")
     lines.append(f"  W/D/L for {spec1}: {wins}/{draws}/{losses}   points {spec1} "
                  f"{3 * wins + draws} - {3 * losses + draws} {spec2}")
@@ -183,21 +322,45 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
         total = sum(counts.values())
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
         lines.append(f"  faults by {who}: {total}" + (f" ({kinds})" if kinds else ""))
-    lines.append(f"  {_elo_line(wins, losses, draws)}")
+    lines.extend(_distinct_lines(records))
+    lines.append(f"  {_elo_line(records, wins, losses, draws)}")
     return lines
 
 
-def _elo_line(wins: int, losses: int, draws: int) -> str:
-    try:
-        from arena.tournament.elo import elo_difference
-    except ImportError:  # pragma: no cover (arena.tournament.elo ships with the harness)
-        return "Elo difference: unavailable (arena.tournament.elo missing)"
-    d = elo_difference(wins, losses, draws)
+def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
+    """How many distinct games (and pairs) were played, and a warning when they repeat."""
+    def key(r: GameRecord) -> tuple[object, ...]:
+        return (r.M, r.N, r.K, r.p1, r.p2, r.moves)
 
-    def num(x: float, signed: bool) -> str:
-        if math.isfinite(x):
-            return f"{x:+.1f}" if signed else f"{x:.1f}"
-        return ("+inf" if x > 0 else "-inf") if signed else "inf"
+    games = len({key(r) for r in records})
+    text = f"  distinct games: {games} of {len(records)}"
+    paired = bool(records) and len(records) % 2 == 0
+    if paired:
+        pairs = len({(key(a), key(b)) for a, b in zip(records[0::2], records[1::2],
+                                                      strict=True)})
+        text += f"; distinct pairs: {pairs} of {len(records) // 2}"
+        repeated, unit = len(records) // 2 - pairs, "pairs"
+    else:
+        repeated, unit = len(records) - games, "games"
+    if not repeated:
+        return [text]
+    return [text, f"  warning: {repeated} {unit} repeat an earlier one move for move "
+                  f"(deterministic bots replay a game from the same start): a repeat adds no "
+                  f"information, so the interval below is too narrow. Vary the starts: more "
+                  f"pairs, --openings FILE, or more --plies"]
 
-    return (f"Elo difference: {num(d.elo, True)} +/- {num(d.error, False)}, "
-            f"LOS {100 * d.los:.1f} %")
+
+def _elo_line(records: Sequence[GameRecord], wins: int, losses: int, draws: int) -> str:
+    """Pentanomial Elo over the pairs when every game is paired, else trinomial."""
+    from arena.tournament.stats import Pentanomial, Trinomial, estimate
+
+    if records and len(records) % 2 == 0:
+        penta = Pentanomial()
+        for a, b in zip(records[0::2], records[1::2], strict=True):
+            penta = penta.add_pair(_score(a, 1), _score(b, 2))
+        return f"{estimate(penta).describe()}\n    pairs from {spec_view(records)}: {penta}"
+    return estimate(Trinomial(wins, draws, losses)).describe()
+
+
+def spec_view(records: Sequence[GameRecord]) -> str:
+    return f"{records[0].p1}'s view"

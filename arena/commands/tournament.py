@@ -28,6 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--isolation", choices=MODES, default=None,
                         help="override the config's isolation of bots (default: the config's, "
                              "else auto)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="play the games on the workers of this Dask scheduler, e.g. "
+                             "tcp://lab-01:8786 (overrides the config's `scheduler`; needs "
+                             "pip install 'cxarena[dask]')")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, workers=args.workers)
     if args.isolation is not None:
         config = dataclasses.replace(config, isolation=args.isolation)
+    if args.scheduler is not None:
+        if not args.scheduler.strip():
+            raise UsageError("--scheduler: expected a Dask scheduler address, e.g. "
+                             "tcp://lab-01:8786")
+        config = dataclasses.replace(config, scheduler=args.scheduler.strip())
     outcome = run_tournament(config, Path(args.results) if args.results else None,
                              quiet=args.quiet, fresh=args.fresh,
                              replay_changed=args.replay_changed)

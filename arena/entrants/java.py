@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_JVM_OPTIONS", "JVM_OPTIONS_KEY", "RLIMIT_AS_WORKAROUND", "ClassInfo",
+__all__ = ["DEFAULT_JVM_OPTIONS", "JVM_OPTIONS_KEY", "ClassInfo",
            "JavaError", "JavaTarget", "cache_root", "code_files", "java_argv",
            "jvm_options_problem", "read_class", "resolve", "time_limit_problem"]
 
@@ -53,10 +53,6 @@ JVM_OPTIONS_KEY = "jvm_options"
 #: rather than an hs_err file in the working directory
 DEFAULT_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:ErrorFile=/dev/stderr",
                        "-Djava.awt.headless=true")
-#: WORKAROUND while the referee limits RLIMIT_AS (address space): a stock JVM reserves 1 GiB
-#: for compressed class metadata and cannot start under the default 2 GiB. Remove once the
-#: referee limits RLIMIT_DATA instead. Not added when a bot's options set it themselves.
-RLIMIT_AS_WORKAROUND = ("-XX:CompressedClassSpaceSize=64m",)
 #: JVM options a bot may not give (cxarena sets the class path and the main class)
 _FORBIDDEN_JVM_OPTIONS = ("-cp", "-classpath", "--class-path", "-jar", "-m", "--module",
                           "-version", "--version", "-help", "--help", "-h", "-?",
@@ -484,9 +480,6 @@ def java_argv(target: JavaTarget, options: Mapping[str, Any] | None = None) -> l
     base = list(DEFAULT_JVM_OPTIONS)
     if any(re.fullmatch(r"-XX:\+Use\w*GC", o) for o in own):  # the bot picks its collector
         base.remove("-XX:+UseSerialGC")
-    if not any(o.startswith(("-XX:CompressedClassSpaceSize", "-XX:-UseCompressedClassPointers"))
-               for o in own):
-        base += RLIMIT_AS_WORKAROUND
     return [_jdk().java, *base, *own, "-cp", os.pathsep.join(target.classpath), HOST_CLASS,
             target.cls]
 

@@ -8,8 +8,10 @@ Lives here (Linux `/proc` and `prctl`; elsewhere every function degrades to "not
 - `bot_environment(bot_id)`: the marks every bot process gets in its environment (inherited by
   everything it starts): its own id (`BOT_ENV`) and its owner, the referee process
   (`OWNER_ENV`: pid and start time, so a reused pid is never mistaken for the owner);
-- `find_bot_processes(root_pid, bot_id)`: every live process of one bot: the descendants of its
-  first process (by parent links) plus anything carrying its id (escaped orphans);
+- `find_bot_processes(root_pid, bot_id)`: every process of one bot: the descendants of its
+  first process (by parent links) plus the orphans carrying its id that were re-parented to
+  us (escaped by a double fork), from one pass over /proc (`process_table`, shared by the
+  bots of a game);
 - `kill_pids` and `reap_orphans`: SIGKILL such processes; collect the ones re-parented to us;
 - `kill_leftovers()`: kill processes whose owner (a referee process) is dead, e.g. the
   grandchild of a bot whose referee was killed by SIGKILL (the parent-death signal reaches only
@@ -28,9 +30,11 @@ import signal
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-__all__ = ["BOT_ENV", "OWNER_ENV", "become_subreaper", "bot_environment", "find_bot_processes",
-           "kill_leftovers", "kill_pids", "owner_mark", "reap_orphans", "task_times"]
+__all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
+           "find_bot_processes", "kill_leftovers", "kill_pids", "machine_wait_ns", "owner_mark",
+           "process_table", "reap_orphans", "task_times", "threads_of"]
 
 #: environment variable naming the bot process (tree) a process belongs to
 BOT_ENV = "CXARENA_BOT"
@@ -95,8 +99,8 @@ def _environ(pid: int, keys: tuple[bytes, ...]) -> dict[bytes, bytes]:
     return found
 
 
-def _live_pids() -> Iterable[tuple[int, list[str]]]:
-    """(pid, stat fields) of every live (not zombie) process we can see."""
+def _live_pids(zombies: bool = False) -> Iterable[tuple[int, list[str]]]:
+    """(pid, stat fields) of every live process we can see (and the zombies if asked)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -105,33 +109,61 @@ def _live_pids() -> Iterable[tuple[int, list[str]]]:
     for entry in entries:
         if entry.isdigit() and int(entry) != me:
             st = _stat(int(entry))
-            if st and st[0] not in ("Z", "X"):
+            if st and (zombies or st[0] not in ("Z", "X")):
                 yield int(entry), st
 
 
-def find_bot_processes(root_pid: int, bot_id: str | None) -> tuple[set[int], set[int]]:
-    """(descendants, escaped): the live processes below `root_pid` by parent links (itself
-    included), and the live processes marked with `bot_id` that are not below it (orphans of a
-    double fork, re-parented to a subreaper or init)."""
+@dataclass(frozen=True)
+class ProcessTable:
+    """Who is whose child, from one pass over /proc (`process_table`)."""
+
+    children: dict[int, list[int]]
+    zombies: frozenset[int]
+
+    def below(self, root_pid: int) -> set[int]:
+        """`root_pid` and every process below it by parent links (zombies included)."""
+        tree: set[int] = set()
+        todo = [root_pid]
+        while todo:
+            pid = todo.pop()
+            if pid not in tree:
+                tree.add(pid)
+                todo.extend(self.children.get(pid, []))
+        return tree
+
+
+def process_table() -> ProcessTable:
+    """One pass over /proc (a few ms with a few hundred processes: once per game at most)."""
     children: dict[int, list[int]] = {}
-    marked: set[int] = set()
-    key = BOT_ENV.encode()
-    for pid, st in _live_pids():
+    zombies = set()
+    for pid, st in _live_pids(zombies=True):
         children.setdefault(int(st[1]), []).append(pid)
-        if bot_id is not None and _environ(pid, (key,)).get(key) == bot_id.encode():
-            marked.add(pid)
-    tree: set[int] = set()
-    todo = [root_pid]
-    while todo:
-        pid = todo.pop()
-        if pid in tree:
-            continue
-        tree.add(pid)
-        todo.extend(children.get(pid, []))
-    alive_root = _stat(root_pid)
-    if alive_root is None or alive_root[0] in ("Z", "X"):
+        if st[0] in ("Z", "X"):
+            zombies.add(pid)
+    return ProcessTable(children, frozenset(zombies))
+
+
+def find_bot_processes(root_pid: int, bot_id: str | None,
+                       table: ProcessTable | None = None) -> tuple[set[int], set[int]]:
+    """(descendants, escaped): the processes below `root_pid` by parent links (itself
+    included if alive; zombies below it included: once their parent dies they are ours to
+    collect), and the processes marked with `bot_id` that are not below it, with everything
+    below them: orphans of a double fork, re-parented to this subreaper (else to init)."""
+    table = process_table() if table is None else table
+    tree = table.below(root_pid)
+    if root_pid in table.zombies or _stat(root_pid) is None:
         tree.discard(root_pid)
-    return tree, marked - tree
+    escaped: set[int] = set()
+    if bot_id is not None:
+        # orphans come back to the nearest subreaper: this process (or init without one)
+        adopters = [os.getpid()] if become_subreaper() else [os.getpid(), 1]
+        key = BOT_ENV.encode()
+        for parent in adopters:
+            for pid in table.children.get(parent, []):
+                if (pid not in tree and pid not in table.zombies
+                        and _environ(pid, (key,)).get(key) == bot_id.encode()):
+                    escaped |= table.below(pid)
+    return tree, escaped - tree
 
 
 def kill_pids(pids: Iterable[int]) -> list[int]:
@@ -192,21 +224,29 @@ def kill_leftovers() -> list[int]:
     return killed
 
 
-def task_times(pids: Iterable[int]) -> dict[tuple[int, int], tuple[int, int]]:
-    """(pid, tid) -> (CPU time ns, run-queue wait ns) of every thread of these processes."""
-    out: dict[tuple[int, int], tuple[int, int]] = {}
+def threads_of(pids: Iterable[int]) -> list[tuple[int, int]]:
+    """(pid, tid) of every thread of these processes."""
+    out = []
     for pid in pids:
         try:
-            tids = os.listdir(f"/proc/{pid}/task")
+            out += [(pid, int(tid)) for tid in os.listdir(f"/proc/{pid}/task")]
         except OSError:
             continue
-        for tid in tids:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
-                    cpu_ns, wait_ns, *_ = f.read().split()
-                out[(pid, int(tid))] = (int(cpu_ns), int(wait_ns))
-            except (OSError, ValueError):
-                continue
+    return out
+
+
+def task_times(pids: Iterable[int] | None = None, threads: Iterable[tuple[int, int]] = ()
+               ) -> dict[tuple[int, int], tuple[int, int]]:
+    """(pid, tid) -> (CPU time ns, run-queue wait ns) of every thread of these processes (or
+    of these threads: cheaper, no listing)."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for pid, tid in (threads_of(pids) if pids is not None else threads):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
+                cpu_ns, wait_ns, *_ = f.read().split()
+            out[(pid, tid)] = (int(cpu_ns), int(wait_ns))
+        except (OSError, ValueError):
+            continue
     return out
 
 

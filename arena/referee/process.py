@@ -73,6 +73,11 @@ class _Spawner:
     """Runs process starts on one daemon thread per process (see the module docstring)."""
 
     def __init__(self) -> None:
+        self._reset()
+        if hasattr(os, "register_at_fork"):  # a forked child has no copy of the thread
+            os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
         self._lock = threading.Lock()
         self._pid = -1
         self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], list[Any], threading.Event]] = (
@@ -132,9 +137,6 @@ class BotProcess:
         #: CLOCK_REALTIME ns at which the line last returned by `read_line` reached the kernel
         #: (None if unknown)
         self.line_arrival_ns: int | None = None
-        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
-        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
-        # late wake-up of the referee never counts against the bot.
         #: marks the bot's processes (inherited by all it starts; see containment)
         self.bot_id = f"{os.getpid()}-{next(_bot_ids)}-{time.time_ns() % 10**9}"
         env = {**env, **containment.bot_environment(self.bot_id)}
@@ -185,6 +187,7 @@ class BotProcess:
         self._poll = select.poll()
         self._poll.register(self._out, select.POLLIN | select.POLLPRI)
         self._tasks: set[int] = {self.pid}  # the processes whose threads `task_times` reads
+        self._threads: list[tuple[int, int]] | None = None  # and their threads
 
     # ----------------------------------------------------------------- state
     def alive(self) -> bool:
@@ -321,21 +324,23 @@ class BotProcess:
         of the bot (descendants that left the group, orphans of a double fork), then reap if it
         is dead already. Idempotent; never waits for a slow death (see `reap`)."""
         if not self._killed:
-            # Kill before reaping: while the leader is unreaped its pid (= the pgid) is not reused.
-            self._signal_group(signal.SIGKILL)
-            self._killed = True
+            # Look before killing (the dead are harder to place), and kill before reaping:
+            # while the leader is unreaped its pid (= the pgid) is not reused.
             tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
             tree.discard(self.pid)
+            self._signal_group(signal.SIGKILL)
+            self._killed = True
             self._orphans |= set(containment.kill_pids(tree | escaped))
         self.reap(0.0)
 
-    def kill_escaped(self) -> list[int]:
+    def kill_escaped(self, table: containment.ProcessTable | None = None) -> list[int]:
         """SIGKILL the processes of this bot that no longer descend from it (a double fork
         re-parents them to the referee or init: they are not in the group, so a freeze misses
-        them). The bot and its own descendants are left alone. Returns the pids killed."""
+        them). The bot and its own descendants are left alone. Returns the pids killed.
+        `table`: a recent `containment.process_table()` (else one is made)."""
         if self._killed:
             return []
-        _, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+        _, escaped = containment.find_bot_processes(self.pid, self.bot_id, table)
         killed = containment.kill_pids(escaped)
         self._orphans |= set(killed)
         self._orphans = containment.reap_orphans(self._orphans)
@@ -387,6 +392,12 @@ class BotProcess:
         self._close_fds()
         return True
 
+    def settled(self) -> bool:
+        """Reaped, and every killed process of the bot that came back to us collected too."""
+        if self._orphans:
+            self._orphans = containment.reap_orphans(self._orphans)
+        return self._status is not None and not self._orphans
+
     def _close_fds(self) -> None:
         try:
             if self.popen.stdin is not None:
@@ -405,12 +416,15 @@ class BotProcess:
 
     # ----------------------------------------------------------- scheduling
     def task_times(self, refresh: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
-        """CPU and run-queue wait (ns) of every thread of the bot's processes; `refresh` looks
-        for processes the bot started since (costs a scan of /proc)."""
-        if refresh:
-            tree, _ = containment.find_bot_processes(self.pid, None)
-            self._tasks = tree or {self.pid}
-        return containment.task_times(self._tasks)
+        """CPU and run-queue wait (ns) of the threads of the bot's processes known so far (a
+        thread born later counts from zero when it shows up); `refresh` looks for processes
+        and threads the bot started since (a scan of /proc)."""
+        if refresh or self._threads is None:
+            if refresh:
+                tree, _ = containment.find_bot_processes(self.pid, None)
+                self._tasks = tree or {self.pid}
+            self._threads = containment.threads_of(self._tasks)
+        return containment.task_times(threads=self._threads)
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
         """End the process: optionally send a quit message and give it `grace_s` to exit, then
@@ -425,6 +439,9 @@ class BotProcess:
         self.kill()
         if not self.reap(1.0):
             self._close_fds()  # a process that will not die (uninterruptible): still no leak
+        end = time.perf_counter() + 0.5
+        while not self.settled() and time.perf_counter() < end:
+            time.sleep(0.005)
 
     # ---------------------------------------------------------- post mortem
     def describe_exit(self, wait_s: float = 0.3) -> str:

@@ -16,6 +16,9 @@ or the machine cannot isolate (`auto`); each record says which in `extra["isolat
 
 Processes are reused between games (one idle pool per argv + options, so self-play gets two)
 unless `MatchSettings.fresh_process`; a process that faulted is always killed and replaced.
+
+Two hooks for a person at the board (`arena.play`): `play(untimed=...)` names seats whose
+requests have no time limit, and `play(on_move=...)` is told of each legal move as it happens.
 """
 
 from __future__ import annotations
@@ -31,8 +34,8 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -56,6 +59,10 @@ log = logging.getLogger("arena.referee")
 #: start of the detail of a game stopped by `Referee.play(max_moves=...)`
 MOVE_CAP_DETAIL = "stopped at the move cap"
 
+#: how long one wait of an untimed seat lasts before it simply waits again (select() needs a
+#: finite timeout)
+_UNTIMED_WAIT_S = 3600.0
+
 
 @dataclass(frozen=True)
 class MatchSettings:
@@ -71,6 +78,9 @@ class MatchSettings:
     #: replays of a game whose late move the machine caused (0: always charge the bot)
     overload_replays: int = defaults.OVERLOAD_REPLAYS
     isolation: str = defaults.ISOLATION  # auto | namespaces | none (arena.referee.sandbox)
+    #: SPEC texts of cxarena's own seats that never run sandboxed (a person's seat in
+    #: `arena.play`, which talks to the user interface through a socket outside any sandbox)
+    unsandboxed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -123,7 +133,7 @@ class _Seat:
     name: str = ""
     init_ms: float = 0.0
     startup_ms: float | None = None  # hello -> ready of a process started for this game
-    times_ms: list[float] = field(default_factory=list)
+    untimed: bool = False  # no time limit on this seat's requests (a person at the board)
 
 
 class Referee:
@@ -185,7 +195,7 @@ class Referee:
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
         argv = spec.argv(options)  # options: a Java bot's jvm_options
-        if self._sandbox is None:
+        if self._sandbox is None or spec.text in s.unsandboxed:
             if not spec.is_python:
                 argv = wrap(argv, os.getpid(), bot_limits(s.memory_limit_bytes))
             return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,
@@ -283,7 +293,8 @@ class Referee:
             log.info("event=bot-start spec=%s pid=%d startup_ms=%.0f log=%s", seats[i].spec.text,
                      proc.pid, seats[i].startup_ms, proc.log_path)
 
-    def _release(self, seat: _Seat, faulty: bool) -> None:
+    def _release(self, seat: _Seat, faulty: bool,
+                 table: containment.ProcessTable | None = None) -> None:
         proc = seat.proc
         seat.proc = None
         if proc is None:
@@ -296,7 +307,7 @@ class Referee:
             else:
                 proc.close(protocol.quit().encode())
             return
-        escaped = proc.kill_escaped()  # a double fork's orphans end with the game
+        escaped = proc.kill_escaped(table)  # a double fork's orphans end with the game
         if escaped:
             log.warning("event=escaped-killed spec=%s pid=%d pids=%s: processes the bot "
                         "started outside its process group", seat.spec.text, proc.pid, escaped)
@@ -308,7 +319,7 @@ class Referee:
         self._dying.append(proc)
 
     def _reap_dying(self) -> None:
-        self._dying = [p for p in self._dying if not p.reap(0.0)]
+        self._dying = [p for p in self._dying if not (p.reap(0.0) and p.settled())]
 
     # -------------------------------------------------------------- requests
     def _request(self, seat: _Seat, data: str, what: str, is_move: bool) -> tuple[
@@ -334,7 +345,8 @@ class Referee:
             proc.send(data.encode())
             proc.thaw()
             while True:
-                line = proc.read_line(deadline)
+                line = proc.read_line(time.perf_counter() + _UNTIMED_WAIT_S if seat.untimed
+                                      else deadline)
                 elapsed_s = time.perf_counter() - t0
                 if line is not None and proc.line_arrival_ns is not None:
                     # When the answer reached the kernel, not when this thread got to it.
@@ -342,6 +354,8 @@ class Referee:
                     if -0.001 <= arrived_s <= elapsed_s:  # sane (no wall-clock step)
                         elapsed_s = max(0.0, arrived_s)
                 if line is None:
+                    if seat.untimed:
+                        continue
                     raise self._late(proc, sched_before, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=False),
                         elapsed_s)
@@ -349,7 +363,7 @@ class Referee:
                 if isinstance(reply, protocol.Comment):
                     continue
                 proc.freeze()
-                if elapsed_s > limit_s + self.settings.grace_s:
+                if not seat.untimed and elapsed_s > limit_s + self.settings.grace_s:
                     raise self._late(proc, sched_before, _timeout_detail(
                         what, elapsed_s, limit_s, self.settings.grace_s, answered=True),
                         elapsed_s)
@@ -405,13 +419,32 @@ class Referee:
     def play(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
              options1: Mapping[str, Any] | None = None,
              options2: Mapping[str, Any] | None = None,
-             max_moves: int | None = None, game_id: str | None = None) -> GameRecord:
+             max_moves: int | None = None, game_id: str | None = None,
+             opening: Sequence[int] = (), *, untimed: Collection[int] = (),
+             on_move: Callable[[int, int, float], None] | None = None) -> GameRecord:
         """Play one game, p1 moving first. Never raises because of a bot.
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
         after that many moves ends as a draw whose detail says it was stopped at the cap.
         `game_id` names the game in the header each bot's log gets before the game's lines
-        (default: the Referee's tag and a game counter)."""
+        (default: the Referee's tag and a game counter).
+
+        `opening`: columns already played from the empty board (p1's first, alternating), an
+        open position. Each bot receives them as `opponent` lines before its first `go`
+        (docs/protocol.md); they are the first moves of the record, with time 0.0. Raises
+        ValueError (before any bot is asked anything) if they are not legal or end the game.
+
+        `untimed` names the players (1, 2) whose requests have no time limit (a person at the
+        board, never in tournaments). `on_move(player, column, elapsed_ms)` is called after
+        each legal move, in the referee's thread, before the game goes on."""
+        opening = tuple(int(c) for c in opening)
+        start = CXBoard(M, N, K)
+        for i, c in enumerate(opening):
+            if c not in start.getAvailableColumns():
+                raise ValueError(f"opening {list(opening)}: move {i + 1} (column {c}) is not "
+                                 f"legal on {M}x{N} K={K}")
+            if start.markColumn(c) is not CXGameState.OPEN:
+                raise ValueError(f"opening {list(opening)}: the game is over after move {i + 1}")
         with self._lock:
             if self._closed:
                 raise RuntimeError("Referee is closed")
@@ -420,7 +453,8 @@ class Referee:
                 replays_left = self.settings.overload_replays - len(incidents)
                 rec, incident = self._play_once(p1, p2, M, N, K, seed, options1, options2,
                                                 max_moves, game_id, replays_left > 0,
-                                                len(incidents))
+                                                len(incidents), start, opening,
+                                                tuple(untimed), on_move)
                 if rec is not None:
                     break
                 incidents.append(incident)
@@ -433,13 +467,19 @@ class Referee:
     def _play_once(self, p1: BotSpec, p2: BotSpec, M: int, N: int, K: int, seed: int,
                    options1: Mapping[str, Any] | None, options2: Mapping[str, Any] | None,
                    max_moves: int | None, game_id: str | None,
-                   may_replay: bool, replayed: int) -> tuple[GameRecord | None, str]:
+                   may_replay: bool, replayed: int, start: CXBoard,
+                   opening: tuple[int, ...], untimed: tuple[int, ...] = (),
+                   on_move: Callable[[int, int, float], None] | None = None,
+                   ) -> tuple[GameRecord | None, str]:
         """One attempt at a game: (record, "") or, for a late move the machine caused while a
         replay is allowed, (None, what happened)."""
         self._reap_dying()
         seats = [self._seat(p1, options1), self._seat(p2, options2)]
+        for i, seat in enumerate(seats):
+            seat.untimed = i + 1 in untimed
         started_at = _utc_now()
         moves: list[int] = []
+        times: list[float] = []
         winner: int | None = None
         reason = Reason.DRAW
         detail = ""
@@ -472,19 +512,23 @@ class Referee:
                     raise _Fault(Reason.CRASH, f"initPlayer: expected `ok NAME`, got "
                                  f"{_show(_line_of(reply))}")
                 seat.name = reply.name
-            board = CXBoard(M, N, K)
-            last: int | None = None
+            board = start.copy()
+            moves.extend(opening)
+            times.extend([0.0] * len(opening))
+            told = [0, 0]  # moves each seat knows (every move it did not make is sent once)
             while True:
                 current = board.currentPlayer()
                 seat = seats[current]
                 what = f"selectColumn (move {len(moves) + 1})"
-                msg = (protocol.opponent(last) if last is not None else "") + protocol.go()
-                reply, elapsed_ms = self._request(seat, msg, what, True)
+                msg = "".join(protocol.opponent(c) for c in moves[told[current]:])
+                reply, elapsed_ms = self._request(seat, msg + protocol.go(), what, True)
                 col = _legal_column(reply, board, what)
                 state = board.markColumn(col)
                 moves.append(col)
-                seat.times_ms.append(elapsed_ms)
-                last = col
+                times.append(elapsed_ms)
+                told[current] = len(moves)
+                if on_move is not None:
+                    on_move(current + 1, col, elapsed_ms)
                 if state is CXGameState.OPEN:
                     if max_moves is not None and len(moves) >= max_moves:
                         reason, winner = Reason.DRAW, None
@@ -503,6 +547,7 @@ class Referee:
             if f.overload and may_replay:  # not the bot's fault: play the game again
                 if bad.proc is not None:
                     bad.proc.kill()  # it may be mid-computation: never reused
+                finished = True  # the opponent's process is fine to reuse
                 return None, f.overload
             if f.overload:  # no replay left: charged, saying why it may not be its fault
                 f.detail = f.overload + (f"; charged after {replayed} overloaded replays"
@@ -515,12 +560,13 @@ class Referee:
             reason, detail, winner = f.reason, f.detail, 2 - current
             finished = True
         finally:
+            # one look at the process table for both bots (escaped orphans end with the game)
+            table = containment.process_table() if finished else None
             for i, seat in enumerate(seats):
                 # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
-                self._release(seat, faulty=offender == i + 1 or not finished)
+                self._release(seat, faulty=offender == i + 1 or not finished, table=table)
         # microsecond resolution, as stored in JSON (so a record round-trips exactly)
-        times_ms = [round(t, 3) for t in
-                    _interleave(seats[0].times_ms, seats[1].times_ms, len(moves))]
+        times_ms = [round(t, 3) for t in times]
         return GameRecord(
             M=M, N=N, K=K, p1=p1.text, p2=p2.text, names=(seats[0].name, seats[1].name),
             moves=tuple(moves), times_ms=tuple(times_ms), winner=winner, reason=reason,
@@ -529,7 +575,8 @@ class Referee:
             started_at=started_at, finished_at=_utc_now(), version=__version__,
             # start-up (process start to `ready`) of processes started for this game
             extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
-                   "isolated": self.isolation.isolated}), ""
+                   "isolated": self.isolation.isolated},
+            opening=opening), ""
 
     def _seat(self, spec: BotSpec, options: Mapping[str, Any] | None) -> _Seat:
         opts = dict(options or {})
@@ -675,9 +722,4 @@ def _timeout_detail(what: str, elapsed_s: float, limit_s: float, grace_s: float,
             f"{over_ms:.1f} ms (grace {grace_s * 1000:g} ms)")
 
 
-def _interleave(t1: list[float], t2: list[float], n: int) -> list[float]:
-    out = []
-    for i in range(n):
-        out.append(t1[i // 2] if i % 2 == 0 else t2[i // 2])
-    return out
 

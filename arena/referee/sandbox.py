@@ -3,8 +3,8 @@
 `resolve(mode)` turns the `isolation` setting (`auto`, `namespaces`, `none`) into an
 `Isolation`: whether bots run sandboxed and, if not, why. `auto` isolates when the machine
 allows it: `probe()` (once per process) checks that `bwrap` exists and that a trivial sandbox
-starts. `Sandbox.launch(spec, argv)` builds the command line that runs a bot's argv inside a
-sandbox:
+starts. `Sandbox.launch(argv, bot_paths(spec))` builds the command line that runs a bot's argv
+inside a sandbox:
 
 - its own PID, network, IPC, UTS (and cgroup) namespaces, and a user namespace with no
   capabilities, in which it may not create further user namespaces: it sees only its own
@@ -15,7 +15,9 @@ sandbox:
   `bot_paths`); nothing else of the host (no results folder, no other bot, no home directory);
 - a private scratch: /tmp and /dev/shm are fresh tmpfs of `defaults.SCRATCH_MB` each, gone when
   the sandbox ends (HOME and TMPDIR point at /tmp);
-- `--die-with-parent`: the sandbox dies with the referee.
+- `--die-with-parent`: the sandbox dies with the referee;
+- a seccomp filter (libseccomp, where installed) that refuses `setsid` and `setpgid`, so that
+  nothing the bot starts leaves the process group the referee freezes between its turns.
 
 bwrap stays the bot's parent: the referee's child is bwrap, which forks an init process (pid 1
 of the new PID namespace) that forks the bot. All three stay in the process group the referee
@@ -25,9 +27,12 @@ status 128+N (`BotProcess(status_from_wrapper=True)` translates it back). bwrap'
 processes keep fds 0-2 open, so the protocol's pipe and socket reach the bot as fds 3 and 4
 and a shell line inside moves them to 0 and 1 (`_OUTER_SHIM`, `_INNER_SHIM`): the bot holds
 the only copies, and the referee sees at once when it closes its stdout or stdin.
+No `--new-session`: it would take the bot out of the process group the referee freezes, and it
+is not needed against terminal injection (TIOCSTI), since the referee starts bwrap in a session
+of its own (`start_new_session`) that has no controlling terminal.
 
 Limits (rlimits, CPU affinity) must be in place before bwrap forks, or the bot would not
-inherit them: the argv starts with ``--args FD``, and bwrap blocks reading its extra arguments
+inherit them: bwrap's first option is ``--args FD``, and it blocks reading extra arguments
 from that pipe until `Launch.release()` closes it, which the referee does once `BotProcess` has
 applied the limits to bwrap's pid.
 
@@ -36,10 +41,14 @@ Nothing here knows the protocol or the game; the referee decides when to use it.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
 import fcntl
 import functools
 import importlib.util
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -51,7 +60,8 @@ from pathlib import Path
 from arena import defaults
 from arena.errors import UsageError
 
-__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_paths", "probe", "resolve"]
+__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_paths", "bot_pid", "probe",
+           "resolve"]
 
 #: the values of the `isolation` setting
 MODES = ("auto", "namespaces", "none")
@@ -60,6 +70,11 @@ NOT_ISOLATED_LINE = "entrants were not isolated"
 _PROBE_TIMEOUT_S = 10.0
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _NOBODY = 65534
+#: system calls a sandboxed bot may not make: with them a process it starts could leave the
+#: process group that the referee freezes between the bot's turns, and compute meanwhile
+_BLOCKED_SYSCALLS = ("setsid", "setpgid")
+_SCMP_ACT_ALLOW = 0x7FFF0000
+_SCMP_ACT_ERRNO = 0x00050000
 # bwrap's own processes (the monitor outside, pid 1 inside) keep fds 0-2 open but close the
 # others, which only the command inherits. The protocol's stdin and stdout travel as fds 3 and 4
 # so that the bot holds the only copies: the referee then sees its stdout close (EOF) and its
@@ -134,14 +149,16 @@ class Launch:
 
     argv: list[str]
     pass_fds: tuple[int, ...]
-    _read_fd: int
     _write_fd: int
 
     def started(self) -> None:
-        """The process is running: our copy of the read end is no longer needed."""
-        if self._read_fd >= 0:
-            os.close(self._read_fd)
-            self._read_fd = -1
+        """The process is running: our copies of the fds it inherited are no longer needed."""
+        for fd in self.pass_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.pass_fds = ()
 
     def release(self) -> None:
         """Let bwrap go on (EOF on its argument pipe)."""
@@ -171,8 +188,10 @@ class Sandbox:
 
     def _system_args(self) -> list[str]:
         """Namespaces, the system folders, /proc, /dev and the scratch."""
+        known = _bwrap_options()
         args = ["--unshare-user", "--uid", str(_NOBODY), "--gid", str(_NOBODY),
-                "--disable-userns", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+                *(["--disable-userns"] if "--disable-userns" in known else []),
+                "--unshare-pid", "--unshare-net", "--unshare-ipc",
                 "--unshare-uts", "--hostname", "cxarena-bot", "--unshare-cgroup-try",
                 "--cap-drop", "ALL", "--die-with-parent"]
         for d in _SYSTEM_DIRS:
@@ -181,10 +200,9 @@ class Sandbox:
             elif os.path.isdir(d):
                 args += ["--ro-bind", d, d]
         args += _etc_args()
-        scratch = str(self.scratch_mb * 2**20)
+        size = ["--size", str(self.scratch_mb * 2**20)] if "--size" in known else []
         args += ["--proc", "/proc", "--dev", "/dev",
-                 "--size", scratch, "--tmpfs", "/tmp",
-                 "--size", scratch, "--tmpfs", "/dev/shm"]
+                 *size, "--tmpfs", "/tmp", *size, "--tmpfs", "/dev/shm"]
         return args
 
     def launch(self, argv: Sequence[str], read_paths: Iterable[str],
@@ -205,7 +223,7 @@ class Sandbox:
         own_cwd = not any(_within(cwd, h) for h in host) and \
             not any(_within(m, cwd) for m in mounts)
         if own_cwd:
-            args += ["--size", "4096", "--tmpfs", cwd]
+            args += ["--tmpfs", cwd]
         for p in binds:
             args += ["--ro-bind-try", p, p]
         if own_cwd:
@@ -214,17 +232,43 @@ class Sandbox:
                  "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
         pipe_r, write_fd = os.pipe()
-        read_fd = fcntl.fcntl(pipe_r, fcntl.F_DUPFD_CLOEXEC, 10)  # clear of fds 0-4
-        os.close(pipe_r)
+        read_fd = _high(pipe_r)
+        pass_fds = [read_fd]
+        program = _seccomp_filter()
+        if program is not None:
+            seccomp_r, seccomp_w = os.pipe()
+            os.write(seccomp_w, program)  # a few hundred bytes: fits in the pipe
+            os.close(seccomp_w)
+            pass_fds.append(_high(seccomp_r))
+            args += ["--seccomp", str(pass_fds[-1])]
         return Launch(argv=[*_OUTER_SHIM, bwrap, "--args", str(read_fd), *args, "--",
                             *_INNER_SHIM, *argv],
-                      pass_fds=(read_fd,), _read_fd=read_fd, _write_fd=write_fd)
+                      pass_fds=tuple(pass_fds), _write_fd=write_fd)
 
     @staticmethod
     def env(env: Mapping[str, str], drop: Iterable[str] = ()) -> dict[str, str]:
         """The environment for a sandboxed bot: `env` without the `drop` keys."""
         gone = set(drop)
         return {k: v for k, v in env.items() if k not in gone}
+
+
+def bot_pid(wrapper_pid: int) -> int | None:
+    """The (host) pid of the bot in the sandbox whose bwrap has `wrapper_pid`: the child of
+    bwrap's init, which is bwrap's child. None before the bot is forked or after it ended.
+    (Per-process readings such as /proc/PID/schedstat belong to this pid, not the wrapper's.)"""
+    pid: int | None = wrapper_pid
+    for _ in range(2):  # bwrap -> its init (pid 1 inside) -> the bot
+        kids = _children(pid) if pid is not None else []
+        pid = kids[0] if kids else None
+    return pid
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 # ------------------------------------------------------------------ what a bot may read
@@ -339,6 +383,68 @@ def _outermost(paths: Iterable[str]) -> list[str]:
         if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out):
             out.append(p)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _bwrap_options() -> frozenset[str]:
+    """The options this bwrap knows (older ones lack --size and --disable-userns: the sandbox
+    then goes without them)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return frozenset()
+    try:
+        done = subprocess.run([bwrap, "--help"], capture_output=True, text=True,
+                              timeout=_PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(re.findall(r"^\s+(--[a-z0-9-]+)", done.stdout + done.stderr, re.M))
+
+
+def _high(fd: int) -> int:
+    """`fd` moved to a number of 10 or more (clear of the fds 0-4 the shims use)."""
+    high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return high
+
+
+@functools.lru_cache(maxsize=1)
+def _seccomp_filter() -> bytes | None:
+    """The BPF program (built with libseccomp, the library behind the seccomp profiles of
+    Docker, systemd and Flatpak) that makes `_BLOCKED_SYSCALLS` fail with EPERM and kills a
+    process that makes system calls of another architecture; None where libseccomp is
+    missing (then a process a bot starts can leave its process group)."""
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("seccomp") or "libseccomp.so.2")
+    except OSError:
+        return None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_rule_add.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
+                                     ctypes.c_uint]
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    ctx = lib.seccomp_init(_SCMP_ACT_ALLOW)
+    if not ctx:
+        return None
+    try:
+        for name in _BLOCKED_SYSCALLS:
+            nr = lib.seccomp_syscall_resolve_name(name.encode())
+            if nr < 0 or lib.seccomp_rule_add(ctx, _SCMP_ACT_ERRNO | errno.EPERM, nr, 0) != 0:
+                return None
+        r, w = os.pipe()
+        try:
+            ok = lib.seccomp_export_bpf(ctx, w) == 0
+            os.close(w)
+            w = -1
+            program = os.read(r, 1 << 16) if ok else b""
+        finally:
+            os.close(r)
+            if w >= 0:
+                os.close(w)
+        return program or None
+    finally:
+        lib.seccomp_release(ctx)
 
 
 def _within(path: str, folder: str) -> bool:

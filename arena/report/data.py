@@ -51,8 +51,10 @@ class ReportData:
 def record_field(rec: GameRecord, name: str) -> Any:
     """A record's field `name` if it has one (newer records), else `rec.extra[name]`, else None."""
     value = getattr(rec, name, None)
-    if value is None and isinstance(rec.extra, dict):
-        value = rec.extra.get(name)
+    if value in (None, (), "") and isinstance(rec.extra, dict):  # unset field: try the labels
+        value = rec.extra.get(name, None if value == () else value)
+    if value in ((), ""):
+        return None
     return value
 
 

@@ -112,9 +112,10 @@ def _labels(rec: GameRecord) -> dict[str, Any]:
         for k, v in rec.extra.items():
             if k not in _LABELS and k not in out:
                 out[str(k)] = v
-    for k in [k for k in out if k.endswith("1") and k[:-1] + "2" in out and k[:-1]]:
-        # one value per seat (code1/code2: the players' code fingerprints) -> one pair
-        out[k[:-1]] = [out.pop(k), out.pop(k[:-1] + "2")]
+    if getattr(rec, "pair_id", ""):  # the game pair it belongs to (openings)
+        out.setdefault("pair", rec.pair_id)
+    if "code1" in out or "code2" in out:  # one value per seat: shown per player
+        out["code"] = [out.pop("code1", None), out.pop("code2", None)]
     return out
 
 

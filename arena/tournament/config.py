@@ -24,6 +24,13 @@ A config file::
     startup_timeout_s: 30     # time a bot process may take to start
     fresh_process: false      # true: a new bot process for every game
     isolation: auto           # auto | namespaces | none: sandbox each bot (arena.referee.sandbox)
+    format: round-robin       # or gauntlet: only the challengers play, against everyone
+    challengers: [alphabeta]  # gauntlet only: display names of the challengers
+    openings:                 # absent: every game from the empty board (the course's rules)
+      plies: 2                # each round of a pairing on a board is a game pair from its own
+      seed: 1                 #   opening, made from this seed (default: the tournament seed)
+      # file: openings.txt    # or the openings in this file (checked on every board)
+    scheduler: null           # a Dask scheduler (tcp://HOST:8786): play the games on its workers
 """
 
 from __future__ import annotations
@@ -52,7 +59,9 @@ from arena.entrants.specs import (
 from arena.errors import UsageError
 from arena.referee.sandbox import check_mode as check_isolation
 
-__all__ = ["Board", "PlayerEntry", "TournamentConfig", "load_boards", "load_config"]
+__all__ = ["Board", "OpeningsConfig", "PlayerEntry", "TournamentConfig", "load_boards",
+           "load_config",
+           "resolve_board_set"]
 
 Board = tuple[int, int, int]
 
@@ -62,7 +71,9 @@ BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
          "memory_limit_mb", "startup_timeout_s", "fresh_process", "description",
-         "isolation"}
+         "isolation", "format", "challengers", "openings", "scheduler"}
+_FORMATS = ("round-robin", "gauntlet")
+_OPENING_KEYS = {"plies", "seed", "file"}
 _REQUIRED = ("players", "boards", "timeout_s")
 _PLAYER_KEYS = {"spec", "name", "options"}
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -78,6 +89,21 @@ class PlayerEntry:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "spec": self.spec, "options": dict(self.options)}
+
+
+@dataclass(frozen=True)
+class OpeningsConfig:
+    """`openings:` of a config: generated (plies, seed) or read from a file (its lines)."""
+
+    plies: int = 2
+    seed: int = 0
+    file: str | None = None
+    lines: tuple[str, ...] = ()  # the file's content, so a changed file changes the fingerprint
+
+    def fingerprint(self) -> dict[str, Any]:
+        if self.file is not None:
+            return {"file": self.file, "lines": list(self.lines)}
+        return {"plies": self.plies, "seed": self.seed}
 
 
 @dataclass(frozen=True)
@@ -98,10 +124,20 @@ class TournamentConfig:
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
     isolation: str = defaults.ISOLATION  # not in the fingerprint: games stay comparable
+    format: str = "round-robin"
+    challengers: tuple[str, ...] = ()  # gauntlet: display names
+    openings: OpeningsConfig | None = None  # None: every game from the empty board
+    scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
 
     def fingerprint(self) -> dict[str, Any]:
-        """What makes two runs' games comparable (everything but workers and the name)."""
-        return {
+        """What makes two runs' games comparable (everything but workers, scheduler, name)."""
+        extra: dict[str, Any] = {}
+        if self.format != "round-robin":  # absent keys keep old results directories valid
+            extra["format"] = self.format
+            extra["challengers"] = sorted(self.challengers)
+        if self.openings is not None:
+            extra["openings"] = self.openings.fingerprint()
+        return extra | {
             "players": sorted((p.to_dict() for p in self.players), key=lambda d: d["name"]),
             "boards": sorted([list(b) for b in self.boards]),
             "timeout_s": self.timeout_s,
@@ -205,6 +241,16 @@ def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str 
         boards = tuple(_check_board(b, f"{where}[{i}]") for i, b in enumerate(value))
         return _no_duplicates(boards, where), None
     raise UsageError(f"{where}: expected a board-set name or a non-empty list of [M, N, K]")
+
+
+def resolve_board_set(name: str, where: str = "--board-set") -> tuple[Board, ...]:
+    """The boards of set `name` (boards.yaml in the current directory, else the repository's
+    configs/). Raises UsageError naming `where`."""
+    try:
+        boards, _ = _resolve_boards(name, Path.cwd() / "command-line")
+    except UsageError as e:
+        raise UsageError(f"{where}: {str(e).partition(': boards: ')[2] or e}") from None
+    return boards
 
 
 def _no_duplicates(boards: tuple[Board, ...], where: str) -> tuple[Board, ...]:
@@ -336,11 +382,21 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
                          f"{fresh_process!r}")
     isolation = data.get("isolation", defaults.ISOLATION)
     check_isolation(isolation, where("isolation"))
+    scheduler = data.get("scheduler")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise UsageError(f"{where('scheduler')}: expected the address of a Dask scheduler "
+                         f"(e.g. tcp://lab-01:8786) or null, got {scheduler!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise UsageError(f"{where('description')}: expected a string")
 
     boards, board_set = _resolve_boards(data["boards"], cfg_path)
+    openings = _check_openings(data.get("openings"), where("openings"), cfg_path, boards,
+                               int(seed))
+    fmt = data.get("format", "round-robin")
+    if fmt not in _FORMATS:
+        raise UsageError(f"{where('format')}: expected one of {', '.join(_FORMATS)}, got "
+                         f"{fmt!r}")
 
     raw_players = data["players"]
     if not isinstance(raw_players, list):
@@ -358,6 +414,8 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
                              f"different name: {{spec: {entry.spec}, name: ...}}")
         names[entry.name] = i
         players.append(entry)
+    challengers = _check_challengers(data.get("challengers"), fmt, where("challengers"),
+                                     [p.name for p in players])
     # every Python bot imports and instantiates, each in a subprocess (a bot that hangs or
     # exits at import cannot take the run with it), before anything is written
     specs = [parse_spec(p.spec) for p in players]
@@ -375,4 +433,61 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         timeout_s=float(timeout_s), grace_s=float(grace_s), rounds=int(rounds),
         workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
         startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
-        board_set=board_set, isolation=isolation)
+        board_set=board_set, isolation=isolation, format=fmt, challengers=challengers,
+        openings=openings, scheduler=scheduler.strip() if scheduler else None)
+
+
+def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tuple[str, ...]:
+    if fmt != "gauntlet":
+        if value is not None:
+            raise UsageError(f"{where}: only for `format: gauntlet` (this config is {fmt})")
+        return ()
+    if not isinstance(value, list) or not value or not all(isinstance(x, str) for x in value):
+        raise UsageError(f"{where}: a gauntlet needs a list of challengers (player names), "
+                         f"e.g. challengers: [{names[0]}]")
+    for x in value:
+        if x not in names:
+            raise UsageError(f"{where}: {x!r} is not a player's name (players: "
+                             f"{', '.join(names)})")
+    if len(set(value)) != len(value):
+        raise UsageError(f"{where}: a challenger is listed twice")
+    if len(value) == len(names):
+        raise UsageError(f"{where}: every player is a challenger; that is a round robin "
+                         f"(format: round-robin)")
+    return tuple(value)
+
+
+def _check_openings(value: Any, where: str, cfg_path: Path, boards: tuple[Board, ...],
+                    seed: int) -> OpeningsConfig | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: expected a mapping, e.g. {{plies: 2}} or {{file: "
+                         f"openings.txt}}")
+    unknown = sorted(str(k) for k in value if k not in _OPENING_KEYS)
+    if unknown:
+        raise UsageError(f"{where}: unknown key {unknown[0]!r} (allowed: "
+                         f"{', '.join(sorted(_OPENING_KEYS))})")
+    if "file" in value:
+        if set(value) != {"file"}:
+            raise UsageError(f"{where}: `file` excludes plies and seed")
+        from arena.tournament.openings import read_suite
+
+        path = Path(str(value["file"]))
+        if not path.is_absolute():
+            path = cfg_path.parent / path
+        for b in boards:  # every opening must be legal and open on every board
+            read_suite(path, *b)
+        lines = tuple(path.read_text(encoding="utf-8").splitlines())
+        return OpeningsConfig(file=str(path), lines=lines)
+    plies = value.get("plies", 2)
+    if not _is_int(plies) or plies < 0:
+        raise UsageError(f"{where}.plies: expected an integer >= 0, got {plies!r}")
+    small = min(b[0] * b[1] for b in boards)
+    if plies >= small:
+        raise UsageError(f"{where}.plies: {plies} plies do not fit on the smallest board "
+                         f"({small} cells)")
+    oseed = value.get("seed", seed)
+    if not _is_int(oseed) or oseed < 0:
+        raise UsageError(f"{where}.seed: expected an integer >= 0, got {oseed!r}")
+    return OpeningsConfig(plies=int(plies), seed=int(oseed))

@@ -9,6 +9,12 @@
   every pair that met, plus a very wide Gaussian around 0) keeps the ratings finite for a
   player that won or lost every game and pins down players that never met.
 
+The fit has no first-move term on purpose: every schedule (round robin, gauntlet; with or
+without openings) plays each pairing on each board as often with one player first as with the
+other, so the first player's edge adds the same to both sides of every pairing and cancels out
+of the ratings. Head-to-head results with game pairs use the pentanomial model of
+`arena.tournament.stats`, which handles the edge (and lopsided openings) per pair.
+
 Everything here is pure arithmetic (math and numpy): no I/O.
 """
 

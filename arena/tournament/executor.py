@@ -117,7 +117,7 @@ def referee_runner(settings: Any) -> Iterator[PlayFn]:
     with Referee(settings) as referee:
         def play(g: GameSpec) -> GameRecord:
             return referee.play(spec(g.spec1), spec(g.spec2), g.M, g.N, g.K, g.seed,
-                                g.options1, g.options2, game_id=g.game_id)
+                                g.options1, g.options2, game_id=g.game_id, opening=g.opening)
 
         yield play
 

@@ -4,7 +4,8 @@
 1. the schedule (`arena.tournament.schedule`) and the results directory's store
 (`arena.tournament.store`), checked
    against the config's fingerprint; only games not stored yet are played (resume);
-2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core); the
+2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core; with a
+   `scheduler`, `arena.tournament.dask_executor.DaskExecutor` on a Dask cluster); the
    parent stores each game the moment it arrives, shows a progress bar and logs to
    ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
@@ -70,16 +71,20 @@ def default_results_dir(config: TournamentConfig) -> Path:
     return Path.cwd() / "results" / config.name
 
 
-def match_settings(config: TournamentConfig, log_dir: Path | None) -> Any:
-    """The referee's MatchSettings for this config (cpu is set per worker)."""
+def match_settings(config: TournamentConfig, log_dir: Path | None,
+                   isolated: bool | None = None) -> Any:
+    """The referee's MatchSettings for this config (cpu is set per worker). `isolated`: what the
+    coordinator resolved `isolation: auto` to, so that every worker does the same."""
     from arena.referee.referee import MatchSettings
+
+    mode = config.isolation if isolated is None else ("namespaces" if isolated else "none")
 
     mem = None if config.memory_limit_mb is None else config.memory_limit_mb * 1024 * 1024
     return MatchSettings(timeout_s=config.timeout_s, grace_s=config.grace_s,
                          startup_timeout_s=config.startup_timeout_s, memory_limit_bytes=mem,
                          fresh_process=config.fresh_process, cpu=None,
                          log_dir=None if log_dir is None else str(log_dir),
-                         isolation=config.isolation)
+                         isolation=mode)
 
 
 def remove_results(results_dir: Path) -> None:
@@ -164,7 +169,8 @@ def _with_labels(game: GameSpec, record: Any, name: str, codes: dict[str, str]) 
     extra = dict(record.extra)
     extra.update(game_id=game.game_id, tournament=name, round=game.round, player1=game.p1,
                  player2=game.p2, code1=codes.get(game.p1), code2=codes.get(game.p2))
-    return dataclasses.replace(record, extra=extra, version=record.version or __version__)
+    return dataclasses.replace(record, extra=extra, version=record.version or __version__,
+                               pair_id=game.pair_id)
 
 
 def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
@@ -243,6 +249,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             "players": [p.to_dict() for p in config.players],
             "boards": [list(b) for b in config.boards], "board_set": config.board_set,
             "timeout_s": config.timeout_s, "rounds": config.rounds, "seed": config.seed,
+            "format": config.format, "challengers": list(config.challengers),
             "games": len(schedule), "version": __version__}))
         done = store.done_ids()
         todo = [g for g in schedule if g.game_id not in done]
@@ -253,13 +260,21 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                  len(todo), config.workers, config.timeout_s, isolation.isolated, config.path)
         if isolation.notice():
             log.warning("event=not-isolated %s", isolation.notice())
+        if executor is None and config.scheduler:
+            from arena.tournament.dask_executor import DaskExecutor
+
+            log.info("event=dask scheduler=%s (the cluster's workers decide the parallelism; "
+                     "workers=%d is not used)", config.scheduler, config.workers)
+            executor = DaskExecutor(match_settings(config, None, isolation.isolated),
+                                    config.scheduler)
         if executor is None:
             run_tag = str(results_dir.resolve())
             orphans = reap_orphans(run_tag)
             if orphans:
                 log.warning("event=orphans-killed pids=%s: bot processes left by an earlier "
                             "run that was killed", orphans)
-            executor = LocalExecutor(match_settings(config, logs_dir), workers=config.workers,
+            executor = LocalExecutor(match_settings(config, logs_dir, isolation.isolated),
+                                     workers=config.workers,
                                      run_tag=run_tag)
         played = 0
         failed: list[GameOutcome] = []

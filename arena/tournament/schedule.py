@@ -1,7 +1,16 @@
 """The tournament schedule: which games to play, their ids and seeds, and in which order.
 
-Every unordered pair of players meets on every board, each player once as the first player,
-`rounds` times. A game's id names it (board, round, first and second player) and its seed is
+Round robin (the default): every unordered pair of players meets on every board, each player
+once as the first player, `rounds` times. Gauntlet (`format: gauntlet`): only pairings that
+include a challenger are played (challengers against everyone, challengers among themselves
+once), so one new bot against n others costs O(n) games, not O(n^2).
+
+The two games of a pairing on one board in one round (one with each player first) form a
+**game pair** (`GameSpec.pair_id`). With `openings:` in the config both start from the round's
+opening on that board (the same opening for every pairing, so all players face the same
+starts); without it, from the empty board.
+
+A game's id names it (board, round, first and second player) and its seed is
 derived from the tournament seed and that id with SHA-256, so it is the same in every run and
 on every machine (Python's hash() is salted per process and would not be).
 
@@ -12,7 +21,7 @@ does not end waiting on one slow game.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -20,7 +29,7 @@ from typing import Any
 from arena.errors import UsageError
 from arena.tournament.config import TournamentConfig
 
-__all__ = ["SEED_BITS", "GameSpec", "game_id", "game_seed", "make_schedule"]
+__all__ = ["SEED_BITS", "GameSpec", "game_id", "game_seed", "make_schedule", "pairings"]
 
 #: game seeds are in 0 .. 2**31-1: fine for random.Random, numpy and a Java int
 SEED_BITS = 31
@@ -42,6 +51,8 @@ class GameSpec:
     seed: int
     options1: Mapping[str, Any] = field(default_factory=dict)
     options2: Mapping[str, Any] = field(default_factory=dict)
+    opening: tuple[int, ...] = ()  # columns played before the bots move
+    pair_id: str = ""  # the game pair (same board, round, pairing and opening)
 
     @property
     def board(self) -> tuple[int, int, int]:
@@ -63,18 +74,46 @@ def game_seed(tournament_seed: int, gid: str) -> int:
     return int.from_bytes(digest[:8], "big") & ((1 << SEED_BITS) - 1)
 
 
+def pairings(config: TournamentConfig) -> list[tuple[Any, Any]]:
+    """The pairs of players that meet (round robin: all; gauntlet: those with a challenger)."""
+    pairs = list(combinations(config.players, 2))
+    if config.format == "gauntlet":
+        chosen = set(config.challengers)
+        pairs = [(a, b) for a, b in pairs if a.name in chosen or b.name in chosen]
+    return pairs
+
+
+def _openings(config: TournamentConfig) -> Callable[[tuple[int, int, int], int], tuple[int, ...]]:
+    """round -> opening for each board (from the config's `openings:`)."""
+    oc = config.openings
+    if oc is None:
+        return lambda board, r: ()
+    from arena.tournament.openings import OpeningStream, parse_suite
+
+    if oc.file is not None:
+        text = "\n".join(oc.lines)
+        suites = {b: parse_suite(text, *b, where=oc.file) for b in config.boards}
+        return lambda board, r: suites[board].take(r)[r - 1].moves
+    streams = {b: OpeningStream(*b, plies=oc.plies, seed=oc.seed) for b in config.boards}
+    return lambda board, r: streams[board].get(r - 1).moves
+
+
 def make_schedule(config: TournamentConfig) -> list[GameSpec]:
     """Every game of the tournament, longest first. Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
-    for a, b in combinations(config.players, 2):
+    opening_for = _openings(config)
+    for a, b in pairings(config):
         for M, N, K in config.boards:
             for r in range(1, config.rounds + 1):
+                opening = opening_for((M, N, K), r)
+                pair = game_id(M, N, K, r, a.name, b.name)
                 for first, second in ((a, b), (b, a)):
                     gid = game_id(M, N, K, r, first.name, second.name)
                     g = GameSpec(gid, M, N, K, r, first.name, second.name, first.spec,
                                  second.spec, game_seed(config.seed, gid),
-                                 dict(first.options), dict(second.options))
+                                 dict(first.options), dict(second.options), opening=opening,
+                                 pair_id=pair)
                     if gid in seen:  # only possible with names containing '-'
                         raise UsageError(
                             f"{config.path}: players: names {first.name!r} and "

@@ -6,6 +6,14 @@ by points, then by their fitted Elo rating (`arena.tournament.elo.fit_ratings`, 
 half a
 win). Each pair's head-to-head result comes with `arena.tournament.elo.elo_difference`.
 
+Head to head (`arena.tournament.stats`): when every game of a pairing belongs to a complete game
+pair (the same start played with the colours swapped, `GameRecord.pair_id`), the Elo
+difference uses the pentanomial model over pairs; otherwise the trinomial model over games. A
+perfect score prints as a one-sided bound, never as inf. The ratings' first-move advantage:
+every schedule (round robin and gauntlet) plays each pairing on each board equally often with
+each player first, so the advantage of moving first cancels out of the Bradley-Terry fit; it
+is therefore not modelled (it would only matter for incomplete runs).
+
 `compute_standings` does the arithmetic; `Standings.to_markdown` / `to_csv` render it.
 """
 
@@ -15,13 +23,14 @@ import csv
 import io
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from tabulate import tabulate
 
 from arena.records import Reason, StoredGame
 from arena.tournament.elo import EloDifference, Ratings, elo_difference, fit_ratings
+from arena.tournament.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
 __all__ = ["COLUMN_KEY", "CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
            "column_key_markdown", "compute_standings"]
@@ -90,6 +99,18 @@ class Standings:
     ratings: Ratings
     total_games: int
     not_isolated: int = 0  # games whose bots ran without isolation (records saying so)
+    #: head to head from the first name's view (pentanomial over pairs where paired)
+    estimates: tuple[tuple[str, str, EloEstimate], ...] = ()
+    #: board -> (player, opponent) -> [wins, draws, losses] of player
+    board_wdl: dict[tuple[int, int, int], dict[tuple[str, str], list[int]]] = field(
+        default_factory=dict)
+    distinct_games: int | None = None  # games that differ (board, players, moves)
+
+    def _met(self, a: str, b: str) -> bool:
+        """Whether a and b played (True when unknown: standings built without estimates)."""
+        if not self.estimates:
+            return True
+        return any(e.n for x, y, e in self.estimates if {x, y} == {a, b})
 
     def row(self, player: str) -> PlayerRow:
         return next(r for r in self.ranking if r.player == player)
@@ -116,6 +137,14 @@ class Standings:
             parts.append(f"**Warning: entrants were not isolated** in {self.not_isolated} of "
                          f"{self.total_games} games: a bot could have touched its opponent "
                          f"or the results (see docs/protocol.md, threat model).\n")
+        if self.distinct_games is not None:
+            line = f"Distinct games: {self.distinct_games} of {self.total_games}."
+            if self.distinct_games < self.total_games:
+                line += (" Warning: some games repeat an earlier one move for move "
+                         "(deterministic bots from the same start); a repeat adds no "
+                         "information, so the intervals below are too narrow. `openings:` in "
+                         "the config varies the starts.")
+            parts.append(line + "\n")
         parts.append("## Ranking\n")
         parts.append(tabulate(
             [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
@@ -127,17 +156,41 @@ class Standings:
         parts.append("\n" + column_key_markdown())
         parts.append("\n\n## Crosstable (points the row player took from the column player)\n")
         parts.append(tabulate(
-            [[a] + [("—" if a == b else str(self.cross[a][b])) for b in names]
+            [[a] + [("—" if a == b else (str(self.cross[a][b]) if self._met(a, b) else ""))
+                    for b in names]
              + [str(self.row(a).points)] for a in names],
             headers=["player"] + names + ["total"], tablefmt="github", disable_numparse=True,
             colalign=("left",) + ("right",) * (len(names) + 1)))
         parts.append("\n\n## Head to head\n")
+        parts.append("Elo diff: the row player's logistic Elo advantage; ± 95%: half the width "
+                     "of its 95% confidence interval (score ± 1.96 standard errors, mapped to "
+                     "Elo); LOS: the probability that the row player is the stronger. Model: "
+                     "pentanomial (game pairs are the independent units) where every game was "
+                     "paired, else trinomial (games). A perfect score has no finite estimate: "
+                     "it shows the one-sided 95% bound (≥ or ≤). Ratings in the ranking are a "
+                     "Bradley-Terry fit of all games with the same 95% meaning.\n")
         parts.append(tabulate(
-            [[a, b, f"{d.wins}-{d.draws}-{d.losses}", _elo(d.elo), _err(d.error),
-              f"{100 * d.los:.1f} %"] for a, b, d in self.pairs],
-            headers=["player", "opponent", "W-D-L", "Elo diff", "± 95%", "LOS"],
+            [[a, b, f"{e.n} {'pairs' if e.model.value == 'pentanomial' else 'games'}",
+              *_h2h_cells(e)] for a, b, e in self.estimates if e.n],
+            headers=["player", "opponent", "sample", "Elo diff", "± 95%", "LOS", "note"],
             tablefmt="github", disable_numparse=True,
-            colalign=("left", "left", "right", "right", "right", "right")))
+            colalign=("left", "left", "right", "right", "right", "right", "left")))
+        if self.board_wdl:
+            parts.append("\n\n## W-D-L per board (row player against each opponent)\n")
+            rows = []
+            for M, N, K in self.boards:
+                table = self.board_wdl.get((M, N, K), {})
+                for a in names:
+                    cells = []
+                    for b in names:
+                        w = table.get((a, b))
+                        cells.append("—" if a == b else ("" if w is None else
+                                                          f"{w[0]}-{w[1]}-{w[2]}"))
+                    if any(cells[i] for i, b in enumerate(names) if b != a):
+                        rows.append([f"{M}x{N} K={K}", a] + cells)
+            parts.append(tabulate(rows, headers=["board", "player"] + names,
+                                  tablefmt="github", disable_numparse=True,
+                                  colalign=("left", "left") + ("right",) * len(names)))
         parts.append("\n\n## Points per board\n")
         parts.append(tabulate(
             [[f"{M}x{N} K={K}"] + [str(self.board_points[(M, N, K)].get(p, 0)) for p in names]
@@ -145,6 +198,25 @@ class Standings:
             headers=["board (MxN)"] + names, tablefmt="github", disable_numparse=True,
             colalign=("left",) + ("right",) * len(names)))
         return "\n".join(parts) + "\n"
+
+
+def _h2h_cells(e: EloEstimate) -> list[str]:
+    if e.n == 0:
+        return ["-", "-", "-", "no games"]
+    note = "tiny sample" if e.tiny else ""
+    if math.isnan(e.elo):
+        sign = "≥" if e.score >= 1.0 else "≤"
+        what = "all won" if e.score >= 1.0 else "all lost"
+        return [f"{sign} {e.bound:+.0f}", "bound", f"{100 * e.los:.1f} %",
+                "; ".join(x for x in (f"{what}: one-sided 95% bound", note) if x)]
+    if math.isinf(e.error):
+        err = "unbounded"
+        note = "; ".join(x for x in ("too few results to bound the interval", note) if x)
+    else:
+        err = f"{e.error:.1f}"
+    if e.no_spread:
+        note = "; ".join(x for x in ("every unit scored 1/2: exact bound", note) if x)
+    return [f"{e.elo + 0.0:+.1f}", err, f"{100 * e.los:.1f} %", note]
 
 
 def _csv_float(x: float) -> str:
@@ -183,6 +255,11 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
     results: list[tuple[str, str, float]] = []
     total = 0
     not_isolated = 0
+    distinct: set[tuple[object, ...]] = set()
+    # (a, b) canonical order -> pair id -> [(first player's name, score of a)]
+    paired: dict[tuple[str, str], dict[str, list[float]]] = {}
+    unpaired: dict[tuple[str, str], int] = {}
+    board_wdl: dict[tuple[int, int, int], dict[tuple[str, str], list[int]]] = {}
     for g in games:
         a, b, rec = g.player1, g.player2, g.record
         if a not in known or b not in known or a == b:
@@ -208,6 +285,18 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
             wdl[(win, lose)][0] += 1
             wdl[(lose, win)][1] += 1
             results.append((win, lose, 1.0))
+        distinct.add((board, a, b, rec.moves))
+        score_a = 0.5 if rec.winner is None else (1.0 if rec.winner == 1 else 0.0)
+        key = (a, b) if names.index(a) < names.index(b) else (b, a)
+        mine = score_a if key[0] == a else 1.0 - score_a
+        if rec.pair_id:
+            paired.setdefault(key, {}).setdefault(rec.pair_id, []).append(mine)
+        else:
+            unpaired[key] = unpaired.get(key, 0) + 1
+        bw = board_wdl.setdefault(board, {})
+        for p, q, sp in ((a, b, score_a), (b, a, 1.0 - score_a)):
+            cell = bw.setdefault((p, q), [0, 0, 0])
+            cell[0 if sp == 1.0 else (1 if sp == 0.5 else 2)] += 1
         if rec.is_fault and rec.offender in (1, 2):
             faults[a if rec.offender == 1 else b][rec.reason] += 1
         for p in (a, b):
@@ -218,8 +307,9 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
         cross[b][a] += pb
         board_points[board][a] += pa
         board_points[board][b] += pb
-        times[a].extend(rec.times_ms[0::2])
-        times[b].extend(rec.times_ms[1::2])
+        t1, t2 = rec.played_times_ms  # opening moves (nobody's choice) left out
+        times[a].extend(t1)
+        times[b].extend(t2)
 
     ratings = fit_ratings(names, results)
     elo = ratings.as_dict()
@@ -234,6 +324,31 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
                   elo=elo[p][0], elo_ci95=elo[p][1])
         for i, p in enumerate(order))
     pairs = tuple((a, b, elo_difference(*wdl[(a, b)])) for a, b in combinations(order, 2))
+    estimates = []
+    for a, b in combinations(order, 2):
+        key = (a, b) if names.index(a) < names.index(b) else (b, a)
+        groups = paired.get(key, {})
+        e: EloEstimate
+        if groups and not unpaired.get(key) and all(len(grp) == 2 for grp in groups.values()):
+            penta = Pentanomial()
+            for grp in groups.values():
+                penta = penta.add_pair(*grp)
+            e = estimate(penta)
+        else:
+            w, l, d = wdl[(key[0], key[1])]
+            e = estimate(Trinomial(wins=w, draws=d, losses=l))
+        if key[0] != a:
+            e = _flip(e)
+        estimates.append((a, b, e))
     return Standings(ranking=ranking, boards=tuple(board_list), board_points=board_points,
                      cross=cross, pairs=pairs, ratings=ratings, total_games=total,
-                     not_isolated=not_isolated)
+                     not_isolated=not_isolated, estimates=tuple(estimates), board_wdl=board_wdl,
+                     distinct_games=len(distinct))
+
+
+def _flip(e: EloEstimate) -> EloEstimate:
+    """The same estimate from the other player's view."""
+    import dataclasses
+
+    return dataclasses.replace(e, score=1.0 - e.score, elo=-e.elo, lower=-e.upper,
+                               upper=-e.lower, los=1.0 - e.los, nelo=-e.nelo, bound=-e.bound)

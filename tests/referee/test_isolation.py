@@ -96,10 +96,10 @@ def test_signals_to_every_visible_process_reach_nothing_outside(tmp_path: Path,
     try:
         rec, log = play("signaller.py", tmp_path, {"sig": sig})
         assert_fair_game(rec)
-        lines = cheat_lines(log)
-        assert lines and f"CHEAT {sig} every visible process" in lines[0]
+        line = next(ln for ln in cheat_lines(log)
+                    if ln.startswith(f"CHEAT {sig} every visible process"))
         # what it could see and hit: its own sandbox (pid 1 is bwrap's init, which ignores it)
-        visible = eval(lines[0].split("(visible: ")[1].rstrip(")"))  # noqa: S307 (our own log)
+        visible = eval(line.split("(visible: ")[1].rstrip(")"))  # noqa: S307 (our own log)
         assert max(visible) < 10, visible
         assert bystander.poll() is None and _stat(bystander.pid)[0] != "T"
     finally:
@@ -159,6 +159,7 @@ def test_snoop_sees_only_its_own_sandbox(tmp_path: Path) -> None:
     rec, log = play("snoop.py", tmp_path, {"pids": [os.getpid(), os.getppid()]})
     assert_fair_game(rec)
     lines = cheat_lines(log)
+    assert lines[0].startswith("CHEAT visible processes: ")
     visible = eval(lines[0].split(": ", 1)[1])  # noqa: S307 (our own log)
     # bwrap's init and the bot itself, both running snoop.py: not the referee, not L1
     assert visible and all("snoop.py" in cmd for _, cmd in visible), visible
@@ -195,6 +196,27 @@ def test_no_process_outlives_the_game(tmp_path: Path, fresh: bool) -> None:
     assert wait_until(lambda: not tagged_pids(referee.tag))
 
 
+@needs_isolation
+@pytest.mark.skipif(sandbox._seccomp_filter() is None,
+                    reason="libseccomp is not installed: a bot's child can leave its group")
+def test_no_process_escapes_the_freeze(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(logs),
+                               isolation="namespaces")) as referee:
+        rec = referee.play(parse_spec(str(CHEATERS / "escaper.py")), parse_spec("L1"),
+                           *BOARD, seed=5)
+        assert_fair_game(rec)
+        log = "".join(p.read_text() for p in logs.glob("*.log"))
+        assert "CHEAT setsid: blocked" in log and "CHEAT setpgid: blocked" in log, log
+        # idle between games: everything in the escaper's sandbox, its spinning child too,
+        # is in the process group the referee froze
+        mine = [p for p in tagged_pids(referee.tag) if "escaper.py" in cmdline(p)]
+        assert len(mine) == 4, [cmdline(p) for p in mine]  # bwrap, its init, bot, child
+        assert len({os.getpgid(p) for p in mine}) == 1
+        for pid in mine:
+            assert wait_until(lambda: _stat(pid)[0] == "T"), _stat(pid)  # noqa: B023
+
+
 # ------------------------------------------------------- what works through the sandbox
 @needs_isolation
 def test_limits_pinning_and_freezing_reach_the_sandboxed_bot() -> None:
@@ -209,6 +231,8 @@ def test_limits_pinning_and_freezing_reach_the_sandboxed_bot() -> None:
         assert len(groups) == 2  # one process group per bot: bwrap, its init, the bot
         bots = [p for p in pids if "bwrap" not in cmdline(p)]
         assert len(bots) == 2 and any("shellbot.sh" in cmdline(p) for p in bots)
+        wrappers = [p for p in pids if os.getpgid(p) == p]  # bwrap leads the group
+        assert sorted(sandbox.bot_pid(w) or 0 for w in wrappers) == sorted(bots)
         own_ns = os.readlink("/proc/self/ns/pid")
         for pid in pids:
             assert os.getpgid(pid) in groups
@@ -316,3 +340,34 @@ def test_isolation_setting_resolves(monkeypatch: pytest.MonkeyPatch) -> None:
         assert rec.extra["isolated"] is False
     finally:
         sandbox.probe.cache_clear()
+
+
+# ------------------------------------------------------------ what a bot may read
+def test_bot_paths_show_a_bot_its_own_files_only(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    players = ROOT / "players"
+    arena_dir = str(ROOT / "arena")
+    ab = sandbox.bot_paths(parse_spec("alphabeta"))
+    assert arena_dir in ab and str(players / "_shared") in ab
+    assert str(players / "__init__.py") in ab and str(players / "alphabeta.py") in ab
+    assert str(players) not in ab and str(players / "L1.py") not in ab
+
+    # a bot in a folder of its own sees the folder (its data files too)
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "alice" / "bot.py").write_text("")
+    assert str(tmp_path / "alice") in sandbox.bot_paths(parse_spec(str(tmp_path / "alice" /
+                                                                      "bot.py")))
+    # a bot in the shared working directory sees only the entries named after it
+    monkeypatch.chdir(tmp_path)
+    for name in ("bob.py", "bob_book.txt", "bob.data", "carol.py", "bobby.py"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "bob").mkdir()
+    bob = sandbox.bot_paths(parse_spec("bob.py"))
+    assert {str(tmp_path / n) for n in ("bob.py", "bob_book.txt", "bob.data", "bob")} <= set(bob)
+    assert not {str(tmp_path / n) for n in ("carol.py", "bobby.py")} & set(bob)
+    assert str(tmp_path) not in bob
+    # a program sees its own folder and what its arguments name
+    (tmp_path / "dave").mkdir()
+    (tmp_path / "dave" / "run.sh").write_text("")
+    dave = sandbox.bot_paths(parse_spec(f"exec:sh {tmp_path / 'dave' / 'run.sh'}"))
+    assert str(tmp_path / "dave") in dave and str(tmp_path) not in dave

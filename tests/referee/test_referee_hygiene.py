@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 from tests.referee.test_referee import zoo
 
 FAULTY_MATCHES = textwrap.dedent("""
-    import gc, os, sys
+    import gc, os, sys, time
     from arena.entrants.specs import parse_spec
     from arena.referee.referee import MatchSettings, Referee
     r = Referee(MatchSettings(timeout_s=0.3, log_dir=sys.argv[1]))
@@ -23,6 +23,10 @@ FAULTY_MATCHES = textwrap.dedent("""
         for seed in range(2):
             rec = r.play(parse_spec(bot), parse_spec("L0"), 4, 4, 3, seed)
             print(rec.reason.value, flush=True)
+    end = time.time() + 10  # the last killed bot: collected once it has died
+    while r._dying and time.time() < end:
+        r._reap_dying()
+        time.sleep(0.01)
     gc.collect()  # a bot's pipe left to the garbage collector would warn here
     fds = len(os.listdir("/proc/self/fd"))
     r.close()

@@ -191,9 +191,8 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
     g = long_games[0]
     with ResultStore(tmp_path / "games.sqlite") as store:
         for n, x in enumerate(long_games[:2]):  # pair ids differ: shown per game
-            rec = dataclasses.replace(x.record, extra={**x.record.extra,
-                                                       "opening": list(x.record.moves[:2]),
-                                                       "pair": f"pair-{7 + n}"})
+            rec = dataclasses.replace(x.record, opening=tuple(x.record.moves[:2]),
+                                      pair_id=f"pair-{7 + n}")
             store.add(x.game_id, x.round, x.player1, x.player2, rec)
     p = Page(browser, write_report(tmp_path), f"#game={g.game_id}")
     try:

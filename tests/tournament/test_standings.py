@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 
 import pytest
 
@@ -97,3 +98,44 @@ def test_csv_and_markdown() -> None:
     ranking = md.split("## Ranking", 1)[1].split("##", 1)[0]
     first = [line for line in ranking.splitlines() if line.startswith("|")][2]
     assert [c.strip() for c in first.strip("|").split("|")][:3] == ["1", "a", "4"]
+
+
+def _paired(p1: str, p2: str, winner: int | None, pair: str,
+            opening: tuple[int, ...] = (1,), moves: tuple[int, ...] = (1, 0, 0, 0)) -> StoredGame:
+    import dataclasses
+
+    g = game(p1, p2, winner, Reason.CONNECT if winner else Reason.DRAW,
+             times_ms=(0.0,) + (5.0,) * (len(moves) - 1))
+    rec = dataclasses.replace(g.record, moves=moves, opening=opening, pair_id=pair)
+    return StoredGame(g.game_id, 1, p1, p2, rec)
+
+
+def test_paired_games_use_pentanomial_and_bounds_not_inf() -> None:
+    games = []
+    for k in range(6):  # a wins both games of every pair against b
+        games += [_paired("a", "b", 1, f"p{k}", moves=(1, 0, 0, k)),
+                  _paired("b", "a", 2, f"p{k}", moves=(1, 0, 1, k))]
+    games += [_paired("a", "c", 1, "q1"), _paired("c", "a", 1, "q1")]  # split pair: WL
+    st = compute_standings(["a", "b", "c"], games)
+    est = {(x, y): e for x, y, e in st.estimates}
+    ab = est[("a", "b")]
+    assert ab.model.value == "pentanomial" and ab.n == 6 and ab.score == 1.0
+    assert math.isnan(ab.elo) and ab.bound > 0
+    ac = est[("a", "c")]
+    assert ac.n == 1 and ac.elo == 0.0 and ac.no_spread
+    md = st.to_markdown()
+    assert not re.search(r"\binf\b", md) and "≥ +" in md and "one-sided 95% bound" in md
+    assert "half the width of its 95% confidence interval" in md
+    assert "W-D-L per board" in md and "12-0-0" in md
+    assert st.distinct_games == 14 and "Distinct games: 14 of 14." in md
+    # opening moves (time 0.0) do not count in the move times
+    assert st.row("a").mean_move_ms == 5.0
+
+
+def test_unpaired_games_use_trinomial_and_repeats_are_flagged() -> None:
+    games = [game("a", "b", 1) for _ in range(3)] + [game("b", "a", 2)]
+    st = compute_standings(["a", "b"], games)
+    e = st.estimates[0][2]
+    assert e.model.value == "trinomial" and e.n == 4
+    md = st.to_markdown()
+    assert "Distinct games: 2 of 4. Warning" in md and not re.search(r"\binf\b", md)

@@ -1,0 +1,59 @@
+"""Which bots `cxarena serve` offers: the discovered bots of `players/` and the players of the
+tournament configs, each under a unique name, fixed once when the server starts.
+
+A config player that is just a discovered bot (same SPEC, no options) is not listed twice; a
+config player whose name is taken by a different bot is listed as ``NAME@CONFIG``. Bots that do
+not load, and configs that do not check, are left out with a one-line warning each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.play.session import Entrant
+
+__all__ = ["collect_bots"]
+
+
+def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str], list[str]]:
+    """(entrants, {name: one-line description}, warnings)."""
+    from arena.entrants.specs import SpecError, parse_spec
+    from arena.errors import UsageError
+    from arena.onboarding.discovery import discover
+
+    entrants: dict[str, Entrant] = {}
+    docs: dict[str, str] = {}
+    warnings: list[str] = []
+    for info in discover():
+        if not info.ok:
+            warnings.append(f"bot {info.name} left out: {info.error or info.name_error}")
+            continue
+        entrants[info.name] = Entrant(info.name, parse_spec(info.name), {}, "players/")
+        docs[info.name] = info.doc
+    configs = sorted(configs_dir.glob("*.yaml")) if configs_dir and configs_dir.is_dir() else []
+    for path in configs:
+        if path.name == "boards.yaml":  # the board sets, not a tournament
+            continue
+        from arena.tournament.config import load_config
+
+        try:
+            config = load_config(path)
+        except (UsageError, SpecError) as e:
+            warnings.append(f"config {path} left out: {e}")
+            continue
+        for p in config.players:
+            known = entrants.get(p.name)
+            if known is not None and known.spec.text == p.spec and \
+                    dict(known.options) == dict(p.options):
+                continue
+            name = p.name if known is None else f"{p.name}@{config.name}"
+            if name in entrants:
+                continue
+            try:
+                spec = parse_spec(p.spec)
+            except SpecError as e:
+                warnings.append(f"{path}: player {p.name} left out: {e}")
+                continue
+            entrants[name] = Entrant(name, spec, dict(p.options), str(path))
+            docs[name] = f"{p.spec} {dict(p.options) or ''}".strip()
+    return list(entrants.values()), docs, warnings

@@ -1,0 +1,377 @@
+"""The web app of `cxarena serve`: play the listed bots in the browser, browse stored results.
+
+Starlette (ASGI routing, WebSocket, static files) served by uvicorn: well-kept libraries, so no
+HTTP or WebSocket code is written here. Routes:
+
+- ``/``: the play page (`static/index.html`, `play.js`, `play.css`; no CDN);
+- ``/api/bots``: the bots a game may name (`BotList`, fixed when the server starts) and limits;
+- ``/ws/play``: one WebSocket per browser tab; each tab plays its own `HumanGame`s, so has its
+  own bot process. Messages are JSON: the tab sends ``{"type": "new", "bot": NAME, "M", "N",
+  "K", "time", "first"}``, ``{"type": "move", "column": C}``, ``{"type": "resign"}``; the server
+  answers ``started``, ``moved``, ``finished`` (with the stored record) or ``error``;
+- ``/results``: the results folders (each with a ``games.sqlite``) under the results root, and
+  ``/results/NAME/``: that folder's HTML report (`arena.report.html.render_report`, imported
+  when asked; without it the page says the report module is not available).
+
+Security (the server starts processes): a request chooses a bot only by its listed name, never
+a SPEC, a path or a command; a tab's game ends (the person resigns, the referee ends the bot's
+process) when its WebSocket closes, which a closed tab or a missed heartbeat (uvicorn's
+WebSocket pings) causes; at most `max_games` games run at once; Host and Origin headers are
+checked so that other web sites cannot drive the server from the user's browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.play.session import (
+    DEFAULT_RESULTS,
+    MAX_SIDE,
+    MAX_TIMEOUT_S,
+    Entrant,
+    Event,
+    Finished,
+    GameSetup,
+    HumanGame,
+    IllegalColumn,
+    Moved,
+)
+
+__all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: how long a tab's closing waits for its game to end before the next request is served
+_CLOSE_WAIT_S = 5.0
+
+log = logging.getLogger("arena.play.server")
+
+
+@dataclass(frozen=True)
+class BotList:
+    """The bots a request may choose from, by name (fixed when the server starts)."""
+
+    entrants: tuple[Entrant, ...]
+    docs: dict[str, str] = field(default_factory=dict)  # name -> one-line description
+
+    def __post_init__(self) -> None:
+        names = [e.name for e in self.entrants]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate bot names in {names}")
+
+    def get(self, name: object) -> Entrant | None:
+        """The listed bot of that name, else None (a SPEC or path is never a listed name)."""
+        if not isinstance(name, str):
+            return None
+        return next((e for e in self.entrants if e.name == name), None)
+
+    def to_json(self) -> list[dict[str, str]]:
+        return [{"name": e.name, "source": e.source, "doc": self.docs.get(e.name, "")}
+                for e in self.entrants]
+
+
+@dataclass
+class _ServerState:
+    bots: BotList
+    results_dir: Path  # where played games are stored
+    results_root: Path  # browsed for results folders
+    max_games: int
+    running: int = 0
+
+
+def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
+               results_root: Path | str | None = None, max_games: int = 8,
+               allowed_hosts: Iterable[str] | None = LOOPBACK_HOSTS) -> Starlette:
+    """The ASGI app. `allowed_hosts` (None: any) are the names the browser may use in the Host
+    header; a cross-site Origin is refused for the WebSocket."""
+    results_dir = Path(results_dir)
+    state = _ServerState(bots, results_dir,
+                         Path(results_root) if results_root is not None else results_dir.parent,
+                         max_games)
+    hosts = None if allowed_hosts is None else {h.lower() for h in allowed_hosts}
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def api_bots(request: Request) -> Response:
+        return JSONResponse({"bots": state.bots.to_json(),
+                             "defaults": {"M": 6, "N": 7, "K": 4, "time": 1.0},
+                             "limits": {"max_side": MAX_SIDE, "max_time": MAX_TIMEOUT_S}})
+
+    async def results_list(request: Request) -> Response:
+        folders = _results_folders(state.results_root)
+        items = "\n".join(
+            f'<li><a href="/results/{html.escape(name)}/">{html.escape(name)}</a> '
+            f'({count} games)</li>' for name, count in folders)
+        body = (f"<h1>Stored results</h1><p>Results folders under "
+                f"<code>{html.escape(str(state.results_root))}</code>:</p>"
+                f"<ul id=\"results\">{items or '<li>none yet</li>'}</ul>")
+        return HTMLResponse(_page("Stored results", body))
+
+    async def results_report(request: Request) -> Response:
+        name = request.path_params["name"]
+        folders = dict(_results_folders(state.results_root))
+        if name not in folders:  # only listed folders: no path ever comes from a request
+            return HTMLResponse(_page("Not found", f"<p>No results folder {html.escape(name)!s}"
+                                                   f" here. <a href=\"/results\">All results"
+                                                   f"</a></p>"), status_code=404)
+        try:
+            from arena.report.html import render_report
+        except ImportError as e:
+            body = (f"<h1>Report module not available</h1><p>This cxarena has no HTML report "
+                    f"(<code>arena.report.html</code> could not be imported: "
+                    f"{html.escape(str(e))}). The games of <code>{html.escape(name)}</code> "
+                    f"are stored; <code>cxarena report "
+                    f"{html.escape(str(state.results_root / name))}</code> prints their "
+                    f"standings.</p>")
+            return HTMLResponse(_page("Report module not available", body), status_code=501)
+        path = state.results_root / name
+        try:
+            page = await asyncio.get_running_loop().run_in_executor(None, render_report, path)
+        except Exception as e:  # say what failed instead of a bare 500
+            log.exception("rendering the report of %s", path)
+            body = (f"<h1>No report</h1><p>The report of <code>{html.escape(name)}</code> "
+                    f"failed: {html.escape(f'{type(e).__name__}: {e}')}</p>")
+            return HTMLResponse(_page("No report", body), status_code=500)
+        return HTMLResponse(str(page))
+
+    async def report_asset(request: Request) -> Response:
+        """Files the report page refers to next to itself (from arena/report/static)."""
+        try:
+            import arena.report
+        except ImportError:
+            return Response(status_code=404)
+        static = Path(arena.report.__file__).resolve().parent / "static"
+        wanted = request.path_params["file"]
+        if static.is_dir() and wanted in os.listdir(static):
+            return FileResponse(static / wanted)
+        return Response(status_code=404)
+
+    async def play_ws(websocket: WebSocket) -> None:
+        if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+            await websocket.close(code=1008)  # policy violation: another site's page
+            return
+        await websocket.accept()
+        await _Tab(websocket, state).serve()
+
+    app = Starlette(routes=[
+        Route("/", index),
+        Route("/api/bots", api_bots),
+        Route("/results", results_list),
+        Route("/results/", results_list),
+        Route("/results/{name}/", results_report),
+        Route("/results/{name}/{file}", report_asset),
+        WebSocketRoute("/ws/play", play_ws),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ])
+    if hosts is not None:
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+        app.add_middleware(TrustedHostMiddleware,
+                           allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h}))
+    return app
+
+
+def _same_origin(origin: str | None, host: str | None) -> bool:
+    """A WebSocket from our own page (or from a non-browser client, which sends no Origin)."""
+    if origin is None:
+        return True
+    return host is not None and origin.lower() in (f"http://{host.lower()}",
+                                                   f"https://{host.lower()}")
+
+
+def _results_folders(root: Path) -> list[tuple[str, int]]:
+    """(name, games) of each folder under `root` holding a results database."""
+    from arena.tournament.store import DB_FILE, ResultStore
+
+    found = []
+    try:
+        entries = sorted(root.iterdir())
+    except OSError:
+        return []
+    for d in entries:
+        if (d / DB_FILE).is_file():
+            try:
+                with ResultStore(d / DB_FILE, create=False) as store:
+                    found.append((d.name, store.count()))
+            except Exception:  # not a results database after all: not listed
+                continue
+    return found
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
+            f"{html.escape(title)}</title><link rel=\"stylesheet\" href=\"/static/play.css\">"
+            f"</head><body><nav><a href=\"/\">Play</a> <a href=\"/results\">Stored results</a>"
+            f"</nav><main>{body}</main></body></html>")
+
+
+class _Tab:
+    """One browser tab: its games, one at a time, each with its own bot process."""
+
+    def __init__(self, websocket: WebSocket, state: _ServerState) -> None:
+        self.ws = websocket
+        self.state = state
+        self.game: HumanGame | None = None
+        self.number = 0  # of the current game, sent with each message
+        self.loop = asyncio.get_running_loop()
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def serve(self) -> None:
+        sender = asyncio.create_task(self._send_loop())
+        try:
+            while True:
+                try:
+                    msg = await self.ws.receive_json()
+                except WebSocketDisconnect:
+                    return
+                except (json.JSONDecodeError, UnicodeDecodeError, KeyError):
+                    await self._error("not a JSON message")
+                    continue
+                await self._handle(msg)
+        finally:
+            sender.cancel()
+            await self._end_game("left the game (page closed)")
+
+    async def _send_loop(self) -> None:
+        while True:
+            msg = await self.outbox.get()
+            try:
+                await self.ws.send_json(msg)
+            except Exception:  # the tab is gone; serve() ends the game
+                return
+
+    async def _error(self, text: str) -> None:
+        await self.outbox.put({"type": "error", "game": self.number, "message": text})
+
+    async def _handle(self, msg: object) -> None:
+        if not isinstance(msg, dict):
+            await self._error("a message must be a JSON object")
+            return
+        kind = msg.get("type")
+        if kind == "new":
+            await self._new(msg)
+        elif kind == "move":
+            if self.game is None:
+                await self._error("no game: start one first")
+                return
+            try:
+                self.game.play(msg.get("column"))
+            except IllegalColumn as e:
+                await self._error(str(e))
+        elif kind == "resign":
+            if self.game is not None:
+                self.game.resign("resigned")
+        else:
+            await self._error(f"unknown message type {str(kind)[:40]!r}")
+
+    async def _new(self, msg: dict[str, Any]) -> None:
+        entrant = self.state.bots.get(msg.get("bot"))
+        if entrant is None:
+            shown = str(msg.get("bot"))[:80]
+            await self._error(f"refused: {shown!r} is not one of the listed bots (a game can "
+                              f"only name a bot this server listed at start)")
+            return
+        try:
+            setup = GameSetup(_int(msg.get("M")), _int(msg.get("N")), _int(msg.get("K")),
+                              timeout_s=_seconds(msg.get("time")),
+                              human_first=bool(msg.get("first", True)))
+        except ValueError as e:
+            await self._error(f"refused: {e}")
+            return
+        await self._end_game("started a new game")
+        if self.state.running >= self.state.max_games:
+            await self._error(f"refused: {self.state.max_games} games are running already; "
+                              f"try again when one has ended")
+            return
+        self.number += 1
+        number = self.number
+
+        def on_event(event: Event) -> None:  # from the game's threads
+            with contextlib.suppress(RuntimeError):  # the server is shutting down
+                self.loop.call_soon_threadsafe(self._on_event, number, event)
+
+        try:
+            game = HumanGame(entrant, setup, self.state.results_dir, on_event=on_event)
+        except OSError as e:
+            await self._error(f"cannot start a game: {e}")
+            return
+        self.game = game
+        self.state.running += 1
+        await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,
+                               "M": setup.M, "N": setup.N, "K": setup.K,
+                               "time": setup.timeout_s, "human": setup.human})
+        game.start()
+
+    def _on_event(self, number: int, event: Event) -> None:
+        if isinstance(event, Moved):
+            msg: dict[str, Any] = {"type": "moved", "game": number, "player": event.player,
+                                   "column": event.column, "row": event.row,
+                                   "elapsed_ms": event.elapsed_ms, "by_human": event.by_human,
+                                   "ends_game": event.ends_game}
+        else:
+            self.state.running -= 1
+            msg = _finished_json(number, event)
+        self.outbox.put_nowait(msg)
+
+    async def _end_game(self, why: str) -> None:
+        game, self.game = self.game, None
+        if game is not None and game.finished is None:
+            game.close(why)
+            await self.loop.run_in_executor(None, game.wait, _CLOSE_WAIT_S)
+
+
+def _finished_json(number: int, fin: Finished) -> dict[str, Any]:
+    return {"type": "finished", "game": number, "outcome": fin.outcome, "message": fin.message,
+            "winning_cells": [list(c) for c in fin.winning_cells], "game_id": fin.game_id,
+            "store_error": fin.store_error,
+            "record": fin.record.to_dict() if fin.record is not None else None}
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"board sizes must be whole numbers, got {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"board sizes must be whole numbers, got {value!r}") from None
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"the time limit must be a number of seconds, got {value!r}")
+    try:
+        t = float(value)
+    except ValueError:
+        raise ValueError(f"the time limit must be a number of seconds, got {value!r}") from None
+    if not math.isfinite(t):
+        raise ValueError(f"the time limit must be a finite number, got {value!r}")
+    return t
+
+
+def is_loopback(host: str) -> bool:
+    """True for the loopback names and addresses (127.0.0.0/8, ::1, localhost)."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    return False

@@ -1,0 +1,368 @@
+"""Match statistics: Elo, its 95% interval and LOS from game or game-pair results, and the SPRT.
+
+Pure arithmetic (plain `math`, no scipy: every formula here is a few lines; the one equation
+to solve, for the SPRT's constrained maximum likelihood, is monotone and solved by safeguarded
+Newton steps). No I/O.
+
+Two models, as in fastchess and fishtest:
+
+- **Trinomial** (`Trinomial`, for unpaired games): each game scores 1, 1/2 or 0.
+- **Pentanomial** (`Pentanomial`, for game pairs: the same opening played twice with the
+  colours swapped): each *pair* scores 0, 1/4, 1/2, 3/4 or 1 per game (LL, LD, DD or WL, WD,
+  WW). Games of a pair are correlated (a lopsided opening gives WL), so treating them as two
+  independent games overstates (or understates) the information; the pair is the independent
+  unit.
+
+`estimate(...)` returns an `EloEstimate`: the score, the **logistic Elo** difference
+``-400 log10(1/score - 1)`` with a 95% interval obtained by mapping the score's normal 95%
+interval (score +/- 1.959964 sd/sqrt(n)) through that formula (fastchess's method; trinomial
+136/96/111 W/L/D gives +40.70 +/- 30.43 and LOS 99.60 %, pentanomial LL, LD, WL, DD, WD, WW =
+34, 54, 31, 32, 64, 75 gives +55.58 +/- 27.65), the likelihood of superiority
+``Phi((score - 1/2) / (sd/sqrt(n)))``, and the normalized Elo (score - 1/2) / sd per game
+(times 800/ln 10, fishtest's nElo). It never returns a bare infinity for display: a perfect (or
+zero) score has no finite estimate, so `EloEstimate.describe` prints a one-sided 95% bound
+instead (from the exact binomial bound 0.05**(1/n) on the rate of a result seen n times out of
+n; its LOS is the exact 1 - 2**-(n+1) of a uniform prior on the win rate), and says when the
+sample is tiny. When every unit scored exactly 1/2 (identical bots: every
+pair WL or DD) the normal interval would have width 0; the interval is then the Elo of a score
+moved by 1/2 in 1 - 0.05**(1/n) of the units (the exact 95% bound on how often a unit could
+have scored otherwise).
+
+`Sprt`: the generalized sequential probability ratio test (GSPRT) of fishtest, on the
+pentanomial model (or the trinomial one for unpaired games), with **logistic Elo** bounds (as
+cutechess-cli and fastchess's ``model=logistic``; the same Elo cxarena prints everywhere else).
+The log-likelihood ratio is ``n * sum_j f_j log(p1_j / p0_j)`` where f is the observed outcome
+distribution and p0, p1 its maximum-likelihood adjustments with expected score equal to the
+scores of ELO0 and ELO1 (p_j = f_j / (1 + lambda (a_j - s)), lambda solving
+sum_j p_j = 1). Empty outcome bins get a tiny pseudo-count (1e-3), as fishtest does, so the
+LLR is defined from the first pair on. Bounds: lower = log(beta / (1 - alpha)), upper =
+log((1 - beta) / alpha).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["PAIR_SCORES", "Z95", "EloEstimate", "Model", "Pentanomial", "Sprt", "SprtResult",
+           "SprtState", "Trinomial", "elo_to_score", "estimate", "llr", "phi", "score_to_elo"]
+
+#: the 97.5% quantile of the standard normal distribution (two-sided 95% interval)
+Z95 = 1.959963984540054
+#: below this many independent units (games or pairs) an estimate is flagged as a tiny sample
+TINY_SAMPLE = 20
+#: per-game score of a pair outcome LL, LD, DD|WL, WD, WW
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: pseudo-count of an empty outcome bin in the SPRT (fishtest's regularisation)
+_PSEUDO = 1e-3
+
+
+class Model(str, Enum):
+    TRINOMIAL = "trinomial"
+    PENTANOMIAL = "pentanomial"
+
+
+def score_to_elo(score: float) -> float:
+    """Logistic Elo difference of an expected score per game (0 < score < 1)."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_to_score(elo: float) -> float:
+    """Expected score per game of a logistic Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def phi(x: float) -> float:
+    """Standard normal cumulative distribution function."""
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@dataclass(frozen=True)
+class Trinomial:
+    """Unpaired game results from one player's view."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def __post_init__(self) -> None:
+        if min(self.wins, self.draws, self.losses) < 0:
+            raise ValueError(f"negative game count in W/D/L {self.wins}/{self.draws}/"
+                             f"{self.losses}")
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def outcomes(self) -> tuple[tuple[float, float], ...]:
+        """(score per game, count) of each outcome."""
+        return ((0.0, self.losses), (0.5, self.draws), (1.0, self.wins))
+
+    def __add__(self, other: Trinomial) -> Trinomial:
+        return Trinomial(self.wins + other.wins, self.draws + other.draws,
+                         self.losses + other.losses)
+
+
+@dataclass(frozen=True)
+class Pentanomial:
+    """Game-pair results from one player's view: how many pairs ended LL, LD, WL, DD, WD, WW.
+
+    WL (one win, one loss) and DD both score 1/2 per game; they are kept apart for display
+    (many WL pairs mean the openings decide the games) and merged in the statistics."""
+
+    ll: int = 0
+    ld: int = 0
+    wl: int = 0
+    dd: int = 0
+    wd: int = 0
+    ww: int = 0
+
+    def __post_init__(self) -> None:
+        if min(self.ll, self.ld, self.wl, self.dd, self.wd, self.ww) < 0:
+            raise ValueError("negative pair count")
+
+    @property
+    def n(self) -> int:
+        return self.ll + self.ld + self.wl + self.dd + self.wd + self.ww
+
+    def outcomes(self) -> tuple[tuple[float, float], ...]:
+        return ((0.0, self.ll), (0.25, self.ld), (0.5, self.wl + self.dd), (0.75, self.wd),
+                (1.0, self.ww))
+
+    def add_pair(self, first: float, second: float) -> Pentanomial:
+        """This plus one pair whose two games scored `first` and `second` (1, 1/2 or 0)."""
+        total = first + second
+        key = {0.0: "ll", 0.5: "ld", 1.5: "wd", 2.0: "ww"}.get(total)
+        if key is None:  # 1.0: WL or DD
+            key = "dd" if first == 0.5 else "wl"
+        d = self.as_dict()
+        d[key] += 1
+        return Pentanomial(**d)
+
+    def as_dict(self) -> dict[str, int]:
+        return {"ll": self.ll, "ld": self.ld, "wl": self.wl, "dd": self.dd, "wd": self.wd,
+                "ww": self.ww}
+
+    def trinomial(self) -> Trinomial:
+        """The same games counted one by one."""
+        return Trinomial(wins=self.wl + self.wd + 2 * self.ww,
+                         draws=self.ld + 2 * self.dd + self.wd,
+                         losses=2 * self.ll + self.ld + self.wl)
+
+    def __str__(self) -> str:
+        return (f"LL {self.ll}, LD {self.ld}, WL {self.wl}, DD {self.dd}, WD {self.wd}, "
+                f"WW {self.ww}")
+
+
+def _mean_var(outcomes: Sequence[tuple[float, float]]) -> tuple[float, float, float]:
+    n = sum(c for _, c in outcomes)
+    mean = sum(a * c for a, c in outcomes) / n
+    var = sum(c * (a - mean) ** 2 for a, c in outcomes) / n
+    return n, mean, var
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference from one player's view (see the module docstring).
+
+    `elo` is nan and `lower`/`upper` are +-inf where no finite value exists (no games; a
+    perfect or zero score; an interval reaching a score of 0 or 1); use `describe()` to print.
+    `n` counts the independent units: games (trinomial) or pairs (pentanomial)."""
+
+    model: Model
+    n: int
+    games: int
+    score: float  # mean points per game (win 1, draw 1/2)
+    elo: float
+    lower: float  # 95% interval of the Elo difference
+    upper: float
+    los: float  # likelihood of superiority, 0..1
+    nelo: float  # normalized Elo (nan when undefined)
+    bound: float  # perfect / zero score: the one-sided 95% bound on Elo; else nan
+    no_spread: bool = False  # every unit scored exactly 1/2 (interval from a binomial bound)
+
+    @property
+    def error(self) -> float:
+        """Half the width of the 95% interval (fastchess's "+/-"), inf if unbounded."""
+        return (self.upper - self.lower) / 2.0
+
+
+    @property
+    def tiny(self) -> bool:
+        return self.n < TINY_SAMPLE
+
+    def describe(self) -> str:
+        """One line for people: value +/- error, LOS, or a bound with its explanation."""
+        unit = "pairs" if self.model is Model.PENTANOMIAL else "games"
+        if self.n == 0:
+            return "Elo difference: no games"
+        if math.isnan(self.elo):
+            side = "at least" if self.score >= 1.0 else "at most"
+            what = "every game won" if self.score >= 1.0 else "every game lost"
+            text = (f"Elo difference: {side} {self.bound:+.0f} (95% one-sided bound; {what}, "
+                    f"so no finite estimate), LOS {100.0 * self.los:.1f} %")
+        elif math.isinf(self.error):
+            if self.upper == math.inf and self.lower == -math.inf:
+                rng = "unbounded"
+            elif self.upper == math.inf:
+                rng = f"at least {self.lower:+.1f}"
+            else:
+                rng = f"at most {self.upper:+.1f}"
+            text = (f"Elo difference: {self.elo:+.1f} (95% interval {rng}: too few results "
+                    f"to bound it), LOS {100.0 * self.los:.1f} %")
+        else:
+            text = (f"Elo difference: {self.elo + 0.0:+.1f} +/- {self.error:.1f} (95% interval "
+                    f"{self.lower:+.1f} .. {self.upper:+.1f}), LOS {100.0 * self.los:.1f} %")
+            if self.no_spread:
+                text += (f" (every one of the {unit} scored exactly 1/2: the interval is the "
+                         f"exact bound on how often one could have differed)")
+        text += f" [{self.model.value}, {self.n} {unit if self.n != 1 else unit[:-1]}]"
+        if self.tiny:
+            text += f" (tiny sample: under {TINY_SAMPLE} {unit}, treat as a rough guide)"
+        return text
+
+
+def _one_sided_bound(n: int) -> float:
+    """Elo bound for a result seen in all of n independent units (exact binomial, 95%)."""
+    return score_to_elo(0.05 ** (1.0 / n))
+
+
+def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
+    """Elo difference, 95% interval and LOS of `result` (trinomial or pentanomial model)."""
+    model = Model.PENTANOMIAL if isinstance(result, Pentanomial) else Model.TRINOMIAL
+    games = 2 * result.n if model is Model.PENTANOMIAL else result.n
+    nan = math.nan
+    if result.n == 0:
+        return EloEstimate(model, 0, 0, 0.5, nan, -math.inf, math.inf, 0.5, nan, nan)
+    n, score, var = _mean_var(result.outcomes())
+    sd_mean = math.sqrt(var / n)
+    if score >= 1.0 or score <= 0.0:
+        bound = _one_sided_bound(int(n))
+        return EloEstimate(model, result.n, games, score, nan,
+                           bound if score >= 1.0 else -math.inf,
+                           math.inf if score >= 1.0 else -bound,
+                           1.0 - 0.5 ** (n + 1) if score >= 1.0 else 0.5 ** (n + 1), nan,
+                           bound if score >= 1.0 else -bound)
+    elo = score_to_elo(score)
+    hi, lo = score + Z95 * sd_mean, score - Z95 * sd_mean
+    upper = score_to_elo(hi) if hi < 1.0 else math.inf
+    lower = score_to_elo(lo) if lo > 0.0 else -math.inf
+    if sd_mean == 0.0:  # every unit scored exactly 1/2: the normal interval has width 0
+        los = 0.5
+        nelo = 0.0
+        # honest instead: at 95% at most 1 - 0.05**(1/n) of the units could have gone
+        # otherwise (exact binomial bound), each moving the score by at most 1/2
+        shift = 0.5 * (1.0 - 0.05 ** (1.0 / n))
+        lower, upper = score_to_elo(0.5 - shift), score_to_elo(0.5 + shift)
+    else:
+        los = phi((score - 0.5) / sd_mean)
+        # per-game standard deviation: a pair holds two games
+        sd_game = math.sqrt(2.0 * var) if model is Model.PENTANOMIAL else math.sqrt(var)
+        nelo = (score - 0.5) / sd_game * (800.0 / math.log(10.0))
+    return EloEstimate(model, result.n, games, score, elo, lower, upper, los, nelo, nan,
+                       no_spread=sd_mean == 0.0)
+
+
+# ----------------------------------------------------------------------------------- SPRT
+def _mle(freq: Sequence[float], scores: Sequence[float], s: float) -> list[float]:
+    """The distribution nearest `freq` (max likelihood) whose expected score is `s`."""
+    d = [a - s for a in scores]
+    dmax, dmin = max(d), min(d)
+    if dmax <= 0.0 or dmin >= 0.0:  # s outside the support's range: put mass at the end
+        raise ValueError(f"score {s} outside the outcomes' range")
+    lo, hi = -1.0 / dmax, -1.0 / dmin  # lambda keeps every 1 + lambda d_j > 0
+    eps = 1e-12 * (hi - lo)
+    lo, hi = lo + eps, hi - eps
+
+    def g(lam: float) -> float:  # decreasing in lambda; its root is the MLE
+        return sum(f * dj / (1.0 + lam * dj) for f, dj in zip(freq, d, strict=True))
+
+    lam = 0.0
+    for _ in range(100):
+        val = g(lam)
+        if val > 0.0:
+            lo = lam
+        else:
+            hi = lam
+        deriv = -sum(f * dj * dj / (1.0 + lam * dj) ** 2 for f, dj in zip(freq, d, strict=True))
+        nxt = lam - val / deriv if deriv < 0.0 else (lo + hi) / 2.0
+        if not lo < nxt < hi:
+            nxt = (lo + hi) / 2.0
+        if abs(nxt - lam) < 1e-14 * max(1.0, abs(lam)):
+            lam = nxt
+            break
+        lam = nxt
+    return [f / (1.0 + lam * dj) for f, dj in zip(freq, d, strict=True)]
+
+
+def llr(result: Trinomial | Pentanomial, elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0)."""
+    outcomes = result.outcomes()
+    if result.n == 0:
+        return 0.0
+    counts = [c if c > 0 else _PSEUDO for _, c in outcomes]
+    total = sum(counts)
+    freq = [c / total for c in counts]
+    scores = [a for a, _ in outcomes]
+    p0 = _mle(freq, scores, elo_to_score(elo0))
+    p1 = _mle(freq, scores, elo_to_score(elo1))
+    return total * sum(f * math.log(b / a) for f, a, b in zip(freq, p0, p1, strict=True))
+
+
+class SprtResult(str, Enum):
+    CONTINUE = "continue"
+    H0 = "H0"  # accepted: not better by elo1 (Elo <= elo0)
+    H1 = "H1"  # accepted: better by at least elo1
+
+
+@dataclass(frozen=True)
+class SprtState:
+    llr: float
+    lower: float
+    upper: float
+    result: SprtResult
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """An SPRT of H0: Elo = elo0 against H1: Elo = elo1 (logistic Elo, elo0 < elo1)."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"the SPRT needs ELO0 < ELO1, got {self.elo0:g} and {self.elo1:g}")
+        if not (0.0 < self.alpha < 0.5 and 0.0 < self.beta < 0.5):
+            raise ValueError(f"alpha and beta must be between 0 and 0.5, got {self.alpha:g} "
+                             f"and {self.beta:g}")
+        for e in (self.elo0, self.elo1):
+            if not -1000.0 < e < 1000.0:
+                raise ValueError(f"SPRT Elo bound {e:g} is outside -1000 .. 1000")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def state(self, result: Trinomial | Pentanomial) -> SprtState:
+        value = llr(result, self.elo0, self.elo1)
+        if value >= self.upper:
+            verdict = SprtResult.H1
+        elif value <= self.lower:
+            verdict = SprtResult.H0
+        else:
+            verdict = SprtResult.CONTINUE
+        return SprtState(value, self.lower, self.upper, verdict)
+
+    def describe(self) -> str:
+        return (f"SPRT (GSPRT, pentanomial, logistic Elo) H0: Elo <= {self.elo0:g}, H1: Elo >= "
+                f"{self.elo1:g}, alpha {self.alpha:g}, beta {self.beta:g}, LLR bounds "
+                f"{self.lower:.2f} .. {self.upper:.2f}")

@@ -222,12 +222,20 @@ class Sandbox:
         # (also when it lies under /tmp, the scratch: its own read-only tmpfs)
         own_cwd = not any(_within(cwd, h) for h in host) and \
             not any(_within(m, cwd) for m in mounts)
+        # folders under the scratch (a project or working directory below /tmp): each gets a
+        # read-only tmpfs of its own, so the paths bound below it are all that shows there and
+        # a write to anything else fails instead of landing in the bot's scratch
+        shields = _scratch_shields([*binds, cwd])
+        for s in shields:
+            args += ["--tmpfs", s]
         if own_cwd:
             args += ["--tmpfs", cwd]
         for p in binds:
             args += ["--ro-bind-try", p, p]
         if own_cwd:
             args += ["--remount-ro", cwd]
+        for s in shields:
+            args += ["--remount-ro", s]
         args += ["--chdir", cwd, "--remount-ro", "/dev", "--remount-ro", "/",
                  "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--setenv", "PYTHONDONTWRITEBYTECODE", "1"]
@@ -445,6 +453,21 @@ def _seccomp_filter() -> bytes | None:
         return program or None
     finally:
         lib.seccomp_release(ctx)
+
+
+#: the sandbox's writable scratch folders (fresh tmpfs)
+_SCRATCH_DIRS = ("/tmp", "/dev/shm")
+
+
+def _scratch_shields(paths: Iterable[str]) -> list[str]:
+    """The top folders below a scratch folder (e.g. /tmp/ci for /tmp/ci/project/arena) that
+    hold any of `paths`."""
+    out = set()
+    for p in paths:
+        for root in _SCRATCH_DIRS:
+            if p != root and _within(p, root):
+                out.add(os.path.join(root, os.path.relpath(p, root).split(os.sep)[0]))
+    return sorted(out)
 
 
 def _within(path: str, folder: str) -> bool:

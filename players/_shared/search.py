@@ -80,7 +80,7 @@ class BitSearch:
     """
 
     def __init__(self, M: int, N: int, K: int, tt_entries: int = TT_ENTRIES,
-                 sort_min_depth: int = 10) -> None:
+                 sort_min_depth: int = 10, threat_weight: int | None = None) -> None:
         if M * N > BIT_SEARCH_MAX_CELLS:
             raise ValueError(f"BitSearch handles at most {BIT_SEARCH_MAX_CELLS} cells")
         self.g = geometry(M, N, K)
@@ -93,6 +93,8 @@ class BitSearch:
         #: the depth the heuristic search completed at the last move
         self.last_depth = 0
         self.windows = window_masks(self.g)
+        #: weight of a winning cell at the horizon (see `_build`); 0: squared open runs only
+        self.threat_weight = K * K if threat_weight is None else threat_weight
         self.negamax = self._build(sort_min_depth)
 
     def _check(self) -> None:
@@ -126,6 +128,14 @@ class BitSearch:
         below_all = -(size + 2) * S  # lower than any score
         n_cols = g.N
         unknown = [-1] * n_cols  # no column's child threats known yet
+        # threats at the horizon: a side's winning cells (empty cells that would complete K
+        # for it) count `threat_w` each, twice on the rows of its parity (the first player's
+        # odd rows, 1, 3, ... from the bottom, the second's even rows), where zugzwang at
+        # the end of the game tends to let it fill them
+        threat_w = self.threat_weight
+        odd_rows = sum(g.cell(h, j) for j in range(g.N) for h in range(0, g.M, 2))
+        parity_rows = (odd_rows, board ^ odd_rows)  # by the side: first player, second
+        top_heuristic = S - 1
 
         def count() -> int:
             return nodes
@@ -178,7 +188,16 @@ class BitSearch:
                 beta = hi
                 if alpha >= hi:
                     return hi
-            if depth <= 0:  # horizon: the squared-open-run heuristic, within the exact bounds
+            if depth <= 0:  # horizon: the heuristic, within the exact bounds
+                if threat_w:
+                    mine = win_cells(cur, mask)
+                    good = parity_rows[moves & 1]
+                    ev += threat_w * ((mine & good).bit_count() + mine.bit_count()
+                                      - (threats & ~good).bit_count() - threats.bit_count())
+                    if ev > top_heuristic:
+                        ev = top_heuristic
+                    elif ev < -top_heuristic:
+                        ev = -top_heuristic
                 return lo if ev < lo else hi if ev > hi else ev
             heuristic = depth < size - moves  # else no line reaches the horizon
             if not heuristic:
@@ -302,25 +321,37 @@ class BitSearch:
         """The move to play: iterative deepening with the heuristic (`iterative_deepening`),
         then, unless that proved the result, an attempt to solve the position exactly.
 
-        With a depth limit only the first part runs. Otherwise, when the exact search looks
-        feasible (at most ``2 d + 2`` empty cells, d the depth the heuristic search completed at
-        the previous move: the exact search's coarse scores and null windows let it reach about
-        twice as deep), the heuristic search stops at ``HEURISTIC_SHARE`` of the time left and
-        the rest goes to `solve_outcome`, which plays a move keeping the game's exact outcome
-        (win, draw or loss) if it finishes in time; else the heuristic move stands.
+        With a depth limit only the first part runs. Otherwise the heuristic search gets
+        ``HEURISTIC_SHARE`` of the time. If the exact search then looks feasible (at most
+        ``2 d + 2`` empty cells, d the deepest heuristic iteration completed now or at the
+        previous move: the exact search's coarse scores and null windows let it reach about
+        twice as deep), the rest goes to `solve_outcome`, which plays a move keeping the game's
+        exact outcome (win, draw or loss) if it finishes in time; so a win the solver can prove
+        within the move's budget is never traded for a heuristic gain. Otherwise (or if the
+        solver runs out of time first) the heuristic search goes on until `stop_s` (its table
+        makes the repeated shallow iterations cheap) and its move stands.
         """
         self.set_position(cur, mask, moves)
         if max_depth is not None:
             return iterative_deepening(self, stop_s, max_depth)
-        attempt = self.size - moves <= 2 * self.last_depth + 2
         now = time.perf_counter()
-        result = iterative_deepening(
-            self, now + HEURISTIC_SHARE * (stop_s - now) if attempt else stop_s)
-        if result.depth:
-            self.last_depth = result.depth
-        if result.proven or result.depth == 0 or not attempt:
+        result = iterative_deepening(self, now + HEURISTIC_SHARE * (stop_s - now))
+        if result.proven or result.depth == 0:
+            self.last_depth = max(self.last_depth, result.depth)
             return result
-        return self.solve_outcome(result, stop_s) or result
+        depth = max(self.last_depth, result.depth)
+        self.last_depth = result.depth
+        if self.size - moves <= 2 * depth + 2:
+            solved = self.solve_outcome(result, stop_s)
+            if solved is not None:
+                return solved
+        if time.perf_counter() < stop_s:
+            longer = iterative_deepening(self, stop_s)
+            if longer.depth > result.depth or longer.proven:
+                self.last_depth = max(self.last_depth, longer.depth)
+                return SearchResult(longer.col, longer.score, longer.depth,
+                                    longer.nodes + result.nodes, longer.proven)
+        return result
 
     def solve_outcome(self, guess: SearchResult, stop_s: float) -> SearchResult | None:
         """Solve the root's outcome exactly and return a move that keeps it, or None if

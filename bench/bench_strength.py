@@ -16,7 +16,8 @@ Parts (``CXARENA_STRENGTH_PARTS``, comma-separated, default all: ``first,kept,ex
   Games are played in pairs: the same seed with each bot first once. Needs `.venv-bench`
   (``python3 -m venv .venv-bench && .venv-bench/bin/pip install open-spiel
   kaggle-environments``); skipped with a message if missing. ``CXARENA_STRENGTH_PAIRS`` (default
-  20: 40 games per match) sets the match length.
+  20: 40 games per match; the Kaggle anchor plays at most 5 pairs) sets the match length,
+  ``CXARENA_STRENGTH_MATCHES`` (e.g. ``1,3``) picks rows of the table.
 - ``robin``: round robins of the built-in bots under the real referee, run by the tournament
   engine (resumable: results under results/bench-strength-*/), as points percentages:
   1. 6x7x4 at 0.25 s per move, 20 games per pairing and colour (40 per pairing).

@@ -190,6 +190,9 @@ def external() -> None:
     matches = [("alphabeta", "OpenSpiel MCTSBot (70 %)", mcts, (6, 7, 4), 1.0, pairs),
                ("alphabeta", "OpenSpiel MCTSBot (70 %)", mcts, (7, 7, 5), 1.0, pairs),
                ("alphabeta", "Kaggle negamax", negamax, (6, 7, 4), 1.0, min(pairs, 5))]
+    chosen = os.environ.get("CXARENA_STRENGTH_MATCHES")  # e.g. "1,3": only those rows
+    if chosen:
+        matches = [m for i, m in enumerate(matches, 1) if str(i) in chosen.split(",")]
     print("Game pairs (same seed, each bot first once) under the referee, one game per core "
           f"at a time ({len(usable_core_ids())} cores). Score: points percentage of the "
           "built-in bot (win 1, draw 1/2). OpenSpiel's MCTSBot: C++, one random rollout per "

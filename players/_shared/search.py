@@ -80,7 +80,7 @@ class BitSearch:
     """
 
     def __init__(self, M: int, N: int, K: int, tt_entries: int = TT_ENTRIES,
-                 sort_min_depth: int = 10, threat_weight: int | None = None) -> None:
+                 sort_min_depth: int = 10) -> None:
         if M * N > BIT_SEARCH_MAX_CELLS:
             raise ValueError(f"BitSearch handles at most {BIT_SEARCH_MAX_CELLS} cells")
         self.g = geometry(M, N, K)
@@ -93,8 +93,6 @@ class BitSearch:
         #: the depth the heuristic search completed at the last move
         self.last_depth = 0
         self.windows = window_masks(self.g)
-        #: weight of a winning cell at the horizon (see `_build`); 0: squared open runs only
-        self.threat_weight = K * K if threat_weight is None else threat_weight
         self.negamax = self._build(sort_min_depth)
 
     def _check(self) -> None:
@@ -128,14 +126,6 @@ class BitSearch:
         below_all = -(size + 2) * S  # lower than any score
         n_cols = g.N
         unknown = [-1] * n_cols  # no column's child threats known yet
-        # threats at the horizon: a side's winning cells (empty cells that would complete K
-        # for it) count `threat_w` each, twice on the rows of its parity (the first player's
-        # odd rows, 1, 3, ... from the bottom, the second's even rows), where zugzwang at
-        # the end of the game tends to let it fill them
-        threat_w = self.threat_weight
-        odd_rows = sum(g.cell(h, j) for j in range(g.N) for h in range(0, g.M, 2))
-        parity_rows = (odd_rows, board ^ odd_rows)  # by the side: first player, second
-        top_heuristic = S - 1
 
         def count() -> int:
             return nodes
@@ -188,16 +178,7 @@ class BitSearch:
                 beta = hi
                 if alpha >= hi:
                     return hi
-            if depth <= 0:  # horizon: the heuristic, within the exact bounds
-                if threat_w:
-                    mine = win_cells(cur, mask)
-                    good = parity_rows[moves & 1]
-                    ev += threat_w * ((mine & good).bit_count() + mine.bit_count()
-                                      - (threats & ~good).bit_count() - threats.bit_count())
-                    if ev > top_heuristic:
-                        ev = top_heuristic
-                    elif ev < -top_heuristic:
-                        ev = -top_heuristic
+            if depth <= 0:  # horizon: the squared-open-run heuristic, within the exact bounds
                 return lo if ev < lo else hi if ev > hi else ev
             heuristic = depth < size - moves  # else no line reaches the horizon
             if not heuristic:

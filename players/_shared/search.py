@@ -145,11 +145,14 @@ class BitSearch:
             return d
 
         def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, depth: int,
-                    threats: int, ev: int) -> int:
+                    threats: int, ev: int, pm: int = 0) -> int:
             """Score of the position (the side to move owns `cur`; it has no immediate win),
             fail-soft within (alpha, beta). `threats`: the opponent's winning cells if the
             caller already knows them (-1: compute them). `ev`: the heuristic of the position
-            for the side to move (only used when the horizon is nearer than the game's end)."""
+            for the side to move (only used when the horizon is nearer than the game's end);
+            or, if `pm` (the cell of the move that led here) is given, the parent's heuristic,
+            from which this position's is worked out only when needed (many nodes return
+            before: from the table, a cutoff or a lost position)."""
             nonlocal nodes
             nodes += 1
             if not nodes & 63:
@@ -179,6 +182,8 @@ class BitSearch:
                 if alpha >= hi:
                     return hi
             if depth <= 0:  # horizon: the squared-open-run heuristic, within the exact bounds
+                if pm:
+                    ev = -(ev + delta(pm, opp ^ pm, cur))
                 return lo if ev < lo else hi if ev > hi else ev
             heuristic = depth < size - moves  # else no line reaches the horizon
             if not heuristic:
@@ -203,6 +208,8 @@ class BitSearch:
                             return v
                         if v < beta:
                             beta = v
+            if pm and heuristic:
+                ev = -(ev + delta(pm, opp ^ pm, cur))
             alpha0 = alpha
             best = below_all
             best_col = -1
@@ -233,15 +240,15 @@ class BitSearch:
                 if not m:
                     continue
                 t = known[col]
-                e = -(ev + delta(m, cur, opp)) if heuristic else 0
+                cm = m if heuristic else 0  # the child works out its heuristic if it needs it
                 if pv_node and best > below_all:
                     # principal variation search: prove the move is no better than alpha with
                     # a null window; search it properly only if that fails
-                    v = -negamax(opp, mask | m, m1, -alpha - 1, -alpha, d1, t, e)
+                    v = -negamax(opp, mask | m, m1, -alpha - 1, -alpha, d1, t, ev, cm)
                     if alpha < v < beta:
-                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, e)
+                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, ev, cm)
                 else:
-                    v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, e)
+                    v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, ev, cm)
                 if v > best:
                     best = v
                     best_col = col

@@ -65,8 +65,8 @@ HEURISTIC_SHARE = 0.6
 #: the exact search is tried when at most ``2 d + SOLVE_MARGIN[K == 4]`` cells are empty, d the
 #: depth the heuristic search completed. For K = 4 its win test is unrolled and fast (on 6x7,
 #: 26 empty cells are solved in 0.01-0.12 s of CPU); for other K a failed attempt costs the
-#: heuristic search 40 % of its time (on 7x7x5 at 1 s a margin of 6 scored 31 % against
-#: OpenSpiel's MCTSBot, a margin of 2 52.5 %)
+#: heuristic search 40 % of its time (on 7x7x5 at 1 s against OpenSpiel's MCTSBot a margin of
+#: 6 scored 31 %, a margin of 2 52.5 % and 26 % in two runs: docs/benchmarks.md)
 SOLVE_MARGIN = (2, 6)
 #: default bound on transposition-table entries (about 120 MB at most)
 TT_ENTRIES = 1 << 20

@@ -1,14 +1,32 @@
-"""Strength of the built-in bots: round robins under the real referee, run by the tournament
-engine (resumable: results under results/bench-strength-*/), reported as points percentages.
+"""Strength of the built-in bots.
 
-1. 6x7x4 at 0.25 s per move, 20 games per pairing and colour (40 per pairing).
-2. Three other boards (5x4x4, 6x6x5, 7x7x5) at 0.25 s, 2 games per pairing, board and colour.
-3. The round robin of all built-in bots restricted to the 16 K=4 boards, recomputed from the
-   games `make tournament` stored in results/tournament (skipped if that run is not there).
+    .venv/bin/python -m bench strength
 
-Each run starts over (stored games say nothing about changed bot code); set
-CXARENA_STRENGTH_RESUME=1 to resume an interrupted run instead. CXARENA_STRENGTH_ROUNDS
-overrides part 1's rounds (a quicker, noisier run).
+Parts (``CXARENA_STRENGTH_PARTS``, comma-separated, default all: ``first,kept,external,robin``):
+
+- ``first``: the first move of `alphabeta` (and, for comparison, of its search alone with the
+  opening book off, 1 s) as first player on the empty board of each of the 16 K=4 boards,
+  checked against the book (`players._shared.book`): does it keep the game value?
+- ``kept``: won positions kept: on the positions of tests/data/won_positions.txt (generated
+  and solved by `bench/won_positions.py`), how often alphabeta plays a winning move, per board,
+  at 0.25 s and 1 s per move.
+- ``external``: matches against bots nobody here wrote, run as ``exec:`` bots by
+  `bench/opponents.py` under the referee: OpenSpiel's C++ MCTSBot (stopped at 70 % of the move
+  limit) on 6x7x4 and 7x7x5, and kaggle-environments' negamax on 6x7x4, all at 1 s per move.
+  Games are played in pairs: the same seed with each bot first once. Needs `.venv-bench`
+  (``python3 -m venv .venv-bench && .venv-bench/bin/pip install open-spiel
+  kaggle-environments``); skipped with a message if missing. ``CXARENA_STRENGTH_PAIRS`` (default
+  20: 40 games per match; the Kaggle anchor plays at most 5 pairs) sets the match length,
+  ``CXARENA_STRENGTH_MATCHES`` (e.g. ``1,3``) picks rows of the table.
+- ``robin``: round robins of the built-in bots under the real referee, run by the tournament
+  engine (resumable: results under results/bench-strength-*/), as points percentages:
+  1. 6x7x4 at 0.25 s per move, 20 games per pairing and colour (40 per pairing).
+  2. Three other boards (5x4x4, 6x6x5, 7x7x5) at 0.25 s, 2 games per pairing, board and colour.
+  3. The round robin of all built-in bots restricted to the 16 K=4 boards, recomputed from the
+     games `make tournament` stored in results/tournament (skipped if that run is not there).
+  Each run starts over (stored games say nothing about changed bot code); set
+  CXARENA_STRENGTH_RESUME=1 to resume an interrupted run instead. CXARENA_STRENGTH_ROUNDS
+  overrides 1.'s rounds (a quicker, noisier run).
 """
 
 from __future__ import annotations
@@ -22,6 +40,7 @@ from arena.tournament.executor import usable_cores
 from arena.tournament.run import run_tournament
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_FILE, ResultStore
+from bench.strength_parts import external, first_moves, won_positions_kept
 
 BOTS = ["L0", "L1", "minimax", "alphabeta", "montecarlo", "mcts"]
 TIMEOUT_S = 0.25
@@ -89,13 +108,22 @@ def _table(results: Path, title: str) -> None:
 
 
 def main() -> None:
-    rounds = int(os.environ.get("CXARENA_STRENGTH_ROUNDS", "20"))
+    parts = os.environ.get("CXARENA_STRENGTH_PARTS", "first,kept,external,robin").split(",")
     print("## Strength of the built-in bots\n")
-    print(f"Command: `.venv/bin/python -m bench strength` ({TIMEOUT_S} s per move, "
-          f"{usable_cores()} workers).\n")
-    _table(_run(_config("strength-6x7x4", [(6, 7, 4)], rounds)), "6x7x4")
-    _table(_run(_config("strength-others", OTHER_BOARDS, 2)), "5x4x4, 6x6x5 and 7x7x5")
-    _k4_ranking(ROOT / "results" / "tournament")
+    print(f"Load average at start: {os.getloadavg()[0]:.2f} (2 cores shared).\n")
+    if "first" in parts:
+        first_moves()
+    if "kept" in parts:
+        won_positions_kept()
+    if "external" in parts:
+        external()
+    if "robin" in parts:
+        rounds = int(os.environ.get("CXARENA_STRENGTH_ROUNDS", "20"))
+        print(f"Command: `.venv/bin/python -m bench strength` ({TIMEOUT_S} s per move, "
+              f"{usable_cores()} workers).\n")
+        _table(_run(_config("strength-6x7x4", [(6, 7, 4)], rounds)), "6x7x4")
+        _table(_run(_config("strength-others", OTHER_BOARDS, 2)), "5x4x4, 6x6x5 and 7x7x5")
+        _k4_ranking(ROOT / "results" / "tournament")
 
 
 def _k4_ranking(results: Path) -> None:

@@ -1,19 +1,18 @@
 """Plain minimax for the `minimax` bot (not a bot itself): the baseline that shows what
 alpha-beta pruning and a transposition table buy.
 
-Every line is searched to the given depth, every move of every node is tried (no pruning, no
-move filter, no table); a move that completes K ends the line with its exact score, a full board
-is a draw, and the horizon is scored by the squared-open-run heuristic. Scores follow
-`players._shared.engine` (Pons' exact scores times ``scale``, side to move's view, in negamax form:
-a node's value is the maximum over its moves of minus the child's value), so with enough depth
-this is an exact solver too, only a slow one.
+Every line is searched to the given depth, with no pruning and no table; a move that completes
+K ends the line with its exact score, a full board is a draw, and the horizon is scored by the
+squared-open-run heuristic. Scores follow `players._shared.engine` (Pons' exact scores times
+``scale``, side to move's view, in negamax form: a node's value is the maximum over its moves of
+minus the child's value), so with enough depth this is an exact solver too, only a slow one.
 
-- `BitMinimax`: boards of at most 64 cells, on bitboards (`players._shared.bitboard`); the
-heuristic is
-  computed from the bitboards at the horizon.
-- `GridMinimax`: large boards, over the incremental `players._shared.heuristic.GridPosition`, with
-the
-  same candidate columns as the alpha-beta engine (`players._shared.engine.GridEngine`).
+- `BitMinimax`: boards of at most 64 cells, on bitboards (`players._shared.bitboard`); every
+  move of every node is tried (no move filter), and the heuristic is computed from the
+  bitboards at the horizon.
+- `GridMinimax`: larger boards, over the incremental `players._shared.heuristic.GridPosition`;
+  the move filter of the alpha-beta engine applies (`players._shared.engine.GridEngine`: only
+  the columns within two of a non-empty column are searched).
 """
 
 from __future__ import annotations

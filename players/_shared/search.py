@@ -62,6 +62,12 @@ EXACT, LOWER, UPPER = 0, 1, 2
 BIT_SEARCH_MAX_CELLS = 64
 #: share of a move's time for the heuristic search before trying to solve the position
 HEURISTIC_SHARE = 0.6
+#: the exact search is tried when at most ``2 d + SOLVE_MARGIN[K == 4]`` cells are empty, d the
+#: depth the heuristic search completed. For K = 4 its win test is unrolled and fast (on 6x7,
+#: 26 empty cells are solved in 0.01-0.12 s of CPU); for other K a failed attempt costs the
+#: heuristic search 40 % of its time (on 7x7x5 at 1 s against OpenSpiel's MCTSBot a margin of
+#: 6 scored 31 %, a margin of 2 52.5 % and 26 % in two runs: docs/benchmarks.md)
+SOLVE_MARGIN = (2, 6)
 #: default bound on transposition-table entries (about 120 MB at most)
 TT_ENTRIES = 1 << 20
 
@@ -145,11 +151,14 @@ class BitSearch:
             return d
 
         def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, depth: int,
-                    threats: int, ev: int) -> int:
+                    threats: int, ev: int, pm: int = 0) -> int:
             """Score of the position (the side to move owns `cur`; it has no immediate win),
             fail-soft within (alpha, beta). `threats`: the opponent's winning cells if the
             caller already knows them (-1: compute them). `ev`: the heuristic of the position
-            for the side to move (only used when the horizon is nearer than the game's end)."""
+            for the side to move (only used when the horizon is nearer than the game's end);
+            or, if `pm` (the cell of the move that led here) is given, the parent's heuristic,
+            from which this position's is worked out only when needed (many nodes return
+            before: from the table, a cutoff or a lost position)."""
             nonlocal nodes
             nodes += 1
             if not nodes & 63:
@@ -179,6 +188,8 @@ class BitSearch:
                 if alpha >= hi:
                     return hi
             if depth <= 0:  # horizon: the squared-open-run heuristic, within the exact bounds
+                if pm:
+                    ev = -(ev + delta(pm, opp ^ pm, cur))
                 return lo if ev < lo else hi if ev > hi else ev
             heuristic = depth < size - moves  # else no line reaches the horizon
             if not heuristic:
@@ -203,6 +214,8 @@ class BitSearch:
                             return v
                         if v < beta:
                             beta = v
+            if pm and heuristic:
+                ev = -(ev + delta(pm, opp ^ pm, cur))
             alpha0 = alpha
             best = below_all
             best_col = -1
@@ -233,15 +246,15 @@ class BitSearch:
                 if not m:
                     continue
                 t = known[col]
-                e = -(ev + delta(m, cur, opp)) if heuristic else 0
+                cm = m if heuristic else 0  # the child works out its heuristic if it needs it
                 if pv_node and best > below_all:
                     # principal variation search: prove the move is no better than alpha with
                     # a null window; search it properly only if that fails
-                    v = -negamax(opp, mask | m, m1, -alpha - 1, -alpha, d1, t, e)
+                    v = -negamax(opp, mask | m, m1, -alpha - 1, -alpha, d1, t, ev, cm)
                     if alpha < v < beta:
-                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, e)
+                        v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, ev, cm)
                 else:
-                    v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, e)
+                    v = -negamax(opp, mask | m, m1, -beta, -alpha, d1, t, ev, cm)
                 if v > best:
                     best = v
                     best_col = col
@@ -302,25 +315,39 @@ class BitSearch:
         """The move to play: iterative deepening with the heuristic (`iterative_deepening`),
         then, unless that proved the result, an attempt to solve the position exactly.
 
-        With a depth limit only the first part runs. Otherwise, when the exact search looks
-        feasible (at most ``2 d + 2`` empty cells, d the depth the heuristic search completed at
-        the previous move: the exact search's coarse scores and null windows let it reach about
-        twice as deep), the heuristic search stops at ``HEURISTIC_SHARE`` of the time left and
-        the rest goes to `solve_outcome`, which plays a move keeping the game's exact outcome
-        (win, draw or loss) if it finishes in time; else the heuristic move stands.
+        With a depth limit only the first part runs. Otherwise the heuristic search gets
+        ``HEURISTIC_SHARE`` of the time. If the exact search then looks feasible (at most
+        ``2 d + SOLVE_MARGIN[K == 4]`` empty cells, d the deepest heuristic iteration
+        completed now or at the previous move: the exact search's coarse scores, null windows
+        and pruning of moves that lose at once let it reach more than twice as deep), the rest
+        goes to
+        `solve_outcome`, which plays a move keeping the game's exact outcome (win, draw or
+        loss) if it finishes in time; so a win the solver can prove within the move's budget
+        is never traded for a heuristic gain. Otherwise (or if the
+        solver runs out of time first) the heuristic search goes on until `stop_s` (its table
+        makes the repeated shallow iterations cheap) and its move stands.
         """
         self.set_position(cur, mask, moves)
         if max_depth is not None:
             return iterative_deepening(self, stop_s, max_depth)
-        attempt = self.size - moves <= 2 * self.last_depth + 2
         now = time.perf_counter()
-        result = iterative_deepening(
-            self, now + HEURISTIC_SHARE * (stop_s - now) if attempt else stop_s)
-        if result.depth:
-            self.last_depth = result.depth
-        if result.proven or result.depth == 0 or not attempt:
+        result = iterative_deepening(self, now + HEURISTIC_SHARE * (stop_s - now))
+        if result.proven or result.depth == 0:
+            self.last_depth = max(self.last_depth, result.depth)
             return result
-        return self.solve_outcome(result, stop_s) or result
+        depth = max(self.last_depth, result.depth)
+        self.last_depth = result.depth
+        if self.size - moves <= 2 * depth + SOLVE_MARGIN[self.g.K == 4]:
+            solved = self.solve_outcome(result, stop_s)
+            if solved is not None:
+                return solved
+        if time.perf_counter() < stop_s:
+            longer = iterative_deepening(self, stop_s)
+            if longer.depth > result.depth or longer.proven:
+                self.last_depth = max(self.last_depth, longer.depth)
+                return SearchResult(longer.col, longer.score, longer.depth,
+                                    longer.nodes + result.nodes, longer.proven)
+        return result
 
     def solve_outcome(self, guess: SearchResult, stop_s: float) -> SearchResult | None:
         """Solve the root's outcome exactly and return a move that keeps it, or None if

@@ -9,8 +9,13 @@ deepening until 90% of `arena.timing.safe_budget_s(timeout_in_secs)` has passed.
 checked against ``B.getAvailableColumns()``; should it ever be illegal, or should the grid engine
 not catch up with the game in time, the bot falls back to `players._shared.common.fallback_column`.
 
+On the 16 K=4 competition boards the first two moves of a game come from the opening book
+(`players._shared.book`) when it holds the position: the bot then answers at once with a move
+that keeps the position's game value (as first player it never throws away a win or a draw).
+
 Options (set from a tournament config before ``initPlayer``): ``max_depth`` caps the iterative
-deepening (None: as deep as the time allows).
+deepening (None: as deep as the time allows, and the only setting in which the book is used: a
+depth cap is for studying the search alone); ``use_book`` (default True) turns the book off.
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ from typing import Protocol
 from arena.board import CXBoard
 from arena.player import CXPlayer
 from arena.timing import Deadline, safe_budget_s
+from players._shared import book
 from players._shared.bitboard import BitPosition
 from players._shared.common import fallback_column, no_gc_pauses, release_frozen
 from players._shared.engine import GridEngine, SearchResult
+from players._shared.heuristic import bound
 
 __all__ = ["SMALL_BOARD_CELLS", "SearchPlayer", "table_entries"]
 
@@ -56,6 +63,8 @@ class SearchPlayer(CXPlayer):
 
     #: option: deepest iteration (None: as deep as the time allows)
     max_depth: int | None = None
+    #: option: play book moves in book positions (`players._shared.book`)
+    use_book: bool = True
 
     @abstractmethod
     def small_engine(self, M: int, N: int, K: int, tt_entries: int) -> BitEngine:
@@ -72,6 +81,8 @@ class SearchPlayer(CXPlayer):
         self.bit_engine: BitEngine | None = None
         self.grid: GridEngine | None = None
         entries = table_entries(self.timeout_s)
+        self.scale = bound(M, N, K)
+        book.entry(M, N, K, [])  # loads the book now, not during a move
         if self.small:
             self.bit_engine = self.small_engine(M, N, K, entries)
         else:
@@ -85,6 +96,12 @@ class SearchPlayer(CXPlayer):
 
     def _select(self, B: CXBoard) -> int:
         deadline = Deadline(SEARCH_FRACTION * safe_budget_s(self.timeout_s))
+        if self.use_book and self.max_depth is None:
+            known = book.entry(B.M, B.N, B.K, B.moves())
+            if known is not None and known.moves and not B.fullColumn(known.moves[0]):
+                self.last_result = SearchResult(known.moves[0], known.outcome * self.scale, 0, 0,
+                                                known.source == "solver")
+                return known.moves[0]
         if self.bit_engine is not None:
             pos = BitPosition.from_board(B)
             result = self.bit_engine.best_move(pos.current, pos.mask, pos.moves, deadline.end_s,

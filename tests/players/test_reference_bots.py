@@ -62,10 +62,26 @@ def test_l1_beats_l0_in_process():
 
 
 @pytest.mark.parametrize("board", COMPETITION[:1] + COMPETITION[-1:])
-def test_l1_answers_legally_even_with_a_tiny_limit(board):
-    """With a 30 ms limit L1 gives up looking at once and answers its random choice, legally
-    (its timing is measured under the referee, in tests/test_builtin_bots_all_boards.py)."""
+def test_l1_gives_up_looking_when_its_budget_is_gone(board):
+    """L1 looks for up to 99% of the limit minus 20 ms. With a 20 ms limit that is nothing: it
+    checks only its first column and answers its seeded random choice (drawn before looking)."""
     M, N, K = board
-    b = random_position(M, N, K, random.Random(3), max_moves=50)
-    p = make(L1, M, N, K, b.currentPlayer() == 0, 1, timeout_s=0.03)
-    assert p.selectColumn(b.copy()) in b.getAvailableColumns()
+    rng = random.Random(3)
+    while True:
+        b = random_position(M, N, K, rng, max_moves=50)
+        first_col = b.getAvailableColumns()[0]
+        if b.copy().markColumn(first_col) is CXGameState.OPEN:  # the first column does not win
+            break
+    expected = random.Random(1).choice(b.getAvailableColumns())
+    p = make(L1, M, N, K, b.currentPlayer() == 0, 1, timeout_s=0.02)
+    assert p.budget_s <= 0
+    assert p.selectColumn(b.copy()) == expected
+
+
+def test_l1_looks_when_it_has_time():
+    """With time to look, L1 takes an immediate win its random choice would miss."""
+    b = CXBoard.from_moves(6, 7, 4, [0, 6, 0, 6, 0])  # O to move; X wins in column 0 next
+    b.markColumn(5)  # X to move: column 0 wins
+    for seed in range(20):
+        p = make(L1, 6, 7, 4, True, seed, timeout_s=1.0)
+        assert p.selectColumn(b.copy()) == 0

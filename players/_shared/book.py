@@ -161,28 +161,10 @@ class Solver:
             return win_score(self.g.size, moves + 1)
         if moves == self.g.size:
             return 0
-        e = self.engine
         try:
-            e.stop_s = stop_s
-            # BitSearch.solve resets stop_s to infinity; bisect here with the deadline kept
-            S, size = e.scale, e.size
-            lo, hi = -((size - moves) // 2), (size + 1 - moves) // 2
-            while lo < hi:
-                med = lo + (hi - lo) // 2
-                if med <= 0 and int(lo / 2) < med:
-                    med = int(lo / 2)
-                elif med >= 0 and int(hi / 2) > med:
-                    med = int(hi / 2)
-                r = e.negamax(cur, mask, moves, med * S, med * S + 1, size, -1, 0)
-                if r <= med * S:
-                    hi = -((-r) // S)
-                else:
-                    lo = r // S
-            return lo
+            return self.engine.solve(cur, mask, moves, stop_s)[0]
         except SearchTimeout:
             return None
-        finally:
-            e.stop_s = float("inf")
 
     def move_scores(self, seq: str, stop_s: float) -> dict[int, int] | None:
         """For every legal move of the position after `seq`: the mover's exact outcome after it

@@ -389,28 +389,33 @@ class BitSearch:
         finally:
             self.stop_s = INF
 
-    def solve(self, cur: int, mask: int, moves: int) -> tuple[int, int]:
+    def solve(self, cur: int, mask: int, moves: int,
+              stop_s: float = INF) -> tuple[int, int]:
         """The exact score (Pons' convention, unscaled) of an undecided position, and the nodes
-        it took: negamax without depth limit under null windows bisecting the score range."""
+        it took: negamax without depth limit under null windows bisecting the score range.
+        With a finite `stop_s` (a perf_counter deadline) it raises SearchTimeout past it."""
         g, S, size = self.g, self.scale, self.size
-        self.stop_s = INF
+        self.stop_s = stop_s
         start_nodes = self.nodes
-        if g.win_cells(cur, mask) & (mask + g.bottom) & g.board:
-            return win_score(size, moves + 1), 0
-        lo = -((size - moves) // 2)
-        hi = (size + 1 - moves) // 2
-        while lo < hi:
-            med = lo + (hi - lo) // 2
-            if med <= 0 and int(lo / 2) < med:
-                med = int(lo / 2)
-            elif med >= 0 and int(hi / 2) > med:
-                med = int(hi / 2)
-            r = self.negamax(cur, mask, moves, med * S, med * S + 1, size, -1, 0)
-            if r <= med * S:
-                hi = -((-r) // S)  # ceil: r is an upper bound
-            else:
-                lo = r // S
-        return lo, self.nodes - start_nodes
+        try:
+            if g.win_cells(cur, mask) & (mask + g.bottom) & g.board:
+                return win_score(size, moves + 1), 0
+            lo = -((size - moves) // 2)
+            hi = (size + 1 - moves) // 2
+            while lo < hi:
+                med = lo + (hi - lo) // 2
+                if med <= 0 and int(lo / 2) < med:
+                    med = int(lo / 2)
+                elif med >= 0 and int(hi / 2) > med:
+                    med = int(hi / 2)
+                r = self.negamax(cur, mask, moves, med * S, med * S + 1, size, -1, 0)
+                if r <= med * S:
+                    hi = -((-r) // S)  # ceil: r is an upper bound
+                else:
+                    lo = r // S
+            return lo, self.nodes - start_nodes
+        finally:
+            self.stop_s = INF
 
     def solve_board(self, moves_played: list[int]) -> tuple[int, int]:
         """`solve` for the position after the 0-based columns `moves_played`."""

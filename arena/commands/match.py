@@ -98,14 +98,10 @@ def game_seed(base_seed: int, game_index: int) -> int:
 
 
 def _check(args: argparse.Namespace) -> None:
-    from arena.board import CXBoard
+    from arena.commands import checked_board
 
     if args.board is not None:
-        M, N, K = args.board
-        try:
-            CXBoard(M, N, K)
-        except ValueError as e:
-            raise UsageError(f"--board {M} {N} {K}: {e}") from None
+        checked_board(args.board)
     if args.games is None:
         args.games = SPRT_DEFAULT_CAP if args.sprt else 2
     if args.openings is not None and args.board is None:

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.board import CXBoard
+    from arena.commands import checked_board
     from arena.tournament.config import resolve_board_set
     from arena.tournament.openings import (
         DEFAULT_PLIES,
@@ -48,12 +48,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     if args.board is not None:
-        M, N, K = args.board
-        try:
-            CXBoard(M, N, K)
-        except ValueError as e:
-            raise UsageError(f"--board {M} {N} {K}: {e}") from None
-        boards = [(M, N, K)]
+        boards = [checked_board(args.board)]
     else:
         boards = list(resolve_board_set(args.board_set))
     if args.read is not None:
@@ -62,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         suite = read_suite(args.read, *boards[0])
         print(format_suite(suite), end="")
         print(f"{args.read}: {len(suite.openings)} openings, {suite.distinct} distinct, all "
-              f"legal and open on {M}x{N} K={K}", file=sys.stderr)
+              f"legal and open on {boards[0][0]}x{boards[0][1]} K={boards[0][2]}", file=sys.stderr)
         return 0
     if args.count < 1:
         raise UsageError(f"--count must be at least 1, got {args.count}")

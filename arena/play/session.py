@@ -287,7 +287,7 @@ class HumanGame:
             memory_limit_bytes=s.memory_limit_mb * 2**20 if s.memory_limit_mb else None,
             fresh_process=True, log_dir=self._log_dir,
             # a person's game is never played again, and their seat runs outside the sandbox
-            overload_replays=0, unsandboxed=(SEAT_SPEC.text,))
+            overload_replays=0, unsandboxed=(SEAT_SPEC,))
         seat_options = {"socket": self._path, "token": self._token}
         bot, bot_options = self.entrant.spec, dict(self.entrant.options)
         if s.human_first:

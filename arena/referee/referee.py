@@ -78,9 +78,10 @@ class MatchSettings:
     #: replays of a game whose late move the machine caused (0: always charge the bot)
     overload_replays: int = defaults.OVERLOAD_REPLAYS
     isolation: str = defaults.ISOLATION  # auto | namespaces | none (arena.referee.sandbox)
-    #: SPEC texts of cxarena's own seats that never run sandboxed (a person's seat in
-    #: `arena.play`, which talks to the user interface through a socket outside any sandbox)
-    unsandboxed: tuple[str, ...] = ()
+    #: cxarena's own seats that never run sandboxed (a person's seat in `arena.play`, which
+    #: talks to the user interface through a socket outside any sandbox); whole BotSpecs, so
+    #: a bot that merely shares a seat's SPEC text is not among them
+    unsandboxed: tuple[BotSpec, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -195,7 +196,7 @@ class Referee:
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         s = self.settings
         argv = spec.argv(options)  # options: a Java bot's jvm_options
-        if self._sandbox is None or spec.text in s.unsandboxed:
+        if self._sandbox is None or spec in s.unsandboxed:
             if not spec.is_python:
                 argv = wrap(argv, os.getpid(), bot_limits(s.memory_limit_bytes))
             return BotProcess(argv, log_path=log_path, env=self._env(spec), cpu=s.cpu,

@@ -8,14 +8,19 @@ loses for the offender (`offender`, 1 or 2) and wins for the opponent.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 __all__ = ["FAULTS", "RECORD_SCHEMA", "GameRecord", "Reason", "StoredGame"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
-RECORD_SCHEMA = 1
+RECORD_SCHEMA = 2
+
+#: the labels a record of schema 1 kept in `extra` and that are fields since schema 2
+_LABELS_OF_SCHEMA_1 = {"game_id": "game_id", "tournament": "tournament", "round": "round",
+                       "player1": "player1", "player2": "player2", "code1": "code1",
+                       "code2": "code2"}
 
 
 class Reason(str, Enum):
@@ -54,12 +59,26 @@ class GameRecord:
     started_at: str = ""  # ISO 8601 UTC
     finished_at: str = ""  # ISO 8601 UTC
     version: str = ""  # harness version
-    extra: dict[str, Any] = field(default_factory=dict)  # labels added by callers (game id ...)
+    #: what really is extra: the referee's start-up times and isolation, overload incidents,
+    #: a person's seat in `cxarena play`
+    extra: dict[str, Any] = field(default_factory=dict)
     #: the opening the game started from (the first len(opening) entries of moves); () = the
     #: empty board. Stored records from before openings existed read back as ().
     opening: tuple[int, ...] = ()
     #: the game pair this game belongs to (the same opening, colours swapped); "" = unpaired
     pair_id: str = ""
+    #: the limits the game was played under (None only in records stored before schema 2
+    #: whose store had no config to say)
+    timeout_s: float | None = None
+    grace_s: float | None = None
+    # labels of a game in a run ("" / 0 / None outside one)
+    game_id: str = ""
+    tournament: str = ""  # the tournament's name
+    round: int = 0
+    player1: str = ""  # display name of p1 in the run
+    player2: str = ""
+    code1: str | None = None  # code fingerprint of p1 (arena.entrants.fingerprint)
+    code2: str | None = None
 
     @property
     def is_fault(self) -> bool:
@@ -72,6 +91,10 @@ class GameRecord:
         p1 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 0)
         p2 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 1)
         return p1, p2
+
+    def labelled(self, **labels: Any) -> GameRecord:
+        """A copy with these label fields set (game_id, tournament, round, player1, ...)."""
+        return replace(self, **labels)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -89,8 +112,7 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
-        # "game_id" leads each line of `cxarena report --json`
-        d = {k: v for k, v in d.items() if k not in ("schema", "game_id")}
+        d = {k: v for k, v in d.items() if k != "schema"}
         d["reason"] = Reason(d["reason"])
         d["names"] = tuple(d["names"])
         d["moves"] = tuple(d["moves"])
@@ -98,6 +120,12 @@ class GameRecord:
         d["init_ms"] = tuple(d.get("init_ms", (0.0, 0.0)))
         d["opening"] = tuple(d.get("opening", ()))
         d["pair_id"] = str(d.get("pair_id", ""))
+        if "extra" in d and any(k in d["extra"] for k in _LABELS_OF_SCHEMA_1):
+            extra = dict(d["extra"])
+            for old, new in _LABELS_OF_SCHEMA_1.items():
+                if old in extra:
+                    d.setdefault(new, extra.pop(old))
+            d["extra"] = extra
         return cls(**d)
 
 

@@ -130,7 +130,7 @@ def sqlite_commits(games: int = 2000) -> float:
     """Games per second the coordinator can commit to the store (one commit per game)."""
     from arena.entrants.specs import parse_spec
     from arena.referee.referee import MatchSettings, Referee
-    from arena.tournament.store import ResultStore
+    from arena.results.store import ResultStore
 
     l0 = parse_spec("L0")
     with Referee(MatchSettings(timeout_s=1.0)) as referee:
@@ -166,7 +166,7 @@ def bot_startup() -> dict[str, float]:
 
 
 def fingerprint_ms(n: int = 200) -> float:
-    from arena.tournament.dask_executor import worker_fingerprints
+    from arena.tournament.dask_worker import worker_fingerprints
 
     t0 = time.perf_counter()
     for _ in range(n):

@@ -39,7 +39,7 @@ def make_store(path: Path, games: int, seed: int = 1) -> None:
 
     from arena.board import CXBoard, CXGameState
     from arena.records import GameRecord, Reason
-    from arena.tournament.store import ResultStore
+    from arena.results.store import ResultStore
 
     rng = random.Random(seed)
     boards = _boards()

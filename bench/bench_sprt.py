@@ -3,7 +3,7 @@
 
 Model: each game of a pair is independent, scoring 1 / 1/2 / 0 with a 30 % draw rate and the
 expected score of the true (logistic) Elo difference. The SPRT is the one `cxarena match`
-runs (`arena.tournament.stats.Sprt`: GSPRT, pentanomial, logistic Elo, LLR checked after every
+runs (`arena.results.stats.Sprt`: GSPRT, pentanomial, logistic Elo, LLR checked after every
 pair), H0: Elo <= 0, H1: Elo >= 20, alpha = beta = 0.05. The fixed-length match of the same
 error is the classical one-sided test that tells Elo 0 from Elo 20 with alpha = beta = 0.05:
 n = ((z_0.95 + z_0.95) sd / (s1 - s0))^2 pairs, sd the standard deviation of a pair's score
@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 
-from arena.tournament.stats import Pentanomial, Sprt, SprtResult, elo_to_score
+from arena.results.stats import Pentanomial, Sprt, SprtResult, elo_to_score
 
 ELO0, ELO1 = 0.0, 20.0
 ALPHA = BETA = 0.05

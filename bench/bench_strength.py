@@ -38,8 +38,8 @@ from pathlib import Path
 from arena.tournament.config import PlayerEntry, TournamentConfig
 from arena.tournament.executor import usable_cores
 from arena.tournament.run import run_tournament
-from arena.tournament.standings import compute_standings
-from arena.tournament.store import DB_FILE, ResultStore
+from arena.results.standings import compute_standings
+from arena.results.store import DB_FILE, ResultStore
 from bench.strength_parts import external, first_moves, won_positions_kept
 
 BOTS = ["L0", "L1", "minimax", "alphabeta", "montecarlo", "mcts"]

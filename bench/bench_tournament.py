@@ -48,7 +48,7 @@ ROUNDS = 3  # long enough (~40 s) that starting the bot processes is not most of
 def run_once(workers: int | None = None) -> dict[str, float]:
     from arena.tournament.config import load_config
     from arena.tournament.run import run_tournament
-    from arena.tournament.store import ResultStore
+    from arena.results.store import ResultStore
 
     with tempfile.TemporaryDirectory(prefix="cxarena-bench-") as tmp:
         d = Path(tmp)

@@ -8,7 +8,7 @@ the same games. When more than one pair is played, each pair starts from its own
 
 The summary gives W/D/L, faults, how many distinct games were played (a warning when games
 repeat) and the Elo difference: pentanomial over pairs when every game is paired, trinomial
-otherwise (`arena.tournament.stats`). With --sprt ELO0 ELO1 the match plays pairs until the
+otherwise (`arena.results.stats`). With --sprt ELO0 ELO1 the match plays pairs until the
 GSPRT decides (H1: SPEC1 is better by ELO1; H0: it is not better by ELO0) or --games is reached,
 printing the LLR after every pair.
 
@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena import defaults
+from arena.commands import checked_board, opening_judge
 from arena.errors import UsageError
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
@@ -98,8 +99,6 @@ def game_seed(base_seed: int, game_index: int) -> int:
 
 
 def _check(args: argparse.Namespace) -> None:
-    from arena.commands import checked_board
-
     if args.board is not None:
         checked_board(args.board)
     if args.games is None:
@@ -111,7 +110,7 @@ def _check(args: argparse.Namespace) -> None:
     if args.plies is not None and args.plies < 0:
         raise UsageError(f"--plies must be >= 0, got {args.plies}")
     if args.sprt is not None:
-        from arena.tournament.stats import Sprt
+        from arena.results.stats import Sprt
 
         try:
             Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
@@ -160,7 +159,8 @@ class _Starts:
         plies = DEFAULT_PLIES if args.plies is None else args.plies
         self.plies = plies
         self.streams = {} if self.file is not None or not self.use_openings else {
-            b: OpeningStream(*b, plies=min(plies, b[0] * b[1] - 1), seed=args.seed)
+            b: OpeningStream(*b, opening_judge(), plies=min(plies, b[0] * b[1] - 1),
+                             seed=args.seed)
             for b in boards}
 
     def at(self, k: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
@@ -183,10 +183,12 @@ class _Starts:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from arena.entrants.specs import SpecError, check_loadable, parse_spec, time_limit_problem
+    from arena.entrants.probe import check_loadable
+    from arena.entrants.specs import SpecError, parse_spec, time_limit_problem
+    from arena.limits import make_limits
     from arena.referee.referee import MatchSettings, Referee
     from arena.referee.sandbox import resolve
-    from arena.tournament.stats import Pentanomial, Sprt, SprtResult
+    from arena.results.stats import Pentanomial, Sprt, SprtResult
 
     _check(args)
     boards = _boards(args)
@@ -203,11 +205,10 @@ def run(args: argparse.Namespace) -> int:
         raise SpecError(next(iter(failed.values())))
     starts = _Starts(args, boards)
     log_dir = args.log_dir or tempfile.mkdtemp(prefix="cxarena-match-logs-")
-    settings = MatchSettings(
-        timeout_s=args.time, grace_s=args.grace_ms / 1000.0, startup_timeout_s=args.startup_s,
-        memory_limit_bytes=args.memory_mb * 2**20 if args.memory_mb else None,
-        fresh_process=args.fresh, cpu=args.cpu, log_dir=log_dir,
-        isolation=args.isolation)
+    limits = make_limits(args.time, args.grace_ms / 1000.0, args.startup_s,
+                         args.memory_mb or None, where="match")
+    settings = MatchSettings(limits=limits, fresh_process=args.fresh, cpu=args.cpu,
+                             log_dir=log_dir, isolation=args.isolation)
     sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha,
                                                args.beta)
     out = sys.stderr if args.json else sys.stdout
@@ -348,7 +349,7 @@ def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
 
 def _elo_line(records: Sequence[GameRecord], wins: int, losses: int, draws: int) -> str:
     """Pentanomial Elo over the pairs when every game is paired, else trinomial."""
-    from arena.tournament.stats import Pentanomial, Trinomial, estimate
+    from arena.results.stats import Pentanomial, Trinomial, estimate
 
     if records and len(records) % 2 == 0:
         penta = Pentanomial()

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.commands import checked_board
+    from arena.commands import checked_board, opening_judge
     from arena.tournament.config import resolve_board_set
     from arena.tournament.openings import (
         DEFAULT_PLIES,
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     for M, N, K in boards:
         if plies >= M * N:
             raise UsageError(f"--plies {plies}: does not fit on a {M}x{N} board")
-        suite = make_suite(M, N, K, args.count, plies=plies, seed=args.seed)
+        suite = make_suite(M, N, K, args.count, opening_judge(), plies=plies, seed=args.seed)
         text = format_suite(suite)
         note = (f"{M}x{N} K={K}: {suite.distinct} distinct openings of {plies} plies "
                 f"({suite.rejected} candidates rejected: a side already lost)")

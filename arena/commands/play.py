@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.entrants.specs import SpecError, check_loadable, parse_spec
+    from arena.entrants.probe import check_loadable
+    from arena.entrants.specs import SpecError, parse_spec
     from arena.play.session import DEFAULT_RESULTS, Entrant, GameSetup
     from arena.play.terminal import play_games
 

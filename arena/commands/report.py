@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
     from arena.report.data import find_db
-    from arena.tournament.run import code_section, read_standings
-    from arena.tournament.store import ResultStore
+    from arena.results.folder import code_section, read_standings
+    from arena.results.store import ResultStore
 
     where = Path(args.results)
     db = find_db(where)

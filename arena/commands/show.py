@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import sys
 
 HELP = ("print one stored game: the final board with move numbers (or every position with "
@@ -25,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
     from arena.report.data import find_db
     from arena.report.show import render_game
-    from arena.tournament.store import ResultStore
+    from arena.results.store import ResultStore
 
     db = find_db(args.results)
     with ResultStore(db, create=False) as store:
@@ -37,9 +36,5 @@ def run(args: argparse.Namespace) -> int:
                     f"{len(ids)} games are stored; list their ids with "
                     f"`cxarena report {args.results} --json`")
             raise UsageError(f"{args.results}: no game {args.game_id!r}; {hint}")
-        raw = store.get_meta("config")
-    meta = json.loads(raw) if raw else {}
-    timeout = meta.get("timeout_s")
-    sys.stdout.write(render_game(game, step=args.step,
-                                 timeout_s=timeout if isinstance(timeout, (int, float)) else None))
+    sys.stdout.write(render_game(game, step=args.step))
     return 0

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
+from arena.commands import opening_judge
 from arena.referee.sandbox import MODES
+from arena.results import LOG_FILE
+
+if TYPE_CHECKING:
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.run import TournamentOutcome
 
 HELP = "run or resume a tournament described by a YAML config (e.g. configs/tournament.yaml)"
 
@@ -39,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
 
     from arena.errors import UsageError
     from arena.tournament.config import load_config
-    from arena.tournament.run import run_tournament
 
     config = load_config(args.config)
     if args.workers is not None:
@@ -54,7 +62,34 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--scheduler: expected a Dask scheduler address, e.g. "
                              "tcp://lab-01:8786")
         config = dataclasses.replace(config, scheduler=args.scheduler.strip())
-    outcome = run_tournament(config, Path(args.results) if args.results else None,
+    outcome = run_and_report(config, Path(args.results) if args.results else None,
                              quiet=args.quiet, fresh=args.fresh,
                              replay_changed=args.replay_changed)
     return 0 if outcome.complete else 1
+
+
+def run_and_report(config: TournamentConfig, results_dir: Path | None = None, *,
+                   out: TextIO | None = None, **options: Any) -> TournamentOutcome:
+    """Run (or resume) the tournament with the project's opening judge, then write its HTML
+    report; the last line printed names the report."""
+    from arena.tournament.run import run_tournament
+
+    out = sys.stdout if out is None else out
+    outcome = run_tournament(config, results_dir, judge=opening_judge(), out=out, **options)
+    report = write_html_report(outcome.results_dir)
+    if report is not None:
+        print(f"report: {report}", file=out)
+    return outcome
+
+
+def write_html_report(results_dir: Path) -> Path | None:
+    """results/<name>/report.html (arena.report.html); if that fails, the run still succeeds."""
+    from arena.report.html import write_report  # matplotlib: loaded only after the run
+
+    try:
+        return write_report(results_dir)
+    except Exception:
+        logging.getLogger("arena.tournament.run").exception("event=report-failed")
+        print(f"the HTML report could not be written (see {results_dir / LOG_FILE})",
+              file=sys.stderr)
+        return None

@@ -23,8 +23,8 @@ from typing import NoReturn
 
 from arena.board import CXBoard
 from arena.player import CXPlayer
-from arena.referee import protocol
-from arena.referee.lifeline import die_with_parent
+from arena.wire import protocol
+from arena.wire.lifeline import die_with_parent
 
 __all__ = ["main"]
 
@@ -167,7 +167,7 @@ def _isolate_protocol_fds() -> tuple[int, int]:
     os.dup2(devnull, 0)
     os.close(devnull)
     os.dup2(2, 1)
-    sys.stdin = open(os.devnull)  # noqa: SIM115
+    sys.stdin = open(os.devnull)
     sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), line_buffering=True,
                                   errors="replace")
     return proto_in, proto_out

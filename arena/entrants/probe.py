@@ -30,9 +30,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from arena import defaults
+from arena.entrants.java import JavaTarget, check_argv
+from arena.entrants.loading import load_player_class
+from arena.entrants.specs import BotSpec, Kind, SpecError, bot_pythonpath, parse_spec
 from arena.player import CXPlayer
 
-__all__ = ["Probe", "ProbeProcess", "inspect_target", "load", "probe_each", "probe_in_turn"]
+__all__ = ["Probe", "ProbeProcess", "check_loadable", "inspect_target", "load", "probe_each",
+           "probe_in_turn"]
 
 #: the first line of a probe process, once the harness is imported
 READY = "cxarena-probe-ready"
@@ -53,7 +58,6 @@ class Probe:
 
 def load(target: str) -> type[CXPlayer]:
     """The CXPlayer class behind `target` (raises SpecError, or whatever the bot raises)."""
-    from arena.entrants.specs import load_player_class, parse_spec
 
     return load_player_class(parse_spec(target))
 
@@ -74,7 +78,6 @@ def one_line(e: BaseException) -> str:
 def inspect_target(target: str) -> Probe:
     """Load, instantiate and name the bot behind `target` in this process. Never raises for a
     fault of the bot: it is in the returned `Probe`."""
-    from arena.entrants.specs import SpecError
 
     try:
         cls = load(target)
@@ -121,7 +124,6 @@ class ProbeProcess:
     """One probe process over `targets`; read its lines with timeouts."""
 
     def __init__(self, targets: Sequence[str]) -> None:
-        from arena.entrants.specs import bot_pythonpath
 
         env = dict(os.environ, PYTHONPATH=bot_pythonpath())  # what a bot's process imports
         self.proc = subprocess.Popen(
@@ -230,3 +232,40 @@ def probe_in_turn(targets: Sequence[str], each_timeout_s: float,
 
 if __name__ == "__main__":
     raise SystemExit(_serve(sys.argv[1:]))
+
+
+def check_loadable(specs: Sequence[BotSpec],
+                   timeout_s: float = defaults.STARTUP_TIMEOUT_S) -> dict[str, str]:
+    """Load every Python bot and Kaggle agent (`arena.entrants.probe`), and every Java bot's
+    class (in a JVM: the Java host's ``--check``), each in its own subprocess, all at once, and
+    instantiate its class.
+
+    Returns {spec text: one-line error} for the bots that fail (empty when all load). `exec:`
+    bots were already checked by `parse_spec` (the program exists).
+    """
+    unique = {spec.text: spec for spec in specs}
+    jvms = {}
+    for text, spec in unique.items():
+        if spec.kind is Kind.JAVA:
+            assert spec.cls is not None
+            jvms[text] = subprocess.Popen(
+                check_argv(JavaTarget(spec.classpath, spec.cls)), stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                start_new_session=True)
+    deadline_s = time.monotonic() + timeout_s
+    python = {spec.host_target(): text for text, spec in unique.items() if spec.is_python}
+    errors = {python[target]: f"bot {python[target]!r}: {probe.error}"
+              for target, probe in probe_each(list(python), timeout_s).items() if probe.error}
+    for text, proc in jvms.items():
+        try:
+            out, _ = proc.communicate(timeout=max(0.1, deadline_s - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            errors[text] = f"bot {text!r}: did not finish loading within {timeout_s:g} s"
+            continue
+        if proc.returncode != 0:
+            last = out.strip().splitlines()[-1:] or [f"exited with status {proc.returncode} "
+                                                      f"while loading"]
+            errors[text] = f"bot {text!r}: {last[0]}"
+    return {text: errors[text] for text in unique if text in errors}

@@ -21,28 +21,26 @@ with it) and checks that its class loads and can be instantiated; `exec:` progra
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
-import inspect
 import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from arena import defaults
-from arena.player import CXPlayer
+from arena.entrants.exposure import bot_paths
+from arena.wire.launch import BotLaunch
 
-__all__ = ["BotSpec", "Kind", "SpecError", "bot_pythonpath", "check_loadable",
-           "load_player_class", "parse_spec", "time_limit_problem"]
+__all__ = ["BotSpec", "Kind", "SpecError", "bot_pythonpath", "import_bot_module",
+           "parse_spec", "time_limit_problem"]
 
 PLAYERS_PACKAGE = "players"
 _SHORT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -105,6 +103,15 @@ class BotSpec:
             where = f"{self.path}:{self.cls}" if self.cls else str(self.path)
             return [sys.executable, "-m", "arena.entrants.kaggle_host", where]
         return [sys.executable, "-m", "arena.entrants.host", self.host_target()]
+
+    def launch(self, options: Mapping[str, Any] | None = None) -> BotLaunch:
+        """How the referee starts this bot (`arena.wire.launch`): argv, environment and the
+        paths a sandbox must let it read."""
+        env: tuple[tuple[str, str], ...] = ()
+        if self.is_python:
+            env = (("PYTHONUNBUFFERED", "1"), ("PYTHONPATH", bot_pythonpath()))
+        return BotLaunch(label=self.text, argv=tuple(self.argv(options)), env=env,
+                         expose=_exposed(self), python_host=self.is_python)
 
     def host_target(self) -> str:
         """The unambiguous target string `python -m arena.entrants.host` takes (and
@@ -214,7 +221,9 @@ def _module_exists(name: str) -> bool:
         return False
 
 
-def _import(spec: BotSpec) -> ModuleType:
+def import_bot_module(spec: BotSpec) -> ModuleType:
+    """Import the module of a Python bot or Kaggle agent (a file's folder goes on sys.path,
+    so it imports the modules beside it, as a script would)."""
     if spec.path is not None:
         name = "cxbot_" + re.sub(r"\W", "_", Path(spec.path).stem)
         mspec = importlib.util.spec_from_file_location(name, spec.path)
@@ -231,35 +240,10 @@ def _import(spec: BotSpec) -> ModuleType:
     return importlib.import_module(spec.module)
 
 
-def load_player_class(spec: BotSpec) -> type[CXPlayer]:
-    """Import the bot's module and return its CXPlayer subclass.
-
-    Raises SpecError for a module without (or with several) CXPlayer subclasses or an unknown
-    class; any exception raised while importing the bot's code propagates unchanged.
-    """
-    if spec.kind is Kind.KAGGLE:
-        from arena.entrants.kaggle_host import agent_player_class
-
-        return agent_player_class(spec)
-    if not spec.is_python:
-        raise SpecError(f"bot SPEC {spec.text!r} is a program, not a Python class")
-    module = _import(spec)
-    if spec.cls is not None:
-        obj = getattr(module, spec.cls, None)
-        if not (inspect.isclass(obj) and issubclass(obj, CXPlayer)):
-            raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls!r} is not a CXPlayer subclass "
-                            f"in {module.__name__}")
-        return obj
-    found = [obj for obj in vars(module).values()
-             if inspect.isclass(obj) and issubclass(obj, CXPlayer)
-             and obj.__module__ == module.__name__ and not inspect.isabstract(obj)]
-    if not found:
-        raise SpecError(f"bot SPEC {spec.text!r}: {module.__name__} defines no CXPlayer subclass")
-    if len(found) > 1:
-        names = ", ".join(sorted(c.__name__ for c in found))
-        raise SpecError(f"bot SPEC {spec.text!r}: {module.__name__} defines several CXPlayer "
-                        f"subclasses ({names}); name one as SPEC:Class")
-    return found[0]
+@functools.lru_cache(maxsize=256)
+def _exposed(spec: BotSpec) -> tuple[str, ...]:
+    """The paths a sandbox shows this bot (looked up once per SPEC and process)."""
+    return tuple(bot_paths(spec))
 
 
 def bot_pythonpath() -> str:
@@ -276,44 +260,3 @@ def bot_pythonpath() -> str:
     if os.environ.get("PYTHONPATH"):
         extra.append(os.environ["PYTHONPATH"])
     return os.pathsep.join(dict.fromkeys(extra))
-
-
-def check_loadable(specs: Sequence[BotSpec],
-                   timeout_s: float = defaults.STARTUP_TIMEOUT_S) -> dict[str, str]:
-    """Load every Python bot and Kaggle agent (`arena.entrants.probe`), and every Java bot's
-    class (in a JVM: the Java host's ``--check``), each in its own subprocess, all at once, and
-    instantiate its class.
-
-    Returns {spec text: one-line error} for the bots that fail (empty when all load). `exec:`
-    bots were already checked by `parse_spec` (the program exists).
-    """
-    from arena.entrants.probe import probe_each
-
-    unique = {spec.text: spec for spec in specs}
-    jvms = {}
-    for text, spec in unique.items():
-        if spec.kind is Kind.JAVA:
-            from arena.entrants.java import JavaTarget, check_argv
-
-            assert spec.cls is not None
-            jvms[text] = subprocess.Popen(
-                check_argv(JavaTarget(spec.classpath, spec.cls)), stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                start_new_session=True)
-    deadline_s = time.monotonic() + timeout_s
-    python = {spec.host_target(): text for text, spec in unique.items() if spec.is_python}
-    errors = {python[target]: f"bot {python[target]!r}: {probe.error}"
-              for target, probe in probe_each(list(python), timeout_s).items() if probe.error}
-    for text, proc in jvms.items():
-        try:
-            out, _ = proc.communicate(timeout=max(0.1, deadline_s - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            errors[text] = f"bot {text!r}: did not finish loading within {timeout_s:g} s"
-            continue
-        if proc.returncode != 0:
-            last = out.strip().splitlines()[-1:] or [f"exited with status {proc.returncode} "
-                                                      f"while loading"]
-            errors[text] = f"bot {text!r}: {last[0]}"
-    return {text: errors[text] for text in unique if text in errors}

@@ -29,15 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from arena import defaults
 from arena.board import CXBoard
 from arena.entrants.specs import BotSpec, parse_spec, time_limit_problem
 from arena.errors import UsageError
+from arena.limits import make_limits
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.referee.referee import FAILED_TO_START, MOVE_CAP_DETAIL, MatchSettings, Referee
+from arena.tournament.config import load_limits
 
 __all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
            "default_settings", "percentile", "run_check"]
@@ -234,39 +234,21 @@ def check_boards(board_set: str = "competition",
 
 
 def default_settings() -> dict[str, Any]:
-    """The referee settings of configs/tournament.yaml (timeout_s, grace_s, startup_timeout_s,
-    memory_limit_mb) when that file exists and gives them; the check's defaults otherwise.
-
-    Only these keys are read: the config's players are not loaded (a broken bot in it must not
-    stop another bot's check).
-    """
-    out: dict[str, Any] = {"timeout_s": DEFAULT_TIMEOUT_S, "grace_s": defaults.GRACE_S,
-                           "startup_timeout_s": defaults.STARTUP_TIMEOUT_S,
-                           "memory_limit_mb": defaults.MEMORY_LIMIT_MB,
-                           "source": f"default {DEFAULT_TIMEOUT_S:g} s"}
+    """The limits of configs/tournament.yaml (timeout_s, grace_s, startup_timeout_s,
+    memory_limit_mb), read by the tournament's own rules (`load_limits`), when that file exists
+    and names a time limit; the check's defaults otherwise. The config's players are not loaded
+    (a broken bot in it must not stop another bot's check)."""
     path = Path.cwd() / "configs" / "tournament.yaml"
-    if not path.is_file():
-        return out
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise UsageError(f"{path}: cannot read the time limit: {e}; pass --time") from None
-    if not isinstance(data, dict):
-        return out
-    for key in ("timeout_s", "grace_s", "startup_timeout_s"):
-        value = data.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-            out[key] = float(value)
-    mem = data.get("memory_limit_mb", out["memory_limit_mb"])
-    if mem is None or (isinstance(mem, int) and not isinstance(mem, bool)
-                       and mem >= defaults.MIN_MEMORY_MB):
-        out["memory_limit_mb"] = mem
-    else:  # the config itself refuses it (e.g. 0: null means no limit there)
-        raise UsageError(f"{path}: memory_limit_mb: expected null (no limit) or at least "
-                         f"{defaults.MIN_MEMORY_MB}, got {mem!r}; fix it or pass --memory-mb")
-    if "timeout_s" in data:
-        out["source"] = f"from {path.relative_to(Path.cwd())}"
-    return out
+    limits = make_limits(DEFAULT_TIMEOUT_S)
+    source = f"default {DEFAULT_TIMEOUT_S:g} s"
+    if path.is_file():
+        try:
+            limits = load_limits(path)
+            source = f"from {path.relative_to(Path.cwd())}"
+        except UsageError as e:
+            if "missing key 'timeout_s'" not in str(e):
+                raise UsageError(f"{e}; fix it or pass --time and --memory-mb") from None
+    return {**limits.to_dict(), "source": source}
 
 
 # ---------------------------------------------------------------------------- the check
@@ -311,11 +293,10 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             raise UsageError(f"the memory limit must be 0 (no limit) or at least "
                              f"{defaults.MIN_MEMORY_MB} MiB, got {memory_mb}")
         settings["memory_limit_mb"] = memory_mb or None
-    mem = settings["memory_limit_mb"]
+    limits = make_limits(limit_s, settings["grace_s"], settings["startup_timeout_s"],
+                         settings["memory_limit_mb"], where="check-bot")
     match_settings = MatchSettings(
-        timeout_s=limit_s, grace_s=float(settings["grace_s"]),
-        startup_timeout_s=float(settings["startup_timeout_s"]),
-        memory_limit_bytes=None if mem is None else int(mem) * 1024 * 1024,
+        limits=limits,
         fresh_process=False,  # the first game starts the bot; later games reuse its process
         isolation=isolation)
     plays = [(index, board, bot_first) for index, board in enumerate(chosen)
@@ -333,7 +314,7 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             if not games:  # the first game started the bot's process
                 startup_s = game.startup_s
                 if game.failed_to_start:  # every game would fail the same way: stop here
-                    startup_error = _startup_error(game, match_settings.startup_timeout_s)
+                    startup_error = _startup_error(game, limits.startup_timeout_s)
                     break
             games.append(game)
             if progress is not None:

@@ -199,7 +199,7 @@ def _same_origin(origin: str | None, host: str | None) -> bool:
 
 def _results_folders(root: Path) -> list[tuple[str, int]]:
     """(name, games) of each folder under `root` holding a results database."""
-    from arena.tournament.store import DB_FILE, ResultStore
+    from arena.results.store import DB_FILE, ResultStore
 
     found = []
     try:

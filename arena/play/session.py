@@ -34,6 +34,7 @@ from typing import Any
 from arena import defaults
 from arena.board import CXBoard, CXCellState, CXGameState
 from arena.entrants.specs import BotSpec
+from arena.limits import make_limits
 from arena.play.seat import HUMAN
 from arena.records import GameRecord, Reason
 from arena.referee.referee import MatchSettings, Referee
@@ -283,8 +284,8 @@ class HumanGame:
     def _run(self) -> None:
         s = self.setup
         settings = MatchSettings(
-            timeout_s=s.timeout_s, grace_s=s.grace_s, startup_timeout_s=s.startup_timeout_s,
-            memory_limit_bytes=s.memory_limit_mb * 2**20 if s.memory_limit_mb else None,
+            limits=make_limits(s.timeout_s, s.grace_s, s.startup_timeout_s,
+                               s.memory_limit_mb or None, where="play"),
             fresh_process=True, log_dir=self._log_dir,
             # a person's game is never played again, and their seat runs outside the sandbox
             overload_replays=0, unsandboxed=(SEAT_SPEC,))
@@ -336,7 +337,7 @@ class HumanGame:
     def _store(self, record: GameRecord) -> tuple[str | None, str]:
         if self.results_dir is None:
             return None, ""
-        from arena.tournament.store import DB_FILE, ResultStore
+        from arena.results.store import DB_FILE, ResultStore
 
         n1, n2 = self._names()
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
@@ -349,7 +350,8 @@ class HumanGame:
                 with ResultStore(self.results_dir / DB_FILE) as store:
                     if store.get_meta("name") is None:
                         store.set_meta("name", self.results_dir.name)
-                    store.add(gid, 1, n1, n2, record)
+                    store.add(record.labelled(game_id=gid, round=1, player1=n1,
+                                              player2=n2))
         except Exception as e:  # the game was played; say why it is not kept
             return None, f"could not store the game in {self.results_dir}: {e}"
         return gid, ""

@@ -12,12 +12,12 @@ and thaw (SIGCONT) the whole group, kill the whole group and every other process
 describe how it ended (with its peak memory from `wait4`), read its stderr tail.
 
 Processes are started from one long-lived thread per process (`_spawner`): the parent-death
-signal a bot arms (`arena.referee.lifeline`) fires when the *thread* that forked it ends, so
+signal a bot arms (`arena.wire.lifeline`) fires when the *thread* that forked it ends, so
 forking from a short-lived caller thread would kill the bots of a Referee that outlives it.
 Every pipe and socket of a bot is closed as soon as its process is reaped.
 
 Nothing here knows the protocol's messages; that is `arena.referee.referee` and
-`arena.referee.protocol`.
+`arena.wire.protocol`.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class BotProcess:
         # late wake-up of the referee never counts against the bot.
         self._sock, child_out = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
-        log = open(log_path, "ab")  # noqa: SIM115  (handed to the child, closed below)
+        log = open(log_path, "ab")
         try:
             self.popen = _spawner.run(lambda: subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(), stderr=log,
@@ -164,7 +164,7 @@ class BotProcess:
         self.pid = self.popen.pid
         self.pgid = self.pid  # start_new_session: the bot leads its own session and group
         # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads);
-        # `exec:` programs get them before their exec already (arena.referee.lifeline).
+        # `exec:` programs get them before their exec already (arena.wire.lifeline).
         try:
             for res, value in bot_limits(memory_limit_bytes):
                 resource.prlimit(self.pid, res, (value, value))

@@ -3,7 +3,7 @@
 `resolve(mode)` turns the `isolation` setting (`auto`, `namespaces`, `none`) into an
 `Isolation`: whether bots run sandboxed and, if not, why. `auto` isolates when the machine
 allows it: `probe()` (once per process) checks that `bwrap` exists and that a trivial sandbox
-starts. `Sandbox.launch(argv, bot_paths(spec))` builds the command line that runs a bot's argv
+starts. `Sandbox.launch(argv, paths)` builds the command line that runs a bot's argv
 inside a sandbox:
 
 - its own PID, network, IPC, UTS (and cgroup) namespaces, and a user namespace with no
@@ -11,8 +11,9 @@ inside a sandbox:
   processes, cannot signal or trace anything outside, and has no network at all;
 - a file system that is read-only everywhere: the system (/usr, /lib*, /etc minus the files that
   only their owner may read), the Python installation and venv, the `arena` package, the shared
-  helpers of `players/` (`players/__init__.py`, `players/_shared`), and the bot's own files (see
-  `bot_paths`); nothing else of the host (no results folder, no other bot, no home directory);
+  helpers of `players/` (`players/__init__.py`, `players/_shared`), and the bot's own files
+  (`arena.entrants.exposure.bot_paths`, passed in as the launch's `expose`); nothing else of
+  the host (no results folder, no other bot, no home directory);
 - a private scratch: /tmp and /dev/shm are fresh tmpfs of `defaults.SCRATCH_MB` each, gone when
   the sandbox ends (HOME and TMPDIR point at /tmp);
 - `--die-with-parent`: the sandbox dies with the referee;
@@ -46,7 +47,6 @@ import ctypes.util
 import errno
 import fcntl
 import functools
-import importlib.util
 import os
 import re
 import shutil
@@ -55,12 +55,11 @@ import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from arena import defaults
 from arena.errors import UsageError
 
-__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_paths", "bot_pid", "probe",
+__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_pid", "probe",
            "resolve"]
 
 #: the values of the `isolation` setting
@@ -280,109 +279,6 @@ def _children(pid: int) -> list[int]:
 
 
 # ------------------------------------------------------------------ what a bot may read
-def bot_paths(spec: object) -> list[str]:
-    """The files a bot needs besides the system and Python: the `arena` package, the shared
-    helpers of `players/`, and its own files. `spec` is an `arena.entrants.specs.BotSpec`.
-
-    A bot's own files: a bot in a folder of its own (a file.py elsewhere than the project or
-    `players/`) sees that whole folder, so a data file beside it (an opening book) can be read.
-    A bot that shares its folder with others (a module of `players/`, a file in the current
-    directory) sees only its own entries there: ``NAME.py``, a ``NAME/`` folder, and files named
-    ``NAME.*`` or ``NAME_*`` (and their bytecode caches). An `exec:` program sees the folder of
-    its program (by the same rule) and every file or folder its arguments name."""
-    paths = [str(Path(__file__).resolve().parents[1])]  # the arena package
-    players = _players_dir()
-    if players is not None:
-        paths += [str(players / "__init__.py"), str(players / "_shared"),
-                  *(str(p) for p in (players / "__pycache__").glob("__init__.*.pyc"))]
-    shared = _shared_dirs(players)
-    command = getattr(spec, "command", None)
-    path = getattr(spec, "path", None)
-    module = getattr(spec, "module", None)
-    if command is not None:
-        for i, arg in enumerate(command):
-            for part in _path_like(arg, program=i == 0):
-                paths += _own_entries(part, shared)
-    elif path is not None:
-        paths += _own_entries(Path(path), shared)
-    elif module is not None:
-        paths += _module_paths(module, shared)
-    # a Java bot's compiled classes (cxarena's course API, its own build in the cache)
-    paths += [str(Path(c).resolve()) for c in getattr(spec, "classpath", ()) if os.path.exists(c)]
-    return list(dict.fromkeys(paths))
-
-
-def _players_dir() -> Path | None:
-    try:
-        found = importlib.util.find_spec("players")
-    except (ImportError, ValueError):
-        return None
-    locations = list(found.submodule_search_locations or []) if found else []
-    return Path(locations[0]).resolve() if locations else None
-
-
-def _shared_dirs(players: Path | None) -> set[Path]:
-    """Folders whose entries belong to different bots (or hold results): a bot there sees only
-    its own entries."""
-    project = Path(__file__).resolve().parents[2]
-    dirs = {Path.cwd().resolve(), project}
-    if players is not None:
-        dirs |= {players, players.parent}
-    return dirs
-
-
-def _own_entries(path: Path, shared: set[Path]) -> list[str]:
-    """`path` (a file or folder a bot uses) and what belongs with it, by the folder rule."""
-    path = path.resolve()
-    if path.is_dir():
-        return [] if any(path == s or s.is_relative_to(path) for s in shared) else [str(path)]
-    folder = path.parent
-    if folder not in shared and not any(s.is_relative_to(folder) for s in shared):
-        if str(folder).startswith(("/usr/", "/bin", "/lib", "/sbin")):
-            return []  # a system program: already visible
-        return [str(folder)]
-    stem = path.name.split(".", 1)[0]
-    entries = [path]
-    for sibling in folder.glob(f"{stem}*"):
-        rest = sibling.name[len(stem):]
-        if rest[:1] in (".", "_") or sibling.name == stem:
-            entries.append(sibling)
-    entries += list((folder / "__pycache__").glob(f"{stem}.*.pyc"))
-    return [str(e) for e in entries]
-
-
-def _module_paths(module: str, shared: set[Path]) -> list[str]:
-    try:
-        found = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        return []
-    if found is None or not found.origin:
-        return []
-    origin = Path(found.origin)
-    if found.submodule_search_locations:  # a package: its folder
-        return _own_entries(origin.parent, shared) or [str(origin.parent)]
-    top = module.split(".", 1)[0]
-    top_spec = importlib.util.find_spec(top)
-    if top != "players" and top_spec is not None and top_spec.submodule_search_locations:
-        top_dir = Path(list(top_spec.submodule_search_locations)[0])
-        return _own_entries(top_dir, shared) or _own_entries(origin, shared)
-    return _own_entries(origin, shared)
-
-
-def _path_like(arg: str, program: bool) -> list[Path]:
-    """The existing files and folders an exec: argument names (`a:b` class paths included)."""
-    if program and os.sep not in arg:
-        found = shutil.which(arg)
-        return [Path(found)] if found else []
-    out = []
-    for part in arg.split(os.pathsep) if os.pathsep in arg else [arg]:
-        if "=" in part and not os.path.exists(part):
-            part = part.split("=", 1)[1]
-        if part and os.path.exists(part):
-            out.append(Path(part))
-    return out
-
-
 def _outermost(paths: Iterable[str]) -> list[str]:
     """Paths in an order bwrap can mount (parents first), without ones inside another."""
     unique = sorted({os.path.abspath(p) for p in paths if os.path.exists(p)})

@@ -1,7 +1,7 @@
 """Looking at a finished tournament: the HTML report and the terminal game view.
 
-Everything here READS stored games and standings (`arena.tournament.store`,
-`arena.tournament.standings`); nothing here runs a game or a bot.
+Everything here READS stored games and standings (`arena.results.store`,
+`arena.results.standings`); nothing here runs a game or a bot.
 
 - `explain.py`: words for how a game ended (fault explanations from `Reason` + detail) and the
   winning line of a position (pure);
@@ -17,7 +17,6 @@ Everything here READS stored games and standings (`arena.tournament.store`,
 
 from __future__ import annotations
 
-__all__ = ["REPORT_HTML"]
+from arena.results import REPORT_HTML
 
-#: the report's file name in a results directory
-REPORT_HTML = "report.html"
+__all__ = ["REPORT_HTML"]

@@ -1,7 +1,7 @@
 """A results directory read once for the report: `load_report(path) -> ReportData`.
 
 Reads `games.sqlite` (read-only use of `ResultStore`) and recomputes the standings from the
-stored games (`arena.tournament.standings.compute_standings`), like `cxarena report` does.
+stored games (`arena.results.standings.compute_standings`), like `cxarena report` does.
 Fields that other parts of cxarena may add to records (opening, pair id, code fingerprints,
 isolation ...) are read defensively with `record_field`.
 """
@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
-from arena.records import GameRecord, StoredGame
-from arena.tournament.standings import Standings, compute_standings
-from arena.tournament.store import DB_FILE, ResultStore
+from arena.records import StoredGame
+from arena.results.standings import Standings, compute_standings
+from arena.results.store import DB_FILE, ResultStore
 
-__all__ = ["ReportData", "find_db", "load_report", "record_field"]
+__all__ = ["ReportData", "find_db", "load_report"]
 
 
 @dataclass(frozen=True)
@@ -34,28 +34,18 @@ class ReportData:
 
     @property
     def timeout_s(self) -> float | None:
-        t = self.meta.get("timeout_s")
-        return float(t) if isinstance(t, (int, float)) else None
+        """The time limit of the games (each record carries its own; a run has one)."""
+        return next((g.record.timeout_s for g in self.games if g.record.timeout_s), None)
 
     @property
     def grace_s(self) -> float | None:
-        g = self.meta.get("grace_s", self.fingerprint.get("grace_s"))
-        return float(g) if isinstance(g, (int, float)) else None
+        return next((g.record.grace_s for g in self.games if g.record.grace_s is not None),
+                    None)
 
     @property
     def scheduled(self) -> int | None:
         g = self.meta.get("games")
         return int(g) if isinstance(g, int) else None
-
-
-def record_field(rec: GameRecord, name: str) -> Any:
-    """A record's field `name` if it has one (newer records), else `rec.extra[name]`, else None."""
-    value = getattr(rec, name, None)
-    if value in (None, (), "") and isinstance(rec.extra, dict):  # unset field: try the labels
-        value = rec.extra.get(name, None if value == () else value)
-    if value in ((), ""):
-        return None
-    return value
 
 
 def find_db(path: str | Path) -> Path:

@@ -16,7 +16,6 @@ distinct values are stored once ("label_values") and games refer to them by inde
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import json
 import math
@@ -30,11 +29,11 @@ from typing import Any
 import numpy as np
 
 from arena import __version__
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.report import REPORT_HTML, plots
-from arena.report.data import ReportData, load_report, record_field
+from arena.report.data import ReportData, load_report
 from arena.report.explain import describe_end, fault_move, illegal_column
-from arena.tournament.standings import COLUMN_KEY, POINTS_DRAW, POINTS_WIN
+from arena.results.standings import COLUMN_KEY, POINTS_DRAW, POINTS_WIN
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
            "render_report", "static_text", "write_report"]
@@ -44,11 +43,8 @@ MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-
 #: the unit of the encoded move times
 TIME_UNIT_MS = 0.01
 
-#: record labels the report never repeats per game (the game's own id, names, ...)
-_LABELS = frozenset({"game_id", "tournament", "round", "player1", "player2", "startup_ms",
-                     "opening"})  # the opening has its own place in the viewer
-#: GameRecord fields the report handles itself
-_KNOWN = frozenset(f.name for f in dataclasses.fields(GameRecord))
+#: entries of a record's `extra` the page leaves out (start-up times: in the fault details)
+_NOT_SHOWN = frozenset({"startup_ms"})
 #: a per-game label longer than this (as JSON) is left out of the page
 _MAX_LABEL_CHARS = 300
 
@@ -102,67 +98,31 @@ def _json_label(value: Any) -> Any:
     return None if len(text) > _MAX_LABEL_CHARS else json.loads(text)
 
 
-def _labels(rec: GameRecord) -> dict[str, Any]:
-    """Fields added to records by other parts of cxarena (new fields and extra labels)."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(rec):
-        if f.name not in _KNOWN and f.name not in _LABELS:
-            out[f.name] = getattr(rec, f.name)
-    if isinstance(rec.extra, dict):
-        for k, v in rec.extra.items():
-            if k not in _LABELS and k not in out:
-                out[str(k)] = v
-    if getattr(rec, "pair_id", ""):  # the game pair it belongs to (openings)
-        out.setdefault("pair", rec.pair_id)
-    if "code1" in out or "code2" in out:  # one value per seat: shown per player
-        out["code"] = [out.pop("code1", None), out.pop("code2", None)]
-    return out
-
-
 def _split_labels(games: tuple[StoredGame, ...]) -> tuple[
         dict[str, Any], dict[str, dict[str, Any]], dict[int, dict[str, Any]]]:
-    """Labels that are the same in every game (run info), per player (a pair of values, one per
-    seat, that is always the same for the same player: code fingerprints ...), and the rest,
-    per game."""
-    seen: dict[str, list[tuple[int, Any]]] = defaultdict(list)
-    for i, g in enumerate(games):
-        for k, v in _labels(g.record).items():
-            if v is not None:
-                seen[k].append((i, v))
+    """The records' labels by where they belong, read from their fields: of the run (the
+    tournament's name and cxarena version, when every game has the same), of a player (its
+    code fingerprint) and of a game (its pair, and whatever is in `extra`)."""
     run: dict[str, Any] = {}
-    per_player: dict[str, dict[str, Any]] = {}
+    for key in ("tournament", "version"):
+        values = {getattr(g.record, key) for g in games}
+        if len(values) == 1 and "" not in values:
+            run[key] = values.pop()
+    per_player: dict[str, dict[str, Any]] = defaultdict(dict)
     per_game: dict[int, dict[str, Any]] = defaultdict(dict)
-    for k, values in seen.items():
-        as_json = [json.dumps(v, sort_keys=True, default=str) for _, v in values]
-        if len(values) == len(games) and len(set(as_json)) == 1:
-            label = _json_label(values[0][1])
-            if label is not None:
-                run[k] = label
-            continue
-        by_player: dict[str, str] = {}
-        consistent = True
-        for i, v in values:
-            if not (isinstance(v, (list, tuple)) and len(v) == 2):
-                consistent = False
-                break
-            for name, seat_value in ((games[i].player1, v[0]), (games[i].player2, v[1])):
-                sv = json.dumps(seat_value, sort_keys=True, default=str)
-                if by_player.setdefault(name, sv) != sv:
-                    consistent = False
-                    break
-            if not consistent:
-                break
-        if consistent and by_player:
-            for name, sv in by_player.items():
-                label = _json_label(json.loads(sv))
-                if label is not None:
-                    per_player.setdefault(name, {})[k] = label
-            continue
-        for i, v in values:
+    for i, g in enumerate(games):
+        rec = g.record
+        for name, code in ((g.player1, rec.code1), (g.player2, rec.code2)):
+            if code:
+                per_player[name]["code"] = code
+        labels = {k: v for k, v in rec.extra.items() if k not in _NOT_SHOWN}
+        if rec.pair_id:
+            labels["pair"] = rec.pair_id
+        for k, v in labels.items():
             label = _json_label(v)
             if label is not None:
                 per_game[i][k] = label
-    return run, per_player, per_game
+    return run, dict(per_player), per_game
 
 
 def _intern(value: Any, values: list[Any], index: dict[str, int]) -> int:
@@ -212,9 +172,9 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         cols["seed"].append(rec.seed)
         cols["moves"].append(encode_moves(rec.moves, rec.N))
         cols["times"].append(encode_times(rec.times_ms))
-        t = np.asarray(rec.times_ms, dtype=float)
-        times[g.player1].append(t[0::2])
-        times[g.player2].append(t[1::2])
+        played1, played2 = rec.played_times_ms  # an opening's moves were nobody's choice
+        times[g.player1].append(np.asarray(played1, dtype=float))
+        times[g.player2].append(np.asarray(played2, dtype=float))
         extra: dict[str, Any] = {}
         if rec.detail or rec.is_fault:
             extra["detail"] = rec.detail
@@ -229,9 +189,8 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if labels:  # each distinct value once in "label_values"; games hold its index
             extra["labels"] = {k: _intern(v, label_values, label_index)
                                for k, v in labels.items()}
-        opening = record_field(rec, "opening")
-        if opening is not None:
-            extra["opening"] = _json_label(opening)
+        if rec.opening:
+            extra["opening"] = list(rec.opening)
         if extra:
             more[i] = extra
     timeout_s = data.timeout_s

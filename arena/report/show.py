@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from arena.records import Reason, StoredGame
-from arena.report.data import record_field
+from arena.records import GameRecord, Reason, StoredGame
 from arena.report.explain import describe_end, winning_line
 
 __all__ = ["render_game"]
@@ -57,10 +56,10 @@ def _ms(x: float) -> str:
     return "-" if math.isnan(x) else f"{x:.2f}"
 
 
-def _times(times_ms: Sequence[float], names: tuple[str, str], limit_ms: float | None) -> str:
+def _times(rec: GameRecord, names: tuple[str, str], limit_ms: float | None) -> str:
+    """Each side's moves, mean and max time: the moves it chose (an opening's are nobody's)."""
     lines = []
-    for seat in (0, 1):
-        t = list(times_ms[seat::2])
+    for seat, t in enumerate(rec.played_times_ms):
         if t:
             mean, mx = sum(t) / len(t), max(t)
             share = f" ({100 * mx / limit_ms:.0f} % of the {limit_ms:g} ms limit)" if (
@@ -84,23 +83,20 @@ def _move_list(moves: Sequence[int], times_ms: Sequence[float]) -> str:
                      for k in range(0, len(items), per_line))
 
 
-def render_game(game: StoredGame, step: bool = False, timeout_s: float | None = None) -> str:
+def render_game(game: StoredGame, step: bool = False) -> str:
     """The text of `cxarena show` for one stored game."""
     rec = game.record
     names = (game.player1, game.player2)
-    limit_ms = None if timeout_s is None else timeout_s * 1000.0
+    limit_ms = None if rec.timeout_s is None else rec.timeout_s * 1000.0
     head = [f"game {game.game_id}: {rec.M}x{rec.N} board (rows x columns), K={rec.K}, "
             f"round {game.round}, seed {rec.seed}",
             f"{_SYMBOLS[0]} = {names[0]} (first player), {_SYMBOLS[1]} = {names[1]} "
             f"(second player)"]
-    opening = record_field(rec, "opening")
-    if opening is not None:
-        shown = " ".join(map(str, opening)) if isinstance(opening, (list, tuple)) else opening
-        head.append(f"opening: {shown}")
-    for label in ("pair", "pair_id"):
-        v = record_field(rec, label)
-        if v is not None:
-            head.append(f"{label}: {v}")
+    if rec.opening:
+        head.append(f"opening: {' '.join(map(str, rec.opening))} (played for both sides; "
+                    f"not counted in the times below)")
+    if rec.pair_id:
+        head.append(f"pair_id: {rec.pair_id}")
     out = ["\n".join(head), ""]
     win = (set(winning_line(rec.M, rec.N, rec.K, rec.moves)) if rec.reason is Reason.CONNECT
            else set())
@@ -128,7 +124,7 @@ def render_game(game: StoredGame, step: bool = False, timeout_s: float | None = 
         out.extend("  | " + ln for ln in rec.stderr_tail.rstrip("\n").splitlines())
     out.append("")
     out.append("times:")
-    out.append(_times(rec.times_ms, names, limit_ms))
+    out.append(_times(rec, names, limit_ms))
     if any(rec.init_ms):
         out.append(f"  initPlayer: {rec.init_ms[0]:.2f} ms / {rec.init_ms[1]:.2f} ms")
     if rec.moves and not step:

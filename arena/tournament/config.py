@@ -39,7 +39,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,19 +48,22 @@ import yaml
 
 from arena import defaults
 from arena.entrants.java import JVM_OPTIONS_KEY, jvm_options_problem
+from arena.entrants.probe import check_loadable
 from arena.entrants.specs import (
     BotSpec,
     Kind,
     SpecError,
-    check_loadable,
     parse_spec,
     time_limit_problem,
 )
 from arena.errors import UsageError
-from arena.referee.sandbox import check_mode as check_isolation
+from arena.limits import Limits, make_limits
+from arena.referee.sandbox import MODES
+from arena.tournament.cores import usable_cores
+from arena.tournament.openings import read_suite
 
 __all__ = ["Board", "OpeningsConfig", "PlayerEntry", "TournamentConfig", "load_boards",
-           "load_config",
+           "load_config", "load_limits",
            "resolve_board_set"]
 
 Board = tuple[int, int, int]
@@ -114,13 +117,10 @@ class TournamentConfig:
     name: str
     players: tuple[PlayerEntry, ...]
     boards: tuple[Board, ...]
-    timeout_s: float
-    grace_s: float = defaults.GRACE_S
+    limits: Limits
     rounds: int = 1
     workers: int = 1
     seed: int = 0
-    memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB
-    startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
     isolation: str = defaults.ISOLATION  # not in the fingerprint: games stay comparable
@@ -128,6 +128,10 @@ class TournamentConfig:
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
     scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
+
+    @property
+    def timeout_s(self) -> float:
+        return self.limits.timeout_s
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers, scheduler, name)."""
@@ -140,12 +144,9 @@ class TournamentConfig:
         return extra | {
             "players": sorted((p.to_dict() for p in self.players), key=lambda d: d["name"]),
             "boards": sorted([list(b) for b in self.boards]),
-            "timeout_s": self.timeout_s,
-            "grace_s": self.grace_s,
+            **self.limits.to_dict(),
             "rounds": self.rounds,
             "seed": self.seed,
-            "memory_limit_mb": self.memory_limit_mb,
-            "startup_timeout_s": self.startup_timeout_s,
             "fresh_process": self.fresh_process,
         }
 
@@ -178,7 +179,7 @@ def _read_yaml(path: Path) -> Any:
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read: {e}") from None
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
@@ -316,10 +317,52 @@ def _check_spec(text: str, where: str, cfg_path: Path) -> BotSpec:
     return spec
 
 
-def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read and check a tournament config. Raises UsageError (one line) on any problem."""
-    cfg_path = Path(path)
-    data = _read_yaml(cfg_path)
+#: the scalar keys of a config: key -> (check, what the value must be, default). A check
+#: returns True for a good value; `load_config` reads every key through this one table.
+_SCALARS: dict[str, tuple[Callable[[Any], bool], str, Any]] = {
+    "timeout_s": (lambda v: _is_number(v) and v > 0,
+                  "the time limit must be a positive number of seconds", None),
+    "grace_s": (lambda v: _is_number(v) and v >= 0, "expected a number of seconds >= 0",
+                defaults.GRACE_S),
+    "startup_timeout_s": (lambda v: _is_number(v) and v > 0,
+                          "expected a positive number of seconds", defaults.STARTUP_TIMEOUT_S),
+    "rounds": (lambda v: _is_int(v) and v >= 1, "expected a positive integer", 1),
+    "workers": (lambda v: v in (None, "auto") or (_is_int(v) and v >= 1),
+                "the worker count must be a positive integer or 'auto'", "auto"),
+    "seed": (lambda v: _is_int(v) and v >= 0, "expected an integer >= 0", 0),
+    "memory_limit_mb": (lambda v: v is None or (_is_int(v) and v >= defaults.MIN_MEMORY_MB),
+                        f"expected an integer of at least {defaults.MIN_MEMORY_MB} (MiB; a "
+                        f"Python bot needs about 100 to start) or null",
+                        defaults.MEMORY_LIMIT_MB),
+    "fresh_process": (lambda v: isinstance(v, bool), "expected true or false", False),
+    "isolation": (lambda v: v in MODES, f"expected one of {', '.join(MODES)}",
+                  defaults.ISOLATION),
+    "scheduler": (lambda v: v is None or (isinstance(v, str) and bool(v.strip())),
+                  "expected the address of a Dask scheduler (e.g. tcp://lab-01:8786) or null",
+                  None),
+    "description": (lambda v: isinstance(v, str), "expected a string", ""),
+    "format": (lambda v: v in _FORMATS, f"expected one of {', '.join(_FORMATS)}",
+               "round-robin"),
+}
+
+
+def _scalars(data: dict[str, Any], cfg_path: Path) -> dict[str, Any]:
+    """Every scalar key of `data` checked against `_SCALARS` (defaults filled in)."""
+    out = {}
+    for key, (good, what, default) in _SCALARS.items():
+        value = data.get(key, default)
+        if key == "memory_limit_mb" and _is_int(value) and value == 0:
+            raise UsageError(f"{cfg_path}: memory_limit_mb: 0 is not a limit here; write "
+                             f"memory_limit_mb: null for no memory limit (the 0 of "
+                             f"--memory-mb), or at least {defaults.MIN_MEMORY_MB} (MiB)")
+        if not good(value):
+            raise UsageError(f"{cfg_path}: {key}: {what}, got {value!r}")
+        out[key] = value
+    return out
+
+
+def _check_keys(data: Any, cfg_path: Path, required: tuple[str, ...] = _REQUIRED
+                ) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise UsageError(f"{cfg_path}: expected a mapping of keys (players, boards, timeout_s "
                          f"...), got {type(data).__name__}")
@@ -327,114 +370,80 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     if unknown:
         raise UsageError(f"{cfg_path}: unknown key {unknown[0]!r} "
                          f"(allowed: {', '.join(sorted(_KEYS))})")
-    for key in _REQUIRED:
+    for key in required:
         if key not in data:
             raise UsageError(f"{cfg_path}: missing key {key!r}")
-
-    def where(key: str) -> str:
-        return f"{cfg_path}: {key}"
-
     name = data.get("name", cfg_path.stem)
     if not isinstance(name, str) or not _NAME.match(name):
-        raise UsageError(f"{where('name')}: expected a results name of letters, digits, '.', "
+        raise UsageError(f"{cfg_path}: name: expected a results name of letters, digits, '.', "
                          f"'_' or '-', got {name!r}")
+    return data
 
-    timeout_s = data["timeout_s"]
-    if not _is_number(timeout_s) or timeout_s <= 0:
-        raise UsageError(f"{where('timeout_s')}: the time limit must be a positive number of "
-                         f"seconds, got {timeout_s!r}")
-    grace_s = data.get("grace_s", defaults.GRACE_S)
-    if not _is_number(grace_s) or grace_s < 0:
-        raise UsageError(f"{where('grace_s')}: expected a number of seconds >= 0, got "
-                         f"{grace_s!r}")
-    startup_timeout_s = data.get("startup_timeout_s", defaults.STARTUP_TIMEOUT_S)
-    if not _is_number(startup_timeout_s) or startup_timeout_s <= 0:
-        raise UsageError(f"{where('startup_timeout_s')}: expected a positive number of "
-                         f"seconds, got {startup_timeout_s!r}")
-    rounds = data.get("rounds", 1)
-    if not _is_int(rounds) or rounds < 1:
-        raise UsageError(f"{where('rounds')}: expected a positive integer, got {rounds!r}")
-    workers = data.get("workers", "auto")
-    if workers is None or workers == "auto":
-        from arena.tournament.executor import usable_cores  # executor -> schedule -> config
 
-        workers = usable_cores()
-    elif not _is_int(workers) or workers < 1:
-        raise UsageError(f"{where('workers')}: the worker count must be a positive integer or "
-                         f"'auto', got {workers!r}")
-    seed = data.get("seed", 0)
-    if not _is_int(seed) or seed < 0:
-        raise UsageError(f"{where('seed')}: expected an integer >= 0, got {seed!r}")
-    memory_limit_mb = data.get("memory_limit_mb", defaults.MEMORY_LIMIT_MB)
-    if _is_int(memory_limit_mb) and memory_limit_mb == 0:
-        raise UsageError(f"{where('memory_limit_mb')}: 0 is not a limit here; write "
-                         f"memory_limit_mb: null for no memory limit (the 0 of --memory-mb), or "
-                         f"at least {defaults.MIN_MEMORY_MB} (MiB)")
-    if memory_limit_mb is not None and (not _is_int(memory_limit_mb)
-                                        or memory_limit_mb < defaults.MIN_MEMORY_MB):
-        raise UsageError(f"{where('memory_limit_mb')}: expected an integer of at least "
-                         f"{defaults.MIN_MEMORY_MB} (MiB; a Python bot needs about 100 to start) "
-                         "or "
-                         f"null, got {memory_limit_mb!r}")
-    fresh_process = data.get("fresh_process", False)
-    if not isinstance(fresh_process, bool):
-        raise UsageError(f"{where('fresh_process')}: expected true or false, got "
-                         f"{fresh_process!r}")
-    isolation = data.get("isolation", defaults.ISOLATION)
-    check_isolation(isolation, where("isolation"))
-    scheduler = data.get("scheduler")
-    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
-        raise UsageError(f"{where('scheduler')}: expected the address of a Dask scheduler "
-                         f"(e.g. tcp://lab-01:8786) or null, got {scheduler!r}")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise UsageError(f"{where('description')}: expected a string")
+def load_limits(path: str | os.PathLike[str]) -> Limits:
+    """The limits of a tournament config, checked by the same table as `load_config`, without
+    loading its players (a broken bot in it must not stop another bot's check)."""
+    cfg_path = Path(path)
+    data = _check_keys(_read_yaml(cfg_path), cfg_path, required=("timeout_s",))
+    v = _scalars(data, cfg_path)
+    return make_limits(v["timeout_s"], v["grace_s"], v["startup_timeout_s"],
+                       v["memory_limit_mb"], where=str(cfg_path))
 
+
+def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and check a tournament config. Raises UsageError (one line) on any problem."""
+    cfg_path = Path(path)
+    data = _check_keys(_read_yaml(cfg_path), cfg_path)
+    v = _scalars(data, cfg_path)
+    limits = make_limits(v["timeout_s"], v["grace_s"], v["startup_timeout_s"],
+                         v["memory_limit_mb"], where=str(cfg_path))
+    workers = usable_cores() if v["workers"] in (None, "auto") else int(v["workers"])
     boards, board_set = _resolve_boards(data["boards"], cfg_path)
-    openings = _check_openings(data.get("openings"), where("openings"), cfg_path, boards,
-                               int(seed))
-    fmt = data.get("format", "round-robin")
-    if fmt not in _FORMATS:
-        raise UsageError(f"{where('format')}: expected one of {', '.join(_FORMATS)}, got "
-                         f"{fmt!r}")
+    openings = _check_openings(data.get("openings"), f"{cfg_path}: openings", cfg_path, boards,
+                               int(v["seed"]))
+    players = _check_players(data["players"], f"{cfg_path}: players", cfg_path,
+                             limits.timeout_s)
+    challengers = _check_challengers(data.get("challengers"), v["format"],
+                                     f"{cfg_path}: challengers", [p.name for p in players])
+    scheduler = v["scheduler"]
+    return TournamentConfig(
+        path=str(cfg_path), name=data.get("name", cfg_path.stem), players=players,
+        boards=boards, limits=limits, rounds=int(v["rounds"]), workers=workers,
+        seed=int(v["seed"]), fresh_process=v["fresh_process"], board_set=board_set,
+        isolation=v["isolation"], format=v["format"], challengers=challengers,
+        openings=openings, scheduler=scheduler.strip() if scheduler else None)
 
-    raw_players = data["players"]
+
+def _check_players(raw_players: Any, where: str, cfg_path: Path,
+                   timeout_s: float) -> tuple[PlayerEntry, ...]:
+    """The players, each checked, with unique names; every bot loads (each in a subprocess of
+    its own, so a bot that hangs or exits at import cannot take the run with it) before
+    anything is written."""
     if not isinstance(raw_players, list):
-        raise UsageError(f"{where('players')}: expected a list of players")
+        raise UsageError(f"{where}: expected a list of players")
     if len(raw_players) < 2:
-        raise UsageError(f"{where('players')}: a tournament needs at least two players, got "
+        raise UsageError(f"{where}: a tournament needs at least two players, got "
                          f"{len(raw_players)}")
     players: list[PlayerEntry] = []
     names: dict[str, int] = {}
     for i, item in enumerate(raw_players):
-        entry = _check_player(item, f"{where('players')}[{i}]", cfg_path)
+        entry = _check_player(item, f"{where}[{i}]", cfg_path)
         if entry.name in names:
-            raise UsageError(f"{where('players')}[{i}]: two players are named {entry.name!r} "
+            raise UsageError(f"{where}[{i}]: two players are named {entry.name!r} "
                              f"(players[{names[entry.name]}] and players[{i}]); give one a "
                              f"different name: {{spec: {entry.spec}, name: ...}}")
         names[entry.name] = i
         players.append(entry)
-    challengers = _check_challengers(data.get("challengers"), fmt, where("challengers"),
-                                     [p.name for p in players])
-    # every Python bot imports and instantiates, each in a subprocess (a bot that hangs or
-    # exits at import cannot take the run with it), before anything is written
     specs = [parse_spec(p.spec) for p in players]
     for i, spec in enumerate(specs):
-        problem = time_limit_problem(spec, float(timeout_s))  # Java bots: whole seconds
+        problem = time_limit_problem(spec, timeout_s)  # Java bots: whole seconds
         if problem:
-            raise UsageError(f"{where('timeout_s')}: {problem} (players[{i}])")
+            raise UsageError(f"{cfg_path}: timeout_s: {problem} (players[{i}])")
     failed = check_loadable(specs)
     for i, p in enumerate(players):
         if p.spec in failed:
-            raise UsageError(f"{where('players')}[{i}].spec: {failed[p.spec]}")
-
-    return TournamentConfig(
-        path=str(cfg_path), name=name, players=tuple(players), boards=boards,
-        timeout_s=float(timeout_s), grace_s=float(grace_s), rounds=int(rounds),
-        workers=int(workers), seed=int(seed), memory_limit_mb=memory_limit_mb,
-        startup_timeout_s=float(startup_timeout_s), fresh_process=fresh_process,
-        board_set=board_set, isolation=isolation, format=fmt, challengers=challengers,
-        openings=openings, scheduler=scheduler.strip() if scheduler else None)
+            raise UsageError(f"{where}[{i}].spec: {failed[p.spec]}")
+    return tuple(players)
 
 
 def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tuple[str, ...]:
@@ -471,8 +480,6 @@ def _check_openings(value: Any, where: str, cfg_path: Path, boards: tuple[Board,
     if "file" in value:
         if set(value) != {"file"}:
             raise UsageError(f"{where}: `file` excludes plies and seed")
-        from arena.tournament.openings import read_suite
-
         path = Path(str(value["file"]))
         if not path.is_absolute():
             path = cfg_path.parent / path

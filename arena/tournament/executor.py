@@ -32,7 +32,6 @@ need no bot processes.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import logging.handlers
 import multiprocessing as mp
@@ -48,9 +47,12 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from arena.entrants.specs import BotSpec, parse_spec
 from arena.records import GameRecord
-from arena.referee.lifeline import die_with_parent
+from arena.referee.referee import MatchSettings, Referee
+from arena.tournament.cores import usable_core_ids
 from arena.tournament.schedule import GameSpec
+from arena.wire.lifeline import die_with_parent
 
 __all__ = ["RUN_ENV", "Executor", "GameOutcome", "LocalExecutor", "PlayFn", "Runner",
            "reap_orphans", "referee_runner"]
@@ -59,23 +61,12 @@ log = logging.getLogger("arena.tournament.executor")
 
 PlayFn = Callable[[GameSpec], GameRecord]
 #: settings -> context manager yielding a function that plays one game
-Runner = Callable[[Any], AbstractContextManager[PlayFn]]
+Runner = Callable[[MatchSettings], AbstractContextManager[PlayFn]]
 
 #: how long the parent waits for workers to finish their cleanup before killing them
 SHUTDOWN_GRACE_S = 15.0
 
 
-def usable_core_ids() -> list[int]:
-    """The ids of the cores this process may run on."""
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return list(range(os.cpu_count() or 1))
-
-
-def usable_cores() -> int:
-    """How many cores this process may run on."""
-    return len(usable_core_ids())
 #: how often an idle worker checks that its parent is still alive
 _PARENT_CHECK_S = 1.0
 
@@ -102,11 +93,8 @@ class Executor(ABC):
 
 
 @contextlib.contextmanager
-def referee_runner(settings: Any) -> Iterator[PlayFn]:
+def referee_runner(settings: MatchSettings) -> Iterator[PlayFn]:
     """The real game runner: one `arena.referee.referee.Referee` for all the games of a worker."""
-    from arena.entrants.specs import BotSpec, parse_spec
-    from arena.referee.referee import Referee
-
     specs: dict[str, BotSpec] = {}
 
     def spec(text: str) -> BotSpec:
@@ -204,7 +192,7 @@ class _Relay(logging.Handler):
             logger.handle(record)
 
 
-def _worker_main(index: int, cpu: int | None, settings: Any, runner: Runner,
+def _worker_main(index: int, cpu: int | None, settings: MatchSettings, runner: Runner,
                  conn: mpc.Connection, log_queue: Any, log_level: int,
                  run_tag: str | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -223,7 +211,7 @@ def _worker_main(index: int, cpu: int | None, settings: Any, runner: Runner,
     if cpu is not None:
         with contextlib.suppress(OSError, AttributeError):
             os.sched_setaffinity(0, {cpu})
-    settings = _for_worker(settings, index, cpu)
+    settings = settings.for_worker(index, cpu)
     wlog.info("worker=%d event=start cpu=%s pid=%d", index, cpu, os.getpid())
     with runner(settings) as play:
         while True:
@@ -249,21 +237,6 @@ def _worker_main(index: int, cpu: int | None, settings: Any, runner: Runner,
             _log_record(wlog, index, game, record)
             conn.send(("done", game.game_id, record))
     wlog.info("worker=%d event=stop", index)
-
-
-def _for_worker(settings: Any, index: int, cpu: int | None) -> Any:
-    """This worker's copy of the match settings: its core, and its own bot-log directory
-    (``log_dir/worker-<i>``, so the workers' log file names never collide)."""
-    if not dataclasses.is_dataclass(settings) or isinstance(settings, type):
-        return settings
-    names = {f.name for f in dataclasses.fields(settings)}
-    changes: dict[str, Any] = {}
-    if cpu is not None and "cpu" in names:
-        changes["cpu"] = cpu
-    log_dir = getattr(settings, "log_dir", None)
-    if log_dir and "log_dir" in names:
-        changes["log_dir"] = os.path.join(log_dir, f"worker-{index}")
-    return dataclasses.replace(settings, **changes) if changes else settings
 
 
 def _log_record(wlog: logging.Logger, index: int, game: GameSpec, record: GameRecord) -> None:
@@ -311,7 +284,7 @@ class _Worker:
 class LocalExecutor(Executor):
     """A pool of worker processes on this machine (forkserver), one game at a time each."""
 
-    def __init__(self, settings: Any, workers: int | None = None,
+    def __init__(self, settings: MatchSettings, workers: int | None = None,
                  runner: Runner = referee_runner, pin: bool = True,
                  run_tag: str | None = None) -> None:
         self.settings = settings

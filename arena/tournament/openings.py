@@ -14,10 +14,10 @@ project's search sees in a small budget and reports its exact value when its sol
 in budget. A suite can hold fewer distinct openings than asked for (tiny boards have few); it
 then cycles through them and `Suite.distinct` says so.
 
-The judge is the only link to the project's search: `default_judge()` imports
-`players._shared.judge.judge_opening` (the search engine shared by the built-in bots, not a
-particular bot) lazily, here and nowhere else in the harness; callers may pass any other
-function, e.g. a cheaper one in tests.
+The judge is the only link to the project's search, and it is passed in: the command layer
+(`arena.commands.opening_judge`) hands over `players._shared.judge.judge_opening` (the search
+engine shared by the built-in bots); nothing in `arena/` below the commands imports `players`.
+Callers may pass any other function, e.g. a cheaper one in tests.
 
 File format (`read_suite` / `write_suite`), UTF-8 text::
 
@@ -48,7 +48,6 @@ from arena.board import CXBoard, CXGameState
 from arena.errors import UsageError
 
 __all__ = ["DEFAULT_PLIES", "Judge", "Opening", "OpeningStream", "Suite", "Verdict",
-           "default_judge",
            "format_line", "format_suite", "make_suite", "parse_line", "parse_suite",
            "read_suite", "repeats", "write_suite"]
 
@@ -91,13 +90,6 @@ class Verdict(Protocol):
 
 #: judge(M, N, K, moves) -> Verdict
 Judge = Callable[[int, int, int, tuple[int, ...]], Verdict]
-
-
-def default_judge() -> Judge:
-    """The project's search in a small, reproducible budget (see the module docstring)."""
-    from players._shared.judge import judge_opening  # the one harness -> engine import
-
-    return judge_opening
 
 
 @dataclass(frozen=True)
@@ -147,8 +139,8 @@ class OpeningStream:
     (so the first n are the same whoever asks for how many). `get(i)` cycles once the
     candidates run out (after `_TRIES_PER_OPENING` draws per opening without a new one)."""
 
-    def __init__(self, M: int, N: int, K: int, plies: int = DEFAULT_PLIES, seed: int = 0,
-                 judge: Judge | None = None) -> None:
+    def __init__(self, M: int, N: int, K: int, judge: Judge, plies: int = DEFAULT_PLIES,
+                 seed: int = 0) -> None:
         if plies < 0:
             raise ValueError(f"plies must be >= 0, got {plies}")
         if plies >= M * N:
@@ -165,8 +157,6 @@ class OpeningStream:
     def _more(self) -> bool:
         """Find one more opening; False when none is left."""
         M, N, K = self.board
-        if self._judge is None:
-            self._judge = default_judge()
         for _ in range(_TRIES_PER_OPENING):
             b = CXBoard(M, N, K)
             moves: list[int] = []
@@ -202,13 +192,13 @@ class OpeningStream:
         return self.found[i % len(self.found)]
 
 
-def make_suite(M: int, N: int, K: int, count: int, plies: int = DEFAULT_PLIES,
-               seed: int = 0, judge: Judge | None = None) -> Suite:
-    """Up to `count` distinct openings of `plies` moves for board (M, N, K), judged by `judge`
-    (default: `default_judge()`); cycles to `count` when fewer distinct ones exist."""
+def make_suite(M: int, N: int, K: int, count: int, judge: Judge, plies: int = DEFAULT_PLIES,
+               seed: int = 0) -> Suite:
+    """Up to `count` distinct openings of `plies` moves for board (M, N, K), judged by `judge`;
+    cycles to `count` when fewer distinct ones exist."""
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    stream = OpeningStream(M, N, K, plies, seed, judge)
+    stream = OpeningStream(M, N, K, judge, plies, seed)
     ops = tuple(stream.get(i) for i in range(count))
     return Suite((M, N, K), ops, plies=plies, seed=seed, rejected=stream.rejected)
 

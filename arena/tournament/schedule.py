@@ -28,6 +28,7 @@ from typing import Any
 
 from arena.errors import UsageError
 from arena.tournament.config import TournamentConfig
+from arena.tournament.openings import Judge, OpeningStream, parse_suite
 
 __all__ = ["SEED_BITS", "GameSpec", "game_id", "game_seed", "make_schedule", "pairings"]
 
@@ -83,26 +84,30 @@ def pairings(config: TournamentConfig) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def _openings(config: TournamentConfig) -> Callable[[tuple[int, int, int], int], tuple[int, ...]]:
+def _openings(config: TournamentConfig,
+              judge: Judge | None) -> Callable[[tuple[int, int, int], int], tuple[int, ...]]:
     """round -> opening for each board (from the config's `openings:`)."""
     oc = config.openings
     if oc is None:
         return lambda board, r: ()
-    from arena.tournament.openings import OpeningStream, parse_suite
 
     if oc.file is not None:
         text = "\n".join(oc.lines)
         suites = {b: parse_suite(text, *b, where=oc.file) for b in config.boards}
         return lambda board, r: suites[board].take(r)[r - 1].moves
-    streams = {b: OpeningStream(*b, plies=oc.plies, seed=oc.seed) for b in config.boards}
+    if judge is None:
+        raise UsageError(f"{config.path}: openings: generated openings need a judge (the "
+                         f"`cxarena` commands pass the project's search)")
+    streams = {b: OpeningStream(*b, judge, plies=oc.plies, seed=oc.seed) for b in config.boards}
     return lambda board, r: streams[board].get(r - 1).moves
 
 
-def make_schedule(config: TournamentConfig) -> list[GameSpec]:
-    """Every game of the tournament, longest first. Raises UsageError on an id clash."""
+def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[GameSpec]:
+    """Every game of the tournament, longest first; `judge` judges generated openings
+    (`arena.tournament.openings`). Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
-    opening_for = _openings(config)
+    opening_for = _openings(config, judge)
     for a, b in pairings(config):
         for M, N, K in config.boards:
             for r in range(1, config.rounds + 1):

@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 
 from arena.entrants.fingerprint import code_files, code_fingerprint
-from arena.entrants.kaggle_host import Struct, find_agent
-from arena.entrants.specs import Kind, SpecError, check_loadable, load_player_class, parse_spec
+from arena.entrants.kaggle import Struct, find_agent
+from arena.entrants.loading import load_player_class
+from arena.entrants.probe import check_loadable
+from arena.entrants.specs import Kind, SpecError, parse_spec
 from arena.onboarding.conformance import run_check
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee

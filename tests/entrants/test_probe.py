@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.entrants.probe import inspect_target, probe_each, probe_in_turn
-from arena.entrants.specs import check_loadable, parse_spec
+from arena.entrants.probe import check_loadable
+from arena.entrants.specs import parse_spec
 
 GOOD = '''
 """A bot that probes well."""

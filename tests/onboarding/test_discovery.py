@@ -129,7 +129,8 @@ def test_importing_players_imports_no_bot_and_a_new_module_is_a_spec(tmp_path: P
     code = textwrap.dedent("""
         import sys
         import players
-        from arena.entrants.specs import load_player_class, parse_spec
+        from arena.entrants.loading import load_player_class
+        from arena.entrants.specs import parse_spec
         spec = parse_spec("zed")
         print(sorted(m for m in sys.modules if m.startswith("players.")))
         print(spec.module, load_player_class(spec).__name__)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from arena.records import Reason
-from arena.tournament.store import DB_FILE, ResultStore
+from arena.results.store import DB_FILE, ResultStore
 
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="playwright (dev extra) is not installed")

@@ -23,7 +23,7 @@ from arena.play.session import (
 )
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
-from arena.tournament.store import DB_FILE, ResultStore
+from arena.results.store import DB_FILE, ResultStore
 
 ZOO = Path(__file__).resolve().parents[1] / "referee" / "zoo"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.records import Reason
-from arena.tournament.store import DB_FILE, ResultStore
+from arena.results.store import DB_FILE, ResultStore
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (dev extra) is not installed")
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.entrants.specs import load_player_class, parse_spec
+from arena.entrants.loading import load_player_class
+from arena.entrants.specs import parse_spec
 from tests.tactics import block_positions, win_positions
 
 #: bot -> options that keep the test fast without changing how it reads tactics

@@ -26,6 +26,7 @@ import pytest
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.records import GameRecord, Reason
+from arena.entrants.exposure import bot_paths
 from arena.referee import sandbox
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ROOT
@@ -347,7 +348,7 @@ def test_bot_paths_show_a_bot_its_own_files_only(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     players = ROOT / "players"
     arena_dir = str(ROOT / "arena")
-    ab = sandbox.bot_paths(parse_spec("alphabeta"))
+    ab = bot_paths(parse_spec("alphabeta"))
     assert arena_dir in ab and str(players / "_shared") in ab
     assert str(players / "__init__.py") in ab and str(players / "alphabeta.py") in ab
     assert str(players) not in ab and str(players / "L1.py") not in ab
@@ -355,19 +356,19 @@ def test_bot_paths_show_a_bot_its_own_files_only(tmp_path: Path,
     # a bot in a folder of its own sees the folder (its data files too)
     (tmp_path / "alice").mkdir()
     (tmp_path / "alice" / "bot.py").write_text("")
-    assert str(tmp_path / "alice") in sandbox.bot_paths(parse_spec(str(tmp_path / "alice" /
+    assert str(tmp_path / "alice") in bot_paths(parse_spec(str(tmp_path / "alice" /
                                                                       "bot.py")))
     # a bot in the shared working directory sees only the entries named after it
     monkeypatch.chdir(tmp_path)
     for name in ("bob.py", "bob_book.txt", "bob.data", "carol.py", "bobby.py"):
         (tmp_path / name).write_text("")
     (tmp_path / "bob").mkdir()
-    bob = sandbox.bot_paths(parse_spec("bob.py"))
+    bob = bot_paths(parse_spec("bob.py"))
     assert {str(tmp_path / n) for n in ("bob.py", "bob_book.txt", "bob.data", "bob")} <= set(bob)
     assert not {str(tmp_path / n) for n in ("carol.py", "bobby.py")} & set(bob)
     assert str(tmp_path) not in bob
     # a program sees its own folder and what its arguments name
     (tmp_path / "dave").mkdir()
     (tmp_path / "dave" / "run.sh").write_text("")
-    dave = sandbox.bot_paths(parse_spec(f"exec:sh {tmp_path / 'dave' / 'run.sh'}"))
+    dave = bot_paths(parse_spec(f"exec:sh {tmp_path / 'dave' / 'run.sh'}"))
     assert str(tmp_path / "dave") in dave and str(tmp_path) not in dave

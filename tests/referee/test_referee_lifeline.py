@@ -1,4 +1,4 @@
-"""A referee killed by SIGKILL leaves no bot behind (arena.referee.lifeline), and `max_moves` caps a
+"""A referee killed by SIGKILL leaves no bot behind (arena.wire.lifeline), and `max_moves` caps a
 game for checks and tests."""
 
 from __future__ import annotations

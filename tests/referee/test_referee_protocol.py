@@ -1,4 +1,4 @@
-"""The line protocol (arena.referee.protocol, docs/protocol.md), the Python host speaking it, the
+"""The line protocol (arena.wire.protocol, docs/protocol.md), the Python host speaking it, the
 shell
 bot following the documented transcript, and `cxarena match`."""
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from arena.cli import main
 from arena.commands.match import game_seed
 from arena.records import GameRecord
-from arena.referee import protocol
+from arena.wire import protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOO = ROOT / "tests" / "referee" / "zoo"

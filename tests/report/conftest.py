@@ -11,8 +11,8 @@ import pytest
 
 from arena.records import StoredGame
 from arena.tournament.config import load_config
-from arena.tournament.run import run_tournament
-from arena.tournament.store import DB_FILE, ResultStore
+from arena.commands.tournament import run_and_report
+from arena.results.store import DB_FILE, ResultStore
 
 ZOO = Path(__file__).resolve().parent.parent / "referee" / "zoo"
 
@@ -38,7 +38,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         "boards: [[4, 4, 4], [5, 6, 4]]\n"
         "timeout_s: 0.05\ngrace_s: 0.02\nrounds: 1\nworkers: 1\nseed: 7\n")
     out = io.StringIO()
-    outcome = run_tournament(load_config(cfg), d / "results", quiet=True, out=out)
+    outcome = run_and_report(load_config(cfg), d / "results", quiet=True, out=out)
     assert outcome.complete
     with ResultStore(d / "results" / DB_FILE, create=False) as store:
         games = tuple(store.games())

@@ -159,7 +159,7 @@ def test_a_board_wider_than_64_columns_replays(browser: Any, tmp_path: Path) -> 
     """Moves on boards with N > 64 take two characters each; the page decodes them."""
     from arena.records import GameRecord
     from arena.report.html import write_report
-    from arena.tournament.store import ResultStore
+    from arena.results.store import ResultStore
 
     moves = (65, 0, 66, 69, 1, 68, 67)  # X: 65 66 67 in a row on the bottom row, K=3
     rec = GameRecord(M=2, N=70, K=3, p1="a", p2="b", names=("a", "b"), moves=moves,
@@ -185,7 +185,7 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
     import dataclasses
 
     from arena.report.html import write_report
-    from arena.tournament.store import ResultStore
+    from arena.results.store import ResultStore
 
     long_games = [x for x in played.games if len(x.record.moves) > 4]
     g = long_games[0]

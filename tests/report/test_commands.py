@@ -12,7 +12,7 @@ import pytest
 from arena.board import CXBoard
 from arena.cli import main
 from arena.records import GameRecord, Reason
-from arena.tournament.standings import column_key_markdown
+from arena.results.standings import column_key_markdown
 from tests.report.conftest import Played
 
 ROOT = Path(__file__).resolve().parent.parent.parent

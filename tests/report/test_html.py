@@ -11,7 +11,7 @@ from typing import Any
 
 from arena.records import GameRecord, Reason
 from arena.report.html import MOVE_ALPHABET, TIME_UNIT_MS, encode_moves, render_report
-from arena.tournament.store import ResultStore
+from arena.results.store import ResultStore
 from tests.report.conftest import Played
 
 

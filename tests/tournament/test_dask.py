@@ -28,11 +28,11 @@ import pytest
 from arena.cli import main
 from arena.errors import UsageError
 from arena.tournament.config import load_config
-from arena.tournament.dask_executor import CORE_LOCK_DIR_ENV, claim_cores
+from arena.tournament.dask_worker import CORE_LOCK_DIR_ENV, claim_cores
 from arena.tournament.executor import usable_core_ids
 from arena.tournament.run import match_settings, run_tournament
 from arena.tournament.schedule import make_schedule
-from arena.tournament.store import ResultStore
+from arena.results.store import ResultStore
 from tests.tournament.test_tournament import SLEEPY, wait_gone
 
 distributed = pytest.importorskip(
@@ -129,7 +129,8 @@ def test_local_cluster_stores_the_same_games_as_the_local_executor(
 # ------------------------------------------------------------ (3) a worker's bot differs
 @needs_two_cores
 def test_a_worker_whose_bot_differs_is_refused(local_cluster: Any, tmp_path: Path) -> None:
-    from arena.tournament.dask_executor import DaskExecutor, worker_fingerprints
+    from arena.tournament.dask_executor import DaskExecutor
+    from arena.tournament.dask_worker import worker_fingerprints
 
     bot = tmp_path / "sleepy.py"
     bot.write_text(SLEEPY.replace("delay_s = 0.05", "delay_s = 0.0"))
@@ -346,7 +347,7 @@ def test_a_worker_without_a_free_core_closes_itself(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
 
-    from arena.tournament import dask_executor as dx
+    from arena.tournament import dask_worker as dx
 
     monkeypatch.setenv(CORE_LOCK_DIR_ENV, str(tmp_path))
     taken = claim_cores(len(usable_core_ids()), str(tmp_path))  # other workers hold them all
@@ -430,7 +431,7 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
 def test_the_worker_check_sees_every_change_and_names_what_is_missing(tmp_path: Path) -> None:
     from arena.entrants.fingerprint import code_fingerprint
     from arena.entrants.specs import parse_spec
-    from arena.tournament import dask_executor as dx
+    from arena.tournament import dask_worker as dx
     from arena.tournament.schedule import GameSpec
 
     bot = tmp_path / "mine.py"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.tournament.elo import elo_difference, fit_ratings, score_to_elo
+from arena.results.elo import elo_difference, fit_ratings, score_to_elo
 
 
 def test_fastchess_published_values() -> None:

@@ -17,7 +17,7 @@ from arena.records import GameRecord, Reason, StoredGame
 from arena.referee import sandbox
 from arena.tournament.config import load_config
 from arena.tournament.run import run_tournament
-from arena.tournament.standings import compute_standings
+from arena.results.standings import compute_standings
 
 
 def _config(tmp_path: Path, extra: str = "") -> Path:

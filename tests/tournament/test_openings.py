@@ -22,7 +22,7 @@ from arena.tournament.openings import (
     read_suite,
 )
 from arena.tournament.schedule import make_schedule
-from arena.tournament.store import ResultStore
+from arena.results.store import ResultStore
 
 STEADY = str(Path(__file__).parent / "bots" / "steady.py")
 

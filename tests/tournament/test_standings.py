@@ -10,7 +10,7 @@ import re
 import pytest
 
 from arena.records import GameRecord, Reason, StoredGame
-from arena.tournament.standings import CSV_COLUMNS, compute_standings
+from arena.results.standings import CSV_COLUMNS, compute_standings
 
 _n = iter(range(10**6))
 

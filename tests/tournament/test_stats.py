@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.tournament.stats import (
+from arena.results.stats import (
     Pentanomial,
     Sprt,
     SprtResult,

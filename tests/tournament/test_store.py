@@ -9,7 +9,7 @@ import pytest
 
 from arena.errors import UsageError
 from arena.records import GameRecord, Reason
-from arena.tournament.store import ResultStore
+from arena.results.store import ResultStore
 
 
 def record(seed: int = 1, winner: int | None = 1, reason: Reason = Reason.CONNECT,

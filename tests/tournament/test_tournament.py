@@ -21,8 +21,8 @@ from arena.cli import main
 from arena.records import GameRecord, Reason, StoredGame
 from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
-from arena.tournament.standings import compute_standings
-from arena.tournament.store import ResultStore
+from arena.results.standings import compute_standings
+from arena.results.store import ResultStore
 
 pytestmark = pytest.mark.slow
 

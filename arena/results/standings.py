@@ -2,11 +2,11 @@
 
 Scoring: a win is worth 3 points, a draw 1, a loss 0; a fault (timeout, illegal move, crash)
 loses for the offender and counts in the offender's fault column. The ranking orders players
-by points, then by their fitted Elo rating (`arena.tournament.elo.fit_ratings`, all games, draws as
+by points, then by their fitted Elo rating (`arena.results.elo.fit_ratings`, all games, draws as
 half a
-win). Each pair's head-to-head result comes with `arena.tournament.elo.elo_difference`.
+win). Each pair's head-to-head result comes with `arena.results.elo.elo_difference`.
 
-Head to head (`arena.tournament.stats`): when every game of a pairing belongs to a complete game
+Head to head (`arena.results.stats`): when every game of a pairing belongs to a complete game
 pair (the same start played with the colours swapped, `GameRecord.pair_id`), the Elo
 difference uses the pentanomial model over pairs; otherwise the trinomial model over games. A
 perfect score prints as a one-sided bound, never as inf. The ratings' first-move advantage:
@@ -29,8 +29,8 @@ from itertools import combinations
 from tabulate import tabulate
 
 from arena.records import Reason, StoredGame
-from arena.tournament.elo import EloDifference, Ratings, elo_difference, fit_ratings
-from arena.tournament.stats import EloEstimate, Pentanomial, Trinomial, estimate
+from arena.results.elo import EloDifference, Ratings, elo_difference, fit_ratings
+from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
 __all__ = ["COLUMN_KEY", "CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
            "column_key_markdown", "compute_standings"]

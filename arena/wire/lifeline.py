@@ -2,7 +2,7 @@
 kills the bot, frozen or not (Linux `prctl(PR_SET_PDEATHSIG, SIGKILL)`).
 
 Python bots: `arena.entrants.host` calls `die_with_parent()` first thing. Programs (`exec:` bots)
-are started as ``python -m arena.referee.lifeline PARENT_PID [--rlimit=RES:VALUE]... --
+are started as ``python -m arena.wire.lifeline PARENT_PID [--rlimit=RES:VALUE]... --
 COMMAND...``, which arms the signal, sets the bot's resource limits and then `exec`s the command
 in the same process (both survive exec).
 
@@ -50,11 +50,11 @@ def wrap(argv: list[str], parent_pid: int,
     ((RLIMIT_x, value) pairs, set before the exec so that a wrapper program and everything it
     starts inherit them)."""
     opts = [f"--rlimit={res}:{value}" for res, value in (limits or [])]
-    return [sys.executable, "-m", "arena.referee.lifeline", str(parent_pid), *opts, "--", *argv]
+    return [sys.executable, "-m", "arena.wire.lifeline", str(parent_pid), *opts, "--", *argv]
 
 
 def main(args: list[str]) -> int:
-    usage = "usage: python -m arena.referee.lifeline PARENT_PID [--rlimit=RES:VALUE]... -- COMMAND"
+    usage = "usage: python -m arena.wire.lifeline PARENT_PID [--rlimit=RES:VALUE]... -- COMMAND"
     limits: list[tuple[int, int]] = []
     while len(args) > 1 and args[1].startswith("--rlimit="):
         name, _, number = args.pop(1)[len("--rlimit="):].partition(":")

@@ -13,7 +13,7 @@ The fit has no first-move term on purpose: every schedule (round robin, gauntlet
 without openings) plays each pairing on each board as often with one player first as with the
 other, so the first player's edge adds the same to both sides of every pairing and cancels out
 of the ratings. Head-to-head results with game pairs use the pentanomial model of
-`arena.tournament.stats`, which handles the edge (and lopsided openings) per pair.
+`arena.results.stats`, which handles the edge (and lopsided openings) per pair.
 
 Everything here is pure arithmetic (math and numpy): no I/O.
 """

@@ -1,0 +1,118 @@
+"""What a bot's process must be able to read besides the system and Python: `bot_paths`.
+
+The sandbox (`arena.referee.sandbox`) makes exactly these paths visible, read-only; the
+entrant says which they are, in its `BotLaunch.expose`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+__all__ = ["bot_paths"]
+
+
+def bot_paths(spec: Any) -> list[str]:
+    """The files a bot needs besides the system and Python: the `arena` package, the shared
+    helpers of `players/`, and its own files. `spec` is an `arena.entrants.specs.BotSpec`.
+
+    A bot's own files: a bot in a folder of its own (a file.py elsewhere than the project or
+    `players/`) sees that whole folder, so a data file beside it (an opening book) can be read.
+    A bot that shares its folder with others (a module of `players/`, a file in the current
+    directory) sees only its own entries there: ``NAME.py``, a ``NAME/`` folder, and files named
+    ``NAME.*`` or ``NAME_*`` (and their bytecode caches). An `exec:` program sees the folder of
+    its program (by the same rule) and every file or folder its arguments name."""
+    paths = [str(Path(__file__).resolve().parents[1])]  # the arena package
+    players = _players_dir()
+    if players is not None:
+        paths += [str(players / "__init__.py"), str(players / "_shared"),
+                  *(str(p) for p in (players / "__pycache__").glob("__init__.*.pyc"))]
+    shared = _shared_dirs(players)
+    command = getattr(spec, "command", None)
+    path = getattr(spec, "path", None)
+    module = getattr(spec, "module", None)
+    if command is not None:
+        for i, arg in enumerate(command):
+            for part in _path_like(arg, program=i == 0):
+                paths += _own_entries(part, shared)
+    elif path is not None:
+        paths += _own_entries(Path(path), shared)
+    elif module is not None:
+        paths += _module_paths(module, shared)
+    # a Java bot's compiled classes (cxarena's course API, its own build in the cache)
+    paths += [str(Path(c).resolve()) for c in getattr(spec, "classpath", ()) if os.path.exists(c)]
+    return list(dict.fromkeys(paths))
+
+
+def _players_dir() -> Path | None:
+    try:
+        found = importlib.util.find_spec("players")
+    except (ImportError, ValueError):
+        return None
+    locations = list(found.submodule_search_locations or []) if found else []
+    return Path(locations[0]).resolve() if locations else None
+
+
+def _shared_dirs(players: Path | None) -> set[Path]:
+    """Folders whose entries belong to different bots (or hold results): a bot there sees only
+    its own entries."""
+    project = Path(__file__).resolve().parents[2]
+    dirs = {Path.cwd().resolve(), project}
+    if players is not None:
+        dirs |= {players, players.parent}
+    return dirs
+
+
+def _own_entries(path: Path, shared: set[Path]) -> list[str]:
+    """`path` (a file or folder a bot uses) and what belongs with it, by the folder rule."""
+    path = path.resolve()
+    if path.is_dir():
+        return [] if any(path == s or s.is_relative_to(path) for s in shared) else [str(path)]
+    folder = path.parent
+    if folder not in shared and not any(s.is_relative_to(folder) for s in shared):
+        if str(folder).startswith(("/usr/", "/bin", "/lib", "/sbin")):
+            return []  # a system program: already visible
+        return [str(folder)]
+    stem = path.name.split(".", 1)[0]
+    entries = [path]
+    for sibling in folder.glob(f"{stem}*"):
+        rest = sibling.name[len(stem):]
+        if rest[:1] in (".", "_") or sibling.name == stem:
+            entries.append(sibling)
+    entries += list((folder / "__pycache__").glob(f"{stem}.*.pyc"))
+    return [str(e) for e in entries]
+
+
+def _module_paths(module: str, shared: set[Path]) -> list[str]:
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return []
+    if found is None or not found.origin:
+        return []
+    origin = Path(found.origin)
+    if found.submodule_search_locations:  # a package: its folder
+        return _own_entries(origin.parent, shared) or [str(origin.parent)]
+    top = module.split(".", 1)[0]
+    top_spec = importlib.util.find_spec(top)
+    if top != "players" and top_spec is not None and top_spec.submodule_search_locations:
+        top_dir = Path(list(top_spec.submodule_search_locations)[0])
+        return _own_entries(top_dir, shared) or _own_entries(origin, shared)
+    return _own_entries(origin, shared)
+
+
+def _path_like(arg: str, program: bool) -> list[Path]:
+    """The existing files and folders an exec: argument names (`a:b` class paths included)."""
+    if program and os.sep not in arg:
+        found = shutil.which(arg)
+        return [Path(found)] if found else []
+    out = []
+    for part in arg.split(os.pathsep) if os.pathsep in arg else [arg]:
+        if "=" in part and not os.path.exists(part):
+            part = part.split("=", 1)[1]
+        if part and os.path.exists(part):
+            out.append(Path(part))
+    return out

@@ -1,0 +1,70 @@
+"""A results folder (results/NAME/) as a whole: its standings, recomputed from the stored games,
+and the files written from them. The tournament writes here; the report and `cxarena report`
+read here."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from arena.results import (
+    LOG_FILE,
+    LOGS_DIR,
+    REPORT_HTML,
+    STANDINGS_CSV,
+    STANDINGS_MD,
+)
+from arena.results.standings import Standings, compute_standings
+from arena.results.store import DB_FILE, ResultStore
+
+__all__ = ["code_section", "read_standings", "remove_results", "write_standings"]
+
+
+def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
+    """Standings of every game in `store`, and the stored config summary."""
+    raw = store.get_meta("config")
+    meta: dict[str, Any] = json.loads(raw) if raw else {}
+    players = [p["name"] for p in meta.get("players", [])]
+    boards = [tuple(b) for b in meta.get("boards", [])]
+    games = list(store.games())
+    if not players:  # a database without a config summary: take names from the games
+        players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
+    return compute_standings(players, games, boards), meta
+
+
+def code_section(store: ResultStore) -> str:
+    """A markdown section naming the code every player's stored games were played with."""
+    rows = []
+    for name, codes in sorted(store.stored_code().items()):
+        shown = ", ".join(sorted(c or "unknown (older cxarena)" for c in codes))
+        rows.append(f"| {name} | {shown} |")
+    if not rows:
+        return ""
+    return ("\n## Code\n\nThe standings above were computed from games played with this code "
+            "(a hash of each bot's files and the cxarena version; see `cxarena tournament "
+            "--replay-changed`).\n\n| player | code |\n|---|---|\n" + "\n".join(rows) + "\n")
+
+
+def write_standings(results_dir: Path, standings: Standings, title: str,
+                    expected: int | None, code: str = "") -> str:
+    """Write standings.md and standings.csv (atomically); the markdown."""
+    md = standings.to_markdown(title=title, expected_games=expected) + code
+    _write_atomic(results_dir / STANDINGS_MD, md)
+    _write_atomic(results_dir / STANDINGS_CSV, standings.to_csv())
+    return md
+
+
+def remove_results(results_dir: Path) -> None:
+    """Delete what a previous run wrote into `results_dir` (only cxarena's own files)."""
+    for name in (DB_FILE, DB_FILE + "-wal", DB_FILE + "-shm", STANDINGS_MD, STANDINGS_CSV,
+                 LOG_FILE, REPORT_HTML):
+        (results_dir / name).unlink(missing_ok=True)
+    shutil.rmtree(results_dir / LOGS_DIR, ignore_errors=True)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

@@ -49,11 +49,12 @@ def overhead(address: str, short: int = 40, long: int = 240, repeats: int = 5,
              ) -> dict[str, Any]:
     """Marginal wall time per game of each executor: the best of `repeats` alternated pairs
     (the load of a shared machine only ever adds time; all values are printed)."""
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings
     from arena.tournament.dask_executor import DaskExecutor
     from arena.tournament.executor import LocalExecutor
 
-    settings = MatchSettings(timeout_s=1.0)
+    settings = MatchSettings(limits=Limits(timeout_s=1.0))
     _timed(DaskExecutor(settings, address), _games(10, "warm"))  # bots started on workers
     per_game: dict[str, list[float]] = {"local": [], "dask": []}
     for r in range(repeats):
@@ -78,7 +79,7 @@ def accuracy(address: str, ontime_games: int = 16, late_games: int = 20) -> dict
     from arena.tournament.executor import LocalExecutor
     from arena.tournament.schedule import GameSpec
 
-    settings = MatchSettings(timeout_s=LIMIT_S, grace_s=GRACE_S)
+    settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S))
     paced = "bench.bench_referee:Paced"
     ontime = [GameSpec(f"ontime-{i}", 6, 7, 4, 1, "a", "b", paced, paced, i,
                        {"answer_s": 0.095}, {"answer_s": 0.095}) for i in range(ontime_games)]
@@ -133,7 +134,7 @@ def sqlite_commits(games: int = 2000) -> float:
     from arena.results.store import ResultStore
 
     l0 = parse_spec("L0")
-    with Referee(MatchSettings(timeout_s=1.0)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(l0, l0, 6, 7, 4, seed=1)
     with tempfile.TemporaryDirectory() as tmp:
         with ResultStore(Path(tmp) / "games.sqlite") as store:
@@ -152,7 +153,7 @@ def bot_startup() -> dict[str, float]:
     starts: list[float] = []
     rss_kib = 0
     for i in range(5):
-        with Referee(MatchSettings(timeout_s=1.0, fresh_process=False)) as referee:
+        with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=False)) as referee:
             t0 = time.perf_counter()
             referee.play(l1, l1, 6, 7, 4, seed=i)
             starts.append(time.perf_counter() - t0)

@@ -99,6 +99,7 @@ def _side_times(rec: Any, side: int) -> list[float]:
 def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int = 10,
             ) -> dict[str, Any]:
     from arena.entrants.specs import parse_spec
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
 
     cpu = sorted(os.sched_getaffinity(0))[0]
@@ -117,7 +118,7 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
         # 1. per-move overhead, processes reused
         for name, bot in (("java", quick), ("python", quick_py)):
             times: list[float] = []
-            with Referee(MatchSettings(timeout_s=LIMIT_S, cpu=cpu)) as ref:
+            with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), cpu=cpu)) as ref:
                 for i in range(5):  # warm up (and start the processes)
                     ref.play(bot, l0, M, N, K, seed=i)
                 for i in range(games):
@@ -132,7 +133,7 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
         for name, bot in (("java_startup", quick), ("python_startup", quick_py)):
             startup: list[float] = []
             for i in range(starts):
-                with Referee(MatchSettings(timeout_s=LIMIT_S, cpu=cpu)) as ref:
+                with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), cpu=cpu)) as ref:
                     rec = ref.play(bot, l0, M, N, K, seed=i)
                     assert not rec.is_fault, rec.detail
                     startup.append(float(rec.extra["startup_ms"][0]))
@@ -142,7 +143,7 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
         first_max: list[float] = []
         later_max: list[float] = []
         for j in range(jvms):
-            with Referee(MatchSettings(timeout_s=LIMIT_S, cpu=cpu)) as ref:
+            with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), cpu=cpu)) as ref:
                 for g in range(1 + later_games):
                     rec = ref.play(blocker, l0, M, N, K, seed=1000 * j + g)
                     assert not rec.is_fault, rec.detail

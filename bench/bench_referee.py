@@ -125,6 +125,7 @@ def _parallel(jobs: list[Callable[[], Any]]) -> list[Any]:
 # ------------------------------------------------------------------------ measurements
 def throughput(games: int = 400) -> dict[str, float]:
     from arena.entrants.specs import parse_spec
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
 
     cpu = _cores()[0]
@@ -132,7 +133,7 @@ def throughput(games: int = 400) -> dict[str, float]:
 
     def job() -> dict[str, float]:
         # not isolated (as before isolation existed): bench_isolation compares the two
-        with Referee(MatchSettings(timeout_s=1.0, cpu=cpu, isolation="none")) as referee:
+        with Referee(MatchSettings(limits=Limits(timeout_s=1.0), cpu=cpu, isolation="none")) as referee:
             t0 = time.perf_counter()
             referee.play(l0, l0, 6, 7, 4, seed=0)  # starts both processes
             startup_s = time.perf_counter() - t0
@@ -166,7 +167,7 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
     hung = parse_spec("bench.bench_referee:Hung")
     l0 = parse_spec("L0")
     # not isolated: the hung bot writes a stamp file (a sandboxed bot could not)
-    settings = [MatchSettings(timeout_s=LIMIT_S, grace_s=GRACE_S, cpu=c, isolation="none")
+    settings = [MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S), cpu=c, isolation="none")
                 for c in cores]
     tmp = Path(tempfile.mkdtemp(prefix="cxarena-bench-"))
 

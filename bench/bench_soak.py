@@ -111,15 +111,16 @@ def _owned_processes() -> list[int]:
 
 def soak(games: int) -> dict[str, Any]:
     from arena.entrants.specs import parse_spec
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
 
     cores = sorted(os.sched_getaffinity(0))
     tmp = tempfile.mkdtemp(prefix="cxarena-soak-")
     l0 = parse_spec("L0")
     specs = {f.bot: parse_spec(_spec(f.bot)) for f in FAULTS}
-    referees = [Referee(MatchSettings(timeout_s=TIMEOUT_S, cpu=c, memory_limit_bytes=MEMORY_MB
-                                      * 2**20, startup_timeout_s=20.0,
-                                      log_dir=os.path.join(tmp, f"core{c}")))
+    referees = [Referee(MatchSettings(limits=Limits(timeout_s=TIMEOUT_S, startup_timeout_s=20.0, memory_limit_mb=None if (MEMORY_MB
+                                      * 2**20) is None else (MEMORY_MB
+                                      * 2**20) // 2**20), cpu=c, log_dir=os.path.join(tmp, f"core{c}")))
                 for c in cores]
     wrong: list[str] = []
     reasons: Counter[str] = Counter()

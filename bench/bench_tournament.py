@@ -46,9 +46,9 @@ ROUNDS = 3  # long enough (~40 s) that starting the bot processes is not most of
 
 
 def run_once(workers: int | None = None) -> dict[str, float]:
+    from arena.results.store import ResultStore
     from arena.tournament.config import load_config
     from arena.tournament.run import run_tournament
-    from arena.results.store import ResultStore
 
     with tempfile.TemporaryDirectory(prefix="cxarena-bench-") as tmp:
         d = Path(tmp)

@@ -14,9 +14,10 @@ from pathlib import Path
 
 from arena.board import CXBoard
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
-from arena.tournament.executor import usable_core_ids
+from arena.tournament.cores import usable_core_ids
 from bench.won_positions import DATA as WON_DATA
 from bench.won_positions import load as load_won
 from players._shared import book
@@ -131,7 +132,7 @@ def play_pairs(ours: str, theirs: str, board: tuple[int, int, int], timeout_s: f
     lock = threading.Lock()
 
     def worker(core: int) -> None:
-        with Referee(MatchSettings(timeout_s=timeout_s, cpu=core)) as ref:
+        with Referee(MatchSettings(limits=Limits(timeout_s=timeout_s), cpu=core)) as ref:
             while True:
                 try:
                     s, first = jobs.get_nowait()

@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
+           "environ_value",
            "find_bot_processes", "kill_leftovers", "kill_pids", "machine_wait_ns", "owner_mark",
            "process_table", "reap_orphans", "task_times", "threads_of"]
 
@@ -83,6 +84,13 @@ def owner_mark(pid: int | None = None) -> str:
 def bot_environment(bot_id: str) -> dict[str, str]:
     """The environment marks of a new bot process (see the module docstring)."""
     return {BOT_ENV: bot_id, OWNER_ENV: owner_mark()}
+
+
+def environ_value(pid: int, key: str) -> str | None:
+    """One variable of a process's environment (/proc/PID/environ), or None: the one reader of
+    other processes' environments (the executor's orphan reaper and the tests use it too)."""
+    value = _environ(pid, (key.encode(),)).get(key.encode())
+    return None if value is None else value.decode("utf-8", "replace")
 
 
 def _environ(pid: int, keys: tuple[bytes, ...]) -> dict[bytes, bytes]:

@@ -49,6 +49,7 @@ from typing import Any
 
 from arena.entrants.specs import BotSpec, parse_spec
 from arena.records import GameRecord
+from arena.referee.containment import environ_value
 from arena.referee.referee import MatchSettings, Referee
 from arena.tournament.cores import usable_core_ids
 from arena.tournament.schedule import GameSpec
@@ -114,19 +115,6 @@ def referee_runner(settings: MatchSettings) -> Iterator[PlayFn]:
 RUN_ENV = "CXARENA_RUN"
 
 
-def _environ_value(pid: int, key: str) -> str | None:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            raw = f.read()
-    except OSError:
-        return None
-    prefix = key.encode() + b"="
-    for item in raw.split(b"\0"):
-        if item.startswith(prefix):
-            return item[len(prefix):].decode("utf-8", "replace")
-    return None
-
-
 def _parent_pid(pid: int) -> int | None:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -149,10 +137,10 @@ def reap_orphans(run_tag: str) -> list[int]:
         if not entry.isdigit() or int(entry) == os.getpid():
             continue
         pid = int(entry)
-        if _environ_value(pid, RUN_ENV) != run_tag:
+        if environ_value(pid, RUN_ENV) != run_tag:
             continue
         ppid = _parent_pid(pid)
-        if ppid is not None and ppid > 1 and _environ_value(ppid, RUN_ENV) == run_tag:
+        if ppid is not None and ppid > 1 and environ_value(ppid, RUN_ENV) == run_tag:
             continue  # a live worker's bot, or a bot's own child
         try:
             if os.getpgid(pid) == pid:

@@ -24,11 +24,12 @@ from arena.entrants import java
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
+from arena.limits import Limits
 from arena.onboarding.conformance import run_check
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
 from arena.tournament.config import load_config
-from tests.referee.test_referee import cmdline, tagged_pids, wait_until
+from tests.helpers import cmdline, tagged_pids, wait_until
 
 if shutil.which("javac") is None or shutil.which("java") is None:
     pytest.skip("javac/java not found: install a JDK (e.g. default-jdk-headless) to run the "
@@ -266,7 +267,7 @@ def bot(project: Path, name: str) -> BotSpec:
 @pytest.fixture(scope="module")
 def referee() -> Iterator[Referee]:
     # the default memory limit: Java bots must start under it
-    with Referee(MatchSettings(timeout_s=1.0)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as ref:
         yield ref
 
 
@@ -310,7 +311,7 @@ def test_an_exception_is_a_crash_with_the_java_stack_trace(project: Path,
 
 
 def test_an_endless_loop_is_a_timeout_and_leaves_no_jvm(project: Path) -> None:
-    with Referee(MatchSettings(timeout_s=1.0)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as ref:
         rec = ref.play(parse_spec("L1"), bot(project, "Looper"), 6, 7, 4, 6)
         assert rec.reason is Reason.TIMEOUT and rec.offender == 2
         assert "selectColumn (move 2)" in rec.detail
@@ -389,7 +390,7 @@ def test_the_class_is_found_or_named(project: Path, tmp_path: Path) -> None:
             z.write(f, f.relative_to(classes).as_posix())
     from_jar = parse_spec(f"java:{jar}:connectx.Steady.Steady")
     assert from_jar.classpath[1:] == (str(jar),)
-    with Referee(MatchSettings(timeout_s=1.0, memory_limit_bytes=None)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None))) as ref:
         rec = ref.play(from_jar, from_folder, 4, 4, 3, 9)
     assert not rec.is_fault, rec.detail
     assert rec.names == ("Steady0", "SubBot exits=0")

@@ -21,6 +21,7 @@ from arena.entrants.kaggle import Struct, find_agent
 from arena.entrants.loading import load_player_class
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import Kind, SpecError, parse_spec
+from arena.limits import Limits
 from arena.onboarding.conformance import run_check
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
@@ -115,7 +116,7 @@ def agents(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def referee() -> Iterator[Referee]:
-    with Referee(MatchSettings(timeout_s=1.0)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as ref:
         yield ref
 
 

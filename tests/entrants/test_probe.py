@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.entrants.probe import inspect_target, probe_each, probe_in_turn
-from arena.entrants.probe import check_loadable
+from arena.entrants.probe import check_loadable, inspect_target, probe_each, probe_in_turn
 from arena.entrants.specs import parse_spec
 
 GOOD = '''

@@ -11,6 +11,7 @@ import pytest
 
 from arena.board import CXBoard
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
 from tests.onboarding.test_discovery import ROOT, cxarena
@@ -60,7 +61,7 @@ def test_it_plays_real_games_under_the_referee(cxbot: Path, M: int, N: int, K: i
     bot = parse_spec(f"exec:{cxbot}")
     for opponent in ("L0", "L1"):
         other = parse_spec(opponent)
-        with Referee(MatchSettings(timeout_s=0.5)) as referee:
+        with Referee(MatchSettings(limits=Limits(timeout_s=0.5))) as referee:
             for seed, (p1, p2) in enumerate([(bot, other), (other, bot)]):
                 rec = referee.play(p1, p2, M, N, K, seed=seed)
                 assert not rec.is_fault, (rec.reason, rec.detail, rec.stderr_tail)

@@ -12,6 +12,7 @@ import pytest
 
 from arena.board import CXBoard
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.play.session import (
     Entrant,
     Finished,
@@ -38,7 +39,7 @@ def next_event(game: HumanGame) -> Moved | Finished:
 
 def test_on_move_reports_every_move_of_a_refereed_game() -> None:
     seen: list[tuple[int, int, float]] = []
-    with Referee(MatchSettings(timeout_s=1.0)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 4, seed=3,
                            on_move=lambda p, c, ms: seen.append((p, c, ms)))
     assert [c for _, c, _ in seen] == list(rec.moves)

@@ -16,6 +16,7 @@ import zlib
 import pytest
 
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ALL_BOARDS
@@ -39,7 +40,7 @@ def _play_all(jobs: list[tuple[str, tuple[int, int, int], bool]]) -> list[tuple[
     def worker(index: int) -> None:
         cpu = cores[index] if len(cores) >= 2 else None
         try:
-            with Referee(MatchSettings(timeout_s=TIMEOUT_S, cpu=cpu)) as ref:
+            with Referee(MatchSettings(limits=Limits(timeout_s=TIMEOUT_S), cpu=cpu)) as ref:
                 while True:
                     try:
                         bot, (M, N, K), first = todo.get_nowait()

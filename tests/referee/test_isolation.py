@@ -23,14 +23,15 @@ from typing import Any
 
 import pytest
 
+from arena.entrants.exposure import bot_paths
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
+from arena.limits import Limits
 from arena.records import GameRecord, Reason
-from arena.entrants.exposure import bot_paths
 from arena.referee import sandbox
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ROOT
-from tests.referee.test_referee import _stat, cmdline, tagged_pids, wait_until, zoo
+from tests.helpers import _stat, cmdline, tagged_pids, wait_until, zoo
 
 CHEATERS = Path(__file__).resolve().parent / "zoo" / "cheaters"
 _WHY_NOT = sandbox.probe()
@@ -44,8 +45,7 @@ def play(cheater: str, tmp_path: Path, options: dict[str, Any] | None = None,
          **settings: Any) -> tuple[GameRecord, str]:
     """One game, the cheater moving first; returns the record and the cheater's log."""
     logs = tmp_path / "logs"
-    ms = MatchSettings(timeout_s=settings.pop("timeout_s", 1.0), log_dir=str(logs),
-                       isolation=isolation, **settings)
+    ms = MatchSettings(limits=Limits(timeout_s=settings.pop("timeout_s", 1.0)), log_dir=str(logs), isolation=isolation, **settings)
     with Referee(ms) as referee:
         rec = referee.play(parse_spec(str(CHEATERS / cheater)), parse_spec(opponent), *BOARD,
                            seed=5, options1=options)
@@ -182,8 +182,7 @@ def test_no_process_outlives_the_game(tmp_path: Path, fresh: bool) -> None:
         return [int(p) for p in os.listdir("/proc") if p.isdigit() and mark in cmdline(int(p))]
 
     logs = tmp_path / "logs"
-    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(logs), fresh_process=fresh,
-                               isolation="namespaces")) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(logs), fresh_process=fresh, isolation="namespaces")) as referee:
         rec = referee.play(parse_spec(str(CHEATERS / "lingerer.py")), parse_spec("L1"),
                            *BOARD, seed=5, options1={"mark": mark})
         assert_fair_game(rec)
@@ -202,8 +201,7 @@ def test_no_process_outlives_the_game(tmp_path: Path, fresh: bool) -> None:
                     reason="libseccomp is not installed: a bot's child can leave its group")
 def test_no_process_escapes_the_freeze(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
-    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(logs),
-                               isolation="namespaces")) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(logs), isolation="namespaces")) as referee:
         rec = referee.play(parse_spec(str(CHEATERS / "escaper.py")), parse_spec("L1"),
                            *BOARD, seed=5)
         assert_fair_game(rec)
@@ -223,8 +221,7 @@ def test_no_process_escapes_the_freeze(tmp_path: Path) -> None:
 def test_limits_pinning_and_freezing_reach_the_sandboxed_bot() -> None:
     cpu = max(os.sched_getaffinity(0))
     limit = 1536 * 2**20
-    with Referee(MatchSettings(timeout_s=1.0, cpu=cpu, memory_limit_bytes=limit,
-                               isolation="namespaces")) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None if (limit) is None else (limit) // 2**20), cpu=cpu, isolation="namespaces")) as referee:
         rec = referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)
         assert rec.extra["isolated"] is True and rec.offender is None, rec.detail
         pids = tagged_pids(referee.tag)
@@ -282,8 +279,7 @@ def test_a_bot_reads_a_file_beside_it_but_not_another_bots_folder(tmp_path: Path
     (tmp_path / "rival").mkdir()
     (tmp_path / "rival" / "rival.py").write_text("SECRET = 1\n")
     logs = tmp_path / "logs"
-    with Referee(MatchSettings(timeout_s=1.0, isolation="namespaces",
-                               log_dir=str(logs))) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), isolation="namespaces", log_dir=str(logs))) as referee:
         rec = referee.play(parse_spec(str(tmp_path / "bookbot" / "bot.py")), parse_spec("L0"),
                            4, 5, 4, seed=1)
     assert rec.offender is None, rec.detail
@@ -303,7 +299,7 @@ def test_the_referee_killed_leaves_no_sandbox_behind(tmp_path: Path) -> None:
         "import sys, time\n"
         "from arena.referee.referee import MatchSettings, Referee\n"
         "from arena.entrants.specs import parse_spec\n"
-        "r = Referee(MatchSettings(timeout_s=5.0, isolation='namespaces'))\n"
+        "r = Referee(MatchSettings(limits=Limits(timeout_s=5.0), isolation='namespaces'))\n"
         "r.play(parse_spec('L0'), parse_spec(sys.argv[1]), 4, 4, 3, 1)\n"
         "print(r.tag, flush=True)\n"
         "time.sleep(120)\n")
@@ -327,7 +323,7 @@ def test_isolation_setting_resolves(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(UsageError, match="isolation: expected one of auto, namespaces, none"):
         sandbox.resolve("chroot")
     with pytest.raises(ValueError, match="isolation"):
-        MatchSettings(timeout_s=1.0, isolation="chroot")
+        MatchSettings(limits=Limits(timeout_s=1.0), isolation="chroot")
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     sandbox.probe.cache_clear()
     try:
@@ -336,7 +332,7 @@ def test_isolation_setting_resolves(monkeypatch: pytest.MonkeyPatch) -> None:
         assert auto.notice().startswith("warning: entrants were not isolated")
         with pytest.raises(UsageError, match="cannot isolate bots"):
             sandbox.resolve("namespaces")
-        with Referee(MatchSettings(timeout_s=1.0, isolation="auto")) as referee:
+        with Referee(MatchSettings(limits=Limits(timeout_s=1.0), isolation="auto")) as referee:
             rec = referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, seed=1)
         assert rec.extra["isolated"] is False
     finally:

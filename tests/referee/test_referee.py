@@ -25,68 +25,12 @@ import pytest
 from arena import __version__
 from arena.board import CXBoard
 from arena.entrants.specs import BotSpec, SpecError, parse_spec
+from arena.limits import Limits
 from arena.records import FAULTS, GameRecord, Reason
+from arena.referee.containment import environ_value
 from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee
-
-ZOO = Path(__file__).resolve().parent / "zoo"
-
-
-def zoo(name: str) -> str:
-    """The SPEC of a zoo bot: a .py file, or `exec:sh FILE` for a shell bot."""
-    path = ZOO / name
-    return f"exec:sh {path}" if name.endswith(".sh") else str(path)
-
-
-# ----------------------------------------------------------------- process inspection
-def _stat(pid: int) -> list[str]:
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().rsplit(")", 1)[1].split()
-
-
-def live(pid: int) -> bool:
-    """The process exists and is not a zombie."""
-    try:
-        return _stat(pid)[0] not in ("Z", "X")
-    except (OSError, IndexError):
-        return False
-
-
-def cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def tagged_pids(tag: str) -> list[int]:
-    """Live processes whose environment carries CXARENA_TAG=tag: the bots a Referee started
-    and everything they forked."""
-    needle = f"\0CXARENA_TAG={tag}\0".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                env = b"\0" + f.read()
-        except OSError:
-            continue
-        if needle in env and live(int(entry)):
-            found.append(int(entry))
-    return found
-
-
-def wait_until(cond: Callable[[], bool], timeout_s: float = 3.0) -> bool:
-    """Poll cond until true (killed processes take a moment to disappear)."""
-    end = time.monotonic() + timeout_s
-    while True:
-        if cond():
-            return True
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.02)
+from tests.helpers import ZOO, _stat, cmdline, live, tagged_pids, wait_until, zoo
 
 
 # ------------------------------------------------------------------------ the zoo
@@ -177,9 +121,7 @@ def run_case(case: Case, tmp: Path) -> Outcome:
     # No overload replays: each case's duration stays bounded on a loaded machine (the rule
     # has its own tests, test_referee_overload.py).
     isolation = "none" if case.bot == "forker.py" else "auto"
-    settings = MatchSettings(timeout_s=case.timeout_s, startup_timeout_s=case.startup_s,
-                             memory_limit_bytes=case.memory_mb * 2**20, log_dir=str(work),
-                             overload_replays=0, isolation=isolation)
+    settings = MatchSettings(limits=Limits(timeout_s=case.timeout_s, startup_timeout_s=case.startup_s, memory_limit_mb=case.memory_mb), log_dir=str(work), overload_replays=0, isolation=isolation)
     bot, other = parse_spec(zoo(case.bot)), parse_spec(case.opponent)
     M, N, K = case.board
     referee = Referee(settings)
@@ -287,8 +229,7 @@ def test_process_reuse_and_fresh_process_option(tmp_path: Path) -> None:
     for fresh in (False, True):
         pidfile = tmp_path / f"pids-{fresh}"
         # not isolated: the bot writes its (host) pid to a file
-        with Referee(MatchSettings(timeout_s=1.0, fresh_process=fresh,
-                                   isolation="none")) as referee:
+        with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=fresh, isolation="none")) as referee:
             for i in range(3):
                 rec = referee.play(bot, parse_spec("L0"), 4, 5, 3, seed=i,
                                    options1={"pidfile": str(pidfile)})
@@ -303,8 +244,7 @@ def test_process_reuse_and_fresh_process_option(tmp_path: Path) -> None:
 def test_fault_gets_a_fresh_process_and_the_opponent_keeps_its_own(tmp_path: Path) -> None:
     bot = parse_spec(zoo("second_game_fails.py"))
     pidfile = tmp_path / "l0.pid"
-    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(tmp_path),
-                               isolation="none")) as referee:  # pids written to a file
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path), isolation="none")) as referee:  # pids written to a file
         def bot_pids() -> set[int]:
             return {p for p in tagged_pids(referee.tag) if "second_game_fails" in cmdline(p)}
 
@@ -327,18 +267,18 @@ def test_fault_gets_a_fresh_process_and_the_opponent_keeps_its_own(tmp_path: Pat
 
 def test_self_play_uses_two_processes_and_seeds_replay(tmp_path: Path) -> None:
     l0 = parse_spec("L0")
-    with Referee(MatchSettings(timeout_s=1.0)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         a = referee.play(l0, l0, 6, 7, 4, seed=11)
         assert len({os.getpgid(p) for p in tagged_pids(referee.tag)}) == 2  # two bots
         b = referee.play(l0, l0, 6, 7, 4, seed=11)
-    with Referee(MatchSettings(timeout_s=1.0, fresh_process=True)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=True)) as referee:
         c = referee.play(l0, l0, 6, 7, 4, seed=11)
     assert a.moves == b.moves == c.moves  # the seed reaches the bot (player.seed)
     assert a.names == ("L0", "L0")
 
 
 def test_record_fields() -> None:
-    with Referee(MatchSettings(timeout_s=1.0)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(parse_spec("L1"), parse_spec("L0"), 5, 6, 4, seed=3)
     assert (rec.M, rec.N, rec.K, rec.p1, rec.p2, rec.seed) == (5, 6, 4, "L1", "L0", 3)
     assert rec.version == __version__
@@ -356,7 +296,7 @@ def test_record_fields() -> None:
 def test_bots_are_frozen_between_their_turns(tmp_path: Path) -> None:
     """A bot's background thread that burns CPU gets none while the opponent thinks."""
     pidfile, outfile = tmp_path / "burner.pid", tmp_path / "observed.jsonl"
-    with Referee(MatchSettings(timeout_s=2.0, isolation="none")) as referee:  # files written
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0), isolation="none")) as referee:  # files written
         rec = referee.play(parse_spec(zoo("burner.py")), parse_spec(zoo("observer.py")),
                            6, 7, 4, seed=1, options1={"pidfile": str(pidfile)},
                            options2={"pidfile": str(pidfile), "outfile": str(outfile),
@@ -374,19 +314,16 @@ def test_pinning_environment_and_memory_limit() -> None:
     cpu = max(os.sched_getaffinity(0))
     limit = 1536 * 2**20
     # not isolated: one process per bot (test_isolation.py checks the sandboxed tree)
-    with Referee(MatchSettings(timeout_s=1.0, cpu=cpu, memory_limit_bytes=limit,
-                               isolation="none")) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None if (limit) is None else (limit) // 2**20), cpu=cpu, isolation="none")) as referee:
         referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)
         pids = tagged_pids(referee.tag)
         assert len(pids) == 2
         for pid in pids:
             assert os.sched_getaffinity(pid) == {cpu}
             assert resource.prlimit(pid, resource.RLIMIT_DATA) == (limit, limit)
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
-            for var in (b"OMP_NUM_THREADS", b"OPENBLAS_NUM_THREADS", b"MKL_NUM_THREADS"):
-                assert env[var] == b"1"
-            assert env[b"CXARENA_PROTOCOL"] == b"1"
+            for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+                assert environ_value(pid, var) == "1"
+            assert environ_value(pid, "CXARENA_PROTOCOL") == "1"
             assert os.getsid(pid) == pid  # its own session and process group
             # idle between games: frozen (SIGSTOP takes effect when it is next scheduled)
             assert wait_until(lambda: _stat(pid)[0] == "T")  # noqa: B023
@@ -394,7 +331,7 @@ def test_pinning_environment_and_memory_limit() -> None:
 
 
 def test_close_is_idempotent_and_final() -> None:
-    referee = Referee(MatchSettings(timeout_s=1.0))
+    referee = Referee(MatchSettings(limits=Limits(timeout_s=1.0)))
     referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, seed=0)
     referee.close()
     referee.close()
@@ -409,7 +346,7 @@ def test_unstartable_program_is_a_crash() -> None:
     with pytest.raises(SpecError, match="no executable program"):
         parse_spec("exec:/nonexistent/cxbot")
     missing = BotSpec(text="exec:/nonexistent/cxbot", command=("/nonexistent/cxbot",))
-    with Referee(MatchSettings(timeout_s=1.0)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(parse_spec("L0"), missing, 4, 4, 3, 0)
     assert rec.reason is Reason.CRASH and rec.winner == 1 and rec.offender == 2
     assert "failed to start" in rec.detail

@@ -13,10 +13,11 @@ import threading
 from pathlib import Path
 
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import FAULTS
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ROOT
-from tests.referee.test_referee import live, tagged_pids, wait_until, zoo
+from tests.helpers import live, tagged_pids, wait_until, zoo
 
 
 def _pid(path: Path) -> int:
@@ -26,7 +27,7 @@ def _pid(path: Path) -> int:
 
 def test_a_double_forked_daemon_dies_with_the_game(tmp_path: Path) -> None:
     pidfile = tmp_path / "daemon.pid"
-    with Referee(MatchSettings(timeout_s=2.0, log_dir=str(tmp_path), isolation="none")) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0), log_dir=str(tmp_path), isolation="none")) as referee:
         rec = referee.play(parse_spec(zoo("daemon.py")), parse_spec("L0"), 4, 4, 3, seed=1,
                            options1={"pidfile": str(pidfile)})
         assert rec.reason not in FAULTS, rec.detail
@@ -39,7 +40,7 @@ def test_a_double_forked_daemon_dies_with_the_game(tmp_path: Path) -> None:
 
 def test_a_daemon_of_a_faulty_bot_dies_with_it(tmp_path: Path) -> None:
     pidfile = tmp_path / "daemon.pid"
-    with Referee(MatchSettings(timeout_s=0.3, log_dir=str(tmp_path), isolation="none")) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=0.3), log_dir=str(tmp_path), isolation="none")) as referee:
         rec = referee.play(parse_spec("L0"), parse_spec(zoo("daemon.py")), 4, 4, 3, seed=1,
                            options2={"pidfile": str(pidfile), "hang": True})
         assert rec.reason.value == "timeout" and rec.offender == 2
@@ -51,7 +52,7 @@ REFEREE = textwrap.dedent("""
     import sys
     from arena.referee.referee import MatchSettings, Referee
     from arena.entrants.specs import parse_spec
-    r = Referee(MatchSettings(timeout_s=600.0, isolation="none"))
+    r = Referee(MatchSettings(limits=Limits(timeout_s=600.0), isolation="none"))
     r.play(parse_spec("L0"), parse_spec(sys.argv[1]), 4, 4, 3, 1,
            options2={"pidfile": sys.argv[2], "hang": True})
 """)
@@ -70,14 +71,14 @@ def test_a_daemon_left_by_a_killed_referee_dies_when_the_next_one_starts(
         p.wait()
     # the parent-death signal kills the referee's children, not a daemon out of their reach
     assert live(daemon)
-    Referee(MatchSettings(timeout_s=1.0, isolation="none")).close()  # the next start
+    Referee(MatchSettings(limits=Limits(timeout_s=1.0), isolation="none")).close()  # the next start
     assert wait_until(lambda: not live(daemon)), "the daemon survived the next start"
 
 
 def test_bots_outlive_the_thread_that_started_them() -> None:
     """The parent-death signal is per thread: bots are started from one long-lived thread, so
     a Referee created and first used in a thread that then ends keeps its bot processes."""
-    referee = Referee(MatchSettings(timeout_s=2.0, isolation="none"))
+    referee = Referee(MatchSettings(limits=Limits(timeout_s=2.0), isolation="none"))
     first: list[object] = []
     t = threading.Thread(target=lambda: first.append(
         referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)))

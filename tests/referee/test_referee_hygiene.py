@@ -12,13 +12,14 @@ import textwrap
 from pathlib import Path
 
 from tests.conftest import ROOT
-from tests.referee.test_referee import zoo
+from tests.helpers import zoo
 
 FAULTY_MATCHES = textwrap.dedent("""
     import gc, os, sys, time
     from arena.entrants.specs import parse_spec
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
-    r = Referee(MatchSettings(timeout_s=0.3, log_dir=sys.argv[1]))
+    r = Referee(MatchSettings(limits=Limits(timeout_s=0.3), log_dir=sys.argv[1]))
     for bot in sys.argv[2:]:
         for seed in range(2):
             rec = r.play(parse_spec(bot), parse_spec("L0"), 4, 4, 3, seed)

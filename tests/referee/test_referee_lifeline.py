@@ -11,16 +11,17 @@ import textwrap
 from pathlib import Path
 
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import Reason
 from arena.referee.referee import MOVE_CAP_DETAIL, MatchSettings, Referee
 from tests.conftest import ROOT
-from tests.referee.test_referee import tagged_pids, wait_until, zoo
+from tests.helpers import tagged_pids, wait_until, zoo
 
 REFEREE = textwrap.dedent("""
     import sys, time
     from arena.referee.referee import MatchSettings, Referee
     from arena.entrants.specs import parse_spec
-    r = Referee(MatchSettings(timeout_s=5.0))
+    r = Referee(MatchSettings(limits=Limits(timeout_s=5.0)))
     # both bots stay alive (frozen) in the referee's pool after the game
     r.play(parse_spec("L0"), parse_spec(sys.argv[1]), 6, 7, 4, 1)
     print(r.tag, flush=True)
@@ -45,7 +46,7 @@ def test_bots_die_when_the_referee_is_killed(tmp_path: Path) -> None:
 
 
 def test_max_moves_stops_an_open_game_as_a_capped_draw() -> None:
-    with Referee(MatchSettings(timeout_s=2.0)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
         rec = ref.play(parse_spec("L0"), parse_spec("L0"), 50, 50, 10, seed=3, max_moves=12)
     assert len(rec.moves) == 12 and len(rec.times_ms) == 12
     assert rec.reason is Reason.DRAW and rec.winner is None

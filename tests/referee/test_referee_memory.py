@@ -12,9 +12,10 @@ import pytest
 
 from arena import defaults
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import FAULTS, Reason
 from arena.referee.referee import MatchSettings, Referee
-from tests.referee.test_referee import ZOO, tagged_pids, wait_until, zoo
+from tests.helpers import ZOO, tagged_pids, wait_until, zoo
 
 JAVA_SOURCE = Path(__file__).resolve().parent / "java" / "Bot.java"
 
@@ -30,7 +31,7 @@ def java_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_a_stock_jvm_starts_and_plays_under_the_default_limit(java_bot: str) -> None:
-    settings = MatchSettings(timeout_s=2.0)
+    settings = MatchSettings(limits=Limits(timeout_s=2.0))
     assert settings.memory_limit_bytes == defaults.MEMORY_LIMIT_MB * 2**20
     with Referee(settings) as referee:
         rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 5, 3, seed=1)
@@ -41,7 +42,7 @@ def test_a_stock_jvm_starts_and_plays_under_the_default_limit(java_bot: str) -> 
 def test_java_memory_hog_is_a_crash_about_memory(java_bot: str, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a dying JVM writes hs_err_pid*.log into its working directory
-    with Referee(MatchSettings(timeout_s=10.0, memory_limit_bytes=768 * 2**20)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=10.0, memory_limit_mb=768))) as referee:
         rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 5, 3, seed=1,
                            options1={"hog": True})
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
@@ -57,7 +58,7 @@ def test_c_memory_hog_is_a_crash_about_memory(tmp_path: Path) -> None:
     # Unsandboxed: the peak resident memory comes from wait4 on the bot itself. In the sandbox
     # the referee waits for bwrap, which exits before it reaps the bot, so a C bot that dies
     # of SIGSEGV without a word is reported as such (docs/protocol.md, "Memory").
-    settings = MatchSettings(timeout_s=10.0, memory_limit_bytes=300 * 2**20, isolation="none")
+    settings = MatchSettings(limits=Limits(timeout_s=10.0, memory_limit_mb=300), isolation="none")
     with Referee(settings) as referee:
         rec = referee.play(parse_spec("L0"), parse_spec(f"exec:{exe}"), 4, 5, 3, seed=1)
     assert rec.reason is Reason.CRASH and rec.offender == 2, rec.detail
@@ -65,14 +66,14 @@ def test_c_memory_hog_is_a_crash_about_memory(tmp_path: Path) -> None:
 
 
 def test_python_memory_hog_is_a_crash_about_memory() -> None:
-    with Referee(MatchSettings(timeout_s=10.0, memory_limit_bytes=300 * 2**20)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=10.0, memory_limit_mb=300))) as referee:
         rec = referee.play(parse_spec(zoo("memhog.py")), parse_spec("L0"), 4, 5, 3, seed=1)
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
     assert "memory" in rec.detail and "MemoryError" in rec.stderr_tail
 
 
 def test_a_bot_that_fails_to_start_keeps_its_first_and_last_lines() -> None:
-    with Referee(MatchSettings(timeout_s=1.0)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(parse_spec(zoo("vm_init_error.sh")), parse_spec("L0"), 4, 4, 3, 0)
         assert wait_until(lambda: len(tagged_pids(referee.tag)) <= 1)
     assert rec.reason is Reason.CRASH and rec.offender == 1
@@ -86,7 +87,7 @@ def test_a_jvm_that_cannot_start_says_memory(java_bot: str, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Under the smallest limit a JVM cannot even start: the detail says so, and why."""
     monkeypatch.chdir(tmp_path)
-    settings = MatchSettings(timeout_s=1.0, memory_limit_bytes=defaults.MIN_MEMORY_MB * 2**20)
+    settings = MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=defaults.MIN_MEMORY_MB))
     with Referee(settings) as referee:
         rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 4, 3, seed=0)
     if rec.reason not in FAULTS:

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import FAULTS, Reason
 from arena.referee.containment import machine_wait_ns
 from arena.referee.referee import MatchSettings, Referee
-from tests.referee.test_referee import live, wait_until, zoo
+from tests.helpers import live, wait_until, zoo
 
 HOGS = 8  # the bot gets at most 1/9 of its core: 0.1 s of CPU takes 0.9 s or more
 
@@ -35,8 +36,7 @@ def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
         pytest.skip("no /proc/PID/task/TID/schedstat (kernel without CONFIG_SCHED_INFO)")
     cpu = max(os.sched_getaffinity(0))
     pidfile = tmp_path / "pids"
-    settings = MatchSettings(timeout_s=0.5, cpu=cpu, log_dir=str(tmp_path), overload_replays=4,
-                             isolation="none")
+    settings = MatchSettings(limits=Limits(timeout_s=0.5), cpu=cpu, log_dir=str(tmp_path), overload_replays=4, isolation="none")
     hogs = _hogs(cpu)
 
     def stop_hogs_when_the_first_attempt_ends() -> None:
@@ -71,7 +71,7 @@ def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("bot", ["sleepy.py", "busy.py"])
 def test_sleeping_and_busy_bots_are_still_charged(bot: str) -> None:
-    with Referee(MatchSettings(timeout_s=0.3)) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=0.3))) as referee:
         rec = referee.play(parse_spec(zoo(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     if bot == "sleepy.py":  # sleeping is no run-queue wait at all: charged at once

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from arena.board import CXBoard
 from arena.entrants.specs import BotSpec
+from arena.limits import Limits
 from arena.records import FAULTS, GameRecord, Reason
 from arena.referee.referee import MatchSettings, Referee
-from tests.referee.test_referee import tagged_pids, wait_until
+from tests.helpers import tagged_pids, wait_until
 
 SCRIPTED = Path(__file__).resolve().parent / "scripted_bot.py"
 LINES = [b"ready 1", b"ok x", b"play 0", b"play 3", b"play -1", b"play 99999999999999999999",
@@ -57,8 +58,7 @@ def test_play_never_raises_whatever_the_bots_write(
     tmp = tmp_path_factory.mktemp("scripted")
     p1 = scripted(tmp, "one", plan1)
     p2 = scripted(tmp, "two", plan2 if second_scripted else {})
-    referee = Referee(MatchSettings(timeout_s=0.25, startup_timeout_s=3.0, fresh_process=True,
-                                    log_dir=str(tmp)))
+    referee = Referee(MatchSettings(limits=Limits(timeout_s=0.25, startup_timeout_s=3.0), fresh_process=True, log_dir=str(tmp)))
     try:
         rec = referee.play(p1, p2, 4, 4, 3, seed=1)
     finally:
@@ -78,7 +78,7 @@ def test_play_never_raises_whatever_the_bots_write(
 def test_a_stray_line_after_an_answer_is_charged(tmp_path: Path) -> None:
     """The case of issue 10: `play 3` then `thinking done` on stdout."""
     plan = {2: [["answer"], ["write", b"thinking done\n".hex()]]}
-    with Referee(MatchSettings(timeout_s=1.0, log_dir=str(tmp_path))) as referee:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path))) as referee:
         rec = referee.play(scripted(tmp_path, "stray", plan), scripted(tmp_path, "ok", {}),
                            4, 4, 3, seed=1)
     assert rec.reason is Reason.ILLEGAL and rec.offender == 1

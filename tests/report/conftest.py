@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.records import StoredGame
-from arena.tournament.config import load_config
 from arena.commands.tournament import run_and_report
+from arena.records import StoredGame
 from arena.results.store import DB_FILE, ResultStore
+from arena.tournament.config import load_config
 
 ZOO = Path(__file__).resolve().parent.parent / "referee" / "zoo"
 

@@ -167,7 +167,7 @@ def test_a_board_wider_than_64_columns_replays(browser: Any, tmp_path: Path) -> 
                      seed=3)
     assert CXBoard.from_moves(2, 70, 3, list(moves)).gameState().value == "winp1"
     with ResultStore(tmp_path / "games.sqlite") as store:
-        store.add("wide", 1, "a", "b", rec)
+        store.add((rec).labelled(game_id="wide", round=1, player1="a", player2="b"))
     report = write_report(tmp_path)
     p = Page(browser, report, "#game=wide")
     try:
@@ -193,7 +193,7 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
         for n, x in enumerate(long_games[:2]):  # pair ids differ: shown per game
             rec = dataclasses.replace(x.record, opening=tuple(x.record.moves[:2]),
                                       pair_id=f"pair-{7 + n}")
-            store.add(x.game_id, x.round, x.player1, x.player2, rec)
+            store.add((rec).labelled(game_id=x.game_id, round=x.round, player1=x.player1, player2=x.player2))
     p = Page(browser, write_report(tmp_path), f"#game={g.game_id}")
     try:
         info = p.page.locator("#viewer .cx-info").inner_text()

@@ -81,8 +81,7 @@ def test_labels_added_by_other_parts_are_shown(tmp_path: Path, played: Played) -
             extra.update(opening=list(rec.moves[:1]), pair=f"pair-{n // 2}",
                          fingerprint=[f"fp-{sg.player1}", f"fp-{sg.player2}"], isolated=True,
                          code1=f"c-{sg.player1}", code2=f"c-{sg.player2}")
-            store.add(sg.game_id, sg.round, sg.player1, sg.player2,
-                      dataclasses.replace(rec, extra=extra))
+            store.add((dataclasses.replace(rec, extra=extra)).labelled(game_id=sg.game_id, round=sg.round, player1=sg.player1, player2=sg.player2))
     d = page_data(render_report(tmp_path))
     assert d["run_info"]["isolated"] is True
     assert d["player_info"]["L0"]["fingerprint"] == "fp-L0"
@@ -106,7 +105,7 @@ def test_fault_free_draws_and_move_caps_explained(tmp_path: Path, played: Played
     capped = dataclasses.replace(sg.record, reason=Reason.DRAW, winner=None,
                                  detail="stopped at the move cap (3 moves)")
     with ResultStore(tmp_path / "games.sqlite") as store:
-        store.add(sg.game_id, sg.round, sg.player1, sg.player2, capped)
+        store.add((capped).labelled(game_id=sg.game_id, round=sg.round, player1=sg.player1, player2=sg.player2))
     d = page_data(render_report(tmp_path))
     assert d["more"]["0"]["explain"] == "Draw: stopped at the move cap (3 moves)."
     assert d["faults"] == []

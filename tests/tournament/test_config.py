@@ -12,7 +12,7 @@ import pytest
 from arena.cli import main
 from arena.errors import UsageError
 from arena.tournament.config import load_config
-from arena.tournament.executor import usable_cores
+from arena.tournament.cores import usable_cores
 from tests.conftest import ROOT
 
 NO_PLAYER = "from arena.player import CXPlayer\n\nclass NotABot:\n    pass\n"
@@ -69,15 +69,16 @@ def test_full_config_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert cfg.players[1].spec == "L1"
     assert dict(cfg.players[2].options) == {"max_depth": 8, "style": "fast"}
     assert len(cfg.boards) == 35 and cfg.board_set == "competition"
-    assert (cfg.timeout_s, cfg.grace_s, cfg.rounds, cfg.workers, cfg.seed) == (1.0, 0.02, 3, 2, 42)
-    assert cfg.memory_limit_mb is None
+    assert (cfg.timeout_s, cfg.limits.grace_s, cfg.rounds, cfg.workers, cfg.seed) == (1.0, 0.02, 3, 2,
+                                                                                   42)
+    assert cfg.limits.memory_limit_mb is None
     assert isinstance(cfg.timeout_s, float)
 
 
 def test_defaults_and_board_list(tmp_path: Path) -> None:
     cfg = load_config(write(tmp_path, BASE, "mini.yaml"))
     assert cfg.workers == usable_cores()
-    assert cfg.rounds == 1 and cfg.seed == 0 and cfg.memory_limit_mb == 2048
+    assert cfg.rounds == 1 and cfg.seed == 0 and cfg.limits.memory_limit_mb == 2048
     assert cfg.boards == ((4, 4, 4),) and cfg.board_set is None
     no_name = write(tmp_path, BASE.replace("name: t\n", ""), "stem-name.yaml")
     assert load_config(no_name).name == "stem-name"

@@ -27,12 +27,13 @@ import pytest
 
 from arena.cli import main
 from arena.errors import UsageError
+from arena.results.store import ResultStore
 from arena.tournament.config import load_config
+from arena.tournament.cores import usable_core_ids
 from arena.tournament.dask_worker import CORE_LOCK_DIR_ENV, claim_cores
-from arena.tournament.executor import usable_core_ids
 from arena.tournament.run import match_settings, run_tournament
 from arena.tournament.schedule import make_schedule
-from arena.results.store import ResultStore
+from tests.helpers import JUDGE
 from tests.tournament.test_tournament import SLEEPY, wait_gone
 
 distributed = pytest.importorskip(
@@ -102,14 +103,14 @@ def test_local_cluster_stores_the_same_games_as_the_local_executor(
                        extra="rounds: 2\n")
     config = load_config(cfg)
     local, dask = tmp_path / "local", tmp_path / "dask"
-    assert run_tournament(config, local, quiet=True).complete
+    assert run_tournament(config, local, quiet=True, judge=JUDGE).complete
     assert main(["tournament", str(cfg), "--results", str(dask), "--quiet",
                  "--scheduler", local_cluster.scheduler_address]) == 0
     assert "8 of 8 games stored" in capsys.readouterr().out
 
     expected = stored_games(local)
     got = stored_games(dask)
-    assert sorted(got) == sorted(g.game_id for g in make_schedule(config))
+    assert sorted(got) == sorted(g.game_id for g in make_schedule(config, judge=JUDGE))
     assert {k: comparable(v) for k, v in got.items()} == \
         {k: comparable(v) for k, v in expected.items()}
     assert not any(r.is_fault for r in got.values())
@@ -122,7 +123,7 @@ def test_local_cluster_stores_the_same_games_as_the_local_executor(
 
     # the same command again: nothing left to play
     again = dataclasses.replace(config, scheduler=local_cluster.scheduler_address)
-    outcome = run_tournament(again, dask, quiet=True)
+    outcome = run_tournament(again, dask, quiet=True, judge=JUDGE)
     assert (outcome.already_stored, outcome.played) == (8, 0)
 
 
@@ -143,10 +144,10 @@ def test_a_worker_whose_bot_differs_is_refused(local_cluster: Any, tmp_path: Pat
     results = tmp_path / "out"
     outcome = run_tournament(config, results, quiet=True, executor=DaskExecutor(
         match_settings(config, None), local_cluster.scheduler_address,
-        fingerprints=coordinator))
+        fingerprints=coordinator), judge=JUDGE)
     assert not outcome.complete
     failed = {oc.game.game_id: oc.error for oc in outcome.failed}
-    assert sorted(failed) == sorted(g.game_id for g in make_schedule(config)
+    assert sorted(failed) == sorted(g.game_id for g in make_schedule(config, judge=JUDGE)
                                     if "mine" in (g.p1, g.p2))
     for error in failed.values():
         assert error.startswith(f"code mismatch: bot mine ({bot}) has code fingerprint ")
@@ -284,7 +285,7 @@ def test_a_worker_killed_mid_game_is_replayed_and_no_bot_is_charged(
     killer.start()
     try:
         outcome = run_tournament(config, results, quiet=True, executor=DaskExecutor(
-            match_settings(config, None), address))
+            match_settings(config, None), address), judge=JUDGE)
     finally:
         killer.join()
     assert "error" not in killed, killed
@@ -292,7 +293,7 @@ def test_a_worker_killed_mid_game_is_replayed_and_no_bot_is_charged(
     with contextlib.suppress(ProcessLookupError):
         os.kill(killed["pid"], 0)
         pytest.fail("the killed worker is still alive")
-    schedule = make_schedule(config)
+    schedule = make_schedule(config, judge=JUDGE)
     assert outcome.failed == ()
     assert outcome.complete and outcome.played == len(schedule) == 12
     ids = game_ids(results)
@@ -415,11 +416,11 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
     helper.start()
     try:
         outcome = run_tournament(config, results, quiet=True, executor=DaskExecutor(
-            match_settings(config, None), address, reconnect_timeout_s=120))
+            match_settings(config, None), address, reconnect_timeout_s=120), judge=JUDGE)
     finally:
         helper.join()
     assert "error" not in events and events.get("restarted"), events
-    schedule = make_schedule(config)
+    schedule = make_schedule(config, judge=JUDGE)
     assert events["killed_after"] < len(schedule)
     assert outcome.failed == () and outcome.complete
     assert sorted(game_ids(results)) == sorted(g.game_id for g in schedule)

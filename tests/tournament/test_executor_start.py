@@ -16,6 +16,7 @@ import pytest
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, PlayFn
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import GameSpec, make_schedule
+from tests.helpers import JUDGE
 from tests.tournament.test_tournament_parts import config, fake_record
 
 HELD = threading.Lock()
@@ -24,6 +25,9 @@ HELD = threading.Lock()
 @dataclass(frozen=True)
 class LockSettings:
     cpu: int | None = None
+
+    def for_worker(self, index: int, cpu: int | None) -> LockSettings:
+        return LockSettings(cpu=cpu)
 
 
 @contextlib.contextmanager
@@ -38,7 +42,7 @@ def lock_runner(settings: LockSettings) -> Iterator[PlayFn]:
 
 
 def test_workers_do_not_inherit_the_parents_threads(tmp_path: Path) -> None:
-    games = make_schedule(config(["a", "b"]))[:2]
+    games = make_schedule(config(["a", "b"]), judge=JUDGE)[:2]
     release = threading.Event()
     holder = threading.Thread(target=lambda: (HELD.acquire(), release.wait(60), HELD.release()))
     holder.start()
@@ -65,7 +69,7 @@ def test_the_run_summary_reports_overload_and_suggests_fewer_workers(
     cfg = config(["a", "b"])
     out = io.StringIO()
     outcome = run_tournament(cfg, tmp_path / "results", quiet=True,
-                             executor=OverloadedExecutor(), out=out)
+                             executor=OverloadedExecutor(), out=out, judge=JUDGE)
     n = outcome.scheduled
     err = capsys.readouterr().err
     assert f"the machine was overloaded: {n} late moves in {n} games" in err

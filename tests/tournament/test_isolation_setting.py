@@ -15,9 +15,10 @@ from arena.cli import main
 from arena.errors import UsageError
 from arena.records import GameRecord, Reason, StoredGame
 from arena.referee import sandbox
+from arena.results.standings import compute_standings
 from arena.tournament.config import load_config
 from arena.tournament.run import run_tournament
-from arena.results.standings import compute_standings
+from tests.helpers import JUDGE
 
 
 def _config(tmp_path: Path, extra: str = "") -> Path:
@@ -72,7 +73,7 @@ def test_standings_say_when_entrants_were_not_isolated() -> None:
 def test_tournament_that_cannot_isolate_says_so(tmp_path: Path, cannot_isolate: None,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     config = load_config(_config(tmp_path))
-    outcome = run_tournament(config, tmp_path / "results", quiet=True)
+    outcome = run_tournament(config, tmp_path / "results", quiet=True, judge=JUDGE)
     assert outcome.complete
     err = capsys.readouterr().err
     assert "warning: entrants were not isolated (isolation: auto): bubblewrap" in err
@@ -80,7 +81,7 @@ def test_tournament_that_cannot_isolate_says_so(tmp_path: Path, cannot_isolate: 
     assert "entrants were not isolated** in 2 of 2 games" in md
     with pytest.raises(UsageError, match="cannot isolate bots"):
         run_tournament(dataclasses.replace(config, isolation="namespaces"),
-                       tmp_path / "other", quiet=True)
+                       tmp_path / "other", quiet=True, judge=JUDGE)
     assert not (tmp_path / "other").exists()  # refused before anything was written
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from arena.cli import main
 from arena.errors import UsageError
 from arena.records import GameRecord
+from arena.results.store import ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.openings import (
     Opening,
@@ -22,7 +23,7 @@ from arena.tournament.openings import (
     read_suite,
 )
 from arena.tournament.schedule import make_schedule
-from arena.results.store import ResultStore
+from tests.helpers import JUDGE
 
 STEADY = str(Path(__file__).parent / "bots" / "steady.py")
 
@@ -56,7 +57,7 @@ def test_judge_rejects_lost_openings_and_the_real_judge_stores_values() -> None:
     assert all(0 not in o.moves for o in s.openings) and s.rejected > 0
     assert all(o.value == 1 for o in s.openings)
     # the project's search: 4x4 K=4 is small enough for the exact solver to settle
-    real = make_suite(4, 4, 4, 3, plies=2, seed=1)
+    real = make_suite(4, 4, 4, 3, JUDGE, plies=2, seed=1)
     assert all(o.value is not None for o in real.openings)
 
 
@@ -202,7 +203,7 @@ openings: {{plies: 2}}
 
 def test_gauntlet_schedule_and_config_errors(tmp_path: Path) -> None:
     config = load_config(_gauntlet(tmp_path))
-    games = make_schedule(config)
+    games = make_schedule(config, judge=JUDGE)
     # L1 against the two others, 2 rounds, both colours: 8 games; L0 never meets steady
     assert len(games) == 8
     assert all("L1" in (g.p1, g.p2) for g in games)

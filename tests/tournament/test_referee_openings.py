@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.entrants.specs import parse_spec
+from arena.limits import Limits
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
 
@@ -17,7 +18,7 @@ COUNTER = parse_spec(str(Path(__file__).parent / "bots" / "counter.py"))
 @pytest.mark.parametrize("opening", [(), (3,), (3, 3), (0, 1, 2)])
 def test_bots_see_the_opening_and_the_record_starts_with_it(opening: tuple[int, ...]) -> None:
     opts = {"opening": list(opening)}
-    with Referee(MatchSettings(timeout_s=2.0)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
         rec = ref.play(COUNTER, COUNTER, 5, 6, 4, 7, opts, opts, opening=opening)
     assert rec.reason in (Reason.CONNECT, Reason.DRAW), rec.detail
     assert rec.opening == opening and rec.moves[:len(opening)] == opening
@@ -29,7 +30,7 @@ def test_bots_see_the_opening_and_the_record_starts_with_it(opening: tuple[int, 
 
 def test_the_checker_bot_can_fail() -> None:
     # told to expect an opening that was not played, it raises: the check above is real
-    with Referee(MatchSettings(timeout_s=2.0)) as ref:
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
         rec = ref.play(COUNTER, COUNTER, 5, 6, 4, 7, {"opening": [2]}, {}, opening=(3,))
     assert rec.reason is Reason.CRASH and rec.offender == 1
 
@@ -37,5 +38,5 @@ def test_the_checker_bot_can_fail() -> None:
 @pytest.mark.parametrize(("opening", "msg"), [((9,), "not legal"), ((0,) * 6, "not legal"),
                                               ((0, 1, 0, 1, 0, 1, 0), "over")])
 def test_bad_openings_are_refused(opening: tuple[int, ...], msg: str) -> None:
-    with Referee(MatchSettings(timeout_s=2.0)) as ref, pytest.raises(ValueError, match=msg):
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref, pytest.raises(ValueError, match=msg):
         ref.play(COUNTER, COUNTER, 5, 6, 4, 7, opening=opening)

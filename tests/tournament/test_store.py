@@ -19,18 +19,19 @@ def record(seed: int = 1, winner: int | None = 1, reason: Reason = Reason.CONNEC
                       detail="" if offender is None else "boom", seed=seed, offender=offender,
                       init_ms=(1.5, 2.5), started_at="2026-01-01T00:00:00.000Z",
                       finished_at="2026-01-01T00:00:01.000Z", version="0.1.0",
-                      extra={"game_id": f"g{seed}"})
+                      extra={"isolated": True})
 
 
 def test_add_read_back_and_no_duplicates(tmp_path: Path) -> None:
     with ResultStore(tmp_path / "games.sqlite") as s:
-        assert s.add("g1", 1, "a", "b", record(1))
-        assert s.add("g2", 2, "b", "a", record(2, None, Reason.DRAW))
-        assert not s.add("g1", 1, "a", "b", record(99))  # same id: ignored
+        assert s.add((record(1)).labelled(game_id="g1", round=1, player1="a", player2="b"))
+        assert s.add((record(2, None, Reason.DRAW)).labelled(game_id="g2", round=2, player1="b", player2="a"))
+        assert not s.add((record(99)).labelled(game_id="g1", round=1, player1="a", player2="b"))  # same id: ignored
         assert s.count() == 2 and s.done_ids() == {"g1", "g2"}
         games = list(s.games())
     assert [g.game_id for g in games] == ["g1", "g2"]
-    assert games[0].record == record(1)  # the full record survives the round trip
+    assert games[0].record == record(1).labelled(game_id="g1", round=1, player1="a",
+                                                player2="b")  # the full record survives
     assert (games[1].player1, games[1].player2, games[1].round) == ("b", "a", 2)
     db = sqlite3.connect(tmp_path / "games.sqlite")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -43,7 +44,7 @@ def test_add_read_back_and_no_duplicates(tmp_path: Path) -> None:
 def test_each_add_is_committed_at_once(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     s = ResultStore(path)
-    s.add("g1", 1, "a", "b", record(1))
+    s.add((record(1)).labelled(game_id="g1", round=1, player1="a", player2="b"))
     # another connection sees it while the first is still open (nothing left uncommitted)
     other = sqlite3.connect(path)
     assert other.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
@@ -58,7 +59,7 @@ def test_fingerprint_binding(tmp_path: Path) -> None:
         s.bind(dict(fp), "t")  # same config: fine
         s.bind({**fp, "seed": 2}, "t")  # no games yet: the new config simply replaces it
         assert s.fingerprint() == {**fp, "seed": 2}
-        s.add("g1", 1, "a", "b", record(1))
+        s.add((record(1)).labelled(game_id="g1", round=1, player1="a", player2="b"))
         with pytest.raises(UsageError, match=r"changed: seed, timeout_s.*--fresh.*--results"):
             s.bind({**fp, "seed": 3, "timeout_s": 1.0}, "t")
 

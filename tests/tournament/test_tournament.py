@@ -19,10 +19,12 @@ import pytest
 
 from arena.cli import main
 from arena.records import GameRecord, Reason, StoredGame
-from arena.tournament.config import load_config
-from arena.tournament.schedule import make_schedule
+from arena.referee.containment import environ_value
 from arena.results.standings import compute_standings
 from arena.results.store import ResultStore
+from arena.tournament.config import load_config
+from arena.tournament.schedule import make_schedule
+from tests.helpers import JUDGE, live
 
 pytestmark = pytest.mark.slow
 
@@ -106,21 +108,8 @@ def db_count(results: Path) -> int:
 
 def marked_processes(mark: str) -> list[int]:
     """Pids of live processes whose environment carries CXARENA_TEST_MARK=mark."""
-    needle = f"CXARENA_TEST_MARK={mark}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                env = f.read()
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if needle in env.split(b"\0") and state != "Z":
-            found.append(int(entry))
-    return found
+    return [int(e) for e in os.listdir("/proc") if e.isdigit()
+            and environ_value(int(e), "CXARENA_TEST_MARK") == mark and live(int(e))]
 
 
 def wait_gone(mark: str, timeout_s: float = 10.0) -> list[int]:
@@ -169,7 +158,7 @@ def test_tournament_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     printed = capsys.readouterr().out
     assert "## Ranking" in printed and "18 of 18 games stored" in printed
 
-    schedule = make_schedule(load_config(cfg))
+    schedule = make_schedule(load_config(cfg), judge=JUDGE)
     games = stored(results)
     assert len(games) == 18 == len(schedule)
     assert sorted(g[0] for g in games) == sorted(g.game_id for g in schedule)
@@ -241,7 +230,7 @@ def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     cfg = write_config(tmp_path, "[L0, L1, {spec: sleepy.py, name: sleepy}]",
                        "[[4, 4, 3], [5, 4, 4], [4, 5, 4], [5, 5, 4]]")
-    total = len(make_schedule(load_config(cfg)))
+    total = len(make_schedule(load_config(cfg), judge=JUDGE))
     results, mark = tmp_path / "killed", uuid.uuid4().hex
     proc = start(cfg, results, mark)
     wait_for_games(proc, results, 4)
@@ -276,7 +265,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
     cfg = write_config(tmp_path, "[L0, {spec: sleepy.py, name: sleepy}, "
                                  "{spec: sleepy.py, name: sleepy2}]",
                        "[[5, 5, 4], [4, 5, 4]]")
-    total = len(make_schedule(load_config(cfg)))
+    total = len(make_schedule(load_config(cfg), judge=JUDGE))
     results, mark = tmp_path / "out", uuid.uuid4().hex
     proc = start(cfg, results, mark)
     wait_for_games(proc, results, 2)

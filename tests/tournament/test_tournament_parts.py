@@ -19,24 +19,27 @@ from pathlib import Path
 import pytest
 
 from arena.errors import UsageError
+from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.tournament.config import PlayerEntry, TournamentConfig
 from arena.tournament.executor import LocalExecutor, PlayFn, usable_core_ids
 from arena.tournament.schedule import GameSpec, game_id, game_seed, make_schedule
+from tests.helpers import JUDGE
 
 BOARDS = ((4, 4, 4), (7, 6, 4), (5, 5, 4), (20, 20, 10))
 
 
 def config(names: list[str], rounds: int = 1, seed: int = 7,
            boards: tuple[tuple[int, int, int], ...] = BOARDS) -> TournamentConfig:
-    return TournamentConfig(path="t.yaml", name="t", timeout_s=0.5, rounds=rounds, seed=seed,
+    return TournamentConfig(path="t.yaml", name="t", limits=Limits(timeout_s=0.5), rounds=rounds,
+                            seed=seed,
                             players=tuple(PlayerEntry(n, "L0") for n in names), boards=boards)
 
 
 # ------------------------------------------------------------------------------- schedule
 def test_schedule_covers_every_pair_board_colour_and_round() -> None:
     names = ["a", "b", "c", "d"]
-    games = make_schedule(config(names, rounds=2))
+    games = make_schedule(config(names, rounds=2), judge=JUDGE)
     assert len(games) == 6 * len(BOARDS) * 2 * 2
     assert len({g.game_id for g in games}) == len(games)
     seen = Counter((g.p1, g.p2, g.board, g.round) for g in games)
@@ -53,11 +56,11 @@ def test_seeds_are_stable_and_distinct() -> None:
     # pinned values: changing the derivation would make reruns replay different games
     assert game_seed(7, game_id(4, 4, 4, 1, "L0", "L1")) == 704440838
     assert game_seed(0, "7x6x4-r2-a-b") == 324793373
-    a = make_schedule(config(["a", "b", "c"]))
-    b = make_schedule(config(["c", "a", "b"]))  # player order does not change a game's seed
+    a = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
+    b = make_schedule(config(["c", "a", "b"]), judge=JUDGE)  # player order does not change a game's seed
     assert {g.game_id: g.seed for g in a} == {g.game_id: g.seed for g in b}
     assert len({g.seed for g in a}) == len(a)
-    c = make_schedule(config(["a", "b", "c"], seed=8))
+    c = make_schedule(config(["a", "b", "c"], seed=8), judge=JUDGE)
     assert {g.game_id for g in a} == {g.game_id for g in c}
     assert all(g.seed != h.seed for g, h in zip(sorted(a, key=lambda g: g.game_id),
                                                 sorted(c, key=lambda g: g.game_id), strict=True))
@@ -66,13 +69,13 @@ def test_seeds_are_stable_and_distinct() -> None:
 
 def test_schedule_refuses_ambiguous_game_ids() -> None:
     with pytest.raises(UsageError, match="same game id"):
-        make_schedule(config(["a-b", "c", "a", "b-c"]))
+        make_schedule(config(["a-b", "c", "a", "b-c"]), judge=JUDGE)
 
 
 def test_options_travel_with_the_game() -> None:
     cfg = replace(config(["a", "b"]), players=(PlayerEntry("a", "L0", {"depth": 3}),
                                                PlayerEntry("b", "L1")))
-    g = next(g for g in make_schedule(cfg) if g.p1 == "a")
+    g = next(g for g in make_schedule(cfg, judge=JUDGE) if g.p1 == "a")
     assert (g.spec1, g.spec2, dict(g.options1), dict(g.options2)) == ("L0", "L1", {"depth": 3}, {})
 
 
@@ -84,6 +87,11 @@ class FakeSettings:
     cpu: int | None = None
     log_dir: str | None = None
     barrier: int = 0  # > 0: no game starts before this many workers have started
+
+    def for_worker(self, index: int, cpu: int | None) -> FakeSettings:
+        """As MatchSettings.for_worker: pinned, logs in log_dir/worker-<index>."""
+        log_dir = None if self.log_dir is None else f"{self.log_dir}/worker-{index}"
+        return replace(self, cpu=self.cpu if cpu is None else cpu, log_dir=log_dir)
 
 
 def fake_record(g: GameSpec, **extra: object) -> GameRecord:
@@ -117,7 +125,7 @@ def fake_runner(settings: FakeSettings) -> Iterator[PlayFn]:
 
 
 def test_every_game_once_in_schedule_order_with_one_worker(tmp_path: Path) -> None:
-    games = make_schedule(config(["a", "b", "c"]))
+    games = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path)), workers=1, runner=fake_runner)
     out = list(ex.run(games))
     assert [o.game.game_id for o in out] == [g.game_id for g in games]
@@ -127,7 +135,7 @@ def test_every_game_once_in_schedule_order_with_one_worker(tmp_path: Path) -> No
 
 
 def test_parallel_workers_are_pinned_to_their_own_cores(tmp_path: Path) -> None:
-    games = make_schedule(config(["a", "b", "c"]))
+    games = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path), delay_s=0.01, log_dir=str(tmp_path / "logs"),
                                     barrier=2), workers=2, runner=fake_runner)
     out = list(ex.run(games))
@@ -146,7 +154,7 @@ def test_parallel_workers_are_pinned_to_their_own_cores(tmp_path: Path) -> None:
 
 
 def test_harness_error_and_dead_worker_lose_only_their_game(tmp_path: Path) -> None:
-    games = make_schedule(config(["a", "boom", "die"], rounds=2, boards=((4, 4, 4), (5, 5, 4))))
+    games = make_schedule(config(["a", "boom", "die"], rounds=2, boards=((4, 4, 4), (5, 5, 4))), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path)), workers=2, runner=fake_runner)
     out = list(ex.run(games))
     assert sorted(o.game.game_id for o in out) == sorted(g.game_id for g in games)
@@ -159,7 +167,7 @@ def test_harness_error_and_dead_worker_lose_only_their_game(tmp_path: Path) -> N
 
 
 def test_closing_early_stops_workers_and_runs_their_cleanup(tmp_path: Path) -> None:
-    games = make_schedule(config(["a", "b", "c"]))
+    games = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path), delay_s=0.5), workers=2, runner=fake_runner)
     it = ex.run(games)
     first = next(it)  # the other worker is mid-game now
@@ -172,7 +180,7 @@ def test_closing_early_stops_workers_and_runs_their_cleanup(tmp_path: Path) -> N
 
 
 def test_sigterm_in_worker_exits_the_runner_context(tmp_path: Path) -> None:
-    games = make_schedule(config(["a", "b", "c"]))
+    games = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path), delay_s=30.0), workers=2, runner=fake_runner)
     it = ex.run(games)
 

@@ -118,10 +118,21 @@ def _check(args: argparse.Namespace) -> None:
             raise UsageError(f"--sprt: {e}") from None
         if args.games < 2:
             raise UsageError(f"--games (the SPRT's cap) must be at least 2, got {args.games}")
-    if not (args.time > 0 and math.isfinite(args.time)):
-        raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
+    _check_limits(args)
+    if args.cpu is not None:
+        import os
+
+        if args.cpu not in os.sched_getaffinity(0):
+            raise UsageError(f"--cpu {args.cpu}: not a core this process may use "
+                             f"({sorted(os.sched_getaffinity(0))})")
+
+
+def _check_limits(args: argparse.Namespace) -> None:
+    """The flags that make the match's `Limits`, each named in its error."""
+    if not (args.time > 0 and math.isfinite(args.time)):
+        raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
     if args.grace_ms < 0:
         raise UsageError(f"--grace-ms must be >= 0, got {args.grace_ms}")
     if args.memory_mb and not args.memory_mb >= defaults.MIN_MEMORY_MB:
@@ -129,12 +140,6 @@ def _check(args: argparse.Namespace) -> None:
                          f"got {args.memory_mb}")
     if not args.startup_s > 0:
         raise UsageError(f"--startup-s must be > 0, got {args.startup_s}")
-    if args.cpu is not None:
-        import os
-
-        if args.cpu not in os.sched_getaffinity(0):
-            raise UsageError(f"--cpu {args.cpu}: not a core this process may use "
-                             f"({sorted(os.sched_getaffinity(0))})")
 
 
 def _boards(args: argparse.Namespace) -> list[tuple[int, int, int]]:

@@ -342,12 +342,9 @@ class _Verdict:
     notes: list[str] = field(default_factory=list)
 
 
-def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
-           startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
-           cap: int) -> CheckReport:
-    v = _Verdict()
-    v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
-    # --- start-up
+def _judge_startup(v: _Verdict, startup_s: float | None, startup_error: str,
+                   startup_limit_s: float) -> None:
+    """What the check says of the bot's start-up."""
     if startup_error:
         v.failures.append(f"start-up: the bot did not start (start-up limit "
                           f"{startup_limit_s:g} s): {startup_error}")
@@ -363,7 +360,10 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
                               f"Import less at start-up or load lazily.")
         elif startup_s > SLOW_STARTUP_S:
             v.warnings.append(f"slow start-up: {startup_s:.1f} s (limit {startup_limit_s:g} s)")
-    # --- the games
+
+
+def _judge_faults(v: _Verdict, games: list[CheckGame]) -> None:
+    """The bot's faults in words, one entry per kind of fault (with its games)."""
     groups: dict[tuple[str, str, str], list[CheckGame]] = {}
     for g in games:
         v.notes.append("game " + g.describe())
@@ -388,6 +388,15 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         if tail:
             text += "\nthe bot's stderr ends with:\n" + tail
         v.failures.append(text)
+
+
+def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
+           startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
+           cap: int) -> CheckReport:
+    v = _Verdict()
+    v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
+    _judge_startup(v, startup_s, startup_error, startup_limit_s)
+    _judge_faults(v, games)
     # --- move times
     limit_ms = limit_s * 1000.0
     times = [t for g in games for t in g.bot_times_ms]

@@ -301,8 +301,8 @@ class HumanGame:
                 record = referee.play(p1, p2, s.M, s.N, s.K, self.seed, o1, o2,
                                       untimed=(s.human,), on_move=self._on_move)
             record = self._tidy(record)
-            game_id, store_error = self._store(record)
-            finished = self._finish(record, game_id, store_error)
+            record, store_error = self._store(record)
+            finished = self._finish(record, record.game_id or None, store_error)
         except Exception as e:  # a harness failure: say so instead of hanging the interface
             finished = Finished(None, "error", f"The game stopped: {type(e).__name__}: {e}")
         with self._lock:
@@ -334,9 +334,10 @@ class HumanGame:
         return ((HUMAN, self.entrant.name) if self.setup.human_first
                 else (self.entrant.name, HUMAN))
 
-    def _store(self, record: GameRecord) -> tuple[str | None, str]:
+    def _store(self, record: GameRecord) -> tuple[GameRecord, str]:
+        """The record with its labels (game id, names), stored; or unstored and why not."""
         if self.results_dir is None:
-            return None, ""
+            return record, ""
         from arena.results.store import DB_FILE, ResultStore
 
         n1, n2 = self._names()
@@ -350,11 +351,11 @@ class HumanGame:
                 with ResultStore(self.results_dir / DB_FILE) as store:
                     if store.get_meta("name") is None:
                         store.set_meta("name", self.results_dir.name)
-                    store.add(record.labelled(game_id=gid, round=1, player1=n1,
-                                              player2=n2))
+                    labelled = record.labelled(game_id=gid, round=1, player1=n1, player2=n2)
+                    store.add(labelled)
         except Exception as e:  # the game was played; say why it is not kept
-            return None, f"could not store the game in {self.results_dir}: {e}"
-        return gid, ""
+            return record, f"could not store the game in {self.results_dir}: {e}"
+        return labelled, ""
 
     def _finish(self, record: GameRecord, game_id: str | None, store_error: str) -> Finished:
         bot, me = self.entrant.name, self.setup.human

@@ -1,0 +1,125 @@
+"""The import direction of `arena/` (issue: one direction, no cycles), checked by reading every
+module's imports with `ast`:
+
+commands -> (play, report, onboarding) -> tournament -> results -> (referee, entrants) -> wire
+-> (rules, records)
+
+- no module of `arena/referee/` imports `arena.entrants`, and no module of `arena/entrants/`
+  imports `arena.referee` (they meet in `arena.wire`);
+- no module of `arena/tournament/` or `arena/results/` imports `arena.report`, `arena.play`,
+  `arena.onboarding` or `arena.commands`;
+- nothing in `arena/` imports `players` (the opening judge comes through an entry point);
+- no import cycle between files, counting imports inside functions too.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ARENA = Path(__file__).resolve().parent.parent / "arena"
+
+#: package -> the layer it sits in (a module may import only from its own layer or below)
+LAYERS = {
+    "commands": 6, "cli": 6, "__main__": 6,
+    "play": 5, "report": 5, "onboarding": 5,
+    "tournament": 4,
+    "results": 3,
+    "referee": 2, "entrants": 2,
+    "wire": 1,
+    # the rules, the player interface, records, limits and the package's own small modules
+    "board": 0, "player": 0, "timing": 0, "records": 0, "errors": 0, "defaults": 0,
+    "limits": 0, "": 0,
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(ARENA.rglob("*.py")):
+        parts = path.relative_to(ARENA.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> Iterator[str]:
+    """The arena modules (and `players`) that module `name` imports, anywhere in its body."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            targets = [module] + [f"{module}.{a.name}" for a in node.names]
+        for t in targets:
+            if t == "players" or t.startswith("players."):
+                yield "players"
+            elif t in known and t != name:
+                yield t
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    return {name: set(_imports(name, path, set(mods))) for name, path in mods.items()}
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS[parts[1] if len(parts) > 1 else ""]
+
+
+def test_every_package_has_a_layer() -> None:
+    for name in _modules():
+        parts = name.split(".")
+        assert (parts[1] if len(parts) > 1 else "") in LAYERS, name
+
+
+def test_imports_point_one_way() -> None:
+    wrong = []
+    for name, targets in _graph().items():
+        for t in targets:
+            if t == "players":
+                wrong.append(f"{name} imports players (arena/ never imports a bot)")
+            elif t != "arena" and _layer(t) > _layer(name):
+                wrong.append(f"{name} (layer {_layer(name)}) imports {t} (layer {_layer(t)})")
+    assert wrong == []
+
+
+def test_referee_and_entrants_meet_only_in_the_wire() -> None:
+    graph = _graph()
+    for name, targets in graph.items():
+        if name.startswith("arena.referee"):
+            assert not [t for t in targets if t.startswith("arena.entrants")], name
+        if name.startswith("arena.entrants"):
+            assert not [t for t in targets if t.startswith("arena.referee")], name
+
+
+def test_no_import_cycle_between_files() -> None:
+    graph = _graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in graph or nxt == "arena":
+                continue  # `players`, and the package root's version string
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert cycles == []

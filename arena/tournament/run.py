@@ -150,8 +150,6 @@ def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, 
                   replay_changed: bool) -> None:
     """Refuse (before touching anything) a results folder of another config or with changed
     bots; with --replay-changed, drop the changed bots' games."""
-    if results_dir.exists() and not results_dir.is_dir():
-        raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if not (results_dir / DB_FILE).is_file():
         return
     with ResultStore(results_dir / DB_FILE) as probe:
@@ -268,9 +266,12 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
     if isolation.notice():
         print(isolation.notice(), file=sys.stderr)
-    _check_stored(results_dir, config, codes, replay_changed)
+    if results_dir.exists() and not results_dir.is_dir():
+        raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if fresh:
         remove_results(results_dir)
+    else:
+        _check_stored(results_dir, config, codes, replay_changed)
     (results_dir / LOGS_DIR).mkdir(parents=True, exist_ok=True)
     with ResultStore(results_dir / DB_FILE) as store, _run_log(results_dir / LOG_FILE):
         _bind(store, config, len(schedule))

@@ -297,6 +297,7 @@ def test_a_bot_reads_a_file_beside_it_but_not_another_bots_folder(tmp_path: Path
 def test_the_referee_killed_leaves_no_sandbox_behind(tmp_path: Path) -> None:
     code = (
         "import sys, time\n"
+        "from arena.limits import Limits\n"
         "from arena.referee.referee import MatchSettings, Referee\n"
         "from arena.entrants.specs import parse_spec\n"
         "r = Referee(MatchSettings(limits=Limits(timeout_s=5.0), isolation='namespaces'))\n"

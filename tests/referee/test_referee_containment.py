@@ -50,6 +50,7 @@ def test_a_daemon_of_a_faulty_bot_dies_with_it(tmp_path: Path) -> None:
 
 REFEREE = textwrap.dedent("""
     import sys
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
     from arena.entrants.specs import parse_spec
     r = Referee(MatchSettings(limits=Limits(timeout_s=600.0), isolation="none"))

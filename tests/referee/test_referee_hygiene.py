@@ -25,8 +25,8 @@ FAULTY_MATCHES = textwrap.dedent("""
             rec = r.play(parse_spec(bot), parse_spec("L0"), 4, 4, 3, seed)
             print(rec.reason.value, flush=True)
     end = time.time() + 10  # the last killed bot: collected once it has died
-    while r._dying and time.time() < end:
-        r._reap_dying()
+    while r._pool._dying and time.time() < end:
+        r._pool.reap_dying()
         time.sleep(0.01)
     gc.collect()  # a bot's pipe left to the garbage collector would warn here
     fds = len(os.listdir("/proc/self/fd"))

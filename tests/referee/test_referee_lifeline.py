@@ -19,6 +19,7 @@ from tests.helpers import tagged_pids, wait_until, zoo
 
 REFEREE = textwrap.dedent("""
     import sys, time
+    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
     from arena.entrants.specs import parse_spec
     r = Referee(MatchSettings(limits=Limits(timeout_s=5.0)))

@@ -32,7 +32,7 @@ def java_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def test_a_stock_jvm_starts_and_plays_under_the_default_limit(java_bot: str) -> None:
     settings = MatchSettings(limits=Limits(timeout_s=2.0))
-    assert settings.memory_limit_bytes == defaults.MEMORY_LIMIT_MB * 2**20
+    assert settings.limits.memory_limit_bytes == defaults.MEMORY_LIMIT_MB * 2**20
     with Referee(settings) as referee:
         rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 5, 3, seed=1)
     assert rec.reason not in FAULTS, rec.detail

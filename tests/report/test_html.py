@@ -70,27 +70,27 @@ def test_wide_boards_encode_two_characters_per_move() -> None:
     assert decode_moves(encode_moves([0, 5, 63], 64), 64) == [0, 5, 63]
 
 
-def test_labels_added_by_other_parts_are_shown(tmp_path: Path, played: Played) -> None:
-    """Openings, pair ids, per-player code fingerprints and run-wide flags (fields other parts
-    of cxarena add to records) reach the page, each where it belongs."""
+def test_labels_are_shown_where_they_belong(tmp_path: Path, played: Played) -> None:
+    """The records' label fields reach the page, each where it belongs: the tournament's name
+    for the run, code fingerprints per player, the pair and the rest of `extra` per game, and
+    the opening in the viewer."""
     db = tmp_path / "games.sqlite"
     with ResultStore(db) as store:
         for n, sg in enumerate(played.games):
-            rec = sg.record
-            extra = dict(rec.extra)
-            extra.update(opening=list(rec.moves[:1]), pair=f"pair-{n // 2}",
-                         fingerprint=[f"fp-{sg.player1}", f"fp-{sg.player2}"], isolated=True,
-                         code1=f"c-{sg.player1}", code2=f"c-{sg.player2}")
-            store.add((dataclasses.replace(rec, extra=extra)).labelled(game_id=sg.game_id, round=sg.round, player1=sg.player1, player2=sg.player2))
+            rec = dataclasses.replace(sg.record, opening=tuple(sg.record.moves[:1]),
+                                      pair_id=f"pair-{n // 2}",
+                                      extra={**sg.record.extra, "note": f"n{n % 2}"})
+            store.add(rec.labelled(tournament="labels", code1=f"c-{sg.player1}",
+                                   code2=f"c-{sg.player2}"))
     d = page_data(render_report(tmp_path))
-    assert d["run_info"]["isolated"] is True
-    assert d["player_info"]["L0"]["fingerprint"] == "fp-L0"
+    assert d["run_info"]["tournament"] == "labels"
     assert d["player_info"]["crasher"]["code"] == "c-crasher"  # code1/code2: one per seat
     for i, sg in enumerate(played.games):
         more = d["more"][str(i)]
-        assert more["opening"] == list(sg.record.moves[:1])
+        if sg.record.moves:  # (a crash before the first move has no opening to show)
+            assert more["opening"] == list(sg.record.moves[:1])
         assert d["label_values"][more["labels"]["pair"]] == f"pair-{i // 2}"
-    assert len(d["label_values"]) == len({f"pair-{i // 2}" for i in range(len(played.games))})
+        assert d["label_values"][more["labels"]["note"]] == f"n{i % 2}"
 
 
 def test_a_report_of_an_empty_store(tmp_path: Path) -> None:

@@ -169,7 +169,7 @@ def test_tournament_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         spec = by_id[gid]
         assert (p1, p2, rec.seed, (rec.M, rec.N, rec.K)) == (spec.p1, spec.p2, spec.seed,
                                                               spec.board)
-        assert rec.extra["game_id"] == gid and rec.version
+        assert rec.game_id == gid and rec.version
         assert len(rec.moves) == len(rec.times_ms)
         if rec.winner is None:
             draws += 1
@@ -209,7 +209,7 @@ def test_tournament_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 18
     recs = [GameRecord.from_dict(json.loads(line)) for line in lines]
-    assert {r.extra["game_id"] for r in recs} == set(by_id)
+    assert {r.game_id for r in recs} == set(by_id)
 
     # rerun: nothing to play; a changed config is refused; --fresh starts over
     assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 0
@@ -293,7 +293,7 @@ def test_a_changed_bot_is_never_silently_mixed_in(tmp_path: Path, monkeypatch: p
     assert main(["tournament", str(cfg), "--results", str(results), "--quiet"]) == 0
     before = {gid: rec for gid, rec, _, _ in stored(results)}
     assert len(before) == 6
-    codes = {rec.extra["code1"] for rec in before.values()}
+    codes = {rec.code1 for rec in before.values()}
     assert len(codes) == 3 and None not in codes
     capsys.readouterr()
 
@@ -320,6 +320,6 @@ def test_a_changed_bot_is_never_silently_mixed_in(tmp_path: Path, monkeypatch: p
         else:
             assert rec.to_json() == before[gid].to_json()  # kept as it was
     md = (results / "standings.md").read_text()
-    new_code = next(r.extra["code1"] for r in after.values() if r.extra["player1"] == "crash3.py")
+    new_code = next(r.code1 for r in after.values() if r.player1 == "crash3.py")
     assert "## Code" in md and new_code in md
-    assert new_code not in {r.extra["code1"] for r in before.values()}
+    assert new_code not in {r.code1 for r in before.values()}

@@ -24,3 +24,6 @@ OVERLOAD_REPLAYS = 2
 ISOLATION = "auto"
 #: size of a sandboxed bot's private scratch (/tmp, and /dev/shm), in MiB
 SCRATCH_MB = 64
+#: `cxarena match` without --log-dir keeps the bot logs of this many most recent matches (each
+#: in a cxarena-match-logs-* folder of the temp dir) and removes older ones
+KEEP_MATCH_LOGS = 10

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
 from arena import defaults
 from arena.commands import checked_board, opening_judge
@@ -88,8 +90,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sandbox each bot: auto (where the machine allows it), namespaces "
                              "(required), none (trusted bots) (default %(default)s)")
     parser.add_argument("--log-dir", default=None, metavar="DIR",
-                        help="keep the bots' stderr logs here (default: a new directory under "
-                             "the system's temporary directory; the match says which)")
+                        help="keep the bots' stderr logs here (default: a new "
+                             "cxarena-match-logs-* folder under the system's temporary "
+                             "directory, which the match names; only the folders of the last "
+                             f"{defaults.KEEP_MATCH_LOGS} matches are kept there, older ones "
+                             "are removed)")
 
 
 def game_seed(base_seed: int, game_index: int) -> int:
@@ -122,8 +127,6 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     _check_limits(args)
     if args.cpu is not None:
-        import os
-
         if args.cpu not in os.sched_getaffinity(0):
             raise UsageError(f"--cpu {args.cpu}: not a core this process may use "
                              f"({sorted(os.sched_getaffinity(0))})")
@@ -140,6 +143,30 @@ def _check_limits(args: argparse.Namespace) -> None:
                          f"got {args.memory_mb}")
     if not args.startup_s > 0:
         raise UsageError(f"--startup-s must be > 0, got {args.startup_s}")
+
+
+MATCH_LOGS_PREFIX = "cxarena-match-logs-"
+
+
+def prune_match_logs(keep: int, current: str) -> list[str]:
+    """Remove this user's cxarena-match-logs-* folders in the temp dir but the `keep` newest
+    (`current` always stays); the removed paths."""
+    import shutil
+
+    root = Path(tempfile.gettempdir())
+    mine = []
+    for p in root.glob(f"{MATCH_LOGS_PREFIX}*"):
+        try:
+            st = p.lstat()
+        except OSError:
+            continue
+        if p.is_dir() and not p.is_symlink() and st.st_uid == os.getuid():
+            mine.append((st.st_mtime, str(p)))
+    mine.sort(reverse=True)
+    old = [p for _, p in mine if p != current][max(0, keep - 1):]
+    for p in old:
+        shutil.rmtree(p, ignore_errors=True)
+    return old
 
 
 def _boards(args: argparse.Namespace) -> list[tuple[int, int, int]]:
@@ -209,7 +236,9 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         raise SpecError(next(iter(failed.values())))
     starts = _Starts(args, boards)
-    log_dir = args.log_dir or tempfile.mkdtemp(prefix="cxarena-match-logs-")
+    log_dir = args.log_dir or tempfile.mkdtemp(prefix=MATCH_LOGS_PREFIX)
+    if args.log_dir is None:
+        prune_match_logs(keep=defaults.KEEP_MATCH_LOGS, current=log_dir)
     limits = make_limits(args.time, args.grace_ms / 1000.0, args.startup_s,
                          args.memory_mb or None, where="match")
     settings = MatchSettings(limits=limits, fresh_process=args.fresh, cpu=args.cpu,

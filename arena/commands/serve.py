@@ -40,6 +40,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be in 0..65535, got {args.port}")
     if args.max_games < 1:
         raise UsageError(f"--max-games must be at least 1, got {args.max_games}")
+    configs, results = Path(args.configs), Path(args.results)
+    if configs.exists() and not configs.is_dir() or (
+            not configs.exists() and args.configs != "configs"):
+        raise UsageError(f"--configs {configs}: not a folder of tournament configs")
+    if results.exists() and not results.is_dir():
+        raise UsageError(f"--results {results}: exists and is not a folder")
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -52,12 +58,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cxarena serve: warning: listening on {args.host}, not only this machine: "
               f"anyone who reaches this port can start the listed bots on it",
               file=sys.stderr, flush=True)
-    entrants, docs, warnings = collect_bots(Path(args.configs))
+    entrants, docs, warnings = collect_bots(configs)
     for w in warnings:
         print(f"cxarena serve: warning: {w}", file=sys.stderr, flush=True)
     if not entrants:
         raise UsageError("no bot to offer: `cxarena players` lists none that loads")
-    results = Path(args.results)
     app = create_app(BotList(tuple(entrants), docs), results_dir=results,
                      results_root=results.parent, max_games=args.max_games,
                      allowed_hosts=(*LOOPBACK_HOSTS, args.host) if loopback else None)

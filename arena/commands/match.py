@@ -163,9 +163,9 @@ def prune_match_logs(keep: int, current: str) -> list[str]:
         if p.is_dir() and not p.is_symlink() and st.st_uid == os.getuid():
             mine.append((st.st_mtime, str(p)))
     mine.sort(reverse=True)
-    old = [p for _, p in mine if p != current][max(0, keep - 1):]
-    for p in old:
-        shutil.rmtree(p, ignore_errors=True)
+    old = [path for _, path in mine if path != current][max(0, keep - 1):]
+    for path in old:
+        shutil.rmtree(path, ignore_errors=True)
     return old
 
 

@@ -8,14 +8,14 @@ isolation ...) are read defensively with `record_field`.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
 from arena.records import StoredGame
-from arena.results.standings import Standings, compute_standings
+from arena.results.folder import read_results
+from arena.results.standings import Standings
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["ReportData", "find_db", "load_report"]
@@ -62,15 +62,8 @@ def load_report(path: str | Path) -> ReportData:
     """Read a results directory (or its games.sqlite). Raises UsageError if there is none."""
     db = find_db(path)
     with ResultStore(db, create=False) as store:
-        raw = store.get_meta("config")
-        meta: dict[str, Any] = json.loads(raw) if raw else {}
+        standings, meta, games = read_results(store)
         name = meta.get("name") or store.get_meta("name") or db.parent.name
         fingerprint = store.fingerprint() or {}
-        games = tuple(store.games())
-    players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
-    if not players:  # a database without a config summary: take names from the games
-        players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
-    boards = [(int(b[0]), int(b[1]), int(b[2])) for b in meta.get("boards", [])]
-    standings = compute_standings(players, games, boards)
     return ReportData(name=str(name), results_dir=db.parent, meta=meta,
-                      fingerprint=fingerprint, games=games, standings=standings)
+                      fingerprint=fingerprint, games=tuple(games), standings=standings)

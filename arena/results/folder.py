@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from arena.records import StoredGame
 from arena.results import (
     LOG_FILE,
     LOGS_DIR,
@@ -19,19 +20,27 @@ from arena.results import (
 from arena.results.standings import Standings, compute_standings
 from arena.results.store import DB_FILE, ResultStore
 
-__all__ = ["code_section", "read_standings", "remove_results", "write_standings"]
+__all__ = ["code_section", "read_results", "read_standings", "remove_results",
+           "write_standings"]
+
+
+def read_results(store: ResultStore) -> tuple[Standings, dict[str, Any], list[StoredGame]]:
+    """Standings of every game in `store`, the stored config summary (the one reader of it),
+    and the games."""
+    raw = store.get_meta("config")
+    meta: dict[str, Any] = json.loads(raw) if raw else {}
+    players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
+    boards = [(int(b[0]), int(b[1]), int(b[2])) for b in meta.get("boards", [])]
+    games = list(store.games())
+    if not players:  # a database without a config summary: take names from the games
+        players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
+    return compute_standings(players, games, boards), meta, games
 
 
 def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:
     """Standings of every game in `store`, and the stored config summary."""
-    raw = store.get_meta("config")
-    meta: dict[str, Any] = json.loads(raw) if raw else {}
-    players = [p["name"] for p in meta.get("players", [])]
-    boards = [tuple(b) for b in meta.get("boards", [])]
-    games = list(store.games())
-    if not players:  # a database without a config summary: take names from the games
-        players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
-    return compute_standings(players, games, boards), meta
+    standings, meta, _ = read_results(store)
+    return standings, meta
 
 
 def code_section(store: ResultStore) -> str:

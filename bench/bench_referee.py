@@ -23,12 +23,14 @@ import shutil
 import statistics
 import tempfile
 import threading
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from arena.board import CXBoard
+from arena.limits import Limits
 from arena.player import CXPlayer
 
 LIMIT_S = 0.100
@@ -64,8 +66,11 @@ class Hung(CXPlayer):
         pass
 
     def selectColumn(self, B: CXBoard) -> int:
-        with open(self.stampfile, "w") as f:
-            f.write(repr(time.time()))
+        if self.stampfile:
+            with open(self.stampfile, "w") as f:
+                f.write(repr(time.time()))
+        # also on stderr (the bot's log, outside any sandbox): a sandboxed bot cannot write files
+        print(f"hung-start {time.time()!r}", file=sys.stderr, flush=True)
         while True:
             time.sleep(1)
 
@@ -123,7 +128,7 @@ def _parallel(jobs: list[Callable[[], Any]]) -> list[Any]:
 
 
 # ------------------------------------------------------------------------ measurements
-def throughput(games: int = 400) -> dict[str, float]:
+def throughput(games: int = 400, isolation: str = "none") -> dict[str, float]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
@@ -132,8 +137,8 @@ def throughput(games: int = 400) -> dict[str, float]:
     l0 = parse_spec("L0")
 
     def job() -> dict[str, float]:
-        # not isolated (as before isolation existed): bench_isolation compares the two
-        with Referee(MatchSettings(limits=Limits(timeout_s=1.0), cpu=cpu, isolation="none")) as referee:
+        with Referee(MatchSettings(limits=Limits(timeout_s=1.0), cpu=cpu,
+                                   isolation=isolation)) as referee:
             t0 = time.perf_counter()
             referee.play(l0, l0, 6, 7, 4, seed=0)  # starts both processes
             startup_s = time.perf_counter() - t0
@@ -237,6 +242,36 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
     }
 
 
+def deadline(isolation: str, games: int = 20) -> dict[str, Any]:
+    """A hung bot's games on one core: how long after its deadline `Referee.play` returned,
+    measured from the moment the bot began its move (it writes the time to its stderr log)."""
+    from arena.entrants.specs import parse_spec
+    from arena.records import Reason
+    from arena.referee.referee import MatchSettings, Referee
+
+    core = _cores()[0]
+    os.sched_setaffinity(0, {core})
+    logs = Path(tempfile.mkdtemp(prefix="cxarena-bench-deadline-"))
+    hung, l0 = parse_spec("bench.bench_referee:Hung"), parse_spec("L0")
+    settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S), cpu=core,
+                             isolation=isolation, log_dir=str(logs), overload_replays=0)
+    ends: list[float] = []
+    with Referee(settings) as referee:
+        referee.play(l0, l0, 4, 4, 3, seed=0)  # warm up
+        for i in range(games):
+            rec = referee.play(hung, l0, 6, 7, 4, seed=i)
+            end = time.time()
+            if rec.reason is not Reason.TIMEOUT or rec.offender != 1:
+                continue
+            stamps = [float(line.split()[1]) for f in logs.glob("*.log")
+                      for line in f.read_text(errors="replace").splitlines()
+                      if line.startswith("hung-start ")]
+            ends.append(1000 * (end - max(stamps) - LIMIT_S - GRACE_S))
+        isolated = referee.isolation.isolated
+    return {"isolated": isolated, "games": len(ends), "max_ms": max(ends),
+            "median_ms": statistics.median(ends)}
+
+
 def _after_ms(detail: str) -> float:
     """The measured time in a timeout detail ("... after 110.4 ms, ...")."""
     return float(detail.split(" after ", 1)[1].split(" ms", 1)[0])
@@ -249,6 +284,7 @@ def main() -> None:
     acc = accuracy()
     load1 = os.getloadavg()[0]
     ok = "yes" if acc["ontime_flagged"] == 0 else "NO"
+    hung = {mode: deadline(mode) for mode in ("none", "namespaces")}
     rows = [
         ("Per-move round trip, trivial bot (L0), median", "<= 200 us",
          f"{tp['median_us']:.0f} us"),
@@ -270,6 +306,11 @@ def main() -> None:
          f"{acc['hung_median_end_over_ms']:.1f} ms ({acc['hung_ok']} of {acc['hung_games']} "
          f"flagged; poll woke at most {acc['hung_max_detect_over_ms']:.1f} ms late)"),
     ]
+    for mode, h in hung.items():
+        rows.append((f"Hung bot, {'sandboxed' if h['isolated'] else 'not sandboxed'} "
+                     f"(isolation {mode}): play() returned after the deadline", "<= 5 ms",
+                     f"max {h['max_ms']:.1f} ms, median {h['median_ms']:.1f} ms "
+                     f"({h['games']} games, one core)"))
     print("| Measure | Target | Result |")
     print("|---|---|---|")
     for name, target, result in rows:

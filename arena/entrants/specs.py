@@ -250,13 +250,20 @@ def bot_pythonpath() -> str:
     """PYTHONPATH for a Python bot's process: the directories this process imports from that
     are not part of the Python installation (the working directory, the project, dirs callers
     added to sys.path), then any PYTHONPATH already set; so a bot imports what we import."""
+    return _pythonpath(tuple(sys.path), os.getcwd(), os.environ.get("PYTHONPATH", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _pythonpath(path: tuple[str, ...], cwd: str, pythonpath: str) -> str:
+    """`bot_pythonpath` for this sys.path, working directory and PYTHONPATH (resolving every
+    entry costs about a millisecond: once per change, not once per game)."""
     prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     extra = []
-    for entry in sys.path:
-        path = os.path.realpath(entry or os.getcwd())
-        if os.path.isdir(path) and not any(path == p or path.startswith(p + os.sep)
-                                           for p in prefixes):
-            extra.append(path)
-    if os.environ.get("PYTHONPATH"):
-        extra.append(os.environ["PYTHONPATH"])
+    for entry in path:
+        resolved = os.path.realpath(entry or cwd)
+        if os.path.isdir(resolved) and not any(resolved == p or resolved.startswith(p + os.sep)
+                                               for p in prefixes):
+            extra.append(resolved)
+    if pythonpath:
+        extra.append(pythonpath)
     return os.pathsep.join(dict.fromkeys(extra))

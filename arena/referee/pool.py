@@ -212,7 +212,9 @@ class BotPool:
         if self.fresh_process or self.closed or not proc.alive():
             proc.close(protocol.quit().encode())
             return
-        escaped = proc.kill_escaped(table)  # a double fork's orphans end with the game
+        # a double fork's orphans end with the game (a sandboxed bot has none outside its
+        # PID namespace, which its process group's end ends: no table is made for it)
+        escaped = proc.kill_escaped(table) if table is not None else []
         if escaped:
             log.warning("event=escaped-killed spec=%s pid=%d pids=%s: processes the bot "
                         "started outside its process group", seat.launch.label, proc.pid, escaped)

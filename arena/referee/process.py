@@ -126,6 +126,7 @@ class BotProcess:
         self.argv = list(argv)
         #: argv runs a wrapper (bwrap) that reports a child killed by signal N as status 128+N
         self.status_from_wrapper = status_from_wrapper
+        self._stopped = False  # the group was sent SIGKILL by `stop` (kill still to do)
         self.log_path = log_path
         self.max_line_bytes = max_line_bytes
         self._buf = bytearray()
@@ -319,6 +320,13 @@ class BotProcess:
             self._signal_group(signal.SIGCONT)
             self._frozen = False
 
+    def stop(self) -> None:
+        """SIGKILL the process group at once (one system call; the bot stops thinking now).
+        `kill` later finds and kills whatever of the bot was outside the group, and reaps."""
+        if not self._killed and not self._stopped:
+            self._signal_group(signal.SIGKILL)
+            self._stopped = True
+
     def kill(self) -> None:
         """SIGKILL the whole process group (the bot and its children) and every other process
         of the bot (descendants that left the group, orphans of a double fork), then reap if it
@@ -326,7 +334,16 @@ class BotProcess:
         if not self._killed:
             # Look before killing (the dead are harder to place), and kill before reaping:
             # while the leader is unreaped its pid (= the pgid) is not reused.
-            tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+            # After `stop`, what left the group is still found: by its mark (`bot_id`) once
+            # its parent died and it was re-parented to this subreaper.
+            tree: set[int]
+            escaped: set[int]
+            if self.status_from_wrapper:
+                # a sandbox: everything of the bot is in its PID namespace, which ends when
+                # the namespace's init (in this group) dies: nothing to look for outside
+                tree, escaped = set(), set()
+            else:
+                tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
             tree.discard(self.pid)
             self._signal_group(signal.SIGKILL)
             self._killed = True
@@ -415,12 +432,15 @@ class BotProcess:
             self._sock.close()
 
     # ----------------------------------------------------------- scheduling
-    def task_times(self, refresh: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
+    def task_times(self, refresh: bool = False,
+                   threads_only: bool = False) -> dict[tuple[int, int], tuple[int, int]]:
         """CPU and run-queue wait (ns) of the threads of the bot's processes known so far (a
         thread born later counts from zero when it shows up); `refresh` looks for processes
-        and threads the bot started since (a scan of /proc)."""
-        if refresh or self._threads is None:
-            if refresh:
+        and threads the bot started since (a scan of all of /proc); `threads_only` looks only
+        for new threads of the processes already known (a few directory reads: what a verdict
+        at the deadline can afford)."""
+        if refresh or threads_only or self._threads is None:
+            if refresh and not threads_only:
                 tree, _ = containment.find_bot_processes(self.pid, None)
                 self._tasks = tree or {self.pid}
             self._threads = containment.threads_of(self._tasks)

@@ -170,6 +170,9 @@ class Referee:
         self.log_dir = self._pool.log_dir
         self._lock = threading.Lock()
         self._games = 0
+        #: the seats of the last game, released at the start of the next game or at close:
+        #: a verdict never waits for the teardown ((seats, offender seat or None, finished))
+        self._pending: tuple[list[Seat], int | None, bool] | None = None
         # processes of bots whose referee died (SIGKILL) and that no lifeline reached
         leftovers = containment.kill_leftovers()
         if leftovers:
@@ -226,12 +229,25 @@ class Referee:
                             len(incidents), incident)
             if incidents:
                 rec = dataclasses.replace(rec, extra={**rec.extra, "overload": incidents})
-            return rec
+            if not rec.is_fault:
+                self._settle()  # an ordinary end: return the processes to the pool now
+                return rec
+        # a fault's verdict is in: the teardown (killing what is left of the bot, finding
+        # escaped processes, reaping) runs right after, in a thread, under the same lock
+        threading.Thread(target=self._settle_locked, name="cxarena-settle",
+                         daemon=True).start()
+        return rec
+
+    def _settle_locked(self) -> None:
+        with self._lock:
+            if not self._pool.closed:
+                self._settle()
 
     def _play_once(self, req: GameRequest, may_replay: bool,
                    replayed: int) -> tuple[GameRecord | None, str]:
         """One attempt at a game: (record, "") or, for a late move the machine caused while a
         replay is allowed, (None, what happened)."""
+        self._settle()
         self._pool.reap_dying()
         seats = [self._pool.seat(bot, opts, i + 1 in req.untimed)
                  for i, (bot, opts) in enumerate(zip((req.p1, req.p2), req.options, strict=True))]
@@ -246,19 +262,32 @@ class Referee:
             bad = seats[game.current]
             if f.overload and may_replay:  # not the bot's fault: play the game again
                 if bad.proc is not None:
-                    bad.proc.kill()  # it may be mid-computation: never reused
+                    bad.proc.stop()  # it may be mid-computation: never reused
+                game.offender = game.current + 1
                 finished = True  # the opponent's process is fine to reuse
                 return None, f.overload
             self._charge(game, f, replayed)
             finished = True
         finally:
-            # one look at the process table for both bots (escaped orphans end with the game)
-            table = containment.process_table() if finished else None
-            for i, seat in enumerate(seats):
-                # interrupted (Ctrl-C, a harness bug): a bot may be mid-answer, so no reuse
-                self._pool.release(seat, faulty=game.offender == i + 1 or not finished,
-                                   table=table)
+            self._pending = (seats, game.offender, finished)
+            if not finished:  # interrupted (Ctrl-C, a harness bug): clean up at once
+                self._settle()
         return self._record(game), ""
+
+    def _settle(self) -> None:
+        """Release the last game's seats: a faulted or interrupted seat's process is killed,
+        the others go back to the pool (one look at the process table for both: escaped
+        orphans end with their game)."""
+        if self._pending is None:
+            return
+        seats, offender, finished = self._pending
+        self._pending = None
+        unsandboxed = self._pool.sandbox is None or any(s.bot in self._pool.unsandboxed
+                                                         for s in seats)
+        table = containment.process_table() if finished and unsandboxed else None
+        for i, seat in enumerate(seats):
+            # interrupted: a bot may be mid-answer, so no reuse
+            self._pool.release(seat, faulty=offender == i + 1 or not finished, table=table)
 
     def _start(self, game: _Game) -> None:
         """Processes for both seats (idle or new), and the game's header in their logs."""
@@ -330,7 +359,7 @@ class Referee:
                                      if replayed else "; charged (no replays allowed)")
         bad = game.seats[game.current]
         if bad.proc is not None:
-            bad.proc.kill()
+            bad.proc.stop()  # at once; the rest of the teardown waits for `_settle`
             game.stderr_tail = bad.proc.stderr_tail(bad.log_offset)
             log.warning("event=bot-killed spec=%s pid=%d reason=%s detail=%s",
                         bad.launch.label, bad.proc.pid, f.reason.value, f.detail)
@@ -422,7 +451,8 @@ class Referee:
         """The timeout fault of a late move, marked as the machine's (`overload`) when the
         bot's threads waited on a run queue, beyond what its own threads used, for at least
         the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md)."""
-        wait_s = containment.machine_wait_ns(before, proc.task_times(refresh=True)) / 1e9
+        # the bot's processes were learned when it started; its new threads are looked for now
+        wait_s = containment.machine_wait_ns(before, proc.task_times(threads_only=True)) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
@@ -436,6 +466,7 @@ class Referee:
         with self._lock:
             if self._pool.closed:
                 return
+            self._settle()
             self._pool.close()
         atexit.unregister(self.close)
 

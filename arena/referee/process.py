@@ -442,6 +442,8 @@ class BotProcess:
         if refresh or threads_only or self._threads is None:
             if refresh and not threads_only:
                 tree, _ = containment.find_bot_processes(self.pid, None)
+                if self.status_from_wrapper:  # bwrap and its init never run: not sampled
+                    tree = {p for p in tree if _comm(p) != "bwrap"}
                 self._tasks = tree or {self.pid}
             self._threads = containment.threads_of(self._tasks)
         return containment.task_times(threads=self._threads)
@@ -497,3 +499,12 @@ class BotProcess:
         lines = [line.rstrip()[:300] for line in text.splitlines() if line.strip()]
         tail = "\n".join(lines[-max_lines:])
         return tail[-max_chars:]
+
+
+def _comm(pid: int) -> str:
+    """The command name of a process ("" if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""

@@ -38,6 +38,8 @@ def bot_paths(spec: Any) -> list[str]:
         for i, arg in enumerate(command):
             for part in _path_like(arg, program=i == 0):
                 paths += _own_entries(part, shared)
+                if i == 0 or part.suffix == ".py":  # the program, or a script it runs
+                    paths += interpreter_paths(part)
     elif path is not None:
         paths += _own_entries(Path(path), shared)
     elif module is not None:
@@ -45,6 +47,69 @@ def bot_paths(spec: Any) -> list[str]:
     # a Java bot's compiled classes (cxarena's course API, its own build in the cache)
     paths += [str(Path(c).resolve()) for c in getattr(spec, "classpath", ()) if os.path.exists(c)]
     return list(dict.fromkeys(paths))
+
+
+def interpreter_paths(program: Path) -> list[str]:
+    """What running `program` needs beyond its own file, as it is named (symbolic links not
+    resolved, so that the path in the command line exists in the sandbox): every hop of its
+    chain of symbolic links; for a program in a venv (a ``pyvenv.cfg`` one folder up), the
+    venv and the Python installation its ``home`` names; for a script, its ``#!`` interpreter
+    (through ``env``), by the same rules. System folders are visible anyway and left out."""
+    out: list[str] = []
+    seen: set[str] = set()
+    todo = [Path(os.path.abspath(program))]
+    while todo:
+        p = todo.pop()
+        if str(p) in seen or len(seen) > 32:
+            continue
+        seen.add(str(p))
+        out.append(str(p))
+        if p.is_symlink():
+            target = Path(os.path.join(p.parent, os.readlink(p)))
+            todo.append(Path(os.path.abspath(target)))
+        cfg = p.parent.parent / "pyvenv.cfg"
+        if p.parent.name == "bin" and cfg.is_file():
+            out.append(str(p.parent.parent))
+            home = _venv_home(cfg)
+            if home is not None:
+                out.append(str(home.parent if home.name == "bin" else home))
+        shebang = _shebang(p)
+        if shebang is not None:
+            todo.append(shebang)
+    # and each where it really is: a folder bound as named may hold a link to it
+    out += [os.path.realpath(x) for x in out]
+    return [x for x in dict.fromkeys(out) if os.path.exists(x)
+            and not x.startswith(("/usr/", "/bin/", "/lib", "/sbin/"))]
+
+
+def _venv_home(cfg: Path) -> Path | None:
+    try:
+        for line in cfg.read_text(encoding="utf-8", errors="replace").splitlines():
+            key, sep, value = line.partition("=")
+            if sep and key.strip() == "home" and value.strip():
+                return Path(value.strip())
+    except OSError:
+        return None
+    return None
+
+
+def _shebang(path: Path) -> Path | None:
+    """The interpreter of a `#!` script (the program `env` is asked to find, looked up on
+    PATH), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if not words:
+        return None
+    if os.path.basename(words[0]) == "env" and len(words) > 1:
+        found = shutil.which(words[1])
+        return Path(found) if found else None
+    return Path(words[0])
 
 
 def _players_dir() -> Path | None:

@@ -374,7 +374,11 @@ def _python_paths() -> list[str]:
     """The Python installation and venv, where they are not under a system folder."""
     candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix,
                   os.path.dirname(os.path.realpath(sys.executable))}
-    return [p for p in _outermost(os.path.realpath(c) for c in candidates)
+    # each as it is named too: a checkout's .venv that is a symbolic link to a venv elsewhere
+    # must exist at its own path, where the Python bots' command line names it
+    named = {os.path.abspath(c) for c in (sys.prefix, sys.exec_prefix,
+                                          os.path.dirname(sys.executable))}
+    return [p for p in _outermost([*(os.path.realpath(c) for c in candidates), *named])
             if not p.startswith(tuple(d + "/" for d in _SYSTEM_DIRS))]
 
 

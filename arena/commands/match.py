@@ -221,10 +221,12 @@ def run(args: argparse.Namespace) -> int:
     from arena.referee.referee import MatchSettings, Referee
     from arena.referee.sandbox import resolve
     from arena.results.stats import Pentanomial, Sprt, SprtResult
+    from arena.tournament.preflight import refuse_unseen_programs
 
     _check(args)
     boards = _boards(args)
-    notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
+    isolation = resolve(args.isolation)  # UsageError: namespaces, impossible here
+    notice = isolation.notice()
     if notice:
         print(notice, file=sys.stderr)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
@@ -232,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
         problem = time_limit_problem(spec, args.time)  # Java bots: whole seconds
         if problem:
             raise UsageError(f"--time {args.time:g}: {problem}")
+    refuse_unseen_programs([spec1, spec2], isolation.isolated)
     failed = check_loadable([spec1, spec2])
     if failed:
         raise SpecError(next(iter(failed.values())))

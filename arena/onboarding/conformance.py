@@ -37,7 +37,9 @@ from arena.limits import make_limits
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.referee.referee import FAILED_TO_START, MOVE_CAP_DETAIL, MatchSettings, Referee
+from arena.referee.sandbox import resolve
 from arena.tournament.config import load_limits
+from arena.tournament.preflight import refuse_unseen_programs
 
 __all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
            "default_settings", "percentile", "run_check"]
@@ -293,6 +295,7 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             raise UsageError(f"the memory limit must be 0 (no limit) or at least "
                              f"{defaults.MIN_MEMORY_MB} MiB, got {memory_mb}")
         settings["memory_limit_mb"] = memory_mb or None
+    refuse_unseen_programs([bot], resolve(isolation).isolated)
     limits = make_limits(limit_s, settings["grace_s"], settings["startup_timeout_s"],
                          settings["memory_limit_mb"], where="check-bot")
     match_settings = MatchSettings(

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from arena import defaults
 from arena.errors import UsageError
 
-__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_pid", "probe",
+__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_pid", "missing_in_sandbox", "probe",
            "resolve"]
 
 #: the values of the `isolation` setting
@@ -257,6 +257,30 @@ class Sandbox:
         """The environment for a sandboxed bot: `env` without the `drop` keys."""
         gone = set(drop)
         return {k: v for k, v in env.items() if k not in gone}
+
+
+def missing_in_sandbox(programs: Sequence[str], read_paths: Iterable[str],
+                       timeout_s: float = _PROBE_TIMEOUT_S) -> list[str]:
+    """Which of `programs` (absolute paths) a sandbox with `read_paths` visible cannot run:
+    one small sandbox that tests each with `test -x`. [] when all can (or none is given)."""
+    if not programs:
+        return []
+    script = 'for p in "$@"; do test -x "$p" || echo "$p"; done'
+    boxed = Sandbox().launch(["/bin/sh", "-c", script, "sh", *programs], read_paths)
+    try:
+        proc = subprocess.Popen(boxed.argv, pass_fds=boxed.pass_fds, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                start_new_session=True)
+        boxed.release()
+    finally:
+        boxed.close()
+    try:
+        out, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return []  # no verdict: the first game will say what happens
+    return [line for line in out.splitlines() if line]
 
 
 def bot_pid(wrapper_pid: int) -> int | None:

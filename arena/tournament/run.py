@@ -44,6 +44,7 @@ from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import TournamentConfig
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.tournament.openings import Judge
+from arena.tournament.preflight import refuse_unseen_programs
 from arena.tournament.schedule import GameSpec, make_schedule
 
 __all__ = ["TournamentOutcome", "default_results_dir", "match_settings", "run_tournament"]
@@ -266,6 +267,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
     if isolation.notice():
         print(isolation.notice(), file=sys.stderr)
+    refuse_unseen_programs([parse_spec(p.spec) for p in config.players], isolation.isolated)
     if results_dir.exists() and not results_dir.is_dir():
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if fresh:

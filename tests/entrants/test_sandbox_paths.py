@@ -109,3 +109,25 @@ def test_a_script_named_by_a_relative_path(venv: Path, tmp_path: Path) -> None:
     script.write_text(f"#!{venv}/bin/python\n" + BOT)
     script.chmod(0o755)
     _play("exec:bots/run.py", cwd=tmp_path)
+
+
+@needs_isolation
+def test_a_program_the_sandbox_cannot_see_is_refused_before_the_first_game(
+        venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import arena.entrants.specs as specs
+    import arena.tournament.preflight as preflight
+    from arena.cli import main
+
+    bot = tmp_path / "bot.py"
+    bot.write_text(BOT)
+    # what an older cxarena showed: the program's folder rule only, no venv
+    monkeypatch.setattr(specs, "_exposed", lambda spec: (str(tmp_path),))
+    monkeypatch.setattr(preflight, "interpreter_paths", lambda program: [])
+    code = main(["match", f"exec:{venv}/bin/python {bot}", "L0", "--board", "4", "4", "3",
+                 "--time", "1", "--games", "2", "--isolation", "namespaces"])
+    err = capsys.readouterr()
+    assert code == 2
+    assert f"the sandbox cannot see {venv}/bin/python" in err.err
+    assert "--isolation none" in err.err and "Traceback" not in err.err
+    assert "games" not in err.out  # refused before the first game

@@ -78,8 +78,11 @@ def interpreter_paths(program: Path) -> list[str]:
             todo.append(shebang)
     # and each where it really is: a folder bound as named may hold a link to it
     out += [os.path.realpath(x) for x in out]
-    return [x for x in dict.fromkeys(out) if os.path.exists(x)
-            and not x.startswith(("/usr/", "/bin/", "/lib", "/sbin/"))]
+    return [x for x in dict.fromkeys(out) if os.path.exists(x) and not x.startswith(_SYSTEM)]
+
+
+#: folders every sandbox shows already (/etc among them: binding into it is not possible)
+_SYSTEM = ("/usr/", "/bin/", "/sbin/", "/lib", "/etc/")
 
 
 def _venv_home(cfg: Path) -> Path | None:

@@ -26,6 +26,7 @@ COMMANDS = {
     "openings": "openings",
     "play": "play",
     "serve": "serve",
+    "league": "league",
 }
 
 

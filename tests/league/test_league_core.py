@@ -66,3 +66,24 @@ def test_bad_archives(tmp_path: Path, archive: bytes, words: str) -> None:
     with pytest.raises(UploadError, match="limit"):
         league.submit("ann", [("bot.py", b"#" * 3_000_000)])
     assert league.submissions() == []
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from arena.cli import main
+
+    lg = tmp_path / "lg"
+    assert main(["league", "init", str(lg)]) == 0
+    roster = tmp_path / "roster.csv"
+    roster.write_text("ann\nbob\n")
+    capsys.readouterr()
+    assert main(["league", "add-users", str(lg), str(roster)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(",")[0] for line in lines] == ["ann", "bob"]
+    league = League.open(lg)
+    assert league.verify_login("bob", lines[1].split(",")[1]) is not None
+    bot = tmp_path / "bot.py"
+    bot.write_text("x = 1\n")
+    assert main(["league", "submit", str(lg), "--user", "ann", str(bot)]) == 0
+    assert "version 1" in capsys.readouterr().out
+    assert main(["league", "submit", str(lg), "--user", "zed", str(bot)]) == 2
+    assert "no user" in capsys.readouterr().err

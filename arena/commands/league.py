@@ -1,0 +1,79 @@
+"""`cxarena league`: set up a class league, its accounts, and submit bots from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+HELP = "run a class league: init, add-user, add-users, submit, serve"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="league_command", metavar="SUBCOMMAND", required=True)
+    p = sub.add_parser("init", help="create a league in DIR (DIR/league.sqlite)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--config", type=Path, default=None, help="league.yaml")
+    p = sub.add_parser("add-user", help="create an account and print its one-time secret")
+    p.add_argument("dir", type=Path)
+    p.add_argument("name")
+    p.add_argument("--admin", action="store_true")
+    p = sub.add_parser("add-users", help="create one account per row of a roster CSV "
+                       "(first column: name); prints 'name,secret' per line")
+    p.add_argument("dir", type=Path)
+    p.add_argument("roster", type=Path)
+    p = sub.add_parser("submit", help="submit a bot (a .py, .java files, a .zip or a .jar)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--user", required=True)
+    p.add_argument("--kaggle", action="store_true", help="the .py file is a Kaggle agent")
+    p.add_argument("paths", type=Path, nargs="+")
+    p = sub.add_parser("serve", help="run the web app and the game workers")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--workers", type=int, default=None)
+    group.add_argument("--scheduler", default=None)
+    p.add_argument("--unsafe-no-isolation", action="store_true",
+                   help="run uploaded code without the sandbox (never on a shared machine)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from arena.league import League, LeagueError, UploadError
+
+    try:
+        if args.league_command == "init":
+            League.init(args.dir, args.config)
+            print(f"league created in {args.dir}")
+            return 0
+        league = League.open(args.dir)
+        if args.league_command == "add-user":
+            print(league.add_user(args.name, admin=args.admin))
+            return 0
+        if args.league_command == "add-users":
+            with args.roster.open(newline="", encoding="utf-8") as fh:
+                names = [row[0].strip() for row in csv.reader(fh) if row and row[0].strip()]
+            for name in names:
+                print(f"{name},{league.add_user(name)}")
+            return 0
+        if args.league_command == "submit":
+            files = [(p.name, p.read_bytes()) for p in args.paths]
+            sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None)
+            print(f"submission {sub.id}: {sub.user} version {sub.version} ({sub.kind}), "
+                  f"fingerprint {sub.fingerprint}, {sub.status}")
+            return 0
+        if args.league_command == "serve":
+            try:
+                from arena.league.web.server import serve
+            except ImportError:
+                print("cxarena league serve: the web app is not available in this version",
+                      file=sys.stderr)
+                return 1
+            serve(args.dir, args.host, args.port, args.workers, args.scheduler,
+                  args.unsafe_no_isolation)
+            return 0
+    except (LeagueError, UploadError, OSError) as exc:
+        print(f"cxarena league {args.league_command}: error: {exc}", file=sys.stderr)
+        return 2
+    return 2

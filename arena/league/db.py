@@ -12,10 +12,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.league.config import LeagueConfig, parse_config
+
 __all__ = ["League", "LeagueError", "Submission", "UploadError", "User"]
 
 DB_NAME = "league.sqlite"
-MAX_UPLOAD_BYTES = 2_000_000
 MAX_ARCHIVE_ENTRIES = 200
 MAX_UNPACKED_BYTES = 10_000_000
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -116,6 +117,7 @@ class League:
 
     def __init__(self, directory: Path) -> None:
         self.dir = Path(directory)
+        self._config: LeagueConfig | None = None
         self.conn = sqlite3.connect(self.dir / DB_NAME, timeout=30, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA busy_timeout=30000")
@@ -125,13 +127,16 @@ class League:
         directory = Path(directory)
         if (directory / DB_NAME).exists():
             raise LeagueError(f"{directory} already holds a league ({DB_NAME}); use it as it is")
+        try:
+            text = "" if config_path is None else Path(config_path).read_text(encoding="utf-8")
+            parse_config(text, str(config_path))
+        except (OSError, ValueError) as exc:
+            raise LeagueError(str(exc)) from exc
         directory.mkdir(parents=True, exist_ok=True)
         league = cls(directory)
         with league.conn:
             league.conn.executescript(_SCHEMA)
-            if config_path is not None:
-                text = Path(config_path).read_text(encoding="utf-8")
-                league.conn.execute("INSERT INTO meta VALUES ('config', ?)", (text,))
+            league.conn.execute("INSERT INTO meta VALUES ('config', ?)", (text,))
         return league
 
     @classmethod
@@ -140,6 +145,13 @@ class League:
             raise LeagueError(f"{directory} is not a league (no {DB_NAME}); "
                               f"create one with `cxarena league init {directory}`")
         return cls(Path(directory))
+
+    @property
+    def config(self) -> LeagueConfig:
+        if self._config is None:
+            row = self.conn.execute("SELECT value FROM meta WHERE key='config'").fetchone()
+            self._config = parse_config(row[0] if row else "", f"{self.dir}/{DB_NAME}")
+        return self._config
 
     # accounts
     def add_user(self, name: str, admin: bool = False) -> str:
@@ -188,8 +200,9 @@ class League:
         if self.user(user) is None:
             raise UploadError(f"no user {user!r}")
         size = sum(len(d) for _, d in files)
-        if size > MAX_UPLOAD_BYTES:
-            raise UploadError(f"upload is {size} bytes; the limit is {MAX_UPLOAD_BYTES}")
+        cap = self.config.max_upload_bytes
+        if size > cap:
+            raise UploadError(f"upload is {size} bytes; the limit is {cap}")
         for name, _ in files:
             if "/" in name or "\\" in name or name in ("", ".", ".."):
                 raise UploadError(f"file name {name!r} must be a plain name")

@@ -87,3 +87,17 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "version 1" in capsys.readouterr().out
     assert main(["league", "submit", str(lg), "--user", "zed", str(bot)]) == 2
     assert "no user" in capsys.readouterr().err
+
+
+def test_config(tmp_path: Path) -> None:
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("timeout_s: 0.5\npairs_per_submission: 4\n")
+    league = League.init(tmp_path / "lg", cfg)
+    assert League.open(tmp_path / "lg").config.pairs_per_submission == 4
+    assert league.config.timeout_s == 0.5
+    cfg.write_text("timeout: 1\n")
+    with pytest.raises(LeagueError, match="unknown setting"):
+        League.init(tmp_path / "lg2", cfg)
+    assert not (tmp_path / "lg2").exists()
+    sample = Path(__file__).parents[2] / "configs" / "league.yaml"
+    assert League.init(tmp_path / "lg3", sample).config.board_set == "competition"

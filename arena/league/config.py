@@ -1,0 +1,55 @@
+"""A league's settings (league.yaml): board set, time limit, reference bots, pairs per version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+__all__ = ["LeagueConfig", "parse_config"]
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    board_set: str = "competition"
+    timeout_s: float = 1.0
+    reference_bots: tuple[str, ...] = ("players.L0", "players.L1")
+    pairs_per_submission: int = 10
+    max_upload_bytes: int = 2_000_000
+    isolation: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_KEYS = {"board_set", "timeout_s", "reference_bots", "pairs_per_submission",
+         "max_upload_bytes", "isolation"}
+
+
+def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
+    """Read league.yaml text; a bad key or value raises ValueError naming it and the file."""
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{where}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected a mapping of settings")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}; "
+                         f"known: {', '.join(sorted(_KEYS))}")
+    try:
+        cfg = LeagueConfig(
+            board_set=str(data.get("board_set", "competition")),
+            timeout_s=float(data.get("timeout_s", 1.0)),
+            reference_bots=tuple(str(b) for b in data.get(
+                "reference_bots", ["players.L0", "players.L1"])),
+            pairs_per_submission=int(data.get("pairs_per_submission", 10)),
+            max_upload_bytes=int(data.get("max_upload_bytes", 2_000_000)),
+            isolation=bool(data.get("isolation", True)),
+        )
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from exc
+    if cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1:
+        raise ValueError(f"{where}: timeout_s, pairs_per_submission and max_upload_bytes "
+                         "must be positive")
+    return cfg

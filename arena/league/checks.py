@@ -1,0 +1,76 @@
+"""The conformance check of a submitted version (arena.onboarding.conformance, in the sandbox).
+
+`check_next(league)` claims the oldest queued version, writes its files unchanged to
+DIR/submissions/<id>/, runs the check and stores the verdict in words with the bot's own stderr;
+the version then waits for rating games ("rating") or is "failed".
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from arena.league.db import League
+
+__all__ = ["check_next", "materialise", "spec_of"]
+
+
+def materialise(league: League, submission_id: int) -> Path:
+    """The version's files in DIR/submissions/<id>/ (a .zip of sources unpacked beside it)."""
+    folder = league.dir / "submissions" / str(submission_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in league.submission_files(submission_id):
+        (folder / name).write_bytes(data)
+        if name.lower().endswith(".zip"):  # paths were checked at upload
+            src = folder / "src"
+            with zipfile.ZipFile(folder / name) as zf:
+                zf.extractall(src)
+    return folder
+
+
+def spec_of(league: League, submission_id: int) -> str:
+    sub = league.submission(submission_id)
+    if sub is None:
+        raise KeyError(submission_id)
+    folder = materialise(league, submission_id)
+    first = sub.filename.split(", ")[0]
+    if sub.kind == "python":
+        return str(folder / first)
+    if sub.kind == "kaggle":
+        return f"kaggle:{folder / first}"
+    if sub.kind == "jar":
+        return f"java:{folder / first}"
+    if sub.kind == "java-zip":
+        return f"java:{folder / 'src'}"
+    return f"java:{folder}"
+
+
+def check_next(league: League, *, quick: bool = True) -> int | None:
+    """Check the oldest queued version; return its id, or None when none is queued."""
+    from arena.errors import UsageError
+    from arena.entrants.specs import SpecError
+    from arena.onboarding.conformance import run_check
+
+    with league.conn:
+        row = league.conn.execute(
+            "SELECT id FROM submissions WHERE status='queued' ORDER BY id LIMIT 1").fetchone()
+        if row is None:
+            return None
+        league.conn.execute("UPDATE submissions SET status='checking' WHERE id=?", (row[0],))
+    sid = int(row[0])
+    cfg = league.config
+    stderr = ""
+    try:
+        report = run_check(spec_of(league, sid), timeout_s=cfg.timeout_s, quick=quick,
+                           isolation="auto" if cfg.isolation else "none")
+        summary = report.text(games=False)
+        passed = report.passed
+        stderr = "\n".join(g.record.stderr_tail for g in report.games
+                           if g.record.stderr_tail)
+    except (SpecError, UsageError, OSError) as exc:
+        summary, passed = f"FAILED: {exc}", False
+    with league.conn:
+        league.conn.execute(
+            "UPDATE submissions SET status=?, check_summary=?, check_stderr=? WHERE id=?",
+            ("rating" if passed else "failed", summary, stderr, sid))
+    return sid

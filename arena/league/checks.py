@@ -47,8 +47,8 @@ def spec_of(league: League, submission_id: int) -> str:
 
 def check_next(league: League, *, quick: bool = True) -> int | None:
     """Check the oldest queued version; return its id, or None when none is queued."""
-    from arena.errors import UsageError
     from arena.entrants.specs import SpecError
+    from arena.errors import UsageError
     from arena.onboarding.conformance import run_check
 
     with league.conn:

@@ -1,0 +1,84 @@
+"""The live leaderboard, recomputed from the stored games with the existing Elo fit.
+
+Games live in the `games` table (one row per finished game: the two sides, the score of side A
+-- a fault already scored as a loss of its author -- and who faulted). Each active entry is the
+latest accepted version of a user; reference bots are rated alongside but not ranked.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from arena.league.db import League
+from arena.results.elo import fit_ratings
+
+__all__ = ["GAMES_SCHEMA", "StandingRow", "record_game", "standings"]
+
+GAMES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
+  board TEXT NOT NULL, score_a REAL NOT NULL, reason TEXT NOT NULL DEFAULT '',
+  faulted TEXT NOT NULL DEFAULT '', finished_at REAL NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    user: str
+    submission_id: int
+    version: int
+    elo: float
+    elo_low: float
+    elo_high: float
+    games: int
+    faults: int
+    latest_version_at: float
+
+
+def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
+                reason: str = "", faulted: str = "") -> int:
+    """Store one finished game; a side is 'sub:<id>' or a reference bot's SPEC."""
+    with league.conn:
+        league.conn.executescript(GAMES_SCHEMA)
+        cur = league.conn.execute(
+            "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (side_a, side_b, board, score_a, reason, faulted, time.time()))
+    return int(cur.lastrowid or 0)
+
+
+def standings(league: League) -> list[StandingRow]:
+    """One row per user whose latest accepted version has played, best Elo first."""
+    league.conn.executescript(GAMES_SCHEMA)
+    latest: dict[str, tuple[int, int, float]] = {}
+    for sub in league.submissions():
+        if sub.status in ("rating", "active"):
+            latest[sub.user] = (sub.id, sub.version, sub.created_at)
+    entries = {f"sub:{sid}": user for user, (sid, _, _) in latest.items()}
+    rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games").fetchall()
+    games: list[tuple[str, str, float]] = []
+    count: dict[str, int] = {}
+    faults: dict[str, int] = {}
+    players: set[str] = set()
+    for a, b, s, faulted in rows:
+        if (a.startswith("sub:") and a not in entries) or (b.startswith("sub:")
+                                                           and b not in entries):
+            continue  # a superseded or disabled version's games do not rate the current one
+        games.append((a, b, float(s)))
+        players.update((a, b))
+        for side in (a, b):
+            count[side] = count.get(side, 0) + 1
+        if faulted:
+            faults[faulted] = faults.get(faulted, 0) + 1
+    ratings = fit_ratings(sorted(players), games).as_dict()
+    ranked = sorted((e for e in entries if e in ratings), key=lambda e: -ratings[e][0])
+    out = []
+    for rank, entry in enumerate(ranked, 1):
+        user = entries[entry]
+        sid, version, created = latest[user]
+        elo, err = ratings[entry]
+        out.append(StandingRow(rank, user, sid, version, elo, elo - err, elo + err,
+                               count.get(entry, 0), faults.get(entry, 0), created))
+    return out

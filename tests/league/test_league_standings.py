@@ -1,0 +1,25 @@
+"""Standings recomputed from stored games; a fault is a loss."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.league import League
+from arena.league.standings import record_game, standings
+
+
+def test_standings_from_games(tmp_path: Path) -> None:
+    league = League.init(tmp_path / "lg")
+    for name in ("ann", "bob"):
+        league.add_user(name)
+    a = league.submit("ann", [("a.py", b"x=1\n")])
+    b = league.submit("bob", [("b.py", b"x=2\n")])
+    with league.conn:
+        league.conn.execute("UPDATE submissions SET status='rating'")
+    for _ in range(6):
+        record_game(league, f"sub:{a.id}", f"sub:{b.id}", "6x7x4", 1.0)
+    record_game(league, f"sub:{b.id}", "players.L0", "6x7x4", 0.0, "crash", f"sub:{b.id}")
+    rows = standings(league)
+    assert [r.user for r in rows] == ["ann", "bob"]
+    assert rows[0].elo > rows[1].elo and rows[0].elo_low < rows[0].elo < rows[0].elo_high
+    assert (rows[0].games, rows[1].games, rows[1].faults) == (6, 7, 1)

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--user", required=True)
     p.add_argument("--kaggle", action="store_true", help="the .py file is a Kaggle agent")
     p.add_argument("paths", type=Path, nargs="+")
+    p = sub.add_parser("standings", help="print the live leaderboard")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
     p = sub.add_parser("serve", help="run the web app and the game workers")
     p.add_argument("dir", type=Path)
     p.add_argument("--host", default="127.0.0.1")
@@ -62,6 +65,22 @@ def run(args: argparse.Namespace) -> int:
             sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None)
             print(f"submission {sub.id}: {sub.user} version {sub.version} ({sub.kind}), "
                   f"fingerprint {sub.fingerprint}, {sub.status}")
+            return 0
+        if args.league_command == "standings":
+            import json
+            from dataclasses import asdict
+
+            from arena.league.standings import standings
+
+            rows = standings(league)
+            if args.json:
+                print(json.dumps([asdict(r) for r in rows], indent=1))
+                return 0
+            print(f"{'rank':>4}  {'user':<16} {'ver':>3} {'elo':>7} {'95% interval':>17} "
+                  f"{'games':>5} {'faults':>6}")
+            for r in rows:
+                print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
+                      f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
             return 0
         if args.league_command == "serve":
             try:

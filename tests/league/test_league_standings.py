@@ -23,3 +23,20 @@ def test_standings_from_games(tmp_path: Path) -> None:
     assert [r.user for r in rows] == ["ann", "bob"]
     assert rows[0].elo > rows[1].elo and rows[0].elo_low < rows[0].elo < rows[0].elo_high
     assert (rows[0].games, rows[1].games, rows[1].faults) == (6, 7, 1)
+
+
+def test_standings_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from arena.cli import main
+
+    league = League.init(tmp_path / "lg")
+    league.add_user("ann")
+    a = league.submit("ann", [("a.py", b"x=1\n")])
+    with league.conn:
+        league.conn.execute("UPDATE submissions SET status='rating'")
+    record_game(league, f"sub:{a.id}", "players.L0", "6x7x4", 1.0)
+    capsys.readouterr()
+    assert main(["league", "standings", str(tmp_path / "lg"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["user"] == "ann" and rows[0]["games"] == 1 and rows[0]["rank"] == 1

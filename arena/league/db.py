@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import hmac
 import io
@@ -11,6 +12,7 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.league.config import LeagueConfig, parse_config
 
@@ -199,6 +201,8 @@ class League:
                kind: str | None = None) -> Submission:
         if self.user(user) is None:
             raise UploadError(f"no user {user!r}")
+        if self.frozen:
+            raise UploadError("the league is frozen: no new versions are accepted")
         size = sum(len(d) for _, d in files)
         cap = self.config.max_upload_bytes
         if size > cap:
@@ -249,6 +253,34 @@ class League:
         rows = self.conn.execute("SELECT name, data FROM files WHERE submission_id=?",
                                  (submission_id,))
         return [(r[0], bytes(r[1])) for r in rows]
+
+    def standings(self) -> list[Any]:
+        """The leaderboard (arena.league.standings.StandingRow), from the stored games."""
+        from arena.league.standings import standings
+
+        return list(standings(self))
+
+    def standings_csv(self) -> str:
+        buf = io.StringIO()
+        writer = csv.writer(buf)
+        writer.writerow(["rank", "user", "submission_id", "version", "elo", "elo_low",
+                         "elo_high", "games", "faults", "latest_version_at"])
+        for r in self.standings():
+            writer.writerow([r.rank, r.user, r.submission_id, r.version, f"{r.elo:.1f}",
+                             f"{r.elo_low:.1f}", f"{r.elo_high:.1f}", r.games, r.faults,
+                             time.strftime("%Y-%m-%d %H:%M:%S",
+                                           time.gmtime(r.latest_version_at))])
+        return buf.getvalue()
+
+    def freeze(self) -> None:
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('frozen', ?)",
+                              (str(time.time()),))
+
+    @property
+    def frozen(self) -> bool:
+        row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
+        return row is not None
 
     def disable(self, submission_id: int) -> None:
         with self.conn:

@@ -40,3 +40,22 @@ def test_standings_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-unty
     assert main(["league", "standings", str(tmp_path / "lg"), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["user"] == "ann" and rows[0]["games"] == 1 and rows[0]["rank"] == 1
+
+
+def test_csv_and_freeze(tmp_path: Path) -> None:
+    import pytest
+
+    from arena.league import UploadError
+
+    league = League.init(tmp_path / "lg")
+    league.add_user("ann")
+    a = league.submit("ann", [("a.py", b"x=1\n")])
+    with league.conn:
+        league.conn.execute("UPDATE submissions SET status='rating'")
+    record_game(league, f"sub:{a.id}", "players.L0", "6x7x4", 0.5)
+    lines = league.standings_csv().splitlines()
+    assert lines[0].startswith("rank,user") and lines[1].startswith("1,ann,")
+    league.freeze()
+    assert league.frozen
+    with pytest.raises(UploadError, match="frozen"):
+        league.submit("ann", [("a.py", b"x=3\n")])

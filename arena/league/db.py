@@ -260,6 +260,12 @@ class League:
 
         return list(standings(self))
 
+    def games_of(self, submission_id: int) -> list[Any]:
+        """The version's stored games (arena.league.standings.GameSummary), newest first."""
+        from arena.league.standings import games_of
+
+        return list(games_of(self, submission_id))
+
     def standings_csv(self) -> str:
         buf = io.StringIO()
         writer = csv.writer(buf)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from arena.league.db import League
 from arena.results.elo import fit_ratings
 
-__all__ = ["GAMES_SCHEMA", "StandingRow", "record_game", "standings"]
+__all__ = ["GAMES_SCHEMA", "GameSummary", "StandingRow", "games_of", "record_game",
+           "standings"]
 
 GAMES_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -81,4 +82,29 @@ def standings(league: League) -> list[StandingRow]:
         elo, err = ratings[entry]
         out.append(StandingRow(rank, user, sid, version, elo, elo - err, elo + err,
                                count.get(entry, 0), faults.get(entry, 0), created))
+    return out
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: int
+    opponent: str
+    board: str
+    result: str  # "win", "draw" or "loss", for the submission asked about
+    reason: str
+    finished_at: float
+
+
+def games_of(league: League, submission_id: int) -> list[GameSummary]:
+    """The stored games of one version, newest first, from its own side."""
+    league.conn.executescript(GAMES_SCHEMA)
+    me = f"sub:{submission_id}"
+    rows = league.conn.execute(
+        "SELECT id, side_a, side_b, board, score_a, reason, finished_at FROM games"
+        " WHERE side_a=? OR side_b=? ORDER BY id DESC", (me, me)).fetchall()
+    out = []
+    for gid, a, b, board, score_a, reason, finished in rows:
+        mine = score_a if a == me else 1.0 - score_a
+        result = "win" if mine == 1.0 else "loss" if mine == 0.0 else "draw"
+        out.append(GameSummary(gid, b if a == me else a, board, result, reason, finished))
     return out

@@ -59,3 +59,14 @@ def test_csv_and_freeze(tmp_path: Path) -> None:
     assert league.frozen
     with pytest.raises(UploadError, match="frozen"):
         league.submit("ann", [("a.py", b"x=3\n")])
+
+
+def test_games_of(tmp_path: Path) -> None:
+    league = League.init(tmp_path / "lg")
+    league.add_user("ann")
+    a = league.submit("ann", [("a.py", b"x=1\n")])
+    record_game(league, f"sub:{a.id}", "players.L0", "6x7x4", 1.0)
+    record_game(league, "players.L1", f"sub:{a.id}", "5x4x3", 1.0, "crash", f"sub:{a.id}")
+    games = league.games_of(a.id)
+    assert [(g.opponent, g.result) for g in games] == [("players.L1", "loss"),
+                                                      ("players.L0", "win")]

@@ -83,6 +83,15 @@ def run(args: argparse.Namespace) -> int:
                       f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
             return 0
         if args.league_command == "serve":
+            from arena.referee.sandbox import resolve
+
+            isolation = resolve("auto")
+            if not isolation.isolated and not args.unsafe_no_isolation:
+                print(f"cxarena league serve: error: uploaded code must run in the sandbox, "
+                      f"and this machine cannot isolate bots ({isolation.reason}); install "
+                      f"bubblewrap, or pass --unsafe-no-isolation on a machine of your own",
+                      file=sys.stderr)
+                return 2
             try:
                 from arena.league.web.server import serve
             except ImportError:

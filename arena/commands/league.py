@@ -7,7 +7,7 @@ import csv
 import sys
 from pathlib import Path
 
-HELP = "run a class league: init, add-user, add-users, submit, serve"
+HELP = "run a class league: init, add-user, add-users, submit, check, standings"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,16 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
-    p = sub.add_parser("serve", help="run the web app and the game workers")
+    p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
+                       "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--workers", type=int, default=None)
-    group.add_argument("--scheduler", default=None)
-    p.add_argument("--unsafe-no-isolation", action="store_true",
-                   help="run uploaded code without the sandbox (never on a shared machine)")
-
 
 def run(args: argparse.Namespace) -> int:
     from arena.league import League, LeagueError, UploadError
@@ -82,24 +75,18 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
                       f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
             return 0
-        if args.league_command == "serve":
-            from arena.referee.sandbox import resolve
+        if args.league_command == "check":
+            from arena.league.checks import check_next
 
-            isolation = resolve("auto")
-            if not isolation.isolated and not args.unsafe_no_isolation:
-                print(f"cxarena league serve: error: uploaded code must run in the sandbox, "
-                      f"and this machine cannot isolate bots ({isolation.reason}); install "
-                      f"bubblewrap, or pass --unsafe-no-isolation on a machine of your own",
-                      file=sys.stderr)
-                return 2
-            try:
-                from arena.league.web.server import serve
-            except ImportError:
-                print("cxarena league serve: the web app is not available in this version",
-                      file=sys.stderr)
-                return 1
-            serve(args.dir, args.host, args.port, args.workers, args.scheduler,
-                  args.unsafe_no_isolation)
+            checked = 0
+            while (sid := check_next(league)) is not None:
+                checked += 1
+                done = league.submission(sid)
+                assert done is not None
+                print(f"submission {sid}: {done.user} version {done.version}: {done.status}")
+                if done.status == "failed":
+                    print("  " + done.check_summary.replace("\n", "\n  "))
+            print(f"{checked} version(s) checked")
             return 0
     except (LeagueError, UploadError, OSError) as exc:
         print(f"cxarena league {args.league_command}: error: {exc}", file=sys.stderr)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import hmac
 import io
@@ -12,7 +11,6 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from arena.league.config import LeagueConfig, parse_config
 
@@ -253,30 +251,6 @@ class League:
         rows = self.conn.execute("SELECT name, data FROM files WHERE submission_id=?",
                                  (submission_id,))
         return [(r[0], bytes(r[1])) for r in rows]
-
-    def standings(self) -> list[Any]:
-        """The leaderboard (arena.league.standings.StandingRow), from the stored games."""
-        from arena.league.standings import standings
-
-        return list(standings(self))
-
-    def games_of(self, submission_id: int) -> list[Any]:
-        """The version's stored games (arena.league.standings.GameSummary), newest first."""
-        from arena.league.standings import games_of
-
-        return list(games_of(self, submission_id))
-
-    def standings_csv(self) -> str:
-        buf = io.StringIO()
-        writer = csv.writer(buf)
-        writer.writerow(["rank", "user", "submission_id", "version", "elo", "elo_low",
-                         "elo_high", "games", "faults", "latest_version_at"])
-        for r in self.standings():
-            writer.writerow([r.rank, r.user, r.submission_id, r.version, f"{r.elo:.1f}",
-                             f"{r.elo_low:.1f}", f"{r.elo_high:.1f}", r.games, r.faults,
-                             time.strftime("%Y-%m-%d %H:%M:%S",
-                                           time.gmtime(r.latest_version_at))])
-        return buf.getvalue()
 
     def freeze(self) -> None:
         with self.conn:

@@ -7,6 +7,8 @@ latest accepted version of a user; reference bots are rated alongside but not ra
 
 from __future__ import annotations
 
+import csv
+import io
 import time
 from dataclasses import dataclass
 
@@ -108,3 +110,17 @@ def games_of(league: League, submission_id: int) -> list[GameSummary]:
         result = "win" if mine == 1.0 else "loss" if mine == 0.0 else "draw"
         out.append(GameSummary(gid, b if a == me else a, board, result, reason, finished))
     return out
+
+
+def standings_csv(league: League) -> str:
+    """The leaderboard as CSV (one row per ranked entry)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(["rank", "user", "submission_id", "version", "elo", "elo_low",
+                     "elo_high", "games", "faults", "latest_version_at"])
+    for r in standings(league):
+        writer.writerow([r.rank, r.user, r.submission_id, r.version, f"{r.elo:.1f}",
+                         f"{r.elo_low:.1f}", f"{r.elo_high:.1f}", r.games, r.faults,
+                         time.strftime("%Y-%m-%d %H:%M:%S",
+                                       time.gmtime(r.latest_version_at))])
+    return buf.getvalue()

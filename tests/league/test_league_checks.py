@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.league import League
 from arena.league.checks import check_next
 
@@ -41,3 +43,20 @@ def test_check_passes_and_fails(tmp_path: Path) -> None:
     assert done_bad.status == "failed"
     assert "PROBLEMS" in done_bad.check_summary
     assert "confused about the board" in done_bad.check_stderr
+
+
+def test_league_check_command_checks_every_queued_version(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from arena.cli import main
+
+    lg = tmp_path / "lg"
+    assert main(["league", "init", str(lg)]) == 0
+    assert main(["league", "add-user", str(lg), "bob"]) == 0
+    bot = tmp_path / "broken.py"
+    bot.write_bytes(BROKEN)
+    assert main(["league", "submit", str(lg), "--user", "bob", str(bot)]) == 0
+    capsys.readouterr()
+    assert main(["league", "check", str(lg)]) == 0
+    out = capsys.readouterr().out
+    assert "bob version 1: failed" in out and "1 version(s) checked" in out
+    assert League.open(lg).submission(1).status == "failed"  # type: ignore[union-attr]

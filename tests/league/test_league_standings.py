@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.league import League
-from arena.league.standings import record_game, standings
+from arena.league.standings import games_of, record_game, standings, standings_csv
 
 
 def test_standings_from_games(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_csv_and_freeze(tmp_path: Path) -> None:
     with league.conn:
         league.conn.execute("UPDATE submissions SET status='rating'")
     record_game(league, f"sub:{a.id}", "players.L0", "6x7x4", 0.5)
-    lines = league.standings_csv().splitlines()
+    lines = standings_csv(league).splitlines()
     assert lines[0].startswith("rank,user") and lines[1].startswith("1,ann,")
     league.freeze()
     assert league.frozen
@@ -67,6 +67,6 @@ def test_games_of(tmp_path: Path) -> None:
     a = league.submit("ann", [("a.py", b"x=1\n")])
     record_game(league, f"sub:{a.id}", "players.L0", "6x7x4", 1.0)
     record_game(league, "players.L1", f"sub:{a.id}", "5x4x3", 1.0, "crash", f"sub:{a.id}")
-    games = league.games_of(a.id)
+    games = games_of(league, a.id)
     assert [(g.opponent, g.result) for g in games] == [("players.L1", "loss"),
                                                       ("players.L0", "win")]

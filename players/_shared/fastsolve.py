@@ -218,6 +218,7 @@ def _win_cells(bits: int, mask: int, H: int, K: int, board: int) -> int:
         s = H if t == 0 else (H + 1 if t == 1 else H - 1)
         # left[a]: the cells with a pieces just before them, a = 1 .. K-1; right: likewise after
         left = np.empty(K, np.int64)
+        left[0] = -1  # no piece needed before the cell
         acc = -1
         for a in range(1, K):
             acc &= _shl(bits, a * s)

@@ -20,6 +20,7 @@ COMMANDS = {
     "tournament": "tournament",
     "report": "report",
     "show": "show",
+    "analyze": "analyze",
     "players": "players",
     "new-bot": "new_bot",
     "check-bot": "check_bot",

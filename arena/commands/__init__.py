@@ -10,6 +10,7 @@ dependencies inside `run`, so that `cxarena --help` starts fast.
 
 from __future__ import annotations
 
+from arena.analysis.engine import Oracle
 from arena.board import CXBoard
 from arena.errors import UsageError
 from arena.tournament.openings import Judge
@@ -41,3 +42,21 @@ def opening_judge(name: str = "search") -> Judge:
                          f"{JUDGE_GROUP}); reinstall cxarena (make, or pip install -e .)")
     judge: Judge = found[0].load()
     return judge
+
+
+#: the entry-point group where a package offers the game analysis' search
+SOLVER_GROUP = "cxarena.solvers"
+
+
+def analysis_oracle(M: int, N: int, K: int, name: str = "search") -> Oracle:
+    """The search the game analysis uses for an M x N x K board, found by its entry point
+    (pyproject.toml registers `players._shared.oracle:oracle_for` as ``search``): the exact
+    solver, the opening book and estimates of the built-in bots' search."""
+    from importlib.metadata import entry_points
+
+    found = [ep for ep in entry_points(group=SOLVER_GROUP) if ep.name == name]
+    if not found:
+        raise UsageError(f"no analysis solver {name!r} is installed (entry point group "
+                         f"{SOLVER_GROUP}); reinstall cxarena (make, or pip install -e .)")
+    oracle: Oracle = found[0].load()(M, N, K)
+    return oracle

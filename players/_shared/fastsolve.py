@@ -260,7 +260,8 @@ def _clear(keys: np.ndarray, used: np.ndarray, st: np.ndarray) -> None:
 
 def _negamax(cur: int, mask: int, moves: int, alpha: int, beta: int, threats: int,  # noqa: C901
              geo: np.ndarray, columns: np.ndarray, orders: np.ndarray, st: np.ndarray,
-             keys: np.ndarray, data: np.ndarray, used: np.ndarray, known: np.ndarray, sortk: np.ndarray) -> int:
+             keys: np.ndarray, data: np.ndarray, used: np.ndarray, known: np.ndarray,
+             sortk: np.ndarray) -> int:
     """`BitSearch`'s negamax in exact mode (no horizon), scores unscaled. Returns 0 with
     ``st[STOP]`` set when the node limit is reached (callers then return at once)."""
     st[NODES] += 1

@@ -40,7 +40,7 @@ def test_table_kept_between_positions_gives_the_same_answers():
     """Like the reference test: one table for a run of positions (entries of earlier positions
     steer the move order), still the same scores and nodes."""
     fast, ref = FastSolver(6, 7, 4), PySolver(6, 7, 4)
-    for moves, expected in L2[:40]:
+    for moves, _ in L2[:40]:
         a = _pos(6, 7, 4, moves)
         assert fast.solve(*a) == ref.solve(*a)
     assert fast.nodes == ref.nodes

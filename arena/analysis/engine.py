@@ -272,7 +272,7 @@ def _verdict(oracle: Oracle, M: int, N: int, K: int, moves: list[int], i: int,
                      and not _forced_win(oracle, prefix + [c], threat_plies, budget_s / 4))
         if safe:
             return MoveVerdict(i, player, col, "blunder",
-                               f"allowed a forced loss within {threat_plies} plies", safe)
+                               f"allowed a forced loss (proven by a {threat_plies}-ply search)", safe)
     return MoveVerdict(i, player, col, "unclear")
 
 

@@ -67,7 +67,12 @@ class Core:
         return list(self._call(lg, "games_of", "standings", submission_id))
 
     def game_record(self, lg: League, game_id: int) -> Any:
-        return self._call(lg, "game_record", "standings", game_id)
+        try:
+            return self._call(lg, "game_record", "standings", game_id)
+        except NotAvailable:  # the records the stand-in rating worker keeps
+            from arena.league.web.rating_worker import read_record
+
+            return read_record(lg.dir, game_id)
 
     def game_sides(self, lg: League, game_id: int) -> tuple[str, str] | None:
         """The two sides ('sub:<id>' or a reference SPEC) of a stored game, None if unknown."""
@@ -79,7 +84,16 @@ class Core:
         return (str(row[0]), str(row[1])) if row else None
 
     def game_log(self, lg: League, game_id: int, submission_id: int) -> str:
-        return str(self._call(lg, "game_log", "standings", game_id, submission_id))
+        try:
+            return str(self._call(lg, "game_log", "standings", game_id, submission_id))
+        except NotAvailable:  # the stored record keeps the stderr tail of a faulting side
+            record = self.game_record(lg, game_id)
+            sides = self.game_sides(lg, game_id)
+            if record is None or sides is None or not record.offender:
+                return ""
+            if sides[record.offender - 1] != f"sub:{submission_id}":
+                return ""
+            return str(record.stderr_tail)
 
     def versus_previous(self, lg: League, submission_id: int) -> Any:
         return self._call(lg, "versus_previous", "rating", submission_id)

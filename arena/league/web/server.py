@@ -6,9 +6,10 @@ runs only in the sandbox: `serve` refuses to start when this machine cannot isol
 `unsafe_no_isolation`.
 
 Workers: the league core's pool (`arena.league.worker.start_local_workers` or
-`start_dask_workers`) when the core provides it; otherwise one thread of this process runs the
-queued conformance checks (`arena.league.checks.check_next`) -- a check that a killed server left
-half-done is queued again at the next start, so it is not lost.
+`start_dask_workers`) when the core provides it; otherwise two threads of this process: one runs
+the queued conformance checks (`arena.league.checks.check_next`) -- a check that a killed server
+left half-done is queued again at the next start, so it is not lost -- and one plays the rating
+games (`arena.league.web.rating_worker`, a stand-in for the core's worker).
 """
 
 from __future__ import annotations
@@ -81,7 +82,21 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None) -
     if scheduler:
         raise LeagueError("--scheduler: this version of the league core has no Dask workers; "
                           "use --workers")
-    return CheckThread(directory)
+    return _Threads(directory)
+
+
+class _Threads:
+    """The stand-in workers: the check thread and the rating-game thread."""
+
+    def __init__(self, directory: Path) -> None:
+        from arena.league.web.rating_worker import RatingThread
+
+        self.checks = CheckThread(directory)
+        self.games = RatingThread(directory)
+
+    def stop(self) -> None:
+        self.checks.stop()
+        self.games.stop()
 
 
 def _allowed_hosts(host: str) -> tuple[str, ...] | None:

@@ -255,6 +255,7 @@ class _App:
             games = []
         for g in games:
             g["finished"] = _fmt_time(g.get("finished_at"))
+            g["opponent_label"] = _side_label(lg, str(g.get("opponent", "")))
         try:
             versus = _plain(self.core.versus_previous(lg, sub.id))
         except NotAvailable:
@@ -300,6 +301,7 @@ class _App:
             return sides, record
 
         sides, record = await self.db(read)
+        labels = await self.db(lambda lg: [_side_label(lg, s) for s in sides or ()])
         if sides is None and record is None:
             raise HTTPException(404, f"No game {gid}.")
         me = request.state.user
@@ -307,7 +309,7 @@ class _App:
         subs = await self.db(lambda lg: [lg.submission(int(s[4:])) for s in mine])
         logs = [s.id for s in subs if s is not None and (s.user == me.name or me.admin)]
         game = viewer_game(record, gid) if record is not None else None
-        return self.page(request, "game.html", gid=gid, sides=sides or (), game=game,
+        return self.page(request, "game.html", gid=gid, sides=labels, game=game,
                          game_json=json.dumps(game), logs=logs)
 
     async def game_log(self, request: Request) -> Response:
@@ -339,7 +341,15 @@ class _App:
             counts: dict[str, int] = {}
             for s in subs:
                 counts[s.status] = counts.get(s.status, 0) + 1
-            queue = {"submissions by status": counts}
+            try:
+                (played,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+            except Exception:  # no game stored yet
+                played = 0
+            queue = {"checks waiting": counts.get("queued", 0) + counts.get("checking", 0),
+                     "versions rating": counts.get("rating", 0) + counts.get("active", 0),
+                     "versions failed": counts.get("failed", 0),
+                     "versions disabled": counts.get("disabled", 0),
+                     "games played": played}
         try:
             final = _plain(self.core.final_status(lg))
             final_available = True
@@ -408,6 +418,14 @@ class _App:
         text = await self.db(self.core.standings_csv)
         return Response(text, media_type="text/csv",
                         headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+
+
+def _side_label(lg: League, side: str) -> str:
+    """'alice v2' for 'sub:<id>', a reference bot's SPEC as it is."""
+    if side.startswith("sub:") and side[4:].isdigit():
+        sub = lg.submission(int(side[4:]))
+        return f"{sub.user} v{sub.version}" if sub else side
+    return side
 
 
 def _int_or_none(value: object) -> int | None:

@@ -105,6 +105,7 @@ def play_next(directory: Path, referee: Any) -> bool:
         sid, opp, (M, N, K), number = nxt
         me_spec = parse_spec(spec_of(lg, sid))
         opp_spec = parse_spec(spec_of(lg, int(opp[4:])) if opp.startswith("sub:") else opp)
+        labels = {s: _label(lg, s) for s in (f"sub:{sid}", opp)}
     finally:
         lg.conn.close()
     me = f"sub:{sid}"
@@ -113,7 +114,7 @@ def play_next(directory: Path, referee: Any) -> bool:
         s1, s2 = (me, opp) if first else (opp, me)
         rec = referee.play(p1, p2, M, N, K, seed=1000 * sid + 2 * number + (not first),
                            game_id=f"league-{sid}-{number}-{int(first)}")
-        rec = rec.labelled(player1=_label(s1), player2=_label(s2))
+        rec = rec.labelled(player1=labels[s1], player2=labels[s2])
         score_a = 1.0 if rec.winner == 1 else 0.0 if rec.winner == 2 else 0.5
         faulted = {1: s1, 2: s2}.get(rec.offender or 0, "") if rec.is_fault else ""
         lg = League.open(directory)
@@ -125,8 +126,9 @@ def play_next(directory: Path, referee: Any) -> bool:
     return True
 
 
-def _label(side: str) -> str:
-    return f"submission {side[4:]}" if side.startswith("sub:") else side
+def _label(lg: League, side: str) -> str:
+    sub = lg.submission(int(side[4:])) if side.startswith("sub:") else None
+    return f"{sub.user} v{sub.version}" if sub else side
 
 
 class RatingThread:

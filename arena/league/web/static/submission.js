@@ -60,7 +60,7 @@
       a.textContent = "#" + g.game_id;
       td.appendChild(a);
       tr.appendChild(td);
-      cell(tr, g.opponent.indexOf("sub:") === 0 ? "submission " + g.opponent.slice(4) : g.opponent);
+      cell(tr, g.opponent_label || g.opponent);
       cell(tr, g.board);
       cell(tr, g.result, "result-" + g.result);
       cell(tr, g.reason || "");

@@ -6,10 +6,10 @@ runs only in the sandbox: `serve` refuses to start when this machine cannot isol
 `unsafe_no_isolation`.
 
 Workers: the league core's pool (`arena.league.worker.start_local_workers` or
-`start_dask_workers`) when the core provides it; otherwise two threads of this process: one runs
+`start_dask_workers`) when the core provides it; otherwise threads of this process: one runs
 the queued conformance checks (`arena.league.checks.check_next`) -- a check that a killed server
-left half-done is queued again at the next start, so it is not lost -- and one plays the rating
-games (`arena.league.web.rating_worker`, a stand-in for the core's worker).
+left half-done is queued again at the next start, so it is not lost -- and `workers` (default 1)
+play the rating games (`arena.league.web.rating_worker`, a stand-in for the core's worker).
 """
 
 from __future__ import annotations
@@ -82,21 +82,22 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None) -
     if scheduler:
         raise LeagueError("--scheduler: this version of the league core has no Dask workers; "
                           "use --workers")
-    return _Threads(directory)
+    return _Threads(directory, workers or 1)
 
 
 class _Threads:
-    """The stand-in workers: the check thread and the rating-game thread."""
+    """The stand-in workers: the check thread and `games` rating-game threads."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, games: int) -> None:
         from arena.league.web.rating_worker import RatingThread
 
         self.checks = CheckThread(directory)
-        self.games = RatingThread(directory)
+        self.games = [RatingThread(directory) for _ in range(max(1, games))]
 
     def stop(self) -> None:
         self.checks.stop()
-        self.games.stop()
+        for g in self.games:
+            g.stop()
 
 
 def _allowed_hosts(host: str) -> tuple[str, ...] | None:

@@ -10,9 +10,11 @@ colours swapped) in the sandbox, and stores each finished game with the core's
 ``DIR/records/<game id>.json``. A game in flight when the process is killed is not stored, so
 it is simply played again: no finished game is lost, none is counted twice.
 
-Fewest games first stands in for "widest Elo interval first" (the interval of the Elo fit
-narrows with the number of games); openings are not used yet (each pair starts from the
-empty board).
+A version whose author has an earlier checked version also plays ``pairs_per_submission`` pairs
+against it (those games do not count for the rating); `versus_previous` reads them as the
+pentanomial interval and an SPRT. Fewest games first stands in for "widest Elo interval
+first" (the interval of the Elo fit narrows with the number of games); openings are not used
+yet (each pair starts from the empty board).
 """
 
 from __future__ import annotations
@@ -74,21 +76,78 @@ def _next_pair(lg: League) -> tuple[int, str, tuple[int, int, int], int] | None:
         counts[(b, a)] = counts.get((b, a), 0) + n
     sides = [f"sub:{sid}" for sid in current.values()]
     opponents_all = sides + list(lg.config.reference_bots)
+    prev = {}
+    for side in sides:
+        before = previous_of(lg, int(side[4:]))
+        if before is not None:
+            prev[side] = f"sub:{before}"
 
     def played(me: str) -> int:
         return sum(counts.get((me, o), 0) for o in opponents_all if o != me)
 
-    todo = [s for s in sides if played(s) < target]
+    def versus(me: str) -> int:
+        return counts.get((me, prev[me]), 0) if me in prev else 0
+
+    def wanted(me: str) -> list[str]:
+        out = [o for o in opponents_all if o != me] if played(me) < target else []
+        return out + ([prev[me]] if me in prev and versus(me) < target else [])
+
+    todo = [s for s in sides if wanted(s)]
     if not todo:
         return None
-    me = min(todo, key=lambda s: (played(s), int(s[4:])))
-    opponents = [o for o in opponents_all if o != me]
-    if not opponents:
-        return None
+    me = min(todo, key=lambda s: (played(s) + versus(s), int(s[4:])))
+    opponents = wanted(me)
     opp = min(opponents, key=lambda o: (counts.get((me, o), 0), opponents.index(o)))
     boards = resolve_board_set(lg.config.board_set, "board_set")
-    number = played(me) // 2
+    number = (played(me) + versus(me)) // 2
     return int(me[4:]), opp, boards[(number + int(me[4:])) % len(boards)], number
+
+
+def previous_of(lg: League, submission_id: int) -> int | None:
+    """The id of the same user's latest earlier version that passed its check, if any."""
+    sub = lg.submission(submission_id)
+    if sub is None:
+        return None
+    earlier = [s.id for s in lg.submissions(sub.user)
+               if s.id < sub.id and s.status in ("rating", "active", "superseded")]
+    return earlier[-1] if earlier else None
+
+
+def versus_previous(lg: League, submission_id: int) -> dict[str, Any] | None:
+    """The version's game pairs against its author's previous version: the pentanomial counts,
+    the Elo difference with its 95% interval, and an SPRT (H0: Elo <= 0, H1: Elo >= 50);
+    None when there is no previous version. Games of a pair share a board and follow each
+    other; they are the version's games against that one, in order, per board."""
+    from arena.league.standings import GAMES_SCHEMA
+    from arena.results.stats import Pentanomial, Sprt, estimate
+
+    prev = previous_of(lg, submission_id)
+    if prev is None:
+        return None
+    lg.conn.executescript(GAMES_SCHEMA)
+    me, other = f"sub:{submission_id}", f"sub:{prev}"
+    rows = lg.conn.execute(
+        "SELECT side_a, board, score_a FROM games WHERE (side_a=? AND side_b=?) OR "
+        "(side_a=? AND side_b=?) ORDER BY id", (me, other, other, me)).fetchall()
+    by_board: dict[str, list[float]] = {}
+    for a, board, score_a in rows:
+        by_board.setdefault(board, []).append(score_a if a == me else 1.0 - score_a)
+    penta = Pentanomial()
+    for scores in by_board.values():
+        for i in range(0, len(scores) - 1, 2):
+            penta = penta.add_pair(scores[i], scores[i + 1])
+    tri = penta.trinomial()
+    prev_sub = lg.submission(prev)
+    sprt = Sprt(0.0, 50.0)
+    state = sprt.state(penta)
+    verdict = {"continue": "no decision yet", "H0": "not better (H0 accepted)",
+               "H1": "better (H1 accepted)"}[state.result.value]
+    return {"previous version": f"v{prev_sub.version}" if prev_sub else str(prev),
+            "games": len(rows), "pairs": penta.n,
+            "won / drawn / lost": f"{tri.wins} / {tri.draws} / {tri.losses}",
+            "pairs (pentanomial)": str(penta), "Elo difference": estimate(penta).describe(),
+            "SPRT": f"{verdict}: LLR {state.llr:.2f} (bounds {state.lower:.2f} .. "
+                    f"{state.upper:.2f}; H0: Elo <= 0, H1: Elo >= 50)"}
 
 
 def play_next(directory: Path, referee: Any) -> bool:

@@ -202,3 +202,33 @@ def test_student_pages_render(league: Fixture, path: str) -> None:
     c = client(league)
     login(c, "alice", league.secrets["alice"])
     assert c.get(path).status_code == 200
+
+
+def test_second_version_plays_its_previous_one(league: Fixture) -> None:
+    """The stand-in worker plays v2 against v1 in pairs; the page shows the pentanomial
+    result and the SPRT state."""
+    from arena.league.checks import check_next
+    from arena.league.web.rating_worker import play_next
+    from arena.limits import make_limits
+    from arena.referee.referee import MatchSettings, Referee
+
+    lg = League.open(league.dir)
+    v2 = lg.submit("alice", [("bot.py", L0.read_bytes())]).id
+    while check_next(lg) is not None:
+        pass
+    settings = MatchSettings(limits=make_limits(0.5), fresh_process=True, isolation="auto")
+    with Referee(settings) as referee:
+        while play_next(league.dir, referee):
+            pass
+    rows = lg.conn.execute("SELECT COUNT(*) FROM games WHERE side_a IN (?, ?) AND side_b IN "
+                           "(?, ?)", (f"sub:{v2}", f"sub:{league.subs['alice']}",
+                                      f"sub:{v2}", f"sub:{league.subs['alice']}")).fetchone()
+    assert rows[0] == 2  # pairs_per_submission = 1 pair
+    lg.conn.close()
+    c = client(league)
+    login(c, "alice", league.secrets["alice"])
+    st = c.get(f"/submissions/{v2}/status.json").json()
+    assert st["versus"]["pairs"] == 1 and "SPRT" in st["versus"]
+    assert st["versus"]["previous version"] == "v1"
+    first = c.get(f"/submissions/{league.subs['alice']}/status.json").json()
+    assert first["versus"] is None

@@ -40,14 +40,22 @@
     var v = st.versus;
     var box = $("versus");
     if (v === null || v === undefined) {
-      box.textContent = "No previous version, or no games against it yet.";
+      box.textContent = "This is your first version that passed its check.";
     } else if (typeof v === "string") {
       box.textContent = "Not available in this version of the league core.";
     } else {
       box.innerHTML = "";
-      var pre = document.createElement("pre");
-      pre.textContent = Object.keys(v).map(function (k) { return k + ": " + JSON.stringify(v[k]); }).join("\n");
-      box.appendChild(pre);
+      var table = document.createElement("table");
+      table.id = "versus-table";
+      Object.keys(v).forEach(function (k) {
+        var tr = document.createElement("tr");
+        var th = document.createElement("th");
+        th.textContent = k;
+        tr.appendChild(th);
+        cell(tr, typeof v[k] === "string" ? v[k] : JSON.stringify(v[k]));
+        table.appendChild(tr);
+      });
+      box.appendChild(table);
     }
 
     var tbody = $("games").tBodies[0];

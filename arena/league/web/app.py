@@ -307,7 +307,8 @@ class _App:
         me = request.state.user
         mine = [s for s in (sides or ()) if s.startswith("sub:")]
         subs = await self.db(lambda lg: [lg.submission(int(s[4:])) for s in mine])
-        logs = [s.id for s in subs if s is not None and (s.user == me.name or me.admin)]
+        logs = [(s.id, f"{s.user} v{s.version}") for s in subs
+                if s is not None and (s.user == me.name or me.admin)]
         game = viewer_game(record, gid) if record is not None else None
         return self.page(request, "game.html", gid=gid, sides=labels, game=game,
                          game_json=json.dumps(game), logs=logs)

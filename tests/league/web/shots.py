@@ -1,8 +1,9 @@
 """Screenshots of a real league run for docs/league-web.md:
 ``python -m tests.league.web.shots docs/`` (needs Chromium and Playwright).
 
-A league with four students (L1, L0, minimax, and a bot that raises in selectColumn), the real
-server and workers; the pages are shot once the games have been played."""
+A league with four students (alice: L0 then L1 uploaded in the browser, bob: L0, carol:
+minimax, dave: a bot that raises in selectColumn), the real server and workers; the pages are
+shot once the games have been played."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def main(out: Path) -> None:
     lg = League.init(tmp / "lg", cfg)
     secrets = {n: lg.add_user(n, admin=(n == "teacher"))
                for n in ("teacher", "alice", "bob", "carol", "dave")}
-    for user, path in (("bob", "players/L0.py"), ("carol", "players/minimax.py"),
+    for user, path in (("alice", "players/L0.py"), ("bob", "players/L0.py"),
+                       ("carol", "players/minimax.py"),
                        ("dave", "tests/referee/zoo/raise_select.py")):
         lg.submit(user, [(Path(path).name, (ROOT / path).read_bytes())])
     lg.conn.close()
@@ -55,14 +57,16 @@ def main(out: Path) -> None:
                 page.goto(sub_url)
                 text = page.text_content("#game-count") or ""
                 m = re.search(r"\((\d+):", text)
-                if m and int(m.group(1)) >= 6:
+                if m and int(m.group(1)) >= 12:
                     break
                 time.sleep(2)
             page.wait_for_timeout(2500)
             page.screenshot(path=str(out / "league-submission.png"), full_page=True)
             page.click("#games tbody tr a")
             page.wait_for_selector("#viewer svg")
+            page.set_viewport_size({"width": 1000, "height": 760})
             page.screenshot(path=str(out / "league-game.png"))
+            page.set_viewport_size({"width": 1000, "height": 640})
             deadline = time.monotonic() + 240
             while time.monotonic() < deadline:  # everyone has played their pairs
                 page.goto(server.url + "/")
@@ -77,7 +81,7 @@ def main(out: Path) -> None:
             page2.fill("#secret", secrets["teacher"])
             page2.click("#login")
             page2.wait_for_selector("h1:text('Leaderboard')")
-            page2.goto(server.url + "/submissions/3")  # dave's failing bot, as the admin
+            page2.goto(server.url + "/submissions/4")  # dave's failing bot, as the admin
             page2.wait_for_selector("#check-verdict:text('failed')", timeout=90_000)
             page2.screenshot(path=str(out / "league-failed-check.png"))
             page2.goto(server.url + "/admin")

@@ -53,6 +53,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+import arena.report
 from arena.league import League, LeagueError, UploadError
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
@@ -507,6 +508,5 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
 
 
 def _report_static() -> Path:
-    import arena.report
 
     return Path(arena.report.__file__).resolve().parent / "static"

@@ -26,8 +26,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from arena.entrants.specs import parse_spec
 from arena.league import League
+from arena.league.checks import spec_of
+from arena.league.standings import GAMES_SCHEMA, record_game
+from arena.limits import make_limits
 from arena.records import GameRecord
+from arena.referee.referee import MatchSettings, Referee
+from arena.results.stats import Pentanomial, Sprt, estimate
+from arena.tournament.config import resolve_board_set
 
 __all__ = ["RatingThread", "play_next", "read_record", "records_dir"]
 
@@ -56,8 +63,6 @@ def _write_record(directory: Path, game_id: int, record: GameRecord) -> None:
 
 def _next_pair(lg: League) -> tuple[int, str, tuple[int, int, int], int] | None:
     """(submission id, opponent side, board, pair number) of the next pair to play, or None."""
-    from arena.league.standings import GAMES_SCHEMA
-    from arena.tournament.config import resolve_board_set
 
     lg.conn.executescript(GAMES_SCHEMA)
     current: dict[str, int] = {}
@@ -118,8 +123,6 @@ def versus_previous(lg: League, submission_id: int) -> dict[str, Any] | None:
     the Elo difference with its 95% interval, and an SPRT (H0: Elo <= 0, H1: Elo >= 50);
     None when there is no previous version. Games of a pair share a board and follow each
     other; they are the version's games against that one, in order, per board."""
-    from arena.league.standings import GAMES_SCHEMA
-    from arena.results.stats import Pentanomial, Sprt, estimate
 
     prev = previous_of(lg, submission_id)
     if prev is None:
@@ -152,9 +155,6 @@ def versus_previous(lg: League, submission_id: int) -> dict[str, Any] | None:
 
 def play_next(directory: Path, referee: Any) -> bool:
     """Play the next rating game pair; False when there is nothing to play."""
-    from arena.entrants.specs import parse_spec
-    from arena.league.checks import spec_of
-    from arena.league.standings import record_game
 
     lg = League.open(directory)
     try:
@@ -201,8 +201,6 @@ class RatingThread:
         self.thread.start()
 
     def _run(self) -> None:
-        from arena.limits import make_limits
-        from arena.referee.referee import MatchSettings, Referee
 
         lg = League.open(self.dir)
         cfg = lg.config

@@ -24,8 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import uvicorn
+
 from arena.league import League, LeagueError
+from arena.league.checks import check_next
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
+from arena.league.web.rating_worker import RatingThread
+from arena.referee.sandbox import resolve
 
 __all__ = ["CheckThread", "main", "serve"]
 
@@ -49,7 +54,6 @@ class CheckThread:
         self.thread.start()
 
     def _run(self) -> None:
-        from arena.league.checks import check_next
 
         while not self._stop.is_set():
             try:
@@ -89,7 +93,6 @@ class _Threads:
     """The stand-in workers: the check thread and `games` rating-game threads."""
 
     def __init__(self, directory: Path, games: int) -> None:
-        from arena.league.web.rating_worker import RatingThread
 
         self.checks = CheckThread(directory)
         self.games = [RatingThread(directory) for _ in range(max(1, games))]
@@ -112,9 +115,7 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
           announce: Callable[[str], None] = print) -> None:
     """Run the web app and the workers until interrupted. Port 0 picks a free port; the address
     is announced ("league: open http://...") once the server listens."""
-    import uvicorn
 
-    from arena.referee.sandbox import resolve
 
     directory = Path(directory)
     League.open(directory).conn.close()

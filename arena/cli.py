@@ -12,6 +12,7 @@ import os
 import sys
 
 from arena import __version__
+from arena.entrants.specs import SpecError
 from arena.errors import UsageError
 
 #: subcommand name -> module in arena.commands
@@ -51,8 +52,6 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, os.getcwd())
     parser = build_parser()
     args = parser.parse_args(argv)
-    from arena.entrants.specs import SpecError
-
     try:
         return int(args._run(args))
     except (UsageError, SpecError) as e:

@@ -9,7 +9,10 @@ commands -> (play, report, onboarding) -> tournament -> results -> (referee, ent
 - no module of `arena/tournament/` or `arena/results/` imports `arena.report`, `arena.play`,
   `arena.onboarding` or `arena.commands`;
 - nothing in `arena/` imports `players` (the opening judge comes through an entry point);
-- no import cycle between files, counting imports inside functions too.
+- no import cycle between files, counting imports inside functions too;
+- an import inside a function says why (start-up time, an optional dependency) in a comment on
+  its line or the line above; the commands' `run` functions are covered by the rule in
+  `arena/commands/__init__.py`.
 """
 
 from __future__ import annotations
@@ -123,3 +126,20 @@ def test_no_import_cycle_between_files() -> None:
         if node not in state:
             visit(node)
     assert cycles == []
+
+
+def test_imports_inside_functions_say_why() -> None:
+    silent = []
+    for name, path in _modules().items():
+        if name == "arena.commands" or name.startswith("arena.commands."):
+            continue  # the package docstring says why each command imports inside `run`
+        lines = path.read_text(encoding="utf-8").splitlines()
+        tree = ast.parse("\n".join(lines))
+        nested = {id(n): n for f in ast.walk(tree)
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for n in ast.walk(f) if isinstance(n, (ast.Import, ast.ImportFrom))}
+        for node in nested.values():
+            around = lines[max(0, node.lineno - 2):node.end_lineno]
+            if not any("#" in line for line in around):
+                silent.append(f"{name}:{node.lineno}: {lines[node.lineno - 1].strip()}")
+    assert silent == []

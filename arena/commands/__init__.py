@@ -4,8 +4,9 @@ and `run(args) -> int` (the exit code); `arena.cli` wires them together.
 The commands are the top of the import order (commands -> play, report, onboarding ->
 tournament -> results -> referee, entrants -> wire -> rules, records) and the one place that
 hands the project's search to the harness (`opening_judge`, through an entry point). Each
-command imports its
-dependencies inside `run`, so that `cxarena --help` starts fast.
+command imports its dependencies inside `run` (and the helpers `run` calls), so that
+`cxarena --help` and the other commands do not load them: this paragraph is the comment those
+imports inside functions carry (tests/test_architecture.py asks every other module for one).
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from arena import __version__
+from arena.entrants.java import code_files as java_files
 from arena.entrants.specs import PLAYERS_PACKAGE, BotSpec, Kind
 
 __all__ = ["code_fingerprint", "code_files"]
@@ -106,8 +107,6 @@ def _with_siblings(file: Path) -> list[Path]:
 def code_files(spec: BotSpec) -> list[Path]:
     """The files whose contents make up `spec`'s fingerprint."""
     if spec.kind is Kind.JAVA:
-        from arena.entrants.java import code_files as java_files
-
         assert spec.path is not None
         return java_files(spec.path)
     if spec.command is not None:

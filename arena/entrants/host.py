@@ -71,6 +71,8 @@ class _Host:
 
     # ------------------------------------------------------------- messages
     def load(self) -> None:
+        # start-up: the loaders (and the bot's imports) only at `hello`, once main() has set
+        # the lifeline and the protocol's streams
         from arena.entrants.probe import load
 
         try:

@@ -37,6 +37,8 @@ from types import ModuleType
 from typing import Any
 
 from arena.entrants.exposure import bot_paths
+from arena.entrants.java import JavaError, JavaTarget, java_argv, resolve
+from arena.entrants.java import time_limit_problem as java_problem
 from arena.wire.launch import BotLaunch
 
 __all__ = ["BotSpec", "Kind", "SpecError", "bot_pythonpath", "import_bot_module",
@@ -95,8 +97,6 @@ class BotSpec:
         if self.command is not None:
             return list(self.command)
         if self.kind is Kind.JAVA:
-            from arena.entrants.java import JavaTarget, java_argv
-
             assert self.cls is not None
             return java_argv(JavaTarget(self.classpath, self.cls), options)
         if self.kind is Kind.KAGGLE:
@@ -179,8 +179,6 @@ def _path_and_name(text: str, prefix: str, what: str, pattern: re.Pattern[str]) 
 
 
 def _parse_java(text: str) -> BotSpec:
-    from arena.entrants.java import JavaError, resolve
-
     where, cls = _path_and_name(text, JAVA_PREFIX, "Java class", _JAVA_CLASS)
     p = Path(where).expanduser()
     if not p.exists():
@@ -208,8 +206,6 @@ def time_limit_problem(spec: BotSpec, timeout_s: float) -> str | None:
     ``timeout_in_secs`` as an int, so their limit must be a whole number of seconds."""
     if spec.kind is not Kind.JAVA:
         return None
-    from arena.entrants.java import time_limit_problem as java_problem
-
     problem = java_problem(timeout_s)
     return f"Java bot {spec.text!r}: {problem}" if problem else None
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from arena.entrants.specs import SpecError
+from arena.errors import UsageError
 from arena.league.db import League
+from arena.onboarding.conformance import run_check
 
 __all__ = ["check_next", "materialise", "spec_of"]
 
@@ -47,10 +50,6 @@ def spec_of(league: League, submission_id: int) -> str:
 
 def check_next(league: League, *, quick: bool = True) -> int | None:
     """Check the oldest queued version; return its id, or None when none is queued."""
-    from arena.entrants.specs import SpecError
-    from arena.errors import UsageError
-    from arena.onboarding.conformance import run_check
-
     with league.conn:
         row = league.conn.execute(
             "SELECT id FROM submissions WHERE status='queued' ORDER BY id LIMIT 1").fetchone()

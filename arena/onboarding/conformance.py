@@ -38,7 +38,7 @@ from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.referee.referee import FAILED_TO_START, MOVE_CAP_DETAIL, MatchSettings, Referee
 from arena.referee.sandbox import resolve
-from arena.tournament.config import load_limits
+from arena.tournament.config import BOARDS_FILE, REPO_CONFIGS, load_boards, load_limits
 from arena.tournament.preflight import refuse_unseen_programs
 
 __all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
@@ -200,8 +200,6 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 # ------------------------------------------------------------------- defaults from configs
 def _configs_dirs() -> list[Path]:
-    from arena.tournament.config import REPO_CONFIGS
-
     return list(dict.fromkeys([Path.cwd() / "configs", REPO_CONFIGS]))
 
 
@@ -209,8 +207,6 @@ def check_boards(board_set: str = "competition",
                  boards_file: str | os.PathLike[str] | None = None) -> list[Board]:
     """The boards of a check: the smallest and the largest (by M*N) of a board set in
     boards.yaml, and 6x7x4; without duplicates, smallest first."""
-    from arena.tournament.config import BOARDS_FILE, load_boards
-
     if boards_file is not None:
         candidates = [Path(boards_file)]
         if not candidates[0].is_file():

@@ -15,6 +15,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.onboarding.discovery import candidate_names
+
 __all__ = ["NewBot", "ScaffoldError", "check_name", "class_name", "create_bot", "render"]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -92,8 +94,6 @@ def _taken_names(root: Path) -> set[str]:
         names.update(p.name.split(".")[0] for p in local.iterdir()
                      if p.suffix in (".py", ".pyc", ".so", ".pyd") or (p / "__init__.py").exists())
     try:
-        from arena.onboarding.discovery import candidate_names
-
         names.update(n for n, _ in candidate_names())
     except Exception:  # no importable players package: only the local files count
         pass

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arena.entrants.specs import SpecError, parse_spec
+from arena.errors import UsageError
+from arena.onboarding.discovery import discover
 from arena.play.session import Entrant
+from arena.tournament.config import load_config
 
 __all__ = ["collect_bots"]
 
 
 def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str], list[str]]:
     """(entrants, {name: one-line description}, warnings)."""
-    from arena.entrants.specs import SpecError, parse_spec
-    from arena.errors import UsageError
-    from arena.onboarding.discovery import discover
-
     entrants: dict[str, Entrant] = {}
     docs: dict[str, str] = {}
     warnings: list[str] = []
@@ -34,8 +34,6 @@ def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str
     for path in configs:
         if path.name == "boards.yaml":  # the board sets, not a tournament
             continue
-        from arena.tournament.config import load_config
-
         try:
             config = load_config(path)
         except (UsageError, SpecError) as e:

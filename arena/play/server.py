@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import ipaddress
 import json
 import logging
 import math
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -53,6 +55,7 @@ from arena.play.session import (
     IllegalColumn,
     Moved,
 )
+from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
 
@@ -132,7 +135,7 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
             return HTMLResponse(_page("Not found", f"<p>No results folder {html.escape(name)!s}"
                                                    f" here. <a href=\"/results\">All results"
                                                    f"</a></p>"), status_code=404)
-        try:
+        try:  # start-up: the report (matplotlib) loads at the first report page
             from arena.report.html import render_report
         except ImportError as e:
             body = (f"<h1>Report module not available</h1><p>This cxarena has no HTML report "
@@ -154,7 +157,7 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
 
     async def report_asset(request: Request) -> Response:
         """Files the report page refers to next to itself (from arena/report/static)."""
-        try:
+        try:  # as render_report above: the report package only when a page needs it
             import arena.report
         except ImportError:
             return Response(status_code=404)
@@ -182,8 +185,6 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ])
     if hosts is not None:
-        from starlette.middleware.trustedhost import TrustedHostMiddleware
-
         app.add_middleware(TrustedHostMiddleware,
                            allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h}))
     return app
@@ -199,8 +200,6 @@ def _same_origin(origin: str | None, host: str | None) -> bool:
 
 def _results_folders(root: Path) -> list[tuple[str, int]]:
     """(name, games) of each folder under `root` holding a results database."""
-    from arena.results.store import DB_FILE, ResultStore
-
     found = []
     try:
         entries = sorted(root.iterdir())
@@ -368,8 +367,6 @@ def _seconds(value: object) -> float:
 
 def is_loopback(host: str) -> bool:
     """True for the loopback names and addresses (127.0.0.0/8, ::1, localhost)."""
-    import ipaddress
-
     if host.lower() == "localhost":
         return True
     with contextlib.suppress(ValueError):

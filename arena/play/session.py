@@ -38,6 +38,7 @@ from arena.limits import make_limits
 from arena.play.seat import HUMAN
 from arena.records import GameRecord, Reason
 from arena.referee.referee import MatchSettings, Referee
+from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["DEFAULT_RESULTS", "Entrant", "Event", "Finished", "GameSetup", "HumanGame",
            "IllegalColumn", "Moved", "winning_cells"]
@@ -338,8 +339,6 @@ class HumanGame:
         """The record with its labels (game id, names), stored; or unstored and why not."""
         if self.results_dir is None:
             return record, ""
-        from arena.results.store import DB_FILE, ResultStore
-
         n1, n2 = self._names()
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         safe1, safe2 = (_UNSAFE.sub("_", n).strip("_") for n in (n1, n2))

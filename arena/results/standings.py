@@ -20,6 +20,7 @@ is therefore not modelled (it would only matter for incomplete runs).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 from collections.abc import Iterable, Sequence
@@ -348,7 +349,5 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
 
 def _flip(e: EloEstimate) -> EloEstimate:
     """The same estimate from the other player's view."""
-    import dataclasses
-
     return dataclasses.replace(e, score=1.0 - e.score, elo=-e.elo, lower=-e.upper,
                                upper=-e.lower, los=1.0 - e.los, nelo=-e.nelo, bound=-e.bound)

@@ -118,7 +118,7 @@ class DaskExecutor(Executor):
 
     # ------------------------------------------------------------------ connection
     def _connect(self, timeout_s: float) -> Any:
-        try:
+        try:  # Dask is optional (cxarena[dask]) and slow to import: only for --scheduler
             from distributed import Client
         except ImportError:
             raise UsageError("--scheduler: tournaments on Dask need the `distributed` package: "

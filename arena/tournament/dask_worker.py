@@ -10,6 +10,7 @@ coordinator (`arena.tournament.dask_executor`) runs on another machine; see its 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import errno
@@ -264,7 +265,7 @@ def _stop_profiler(worker: Any) -> None:
 
 
 def _plugin_base() -> type:
-    try:
+    try:  # Dask is optional (cxarena[dask]): this module also loads where it is missing
         from distributed.diagnostics.plugin import WorkerPlugin
     except ImportError:  # the plugin is only ever built where distributed is installed
         return object
@@ -288,8 +289,6 @@ class CxarenaWorkerPlugin(_plugin_base()):  # type: ignore[misc]
         message = _no_core_message(worker, state)
         log.error("event=no-free-core %s: this worker closes", message)
         print(f"cxarena: {message}: this worker closes", file=sys.stderr, flush=True)
-        import asyncio
-
         asyncio.get_running_loop().call_soon(
             lambda: asyncio.ensure_future(worker.close(nanny=True, reason="cxarena-no-core")))
 
@@ -356,7 +355,7 @@ def play_game(game: GameSpec, settings: MatchSettings,
     Never raises for a game: harness errors (a code mismatch, no free core, a bug) come back as
     a TaskResult without a record.
     """
-    from distributed import get_worker
+    from distributed import get_worker  # optional Dask: runs only inside a Dask worker
 
     worker = get_worker()
     state = _worker_state(worker)

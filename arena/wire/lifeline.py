@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
 import signal
 import sys
 
@@ -66,8 +67,6 @@ def main(args: list[str]) -> int:
         print(usage, file=sys.stderr)
         return 2
     die_with_parent(int(args[0]))
-    import resource
-
     for res, value in limits:
         try:
             resource.setrlimit(res, (value, value))

@@ -28,7 +28,7 @@ LAYERS = {
     "commands": 6, "cli": 6, "__main__": 6,
     "play": 5, "report": 5, "onboarding": 5, "league": 5,
     "tournament": 4,
-    "results": 3,
+    "results": 3, "analysis": 3,
     "referee": 2, "entrants": 2,
     "wire": 1,
     # the rules, the player interface, records, limits and the package's own small modules

@@ -271,8 +271,8 @@ def _verdict(oracle: Oracle, M: int, N: int, K: int, moves: list[int], i: int,
         safe = tuple(c for c in legal if c != col
                      and not _forced_win(oracle, prefix + [c], threat_plies, budget_s / 4))
         if safe:
-            return MoveVerdict(i, player, col, "blunder",
-                               f"allowed a forced loss (proven by a {threat_plies}-ply search)", safe)
+            return MoveVerdict(i, player, col, "blunder", f"allowed a forced loss (proven by "
+                               f"a {threat_plies}-ply search)", safe)
     return MoveVerdict(i, player, col, "unclear")
 
 

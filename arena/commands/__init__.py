@@ -11,10 +11,17 @@ imports inside functions carry (tests/test_architecture.py asks every other modu
 
 from __future__ import annotations
 
+import difflib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from arena.analysis.engine import Oracle
 from arena.board import CXBoard
 from arena.errors import UsageError
 from arena.tournament.openings import Judge
+
+if TYPE_CHECKING:
+    from arena.records import StoredGame
 
 
 def checked_board(board: list[int]) -> tuple[int, int, int]:
@@ -61,3 +68,22 @@ def analysis_oracle(M: int, N: int, K: int, name: str = "search") -> Oracle:
                          f"{SOLVER_GROUP}); reinstall cxarena (make, or pip install -e .)")
     oracle: Oracle = found[0].load()(M, N, K)
     return oracle
+
+
+def stored_game(results: str, game_id: str) -> tuple[StoredGame, Path]:
+    """The stored game `game_id` of a results folder, and the folder; UsageError with the
+    closest ids if there is no such game."""
+    from arena.report.data import find_db  # (commands import inside functions)
+    from arena.results.store import ResultStore
+
+    db = find_db(results)
+    with ResultStore(db, create=False) as store:
+        game = store.game(game_id)
+        if game is None:
+            ids = sorted(store.done_ids())
+            close = difflib.get_close_matches(game_id, ids, n=3, cutoff=0.6)
+            hint = (f"did you mean {', '.join(close)}?" if close else
+                    f"{len(ids)} games are stored; list their ids with "
+                    f"`cxarena report {results} --json`")
+            raise UsageError(f"{results}: no game {game_id!r}; {hint}")
+    return game, db.parent

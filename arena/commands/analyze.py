@@ -31,8 +31,7 @@ def analyse_stored(results: str, game_id: str, budget_s: float) -> str:
     from arena.analysis.engine import analyse_game
     from arena.analysis.render import render_analysis
     from arena.analysis.store import AnalysisStore
-    from arena.commands import analysis_oracle
-    from arena.commands.show import stored_game
+    from arena.commands import analysis_oracle, stored_game
     from arena.errors import UsageError
 
     if not budget_s > 0:

@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from arena.records import StoredGame
 
 HELP = ("print one stored game: the final board with move numbers (or every position with "
         "--step), who won and why, the times")
@@ -31,27 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_budget(parser)
 
 
-def stored_game(results: str, game_id: str) -> tuple[StoredGame, Path]:
-    """The stored game `game_id` of a results folder, and the folder; UsageError with the
-    closest ids if there is no such game."""
-    from arena.errors import UsageError
-    from arena.report.data import find_db
-    from arena.results.store import ResultStore
-
-    db = find_db(results)
-    with ResultStore(db, create=False) as store:
-        game = store.game(game_id)
-        if game is None:
-            ids = sorted(store.done_ids())
-            close = difflib.get_close_matches(game_id, ids, n=3, cutoff=0.6)
-            hint = (f"did you mean {', '.join(close)}?" if close else
-                    f"{len(ids)} games are stored; list their ids with "
-                    f"`cxarena report {results} --json`")
-            raise UsageError(f"{results}: no game {game_id!r}; {hint}")
-    return game, db.parent
-
-
 def run(args: argparse.Namespace) -> int:
+    from arena.commands import stored_game
     from arena.report.show import render_game
 
     game, _ = stored_game(args.results, args.game_id)

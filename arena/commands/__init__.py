@@ -87,3 +87,36 @@ def stored_game(results: str, game_id: str) -> tuple[StoredGame, Path]:
                     f"`cxarena report {results} --json`")
             raise UsageError(f"{results}: no game {game_id!r}; {hint}")
     return game, db.parent
+
+
+def analyse_results(results_dir: Path, budget_s: float, workers: int | None = None,
+                    redo: bool = False, quiet: bool = False) -> str:
+    """`--analyze` of `report` and `tournament`: analyse every covered game of a results
+    folder not analysed yet (arena.analysis.batch, a process pool after the games) and return
+    the blunders table (markdown)."""
+    import sys  # (commands import inside functions)
+
+    from arena.analysis.batch import analyse_folder, blunder_rows, blunders_markdown
+    from arena.analysis.store import AnalysisStore
+    from arena.report.data import find_db
+    from arena.results.store import ResultStore
+
+    if not budget_s > 0:
+        raise UsageError(f"--time-per-position {budget_s}: must be a positive number of seconds")
+    db = find_db(results_dir)
+    with ResultStore(db, create=False) as store:
+        games = list(store.games())
+
+    def progress(done: int, total: int) -> None:
+        if not quiet:
+            print(f"\ranalysed {done}/{total} games", end="", file=sys.stderr, flush=True)
+
+    count, skipped = analyse_folder(db.parent, games, analysis_oracle, budget_s, workers, redo,
+                                    progress)
+    if count and not quiet:
+        print(file=sys.stderr)
+    rows = blunder_rows(games, AnalysisStore(db.parent).all())
+    note = (f"Analysed {count} game(s) now"
+            + (f"; {skipped} on boards larger than the exact solver covers were skipped"
+               if skipped else "") + ".\n\n")
+    return note + "### Blunders per bot per game, per board\n\n" + blunders_markdown(rows)

@@ -25,6 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the HTML report (standings, plots, faults, every game "
                              "replayable; one file, opens from disk) to FILE (default "
                              "DIR/report.html)")
+    parser.add_argument("--analyze", action="store_true",
+                        help="first analyse every game whose board the exact solver covers "
+                             "(not analysed yet) in a process pool, print the blunders per "
+                             "bot per game and board; the HTML report then shows the analyses")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="processes for --analyze (default: the CPU count)")
+    from arena.commands.analyze import add_budget
+
+    add_budget(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
 
     where = Path(args.results)
     db = find_db(where)
+    if args.analyze:
+        from arena.commands import analyse_results
+
+        print(analyse_results(where, args.time_per_position, args.workers))
     if args.html is not None:
         from arena.report.html import write_report
 

@@ -41,6 +41,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play the games on the workers of this Dask scheduler, e.g. "
                              "tcp://lab-01:8786 (overrides the config's `scheduler`; needs "
                              "pip install 'cxarena[dask]')")
+    parser.add_argument("--analyze", action="store_true",
+                        help="after the games, analyse every game whose board the exact "
+                             "solver covers (a process pool of the run's worker count) and "
+                             "rewrite the report with the analyses")
+    from arena.commands.analyze import add_budget
+
+    add_budget(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +72,16 @@ def run(args: argparse.Namespace) -> int:
     outcome = run_and_report(config, Path(args.results) if args.results else None,
                              quiet=args.quiet, fresh=args.fresh,
                              replay_changed=args.replay_changed)
+    if args.analyze:
+        from arena.commands import analyse_results
+
+        table = analyse_results(outcome.results_dir, args.time_per_position, config.workers,
+                                quiet=args.quiet)
+        if not args.quiet:
+            print(table)
+        report = write_html_report(outcome.results_dir)
+        if report is not None and not args.quiet:
+            print(f"report: {report}")
     return 0 if outcome.complete else 1
 
 

@@ -29,6 +29,9 @@ from typing import Any
 import numpy as np
 
 from arena import __version__
+from arena.analysis.batch import blunder_rows
+from arena.analysis.render import viewer_data
+from arena.analysis.store import AnalysisStore
 from arena.records import Reason, StoredGame
 from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
@@ -151,6 +154,7 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     label_values: list[Any] = []
     label_index: dict[str, int] = {}
     kept = 0
+    analyses = AnalysisStore(data.results_dir).all() if data.results_dir else {}
     for gi, g in enumerate(data.games):
         rec = g.record
         if g.player1 not in pidx or g.player2 not in pidx:
@@ -191,6 +195,8 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
                                for k, v in labels.items()}
         if rec.opening:
             extra["opening"] = list(rec.opening)
+        if g.game_id in analyses:
+            extra["analysis"] = viewer_data(analyses[g.game_id])
         if extra:
             more[i] = extra
     timeout_s = data.timeout_s
@@ -385,6 +391,23 @@ def _show(v: Any) -> str:
     return v if isinstance(v, str) else json.dumps(v)
 
 
+def _analysis_html(data: ReportData) -> str:
+    """Blunders per bot per game, per board, over the analysed games (empty if none)."""
+    analyses = AnalysisStore(data.results_dir).all() if data.results_dir else {}
+    rows = blunder_rows(data.games, analyses)
+    if not rows:
+        return ('<p class="note">No game analysed: <code>cxarena report DIR --analyze</code> '
+                'solves every position of the games whose board the exact solver covers.</p>')
+    body = "".join(f"<tr><td>{_e(r.player)}</td><td>{_e(r.board)}</td><td>{r.games}</td>"
+                   f"<td>{r.blunders}</td><td>{r.per_game:.2f}</td></tr>" for r in rows)
+    return ('<p>A blunder is a move that changed the proven value (won to drawn or lost, drawn '
+            'to lost), or, without an exact value, missed an immediate win or allowed a loss '
+            'the search proves. Open a game below to see its evaluation strip.</p>'
+            '<table id="blunders-table"><thead><tr><th>bot</th><th>board</th>'
+            '<th>games analysed</th><th>blunders</th><th>blunders per game</th></tr></thead>'
+            f'<tbody>{body}</tbody></table>')
+
+
 def render_html(data: ReportData) -> str:
     """The page for `data` (see the module docstring)."""
     payload, times = _payload(data)
@@ -409,6 +432,7 @@ def render_html(data: ReportData) -> str:
         crosstable=_crosstable_html(data),
         pairs=_pairs_html(data),
         boards=_boards_html(data),
+        analysis=_analysis_html(data),
         times_svg=time_plot,
         times_table=_times_table(times, limit_ms),
         data=blob,

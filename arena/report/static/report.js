@@ -285,7 +285,7 @@
              offender: G.offender[i] || null, explanation: m.explain || null,
              illegal_col: m.illegal_col === undefined ? null : m.illegal_col,
              seed: G.seed[i], opening: m.opening === undefined ? null : m.opening,
-             info: info };
+             analysis: m.analysis || null, info: info };
   }
 
   function openGame(i, scroll) {

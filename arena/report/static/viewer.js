@@ -18,7 +18,12 @@
  *     explanation: "...",           how the game ended, in words (shown at the last position)
  *     illegal_col: col | null,      the column of an illegal answer (drawn as a ghost piece)
  *     opening: [col, ...] | any,    forced opening moves (marked in the move list)
- *     info: {label: value, ...} }   anything else worth showing (seed, pair id ...)
+ *     info: {label: value, ...},    anything else worth showing (seed, pair id ...)
+ *     analysis: {...} | null }      the exact solver's analysis (arena/analysis/render.py,
+ *                                   viewer_data): an evaluation strip under the board (one
+ *                                   cell per position, coloured by the proven value for the
+ *                                   first player, hatched where only estimated), blunders
+ *                                   marked in the move list, better moves drawn on the board
  *
  * `options`:
  *   { position: "end" | "start" | n   the position shown first (default "end")
@@ -187,6 +192,37 @@
       svg.classList.toggle("cx-nonums", !numBox.checked);
     });
     var status = h("div", { "class": "cx-status", "aria-live": "polite" }, boardWrap);
+    // --- the analysis: evaluation strip (one cell per position) and verdicts
+    var analysis = game.analysis || null;
+    var verdicts = {};
+    var stripCells = [];
+    if (analysis) {
+      (analysis.moves || []).forEach(function (v) { verdicts[v.ply] = v; });
+      var strip = h("div", { "class": "cx-evalstrip", role: "list",
+                             "aria-label": "evaluation of every position" }, boardWrap);
+      (analysis.positions || []).forEach(function (p) {
+        var v = p.value;
+        var cls = "cx-eval " + (p.kind === "estimate" ? "cx-est" : "cx-proven") +
+          (v === null || v === undefined ? " cx-unknown" : v > 0.5 ? " cx-p1win" :
+           v < -0.5 ? " cx-p2win" : p.kind === "estimate" ? (v > 0 ? " cx-p1lean" :
+           v < 0 ? " cx-p2lean" : " cx-even") : " cx-draw");
+        var verdict = verdicts[p.ply];
+        if (verdict && verdict.verdict === "blunder") { cls += " cx-blunder"; }
+        var cell = h("span", { "class": cls, role: "listitem", "data-ply": p.ply,
+                               "data-kind": p.kind, "data-value": v === null ? "" : v }, strip);
+        cell.title = "after " + p.ply + " moves, " + players[p.ply % 2] + " to move: " +
+          p.label + (verdict && verdict.verdict === "blunder" ? " (blunder next: " +
+          verdict.reason + ")" : "");
+        cell.addEventListener("click", function () { goto(p.ply); });
+        stripCells.push(cell);
+      });
+      var legend = h("div", { "class": "cx-evallegend" }, boardWrap);
+      legend.textContent = "Evaluation: " + players[0] + " wins / draw / " + players[1] +
+        " wins (proven); hatched: estimate" + (analysis.exact_from !== null &&
+        analysis.exact_from !== undefined ? "; exact from move " + (analysis.exact_from + 1) :
+        "") + ". Solver: " + (analysis.solver || "none (estimates)") + ", " +
+        analysis.budget_s + " s per position.";
+    }
     h("div", { "class": "cx-help" }, boardWrap,
       "Keys: Left/Right one move, PageUp/PageDown ten, Home/End. Click a move to jump to it.");
 
@@ -211,7 +247,8 @@
     var listBox = h("div", { "class": "cx-moves" }, side);
     var table = h("table", null, listBox);
     var thead = h("tr", null, h("thead", null, table));
-    ["#", "player", "col", "ms", ""].forEach(function (x) { h("th", null, thead, x); });
+    ["#", "player", "col", "ms", ""].concat(analysis ? ["verdict"] : []).forEach(
+      function (x) { h("th", null, thead, x); });
     var tbody = h("tbody", null, table);
     var rows = [];
     function addRow(n) {
@@ -230,6 +267,24 @@
                                                    " cx-near" : "") }, barTd);
         bar.style.width = Math.max(1, Math.min(60, Math.round(60 * frac))) + "px";
         bar.title = (100 * frac).toFixed(0) + " % of the " + limit + " ms limit";
+      }
+      if (analysis) {
+        var vd = verdicts[n];
+        var vtd = h("td", { "class": "cx-verdict" }, tr);
+        if (vd) {
+          vtd.setAttribute("data-verdict", vd.verdict);
+          if (vd.verdict === "blunder") {
+            tr.classList.add("cx-blunder");
+            vtd.textContent = "?? blunder";
+          } else if (vd.verdict === "inaccuracy") {
+            vtd.textContent = "?! inaccuracy";
+          } else if (vd.verdict === "best") {
+            vtd.textContent = "best";
+          } else {
+            vtd.textContent = "";
+          }
+          vtd.title = vd.reason + (vd.better.length ? "; better: " + vd.better.join(", ") : "");
+        }
       }
       tr.addEventListener("click", function () { goto(n + 1); });
       rows.push(tr);
@@ -293,6 +348,18 @@
                       y2: TOP + b[0] * CELL + CELL / 2 }, winLayer);
         });
       }
+      var bl = pos > 0 ? verdicts[pos - 1] : null;
+      if (bl && bl.verdict === "blunder") {
+        // the better moves of the blunder just played, where they would have gone
+        var playedCol = moves[pos - 1];
+        bl.better.forEach(function (bc) {
+          var hgt = heights[bc] - (bc === playedCol ? 1 : 0);
+          if (bc < 0 || bc >= N || hgt >= M) { return; }
+          s("circle", { "class": "cx-better", cx: bc * CELL + CELL / 2, "data-col": bc,
+                        cy: TOP + (M - 1 - hgt) * CELL + CELL / 2, r: RADIUS - 3 }, winLayer);
+        });
+      }
+      stripCells.forEach(function (c, k) { c.classList.toggle("cx-here", k === pos); });
       if (atEnd && game.illegal_col !== undefined && game.illegal_col !== null) {
         var ic = game.illegal_col;
         if (ic >= 0 && ic < N) {
@@ -329,9 +396,13 @@
         return;
       }
       var p = (pos - 1) % 2;
+      var vdc = verdicts[pos - 1];
       status.textContent = "Move " + pos + " of " + moves.length + ": " + players[p] +
         " played column " + moves[pos - 1] +
-        (times[pos - 1] !== undefined ? " in " + fmtMs(times[pos - 1]) + " ms" : "") + ".";
+        (times[pos - 1] !== undefined ? " in " + fmtMs(times[pos - 1]) + " ms" : "") + "." +
+        (vdc && vdc.verdict === "blunder" ? " Blunder: " + vdc.reason +
+         (vdc.better.length ? "; better: column " + vdc.better.join(", ") +
+          " (dashed on the board)." : ".") : "");
     }
 
     var curRow = null;

@@ -20,6 +20,7 @@ from pathlib import Path
 from arena.board import CXBoard, CXGameState
 from arena.timing import safe_budget_s
 from players._shared.bitboard import BitPosition
+from players._shared.fastsolve import make_solver
 from players._shared.search import BitSearch
 from players._shared.searchbot import SEARCH_FRACTION, SearchPlayer
 from players.alphabeta import AlphaBeta
@@ -39,37 +40,73 @@ def _load(name: str) -> list[tuple[list[int], int]]:
     return out
 
 
-def _solve_set(positions: list[tuple[list[int], int]]) -> tuple[float, float, float, int]:
-    """Solve every position with an empty table: (wall s, cpu s, nodes, wrong answers)."""
-    engine = BitSearch(6, 7, 4)
+def _solve_set(positions: list[tuple[list[int], int]], compiled: bool
+               ) -> tuple[float, float, int, int]:
+    """Solve every position with an empty table: (wall s, cpu s, nodes, wrong answers), with
+    the compiled solver or the pure-Python `BitSearch.solve` (`PySolver`)."""
+    solver = make_solver(6, 7, 4, prefer_compiled=compiled)
+    todo = []
+    for moves, expected in positions:
+        p = BitPosition.from_board(CXBoard.from_moves(6, 7, 4, moves))
+        todo.append((p.current, p.mask, p.moves, expected))
     nodes = wrong = 0
     wall, cpu = time.perf_counter(), time.process_time()
-    for moves, expected in positions:
-        engine.tt.clear()
-        score, n = engine.solve_board(moves)
-        nodes += n
-        wrong += score != expected
+    for cur, mask, n_moves, expected in todo:
+        solver.clear()
+        r = solver.solve(cur, mask, n_moves)
+        assert r is not None
+        nodes += r[1]
+        wrong += r[0] != expected
     return time.perf_counter() - wall, time.process_time() - cpu, nodes, wrong
+
+
+def _compile_s() -> tuple[float, float]:
+    """Seconds to import the compiled solver in a fresh process: with an empty numba cache
+    (compiling) and with the cache it left (loading)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    code = ("import time; t = time.perf_counter(); "
+            "import players._shared.fastsolve as f; f.FastSolver(6, 7, 4).solve(0, 0, 0, 10); "
+            "print(time.perf_counter() - t)")
+    out = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for _ in range(2):
+            r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                               text=True, check=True)
+            out.append(float(r.stdout.split()[-1]))
+    return out[0], out[1]
 
 
 def exact_solver() -> None:
     print("### Exact solver on Pons' test sets (6x7, K=4)\n")
-    print("`BitSearch.solve`: negamax alpha-beta without depth or time limit, null windows "
-          "bisecting the score range, table emptied before each position; best of 3 runs.\n")
-    print("| set | positions | correct | mean time (wall) | mean CPU time | mean nodes | "
-          "nodes/s (CPU) | Pons C++: time | Pons C++: nodes |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("`BitSearch.solve` (pure Python) and the same search compiled with numba "
+          "(`players._shared.fastsolve.FastSolver`): negamax alpha-beta without depth or time "
+          "limit, null windows bisecting the score range, table emptied before each position; "
+          "best of 3 runs. Both search the same tree (same nodes).\n")
+    print("| set | solver | positions | correct | mean time (wall) | mean CPU time | "
+          "mean nodes | nodes/s (CPU) | vs Pons C++ time | Pons C++: time | Pons C++: nodes |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in ("Test_L3_R1", "Test_L2_R1"):
         positions = _load(name)
-        runs = [_solve_set(positions) for _ in range(3)]
-        wall = min(r[0] for r in runs)
-        cpu = min(r[1] for r in runs)
-        nodes, wrong = runs[0][2], max(r[3] for r in runs)
-        n = len(positions)
-        print(f"| {name} | {n} | {n - wrong} | {wall / n * 1e6:.0f} us | {cpu / n * 1e6:.0f} us "
-              f"| {nodes / n:.1f} | {nodes / cpu:,.0f} | {PONS_CPP[name][0]} | "
-              f"{PONS_CPP[name][1]} |")
-    print()
+        for compiled in (False, True):
+            runs = [_solve_set(positions, compiled) for _ in range(3)]
+            wall = min(r[0] for r in runs)
+            cpu = min(r[1] for r in runs)
+            nodes, wrong = runs[0][2], max(r[3] for r in runs)
+            n = len(positions)
+            pons_us = float(PONS_CPP[name][0].split()[0])
+            label = "compiled (numba)" if compiled else "pure Python"
+            print(f"| {name} | {label} | {n} | {n - wrong} | {wall / n * 1e6:.1f} us | "
+                  f"{cpu / n * 1e6:.1f} us | {nodes / n:.1f} | {nodes / cpu:,.0f} | "
+                  f"{cpu / n * 1e6 / pons_us:.1f}x | {PONS_CPP[name][0]} | "
+                  f"{PONS_CPP[name][1]} |")
+    cold, warm = _compile_s()
+    print(f"\nFirst use of the compiled solver in a fresh process: {cold:.1f} s with an empty "
+          f"numba cache (compiling), {warm:.2f} s with the cache it leaves (`cache=True`, in "
+          f"`__pycache__` next to the module).\n")
 
 
 def _middle_positions(M: int, N: int, K: int, count: int, seed: int) -> list[CXBoard]:

@@ -167,6 +167,13 @@ class Morris(Game[MorrisState, MorrisMove]):
             return [(s, d) for s in srcs for d in empties]
         return [(s, d) for s in srcs for d in ADJACENT[s] if empty >> d & 1]
 
+    def mobility(self, state: MorrisState, side: int) -> int:
+        """How many (from, to) steps `side` has in this position (placements while it has
+        pieces in hand), ignoring whose turn it is and the removals."""
+        if side == state.side:
+            return len(self._steps(state))
+        return len(self._steps(MorrisState(state.white, state.black, side, state.in_hand)))
+
     def _drawn(self, state: MorrisState) -> Outcome | None:
         if state.since_mill >= self.params["no_mill_moves"]:
             return Outcome(None, "no-mill", f"{state.since_mill} moves without a mill")

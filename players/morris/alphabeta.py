@@ -4,9 +4,9 @@ Heuristic, from the side to move: pieces (on the board and in hand), closed mill
 mobility (sliding moves, in the moving phase while neither side flies). A won or lost game
 scores beyond any heuristic value, sooner wins higher; a draw by rule scores 0. The
 transposition table is keyed by the position (`MorrisState.key()`: board, side to move,
-pieces in hand) and keeps the depth, the value with its bound and the best move, which is tried first on the next visit. The search
-stops at the deadline (`arena.timing.Deadline.for_move`) and answers the best move of the last
-completed depth.
+pieces in hand) and keeps the depth, the value with its bound and the best move, which is
+tried first on the next visit. The search stops at the deadline
+(`arena.timing.Deadline.for_move`) and answers the best move of the last completed depth.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import inspect
 import os
 import sys
 import traceback
-from typing import TYPE_CHECKING, Any
+from typing import IO, Any, NoReturn, Protocol
 
 from arena.entrants.specs import SpecError, import_bot_module, parse_spec
 from arena.games import Game, GameError, make_game
@@ -22,8 +22,16 @@ from arena.games.player import GamePlayer
 from arena.wire import protocol
 from arena.wire import protocol_v2 as v2
 
-if TYPE_CHECKING:
-    from arena.entrants.host import _Host
+
+class _Host(Protocol):
+    """What the host process (`arena.entrants.host`) lends a v2 session."""
+
+    target: str
+    reader: IO[bytes]
+
+    def send(self, text: str) -> None: ...
+
+    def fail(self, where: str, exc: BaseException) -> NoReturn: ...
 
 __all__ = ["GameHost", "load_game_player_class"]
 

@@ -143,6 +143,7 @@ class _Host:
                 self.new_game(msg)
             elif isinstance(msg, protocol.Hello):
                 if msg.version == 2:  # any game (docs/protocol.md, "Version 2")
+                    # only a version-2 session needs the games (start-up time)
                     from arena.entrants.game_host import GameHost
 
                     return GameHost(self).run()

@@ -26,8 +26,11 @@ from arena.wire import protocol_v2 as v2
 class _Host(Protocol):
     """What the host process (`arena.entrants.host`) lends a v2 session."""
 
-    target: str
-    reader: IO[bytes]
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def reader(self) -> IO[bytes]: ...
 
     def send(self, text: str) -> None: ...
 

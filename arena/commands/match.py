@@ -26,6 +26,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from arena import defaults
 from arena.commands import checked_board, opening_judge
@@ -51,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--board-set", metavar="NAME", default=None,
                        help="cycle the pairs over every board of a set in boards.yaml "
                             "(e.g. competition)")
+    where.add_argument("--game", metavar="NAME", default=None,
+                       help="play another game than Connect-X through protocol v2: othello "
+                            "or morris (parameters with --param)")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter of --game, e.g. size=6 (othello) or no_mill_moves=60 "
+                             "(morris); repeatable")
     parser.add_argument("--time", type=float, required=True, metavar="T",
                         help="time limit per move and for initPlayer, in seconds")
     parser.add_argument("--games", type=int, default=None, metavar="G",
@@ -101,6 +108,32 @@ def game_seed(base_seed: int, game_index: int) -> int:
     """The seed of game `game_index` (from 1) of a match with --seed `base_seed` (derived as a
     tournament's game seeds are, see `arena.tournament.schedule.game_seed`)."""
     return schedule.game_seed(base_seed, f"match-{game_index}")
+
+
+def game_of(args: argparse.Namespace) -> Any:
+    """The `arena.games.Game` of --game/--param (None without --game). Connect-X given as
+    --game connectx becomes its --board (protocol v1, as always)."""
+    if args.game is None:
+        if args.param:
+            raise UsageError("--param needs --game")
+        return None
+    from arena.games import GameError, make_game
+    from arena.games.params import parse_params
+
+    try:
+        params = parse_params(",".join(args.param)) if args.param else {}
+        game = make_game(args.game, params)
+    except GameError as e:
+        raise UsageError(f"--game {args.game}: {e}") from None
+    if game.name == "connectx":
+        args.board = [game.params["rows"], game.params["cols"], game.params["k"]]
+        args.game = None
+        return None
+    if args.openings is not None or args.plies is not None:
+        raise UsageError(f"--game {game.name}: openings are for Connect-X only (not yet for "
+                         f"other games); every game starts from the start position")
+    args.no_openings = True
+    return game
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -170,6 +203,8 @@ def prune_match_logs(keep: int, current: str) -> list[str]:
 
 
 def _boards(args: argparse.Namespace) -> list[tuple[int, int, int]]:
+    if args.game is not None:
+        return [(0, 0, 0)]
     if args.board is not None:
         M, N, K = args.board
         return [(M, N, K)]
@@ -223,6 +258,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.results.stats import Pentanomial, Sprt, SprtResult
     from arena.tournament.preflight import refuse_unseen_programs
 
+    game = game_of(args)
     _check(args)
     boards = _boards(args)
     isolation = resolve(args.isolation)  # UsageError: namespaces, impossible here
@@ -235,7 +271,8 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             raise UsageError(f"--time {args.time:g}: {problem}")
     refuse_unseen_programs([spec1, spec2], isolation.isolated)
-    failed = check_loadable([spec1, spec2])
+    # the probes load CXPlayer classes; a bot for another game shows at its start instead
+    failed = check_loadable([spec1, spec2]) if game is None else {}
     if failed:
         raise SpecError(next(iter(failed.values())))
     starts = _Starts(args, boards)
@@ -260,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
             (M, N, K), opening = starts.at(k)
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
             rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
-                               game_id=f"{i} of the match", opening=opening)
+                               game_id=f"{i} of the match", opening=opening, game=game)
             rec = dataclasses.replace(rec, pair_id=f"match-{args.seed}-pair{k + 1}")
             records.append(rec)
             if args.json:
@@ -315,8 +352,10 @@ def _result_line(i: int, rec: GameRecord) -> str:
     else:
         result = f"{rec.p1 if rec.winner == 1 else rec.p2} wins"
     line = (f"game {i}: {rec.p1} vs {rec.p2} (seed {rec.seed}): {result} by {rec.reason.value} "
-            f"after {len(rec.moves)} moves")
-    if rec.detail:
+            f"after {rec.n_moves} moves")
+    if rec.detail and rec.offender is None:
+        line += f"\n  {rec.detail}"
+    elif rec.detail:
         who = rec.p1 if rec.offender == 1 else rec.p2
         line += f"\n  {rec.reason.value} by {who}: {rec.detail}"
     for incident in rec.extra.get("overload") or []:
@@ -346,8 +385,9 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
     lines = []
     if records:
         r = records[0]
-        boards = list(dict.fromkeys((x.M, x.N, x.K) for x in records))
-        where = (f"{r.M}x{r.N} K={r.K}" if len(boards) == 1 else f"{len(boards)} boards")
+        boards = list(dict.fromkeys(x.game_label for x in records))
+        where = (f"{r.M}x{r.N} K={r.K}" if r.is_connectx else r.game_label) \
+            if len(boards) == 1 else f"{len(boards)} boards"
         lines.append(f"{spec1} vs {spec2}: {len(records)} games on {where}, "
                      f"{timeout_s:g} s per move")
     lines.append(f"  W/D/L for {spec1}: {wins}/{draws}/{losses}   points {spec1} "
@@ -364,7 +404,7 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
 def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
     """How many distinct games (and pairs) were played, and a warning when they repeat."""
     def key(r: GameRecord) -> tuple[object, ...]:
-        return (r.M, r.N, r.K, r.p1, r.p2, r.moves)
+        return (r.game_label, r.p1, r.p2, r.moves, r.move_texts)
 
     games = len({key(r) for r in records})
     text = f"  distinct games: {games} of {len(records)}"

@@ -212,8 +212,14 @@ class Othello(Game[OthelloState, int]):
                 raise MoveSyntaxError(f"{text!r} is not a square of the "
                                       f"{self.size}x{self.size} board")
             move = r * self.size + c
-        if move not in self.legal_moves(state):
-            raise IllegalMoveError(f"{text} is not a legal move here")
+        legal = self.legal_moves(state)
+        if move not in legal:
+            if not legal:
+                raise IllegalMoveError("the game is over")
+            if move == PASS:
+                raise IllegalMoveError("pass is only allowed without a legal move")
+            raise IllegalMoveError(f"{text} is not a legal move here (it is occupied or "
+                                   f"flips no disc)")
         return move
 
     def render(self, state: OthelloState) -> str:

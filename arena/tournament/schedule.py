@@ -54,6 +54,9 @@ class GameSpec:
     options2: Mapping[str, Any] = field(default_factory=dict)
     opening: tuple[int, ...] = ()  # columns played before the bots move
     pair_id: str = ""  # the game pair (same board, round, pairing and opening)
+    #: another game than Connect-X (M, N, K are then 0) and its parameters
+    game: str = "connectx"
+    params: tuple[tuple[str, int], ...] = ()
 
     @property
     def board(self) -> tuple[int, int, int]:
@@ -64,9 +67,17 @@ class GameSpec:
         return self.M * self.N
 
 
-def game_id(M: int, N: int, K: int, round_: int, p1: str, p2: str) -> str:
-    """The readable id of a game, e.g. ``7x6x4-r1-L0-L1``."""
-    return f"{M}x{N}x{K}-r{round_}-{p1}-{p2}"
+def game_id(M: int, N: int, K: int, round_: int, p1: str, p2: str,
+            variant: str | None = None) -> str:
+    """The readable id of a game, e.g. ``7x6x4-r1-L0-L1``; another game names its variant in
+    place of the board (``othello-size8-r1-A-B``)."""
+    board = f"{M}x{N}x{K}" if variant is None else variant
+    return f"{board}-r{round_}-{p1}-{p2}"
+
+
+def variant_name(game: str, params: tuple[tuple[str, int], ...]) -> str:
+    """``othello-size8``: a game and its parameters as one word of a game id."""
+    return "-".join([game] + [f"{k}{v}" for k, v in params])
 
 
 def game_seed(tournament_seed: int, gid: str) -> int:
@@ -108,17 +119,22 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
     opening_for = _openings(config, judge)
+    # Connect-X: its boards; another game: its parameter sets (board 0x0x0, no openings)
+    variants: list[tuple[tuple[int, int, int], tuple[tuple[str, int], ...] | None]] = (
+        [(b, None) for b in config.boards] if config.is_connectx
+        else [((0, 0, 0), p) for p in config.param_sets])
     for a, b in pairings(config):
-        for M, N, K in config.boards:
+        for (M, N, K), params in variants:
+            vname = None if params is None else variant_name(config.game, params)
             for r in range(1, config.rounds + 1):
-                opening = opening_for((M, N, K), r)
-                pair = game_id(M, N, K, r, a.name, b.name)
+                opening = opening_for((M, N, K), r) if params is None else ()
+                pair = game_id(M, N, K, r, a.name, b.name, vname)
                 for first, second in ((a, b), (b, a)):
-                    gid = game_id(M, N, K, r, first.name, second.name)
+                    gid = game_id(M, N, K, r, first.name, second.name, vname)
                     g = GameSpec(gid, M, N, K, r, first.name, second.name, first.spec,
                                  second.spec, game_seed(config.seed, gid),
                                  dict(first.options), dict(second.options), opening=opening,
-                                 pair_id=pair)
+                                 pair_id=pair, game=config.game, params=params or ())
                     if gid in seen:  # only possible with names containing '-'
                         raise UsageError(
                             f"{config.path}: players: names {first.name!r} and "

@@ -145,3 +145,18 @@ def test_report_replays_the_games(results: dict[str, Path], browser: Any, game: 
         page.locator(".gv-where").text_content() or "")
     assert errors == []
     page.close()
+
+
+def test_show_prints_the_positions(results: dict[str, Path],
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for game, folder in results.items():
+        with ResultStore(folder / DB_FILE, create=False) as store:
+            rec = next(iter(store.games())).record
+        assert main(["show", str(folder), rec.game_id]) == 0
+        out = capsys.readouterr().out
+        assert f"final position after {len(rec.move_texts)} moves" in out
+        assert "result:" in out and rec.move_texts[0] in out
+        rules = make_game(rec.game, rec.game_params)
+        assert rules.render(rules.play_texts(rec.move_texts)) in out
+        assert main(["show", str(folder), rec.game_id, "--step"]) == 0
+        assert capsys.readouterr().out.count("plays ") == len(rec.move_texts)

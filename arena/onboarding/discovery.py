@@ -1,7 +1,9 @@
 """Finding the bots in the `players` package: what `cxarena players` lists.
 
 A bot is a module (or subpackage) of `players` whose name does not start with an underscore;
-its short name is the module name, which is also its SPEC. Bots are found without importing
+a subpackage named after another game (`players/othello/`, `players/morris/`, see
+`arena.games.GAMES`) holds that game's bots and is not listed here. A bot's short name is its
+module name, which is also its SPEC. Bots are found without importing
 `players.*` into the caller's process: each candidate is loaded in a probe subprocess
 (`arena.entrants.probe`, the same loading the host and the checks before a run use), so that a
 bot that fails to import, calls ``sys.exit``, hangs or crashes the interpreter at import is
@@ -22,6 +24,7 @@ from arena import defaults
 from arena.entrants.probe import Probe, first_doc_line, inspect_target, probe_in_turn
 from arena.entrants.specs import PLAYERS_PACKAGE
 from arena.errors import UsageError
+from arena.games import GAMES
 
 __all__ = ["BotInfo", "candidate_names", "discover", "first_doc_line", "inspect_bot"]
 
@@ -62,7 +65,8 @@ def candidate_names() -> list[tuple[str, str]]:
     """
     found: dict[str, str] = {}
     for info in pkgutil.iter_modules(_players_paths()):
-        if info.name.startswith("_") or info.name in found:
+        if info.name.startswith("_") or info.name in found or (info.ispkg and
+                                                               info.name in GAMES):
             continue
         base = Path(getattr(info.module_finder, "path", ""))
         loc = base / info.name if info.ispkg else _module_file(base, info.name)

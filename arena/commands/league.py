@@ -7,7 +7,7 @@ import csv
 import sys
 from pathlib import Path
 
-HELP = "run a class league: init, add-user, add-users, submit, check, standings"
+HELP = "run a class league: init, add-user, add-users, submit, check, standings, serve"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
+    p = sub.add_parser("serve", help="run the web app (log-in, uploads, leaderboard, admin) "
+                       "and its workers; binds 127.0.0.1 unless --host says otherwise")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000, help="0: a free port (printed)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="rating-game worker threads (default 1)")
+    p.add_argument("--unsafe-no-isolation", action="store_true",
+                   help="run uploaded code without the sandbox (never on a shared machine)")
     p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
                        "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
@@ -74,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
             for r in rows:
                 print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
                       f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
+            return 0
+        if args.league_command == "serve":
+            from arena.league.web.server import serve
+
+            serve(args.dir, args.host, args.port, args.workers, None,
+                  args.unsafe_no_isolation)
             return 0
         if args.league_command == "check":
             from arena.league.checks import check_next

@@ -1,0 +1,512 @@
+"""The league's Starlette app: server-rendered pages (Jinja2) over the `arena.league` API.
+
+Routes (all but /login and /static need a logged-in session; /admin* need an admin):
+
+- ``GET/POST /login``, ``POST /logout``;
+- ``GET /``: the leaderboard (rank, user, Elo and its interval, games, faults, latest version);
+- ``GET/POST /submit``: upload a bot (a .py file, a Kaggle agent, .java files or a .zip of
+  them, a .jar), multipart, capped before it is read whole (413);
+- ``GET /submissions/{id}``: the conformance check (passed, or the problems in words with the
+  bot's own stderr), its rating games as they are played (the page polls
+  ``/submissions/{id}/status.json``), the result against the author's previous version;
+- ``GET /submissions/{id}/download``: the version's files as uploaded (a zip when several);
+- ``GET /games/{id}``: the replay viewer (arena/report/static/viewer.js);
+  ``GET /games/{id}/log/{submission_id}``: that side's stderr, for its author;
+- ``GET /admin``, ``POST /admin/disable``, ``/admin/reset-secret``, ``/admin/freeze``,
+  ``/admin/final``; ``GET /standings.csv``.
+
+Refusals are 4xx pages with a message: another user's submission, code, stderr or download is
+403, an unknown id 404, a POST without the session's CSRF token 403, too many failed logins
+429, an oversized body 413, a refused upload (bad archive, unknown type...) 400.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import secrets
+import time
+import zipfile
+from collections.abc import Iterable
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.league import League, LeagueError, UploadError
+from arena.league.web.core import Core, NotAvailable
+from arena.league.web.security import (
+    CSRF_FIELD,
+    CSRF_HEADER,
+    BodyLimit,
+    LoginLimiter,
+    check_csrf,
+    csrf_token,
+)
+
+__all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
+
+HERE = Path(__file__).resolve().parent
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+SECRET_FILE = "web-session.key"
+#: the body cap of every request but an upload (forms are small)
+FORM_LIMIT_BYTES = 64 * 1024
+#: room for the multipart framing and the other fields around the uploaded files
+MULTIPART_OVERHEAD_BYTES = 64 * 1024
+MAX_FILES = 50
+
+log = logging.getLogger("arena.league.web")
+
+
+def session_secret(directory: Path) -> str:
+    """The key that signs session cookies: DIR/web-session.key (made once, mode 0600), so that
+    sessions outlive a restart of the server."""
+    path = Path(directory) / SECRET_FILE
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) >= 32:
+            return text
+    except FileNotFoundError:
+        pass
+    key = secrets.token_urlsafe(48)
+    tmp = path.with_suffix(".tmp")
+    tmp.touch(mode=0o600)
+    tmp.write_text(key, encoding="ascii")
+    tmp.replace(path)
+    return key
+
+
+def _fmt_time(t: float | None) -> str:
+    if not t:
+        return ""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(float(t)))
+
+
+def _plain(obj: Any) -> Any:
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return {k: _plain(v) for k, v in asdict(obj).items()}
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, (str, int, float, bool)) or obj is None:
+        return obj
+    return str(obj)
+
+
+def viewer_game(record: Any, game_id: int) -> dict[str, Any]:
+    """The viewer's game object (see viewer.js) from a stored `GameRecord`."""
+    d = record.to_dict()
+    names = d.get("names") or ["", ""]
+    players = [d.get("player1") or names[0] or d.get("p1", "player 1"),
+               d.get("player2") or names[1] or d.get("p2", "player 2")]
+    return {"M": d["M"], "N": d["N"], "K": d["K"], "moves": d["moves"],
+            "times_ms": d.get("times_ms"), "players": players, "id": game_id,
+            "seed": d.get("seed"), "winner": d.get("winner"), "reason": d.get("reason"),
+            "offender": d.get("offender"), "explanation": d.get("detail") or None,
+            "opening": d.get("opening") or [],
+            "info": {k: v for k, v in (("pair", d.get("pair_id")),
+                                       ("time limit (s)", d.get("timeout_s")))
+                     if v not in (None, "")}}
+
+
+class _App:
+    def __init__(self, core: Core, results_root: Path) -> None:
+        self.core = core
+        self.results_root = results_root
+        self.limiter = LoginLimiter()
+        self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                               autoescape=select_autoescape(["html"]))
+        self.env.filters["when"] = _fmt_time
+
+    # ------------------------------------------------------------------ helpers
+    def page(self, request: Request, template: str, status: int = 200,
+             **ctx: Any) -> HTMLResponse:
+        user = request.state.user if hasattr(request.state, "user") else None
+        html = self.env.get_template(template).render(
+            user=user, csrf=csrf_token(request.session), **ctx)
+        return HTMLResponse(html, status_code=status)
+
+    def refuse(self, request: Request, status: int, message: str,
+               headers: dict[str, str] | None = None) -> HTMLResponse:
+        resp = self.page(request, "error.html", status=status, status_code=status,
+                         message=message)
+        if headers:
+            resp.headers.update(headers)
+        return resp
+
+    async def db(self, fn: Any) -> Any:
+        return await run_in_threadpool(self.core.run, fn)
+
+    async def current_user(self, request: Request) -> Any:
+        name = request.session.get("user")
+        if not isinstance(name, str):
+            return None
+        user = await self.db(lambda lg: lg.user(name))
+        request.state.user = user
+        return user
+
+    async def form(self, request: Request) -> Any:
+        """The POSTed form, or an HTTPException 403 when its CSRF token is missing/wrong."""
+        form = await request.form(max_files=MAX_FILES, max_fields=100)
+        sent = form.get(CSRF_FIELD) or request.headers.get(CSRF_HEADER)
+        if not check_csrf(request.session, sent):
+            raise HTTPException(403, "Refused: the form's CSRF token is missing or wrong "
+                                     "(the page may be old: reload it and try again).")
+        return form
+
+    # ------------------------------------------------------------------ login
+    async def login_get(self, request: Request) -> Response:
+        await self.current_user(request)
+        return self.page(request, "login.html", error=None, name="")
+
+    async def login_post(self, request: Request) -> Response:
+        form = await self.form(request)
+        name = str(form.get("name", "")).strip()[:100]
+        secret = str(form.get("secret", ""))[:200]
+        client = request.client.host if request.client else "?"
+        key = f"{name}\0{client}"
+        wait = self.limiter.retry_after_s(key)
+        if wait > 0:
+            return self.refuse(
+                request, 429, f"Too many failed logins for {name!r} from this address: "
+                f"try again in {int(wait) + 1} s.", {"Retry-After": str(int(wait) + 1)})
+        user = await self.db(lambda lg: lg.verify_login(name, secret))
+        if user is None:
+            self.limiter.failed(key)
+            return self.page(request, "login.html", status=401, name=name,
+                             error="Unknown user or wrong secret.")
+        self.limiter.succeeded(key)
+        request.session.clear()  # a new session: no fixation
+        request.session["user"] = user.name
+        csrf_token(request.session)
+        return RedirectResponse("/", status_code=303)
+
+    async def logout(self, request: Request) -> Response:
+        await self.form(request)
+        request.session.clear()
+        return RedirectResponse("/login", status_code=303)
+
+    # ------------------------------------------------------------------ pages
+    async def leaderboard(self, request: Request) -> Response:
+        def read(lg: League) -> tuple[list[Any], bool]:
+            return self.core.standings(lg), lg.frozen
+
+        rows, frozen = await self.db(read)
+        return self.page(request, "leaderboard.html", rows=rows, frozen=frozen)
+
+    async def submit_get(self, request: Request) -> Response:
+        def read(lg: League) -> tuple[Any, Any, bool]:
+            return lg.submissions(request.state.user.name), lg.config, lg.frozen
+
+        mine, config, frozen = await self.db(read)
+        return self.page(request, "submit.html", mine=list(reversed(mine)), config=config,
+                         frozen=frozen, error=None)
+
+    async def submit_post(self, request: Request) -> Response:
+        form = await self.form(request)
+        files: list[tuple[str, bytes]] = []
+        for item in form.getlist("files"):
+            if isinstance(item, UploadFile) and item.filename:
+                files.append((Path(item.filename).name, await item.read()))
+        kind = "kaggle" if form.get("kind") == "kaggle" else None
+        user = request.state.user.name
+        try:
+            sub = await self.db(lambda lg: lg.submit(user, files, kind=kind))
+        except UploadError as exc:
+            return self.refuse(request, 400, f"Upload refused: {exc}")
+        return RedirectResponse(f"/submissions/{sub.id}", status_code=303)
+
+    async def _own_submission(self, request: Request) -> Any:
+        sid = int(request.path_params["sid"])
+        sub = await self.db(lambda lg: lg.submission(sid))
+        if sub is None:
+            raise HTTPException(404, f"No submission {sid}.")
+        me = request.state.user
+        if sub.user != me.name and not me.admin:
+            raise HTTPException(403, f"Submission {sid} is not yours: its code, its check "
+                                     "and its logs are for its author only.")
+        return sub
+
+    def _status(self, lg: League, sub: Any) -> dict[str, Any]:
+        try:
+            games = [_plain(g) for g in self.core.games_of(lg, sub.id)]
+        except NotAvailable:
+            games = []
+        for g in games:
+            g["finished"] = _fmt_time(g.get("finished_at"))
+            g["opponent_label"] = _side_label(lg, str(g.get("opponent", "")))
+        try:
+            versus = _plain(self.core.versus_previous(lg, sub.id))
+        except NotAvailable:
+            versus = "not available"
+        fresh = lg.submission(sub.id) or sub
+        return {"id": fresh.id, "status": fresh.status, "check_summary": fresh.check_summary,
+                "check_stderr": fresh.check_stderr, "games": games, "versus": versus}
+
+    async def submission(self, request: Request) -> Response:
+        sub = await self._own_submission(request)
+        status = await self.db(lambda lg: self._status(lg, sub))
+        return self.page(request, "submission.html", sub=sub, st=status,
+                         st_json=json.dumps(status))
+
+    async def submission_status(self, request: Request) -> Response:
+        sub = await self._own_submission(request)
+        return JSONResponse(await self.db(lambda lg: self._status(lg, sub)))
+
+    async def download(self, request: Request) -> Response:
+        sub = await self._own_submission(request)
+        files = await self.db(lambda lg: lg.submission_files(sub.id))
+        if len(files) == 1:
+            name, data = files[0]
+        else:
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+                for n, d in files:
+                    zf.writestr(n, d)
+            name, data = f"submission-{sub.id}.zip", buf.getvalue()
+        safe = "".join(c for c in name if c.isalnum() or c in "._-") or "download"
+        return Response(data, media_type="application/octet-stream",
+                        headers={"Content-Disposition": f'attachment; filename="{safe}"'})
+
+    async def game(self, request: Request) -> Response:
+        gid = int(request.path_params["gid"])
+
+        def read(lg: League) -> tuple[Any, Any]:
+            sides = self.core.game_sides(lg, gid)
+            try:
+                record = self.core.game_record(lg, gid)
+            except NotAvailable:
+                record = None
+            return sides, record
+
+        sides, record = await self.db(read)
+        labels = await self.db(lambda lg: [_side_label(lg, s) for s in sides or ()])
+        if sides is None and record is None:
+            raise HTTPException(404, f"No game {gid}.")
+        me = request.state.user
+        mine = [s for s in (sides or ()) if s.startswith("sub:")]
+        subs = await self.db(lambda lg: [lg.submission(int(s[4:])) for s in mine])
+        logs = [(s.id, f"{s.user} v{s.version}") for s in subs
+                if s is not None and (s.user == me.name or me.admin)]
+        game = viewer_game(record, gid) if record is not None else None
+        return self.page(request, "game.html", gid=gid, sides=labels, game=game,
+                         game_json=json.dumps(game), logs=logs)
+
+    async def game_log(self, request: Request) -> Response:
+        gid = int(request.path_params["gid"])
+        sid = int(request.path_params["sid"])
+        sub = await self.db(lambda lg: lg.submission(sid))
+        sides = await self.db(lambda lg: self.core.game_sides(lg, gid))
+        if sub is None or sides is None or f"sub:{sid}" not in sides:
+            raise HTTPException(404, f"No log of submission {sid} in game {gid}.")
+        me = request.state.user
+        if sub.user != me.name and not me.admin:
+            raise HTTPException(403, "That log belongs to another user's bot.")
+        try:
+            text = await self.db(lambda lg: self.core.game_log(lg, gid, sid))
+        except NotAvailable:
+            text = "(this version of the league does not keep per-game logs)"
+        return PlainTextResponse(text or "(the bot wrote nothing to stderr)")
+
+    # ------------------------------------------------------------------ admin
+    def _admin(self, request: Request) -> None:
+        if not request.state.user.admin:
+            raise HTTPException(403, "The admin pages are for the league's admins.")
+
+    def _admin_view(self, lg: League) -> dict[str, Any]:
+        subs = lg.submissions()
+        try:
+            queue = _plain(self.core.queue_state(lg))
+        except NotAvailable:
+            counts: dict[str, int] = {}
+            for s in subs:
+                counts[s.status] = counts.get(s.status, 0) + 1
+            try:
+                (played,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+            except Exception:  # no game stored yet
+                played = 0
+            queue = {"checks waiting": counts.get("queued", 0) + counts.get("checking", 0),
+                     "versions rating": counts.get("rating", 0) + counts.get("active", 0),
+                     "versions failed": counts.get("failed", 0),
+                     "versions disabled": counts.get("disabled", 0),
+                     "games played": played}
+        try:
+            final = _plain(self.core.final_status(lg))
+            final_available = True
+        except NotAvailable:
+            final, final_available = None, False
+        return {"users": lg.users(), "subs": list(reversed(subs)), "queue": queue,
+                "frozen": lg.frozen, "final": final, "final_available": final_available}
+
+    async def admin(self, request: Request, **extra: Any) -> Response:
+        self._admin(request)
+        view = await self.db(self._admin_view)
+        return self.page(request, "admin.html", notice=extra.get("notice"),
+                         new_secret=extra.get("new_secret"), **view)
+
+    async def admin_disable(self, request: Request) -> Response:
+        self._admin(request)
+        form = await self.form(request)
+        sid = _int_or_none(form.get("submission_id"))
+        if sid is None or await self.db(lambda lg: lg.submission(sid)) is None:
+            raise HTTPException(404, f"No submission {form.get('submission_id')!s:.40}.")
+        await self.db(lambda lg: lg.disable(sid))
+        return await self.admin(request, notice=f"Submission {sid} is disabled.")
+
+    async def admin_reset(self, request: Request) -> Response:
+        self._admin(request)
+        form = await self.form(request)
+        name = str(form.get("user", ""))[:100]
+        try:
+            secret = await self.db(lambda lg: lg.reset_secret(name))
+        except LeagueError as exc:
+            raise HTTPException(404, str(exc)) from exc
+        return await self.admin(request, notice=f"New secret for {name} (shown once):",
+                                new_secret=secret)
+
+    async def admin_freeze(self, request: Request) -> Response:
+        self._admin(request)
+        await self.form(request)
+        await self.db(lambda lg: lg.freeze())
+        return await self.admin(request, notice="The leaderboard is frozen: no new versions "
+                                                "are accepted.")
+
+    async def admin_final(self, request: Request) -> Response:
+        self._admin(request)
+        await self.form(request)
+        try:
+            folder = await self.db(lambda lg: self.core.start_final(lg, self.results_root))
+        except NotAvailable:
+            raise HTTPException(501, "The final round robin is not available in this version "
+                                     "of the league core.") from None
+        except (LeagueError, ValueError) as exc:
+            raise HTTPException(409, f"The final round robin cannot start: {exc}") from exc
+        return await self.admin(request, notice=f"The final round robin started ({folder}).")
+
+    async def final_report(self, request: Request) -> Response:
+        try:
+            status = await self.db(self.core.final_status)
+        except NotAvailable:
+            status = None
+        path = getattr(status, "report", None) or getattr(status, "path", None)
+        if not path or not Path(path).is_file():
+            raise HTTPException(404, "No report of the final round robin yet.")
+        return FileResponse(path, media_type="text/html")
+
+    async def standings_csv(self, request: Request) -> Response:
+        self._admin(request)
+        text = await self.db(self.core.standings_csv)
+        return Response(text, media_type="text/csv",
+                        headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+
+
+def _side_label(lg: League, side: str) -> str:
+    """'alice v2' for 'sub:<id>', a reference bot's SPEC as it is."""
+    if side.startswith("sub:") and side[4:].isdigit():
+        sub = lg.submission(int(side[4:]))
+        return f"{sub.user} v{sub.version}" if sub else side
+    return side
+
+
+def _int_or_none(value: object) -> int | None:
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+PUBLIC = ("/login", "/static/")
+
+
+def create_app(directory: Path | str, *, results_root: Path | str | None = None,
+               allowed_hosts: Iterable[str] | None = LOOPBACK_HOSTS,
+               secret_key: str | None = None) -> Starlette:
+    """The league web app over the league in `directory` (LeagueError if it is not one).
+    `allowed_hosts` (None: any) are the names the browser may use in the Host header."""
+    directory = Path(directory)
+    core = Core(directory)
+    app = _App(core, Path(results_root) if results_root else directory / "results")
+    upload_cap = core.run(lambda lg: lg.config.max_upload_bytes) + MULTIPART_OVERHEAD_BYTES
+
+    def logged_in(handler: Any, admin: bool = False) -> Any:
+        async def endpoint(request: Request) -> Response:
+            user = await app.current_user(request)
+            if user is None:
+                if request.method == "GET" and not request.url.path.endswith(".json"):
+                    return RedirectResponse("/login", status_code=303)
+                raise HTTPException(401, "Log in first.")
+            return await handler(request)
+        return endpoint
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if not hasattr(request.state, "user"):
+            request.state.user = None
+        if request.url.path.endswith(".json"):
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        return app.refuse(request, exc.status_code, str(exc.detail))
+
+    routes = [
+        Route("/login", app.login_get, methods=["GET"]),
+        Route("/login", app.login_post, methods=["POST"]),
+        Route("/logout", logged_in(app.logout), methods=["POST"]),
+        Route("/", logged_in(app.leaderboard)),
+        Route("/submit", logged_in(app.submit_get), methods=["GET"]),
+        Route("/submit", logged_in(app.submit_post), methods=["POST"]),
+        Route("/submissions/{sid:int}", logged_in(app.submission)),
+        Route("/submissions/{sid:int}/status.json", logged_in(app.submission_status)),
+        Route("/submissions/{sid:int}/download", logged_in(app.download)),
+        Route("/games/{gid:int}", logged_in(app.game)),
+        Route("/games/{gid:int}/log/{sid:int}", logged_in(app.game_log)),
+        Route("/admin", logged_in(app.admin)),
+        Route("/admin/disable", logged_in(app.admin_disable), methods=["POST"]),
+        Route("/admin/reset-secret", logged_in(app.admin_reset), methods=["POST"]),
+        Route("/admin/freeze", logged_in(app.admin_freeze), methods=["POST"]),
+        Route("/admin/final", logged_in(app.admin_final), methods=["POST"]),
+        Route("/final/report.html", logged_in(app.final_report)),
+        Route("/standings.csv", logged_in(app.standings_csv)),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        Mount("/viewer", StaticFiles(directory=_report_static()), name="viewer"),
+    ]
+    middleware = []
+    if allowed_hosts is not None:
+        hosts = {h.lower() for h in allowed_hosts}
+        middleware.append(Middleware(
+            TrustedHostMiddleware,
+            allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h})))
+    middleware += [
+        Middleware(BodyLimit,
+                   limit_for=lambda path: upload_cap if path == "/submit" else FORM_LIMIT_BYTES),
+        Middleware(SessionMiddleware, secret_key=secret_key or session_secret(directory),
+                   session_cookie="league_session", same_site="lax", https_only=False,
+                   max_age=7 * 24 * 3600),
+    ]
+    return Starlette(routes=routes, middleware=middleware,
+                     exception_handlers={HTTPException: http_error})
+
+
+def _report_static() -> Path:
+    import arena.report
+
+    return Path(arena.report.__file__).resolve().parent / "static"

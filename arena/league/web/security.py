@@ -1,0 +1,150 @@
+"""The web app's protections, each small and testable on its own.
+
+- CSRF: one random token per session (kept in the signed session cookie), sent back in a hidden
+  field of every state-changing form (or an ``X-CSRF-Token`` header); a POST without the right
+  token gets 403 and a message.
+- Login rate limit: at most `max_failures` failed logins per (user, client address) within
+  `window_s`; further attempts get 429 until the window has passed (the secret is not even
+  checked then).
+- Body cap: an ASGI middleware that answers 413 to a request whose Content-Length is over the
+  cap, and stops reading (413) a body without one as soon as it grows past the cap, so an
+  oversized upload is never read whole.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+__all__ = ["BodyLimit", "LoginLimiter", "check_csrf", "csrf_token"]
+
+CSRF_KEY = "csrf"
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+
+
+def csrf_token(session: MutableMapping[str, Any]) -> str:
+    """This session's CSRF token (made on first use)."""
+    token = session.get(CSRF_KEY)
+    if not isinstance(token, str) or len(token) < 16:
+        token = secrets.token_urlsafe(24)
+        session[CSRF_KEY] = token
+    return token
+
+
+def check_csrf(session: MutableMapping[str, Any], sent: object) -> bool:
+    """True when `sent` is this session's token (compared in constant time)."""
+    token = session.get(CSRF_KEY)
+    if not isinstance(token, str) or not isinstance(sent, str) or not sent:
+        return False
+    return hmac.compare_digest(token.encode(), sent.encode())
+
+
+class LoginLimiter:
+    """Failed logins per key (user name + client address) in a sliding window."""
+
+    def __init__(self, max_failures: int = 5, window_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self.clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str) -> deque[float]:
+        now = self.clock()
+        q = self._failures.setdefault(key, deque())
+        while q and now - q[0] >= self.window_s:
+            q.popleft()
+        return q
+
+    def retry_after_s(self, key: str) -> float:
+        """0 when an attempt is allowed, else the seconds until it is."""
+        with self._lock:
+            q = self._recent(key)
+            if len(q) < self.max_failures:
+                return 0.0
+            return max(0.0, self.window_s - (self.clock() - q[0]))
+
+    def failed(self, key: str) -> None:
+        with self._lock:
+            self._recent(key).append(self.clock())
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+_Scope = MutableMapping[str, Any]
+_Receive = Callable[[], Any]
+_Send = Callable[[MutableMapping[str, Any]], Any]
+
+
+class BodyLimit:
+    """ASGI middleware: 413 for a request body over `limit_for(path)` bytes."""
+
+    def __init__(self, app: Any, limit_for: Callable[[str], int]) -> None:
+        self.app = app
+        self.limit_for = limit_for
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit_for(scope.get("path", ""))
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    length = int(value)
+                except ValueError:
+                    await _plain(send, 400, "bad Content-Length header")
+                    return
+                if length > limit:
+                    await _plain(send, 413, _too_large(limit))
+                    return
+        seen = 0
+        started = False
+
+        async def counted_receive() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message.get("type") == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise BodyTooLarge
+            return message
+
+        async def watched_send(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            if message.get("type") == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, watched_send)
+        except BodyTooLarge:
+            if not started:
+                await _plain(send, 413, _too_large(limit))
+
+
+def _too_large(limit: int) -> str:
+    return (f"Request too large: the limit is {limit} bytes ({limit / 1e6:.1f} MB). "
+            "Upload a smaller file.")
+
+
+async def _plain(send: _Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})

@@ -8,6 +8,7 @@ stored like any other (`cxarena report`, `cxarena show`).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -46,6 +47,7 @@ class MovedText:
     elapsed_ms: float
     by_human: bool
     ends_game: bool = False
+    state: Any = None  # the game's state after the move
 
 
 class HumanOtherGame(HumanGame):
@@ -54,8 +56,10 @@ class HumanOtherGame(HumanGame):
 
     def __init__(self, entrant: Entrant, game: Game, setup: GameSetup,
                  results_dir: Path | str | None = DEFAULT_RESULTS, seed: int | None = None,
-                 log_dir: str | None = None) -> None:
-        super().__init__(entrant, setup, results_dir, seed=seed, log_dir=log_dir)
+                 log_dir: str | None = None,
+                 on_event: Callable[[Any], None] | None = None) -> None:
+        super().__init__(entrant, setup, results_dir, on_event=on_event, seed=seed,
+                         log_dir=log_dir)
         self.game = game
         self.state: Any = game.initial_state()
 
@@ -99,7 +103,9 @@ class HumanOtherGame(HumanGame):
             if by_human:
                 self._pending = False
             ends = self.game.outcome(self.state) is not None
-        self._emit(MovedText(player, text, round(elapsed_ms, 3), by_human, ends))  # type: ignore[arg-type]
+            after = self.state
+        self._emit(MovedText(player, text, round(elapsed_ms, 3), by_human, ends,  # type: ignore[arg-type]
+                             after))
 
     def _run(self) -> None:
         s = self.setup

@@ -106,7 +106,9 @@ function draw() {
       const target = targets.has(p.name) && st.legal.length > 0;
       const el = svg("circle", { cx: P + p.x * C, cy: P + p.y * C, r: p.piece ? 17 : (target ? 10 : 6),
                                  fill: p.piece ? fill(d.colors[p.piece - 1]) : (target ? "#7a5" : "#3b2a14"),
-                                 stroke: "#000", "data-point": p.name, "data-state": p.piece,
+                                 stroke: p.piece && target ? "#2c2" : "#000",
+                                 "stroke-width": p.piece && target ? 4 : 1,
+                                 "data-point": p.name, "data-state": p.piece,
                                  "data-target": target ? "1" : "0",
                                  class: chosen.includes(p.name) ? "chosen" : "" }, root);
       el.addEventListener("click", () => clickPoint(p.name));

@@ -86,6 +86,8 @@ class GameRecord:
     game: str = "connectx"
     game_params: dict[str, int] = field(default_factory=dict)
     move_texts: tuple[str, ...] = ()
+    #: another game's opening (the first moves of `move_texts`, played for both sides)
+    opening_texts: tuple[str, ...] = ()
 
     @property
     def is_connectx(self) -> bool:
@@ -111,7 +113,7 @@ class GameRecord:
     @property
     def played_times_ms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The move times of p1 and of p2, opening moves left out."""
-        skip = len(self.opening)
+        skip = len(self.opening) + len(self.opening_texts)
         p1 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 0)
         p2 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 1)
         return p1, p2
@@ -129,6 +131,7 @@ class GameRecord:
         d["init_ms"] = [round(t, 3) for t in self.init_ms]
         d["opening"] = list(self.opening)
         d["move_texts"] = list(self.move_texts)
+        d["opening_texts"] = list(self.opening_texts)
         d["game_params"] = dict(self.game_params)
         d["schema"] = RECORD_SCHEMA
         return d
@@ -147,6 +150,7 @@ class GameRecord:
         d["opening"] = tuple(d.get("opening", ()))
         d["pair_id"] = str(d.get("pair_id", ""))
         d["move_texts"] = tuple(d.get("move_texts", ()))
+        d["opening_texts"] = tuple(d.get("opening_texts", ()))
         if "extra" in d and any(k in d["extra"] for k in _LABELS_OF_SCHEMA_1):
             extra = dict(d["extra"])
             for old, new in _LABELS_OF_SCHEMA_1.items():

@@ -31,6 +31,7 @@ from typing import Any
 from arena import defaults
 from arena.commands import checked_board, opening_judge
 from arena.errors import UsageError
+from arena.games.openings import random_opening
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
 from arena.tournament import schedule
@@ -129,11 +130,34 @@ def game_of(args: argparse.Namespace) -> Any:
         args.board = [game.params["rows"], game.params["cols"], game.params["k"]]
         args.game = None
         return None
-    if args.openings is not None or args.plies is not None:
-        raise UsageError(f"--game {game.name}: openings are for Connect-X only (not yet for "
-                         f"other games); every game starts from the start position")
-    args.no_openings = True
+    if args.openings is not None:
+        raise UsageError(f"--game {game.name}: --openings FILE is for Connect-X; another game's "
+                         f"pairs start from random legal plies (--plies P)")
     return game
+
+
+#: plies of another game's generated openings unless --plies says otherwise
+GAME_PLIES = 4
+
+
+def _game_pairs_open(args: argparse.Namespace) -> bool:
+    return not args.no_openings and (args.games + 1) // 2 > 1
+
+
+def game_opening(args: argparse.Namespace, game: Any, k: int) -> tuple[str, ...]:
+    """Pair k's opening in another game: random legal plies (`arena.games.openings`) from a
+    seed made from --seed and k; none for a single pair or with --no-openings."""
+    if not _game_pairs_open(args):
+        return ()
+    plies = GAME_PLIES if args.plies is None else args.plies
+    return random_opening(game, plies, schedule.game_seed(args.seed, f"match-pair-{k + 1}"))
+
+
+def game_starts(args: argparse.Namespace, game: Any) -> str:
+    if not _game_pairs_open(args):
+        return "every game from the start position"
+    plies = GAME_PLIES if args.plies is None else args.plies
+    return f"{plies} random legal plies from the seed, one opening per pair"
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -221,7 +245,9 @@ class _Starts:
 
         self.boards = boards
         pairs = (args.games + 1) // 2
-        self.use_openings = not args.no_openings and (pairs > 1 or args.openings is not None)
+        # another game (--game) makes its openings itself (`game_opening`)
+        self.use_openings = (args.game is None and not args.no_openings
+                             and (pairs > 1 or args.openings is not None))
         self.file = None if args.openings is None else read_suite(args.openings, *boards[0])
         plies = DEFAULT_PLIES if args.plies is None else args.plies
         self.plies = plies
@@ -296,8 +322,10 @@ def run(args: argparse.Namespace) -> int:
             k = (i - 1) // 2
             (M, N, K), opening = starts.at(k)
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
+            texts = () if game is None else game_opening(args, game, k)
             rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
-                               game_id=f"{i} of the match", opening=opening, game=game)
+                               game_id=f"{i} of the match", opening=opening, game=game,
+                               opening_texts=texts)
             rec = dataclasses.replace(rec, pair_id=f"match-{args.seed}-pair{k + 1}")
             records.append(rec)
             if args.json:
@@ -313,7 +341,7 @@ def run(args: argparse.Namespace) -> int:
                     verdict = state
                     break
     lines = summary_lines(records, args.spec1, args.spec2, args.time)
-    lines.insert(1, f"  starts: {starts.describe()}")
+    lines.insert(1, f"  starts: {starts.describe() if game is None else game_starts(args, game)}")
     if sprt is not None:
         if verdict is None:
             st = sprt.state(penta)

@@ -39,6 +39,7 @@ from typing import Any
 from arena import __version__, defaults
 from arena.board import CXBoard, CXGameState
 from arena.games import Game, GameError
+from arena.games.openings import check_opening
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee import containment
@@ -124,6 +125,8 @@ class GameRequest:
     #: Connect-X on M x N x K through protocol v1, as always. With a game, M N K are ignored,
     #: `opening` must be empty and `on_move` gets the move's text instead of a column.
     game: Game | None = None
+    #: another game's opening: move texts from the start, played for both sides
+    opening_texts: tuple[str, ...] = ()
 
     @property
     def v2(self) -> bool:
@@ -208,7 +211,7 @@ class Referee:
              max_moves: int | None = None, game_id: str | None = None,
              opening: Sequence[int] = (), *, untimed: Collection[int] = (),
              on_move: Callable[[int, Any, float], None] | None = None,
-             game: Game | None = None) -> GameRecord:
+             game: Game | None = None, opening_texts: Sequence[str] = ()) -> GameRecord:
         """Play one game, p1 moving first (`run` with a `GameRequest` of these fields).
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
@@ -226,10 +229,12 @@ class Referee:
         each legal move, in the referee's thread, before the game goes on.
 
         `game`: another game than Connect-X (`arena.games`), played through protocol v2 (M, N
-        and K are then ignored; pass 0)."""
+        and K are then ignored; pass 0); `opening_texts`: its opening, as the moves' texts
+        (sent to each bot as `opponent` lines before its first `go`, like `opening`)."""
         return self.run(GameRequest(
             p1, p2, M, N, K, seed, (options1 or {}, options2 or {}), max_moves, game_id,
-            tuple(int(c) for c in opening), tuple(untimed), on_move, game))
+            tuple(int(c) for c in opening), tuple(untimed), on_move, game,
+            tuple(str(t) for t in opening_texts)))
 
     def run(self, req: GameRequest) -> GameRecord:
         """Play the game `req` asks for. Never raises because of a bot."""
@@ -384,7 +389,11 @@ class Referee:
         rules = req.game
         assert rules is not None
         state = rules.initial_state()
-        told = [0, 0]
+        for text in req.opening_texts:  # checked by _check_opening; nobody's move, 0 ms
+            state = rules.apply(state, rules.parse_move(state, text))
+            game.texts.append(text)
+            game.times.append(0.0)
+        told = [0, 0]  # every move a seat did not make is sent once, the opening's included
         while True:
             outcome = rules.outcome(state)
             if outcome is not None:
@@ -436,7 +445,8 @@ class Referee:
         if req.v2 and req.game is not None:
             rec = dataclasses.replace(rec, M=0, N=0, K=0, game=req.game.name,
                                       game_params=dict(req.game.params),
-                                      move_texts=tuple(game.texts))
+                                      move_texts=tuple(game.texts),
+                                      opening_texts=req.opening_texts)
         return rec
 
     def _record_cx(self, game: _Game) -> GameRecord:
@@ -560,10 +570,13 @@ def _no_stale_output(proc: BotProcess, what: str) -> None:
 
 def _check_opening(req: GameRequest) -> None:
     """ValueError unless the request's opening is legal and leaves the game open."""
-    if req.v2:
+    if req.v2 and req.game is not None:
         if req.opening:
-            raise ValueError("openings are for Connect-X only (not yet for other games)")
+            raise ValueError("a Connect-X opening (columns) for another game: use opening_texts")
+        check_opening(req.game, req.opening_texts)
         return
+    if req.opening_texts:
+        raise ValueError("opening_texts are for other games than Connect-X")
     board = CXBoard(req.M, req.N, req.K)
     for i, c in enumerate(req.opening):
         if c not in board.getAvailableColumns():

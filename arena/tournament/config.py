@@ -417,8 +417,12 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         boards, board_set = _resolve_boards(data["boards"], cfg_path)
     else:
         boards, board_set = (), None
-    openings = _check_openings(data.get("openings"), f"{cfg_path}: openings", cfg_path, boards,
-                               int(v["seed"]))
+    if game == "connectx":
+        openings = _check_openings(data.get("openings"), f"{cfg_path}: openings", cfg_path,
+                                   boards, int(v["seed"]))
+    else:
+        openings = _check_game_openings(data.get("openings"), f"{cfg_path}: openings",
+                                        int(v["seed"]))
     players = _check_players(data["players"], f"{cfg_path}: players", cfg_path,
                              limits.timeout_s, probe=game == "connectx")
     challengers = _check_challengers(data.get("challengers"), v["format"],
@@ -450,8 +454,6 @@ def _check_game(data: Any, cfg_path: Path
     if "boards" in data:
         raise UsageError(f"{cfg_path}: boards: is for Connect-X; game {name!r} takes params: "
                          f"(a list of parameter sets, e.g. [{{size: 8}}])")
-    if data.get("openings") is not None:
-        raise UsageError(f"{cfg_path}: openings: are for Connect-X only (not yet for {name!r})")
     raw = data.get("params", [{}])
     if not isinstance(raw, list) or not raw or not all(isinstance(p, dict) for p in raw):
         raise UsageError(f"{cfg_path}: params: expected a list of parameter sets (mappings), "
@@ -521,6 +523,25 @@ def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tu
         raise UsageError(f"{where}: every player is a challenger; that is a round robin "
                          f"(format: round-robin)")
     return tuple(value)
+
+
+def _check_game_openings(value: Any, where: str, seed: int) -> OpeningsConfig | None:
+    """`openings: {plies: P, seed: S}` of another game (random legal plies,
+    `arena.games.openings`); no opening files."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or "file" in value:
+        raise UsageError(f"{where}: another game takes {{plies: P, seed: S}} (random legal "
+                         f"plies from the start; no opening files)")
+    unknown = sorted(str(k) for k in value if k not in ("plies", "seed"))
+    if unknown:
+        raise UsageError(f"{where}: unknown key {unknown[0]!r} (allowed: plies, seed)")
+    plies, oseed = value.get("plies", 2), value.get("seed", seed)
+    if not _is_int(plies) or not 0 <= plies <= 40:
+        raise UsageError(f"{where}.plies: expected an integer in 0..40, got {plies!r}")
+    if not _is_int(oseed) or oseed < 0:
+        raise UsageError(f"{where}.seed: expected an integer >= 0, got {oseed!r}")
+    return OpeningsConfig(plies=int(plies), seed=int(oseed))
 
 
 def _check_openings(value: Any, where: str, cfg_path: Path, boards: tuple[Board, ...],

@@ -109,7 +109,7 @@ def referee_runner(settings: MatchSettings) -> Iterator[PlayFn]:
             game = None if g.game == "connectx" else make_game(g.game, dict(g.params))
             return referee.play(spec(g.spec1), spec(g.spec2), g.M, g.N, g.K, g.seed,
                                 g.options1, g.options2, game_id=g.game_id, opening=g.opening,
-                                game=game)
+                                game=game, opening_texts=g.opening_texts)
 
         yield play
 

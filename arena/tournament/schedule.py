@@ -27,6 +27,8 @@ from itertools import combinations
 from typing import Any
 
 from arena.errors import UsageError
+from arena.games import make_game
+from arena.games.openings import random_opening
 from arena.tournament.config import TournamentConfig
 from arena.tournament.openings import Judge, OpeningStream, parse_suite
 
@@ -57,6 +59,7 @@ class GameSpec:
     #: another game than Connect-X (M, N, K are then 0) and its parameters
     game: str = "connectx"
     params: tuple[tuple[str, int], ...] = ()
+    opening_texts: tuple[str, ...] = ()  # another game's opening (random legal plies)
 
     @property
     def board(self) -> tuple[int, int, int]:
@@ -113,12 +116,24 @@ def _openings(config: TournamentConfig,
     return lambda board, r: streams[board].get(r - 1).moves
 
 
+def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...], vname: str,
+                  r: int) -> tuple[str, ...]:
+    """Another game's opening for one round of one parameter set (the same for every pairing:
+    random legal plies from the config's openings seed, `arena.games.openings`)."""
+    oc = config.openings
+    if oc is None or oc.plies == 0:
+        return ()
+    game = make_game(config.game, dict(params))
+    return random_opening(game, oc.plies, game_seed(oc.seed, f"{vname}-r{r}-opening"))
+
+
 def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[GameSpec]:
     """Every game of the tournament, longest first; `judge` judges generated openings
     (`arena.tournament.openings`). Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
-    opening_for = _openings(config, judge)
+    opening_for = (_openings(config, judge) if config.is_connectx
+                   else (lambda board, r: ()))  # another game: `_game_opening`
     # Connect-X: its boards; another game: its parameter sets (board 0x0x0, no openings)
     variants: list[tuple[tuple[int, int, int], tuple[tuple[str, int], ...] | None]] = (
         [(b, None) for b in config.boards] if config.is_connectx
@@ -128,13 +143,16 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[
             vname = None if params is None else variant_name(config.game, params)
             for r in range(1, config.rounds + 1):
                 opening = opening_for((M, N, K), r) if params is None else ()
+                texts = () if params is None or vname is None else _game_opening(
+                    config, params, vname, r)
                 pair = game_id(M, N, K, r, a.name, b.name, vname)
                 for first, second in ((a, b), (b, a)):
                     gid = game_id(M, N, K, r, first.name, second.name, vname)
                     g = GameSpec(gid, M, N, K, r, first.name, second.name, first.spec,
                                  second.spec, game_seed(config.seed, gid),
                                  dict(first.options), dict(second.options), opening=opening,
-                                 pair_id=pair, game=config.game, params=params or ())
+                                 pair_id=pair, game=config.game, params=params or (),
+                                 opening_texts=texts)
                     if gid in seen:  # only possible with names containing '-'
                         raise UsageError(
                             f"{config.path}: players: names {first.name!r} and "

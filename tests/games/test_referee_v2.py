@@ -92,3 +92,33 @@ def test_exec_bots_and_versions(referee: Referee) -> None:
     # the same process pool still plays Connect-X through version 1
     cx = referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, 1)
     assert cx.game == "connectx" and cx.move_texts == () and cx.moves
+
+
+def test_openings_of_another_game(referee: Referee) -> None:
+    othello = make_game("othello")
+    rec = referee.play(parse_spec("players.othello.greedy"),
+                       parse_spec("players.othello.random_bot"), 0, 0, 0, 3, game=othello,
+                       opening_texts=("d3", "c5", "f6"))  # white to move after it
+    assert rec.offender is None and rec.move_texts[:3] == ("d3", "c5", "f6")
+    assert rec.opening_texts == ("d3", "c5", "f6") and rec.times_ms[:3] == (0.0, 0.0, 0.0)
+    for bad in (("d3", "d3"), ("e9",)):
+        with pytest.raises(ValueError, match="opening"):
+            referee.play(parse_spec("players.othello.greedy"),
+                         parse_spec("players.othello.random_bot"), 0, 0, 0, 3, game=othello,
+                         opening_texts=bad)
+
+
+def test_match_pairs_of_another_game_start_from_openings(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from arena.cli import main
+
+    assert main(["match", "players.othello.random_bot", "players.othello.greedy", "--game",
+                 "othello", "--param", "size=6", "--time", "0.5", "--games", "4", "--plies",
+                 "3", "--json"]) == 0
+    recs = [GameRecord.from_dict(json.loads(line))
+            for line in capsys.readouterr().out.splitlines()]
+    assert [len(r.opening_texts) for r in recs] == [3, 3, 3, 3]
+    assert recs[0].opening_texts == recs[1].opening_texts != recs[2].opening_texts
+    assert recs[2].opening_texts == recs[3].opening_texts

@@ -160,3 +160,32 @@ def test_show_prints_the_positions(results: dict[str, Path],
         assert rules.render(rules.play_texts(rec.move_texts)) in out
         assert main(["show", str(folder), rec.game_id, "--step"]) == 0
         assert capsys.readouterr().out.count("plays ") == len(rec.move_texts)
+
+
+def test_game_openings_in_a_tournament(tmp_path: Path) -> None:
+    path = _config(tmp_path, "morris", "[{}]", "players.morris.random_bot",
+                   "players.morris.random_bot")
+    path.write_text(path.read_text().replace("rounds: 1", "rounds: 2\nopenings: {plies: 6}"))
+    cfg = load_config(path)
+    games = make_schedule(cfg)
+    by_round: dict[int, set[tuple[str, ...]]] = {}
+    for g in games:
+        by_round.setdefault(g.round, set()).add(g.opening_texts)
+    assert all(len(v) == 1 for v in by_round.values())  # one opening per round, both colours
+    openings = [next(iter(v)) for v in by_round.values()]
+    assert openings[0] != openings[1] and all(len(o) == 6 for o in openings)
+    assert not any("x" in t for o in openings for t in o)  # no piece taken in an opening
+    assert make_schedule(cfg) == games  # the same seed, the same openings
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(path.read_text().replace("openings: {plies: 6}", "openings: {file: x.txt}"))
+    with pytest.raises(UsageError, match="no opening files"):
+        load_config(bad)
+    assert main(["tournament", str(path), "--results", str(tmp_path / "r"), "--quiet"]) == 0
+    with ResultStore(tmp_path / "r" / DB_FILE, create=False) as store:
+        recs = [g.record for g in store.games()]
+    assert len(recs) == 4
+    for rec in recs:
+        assert rec.offender is None and rec.move_texts[:6] == rec.opening_texts
+        assert rec.times_ms[:6] == (0.0,) * 6
+        assert len(rec.played_times_ms[0]) + len(rec.played_times_ms[1]) == len(
+            rec.move_texts) - 6

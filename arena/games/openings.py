@@ -1,0 +1,58 @@
+"""Openings for games other than Connect-X: a few random legal plies from the start, so that
+game pairs (the same opening, colours swapped) and rounds do not all replay one game.
+
+`random_opening(game, plies, seed)` plays `plies` uniformly random legal moves from the start
+with a generator seeded by `seed`, and keeps the opening only if the rules call it fair
+(`fair_opening`): the game goes on, and no piece was taken (a Morris mill in the opening); else
+it draws again (at most `TRIES` times, then fewer plies). Unlike Connect-X's openings these are
+not judged by a search: the rules check is all. Pure; same seed, same opening.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .base import Game, GameError
+
+__all__ = ["TRIES", "check_opening", "fair_opening", "random_opening"]
+
+#: draws per opening before trying one ply fewer
+TRIES = 200
+
+
+def fair_opening(game: Game, texts: Sequence[str], end: Any) -> bool:
+    """The rules' view of an opening: the game goes on and no move took a piece."""
+    return game.outcome(end) is None and not any("x" in t for t in texts)
+
+
+def random_opening(game: Game, plies: int, seed: int) -> tuple[str, ...]:
+    """`plies` random legal moves (texts) from the start (see the module docstring)."""
+    rng = random.Random(seed)
+    for n in range(plies, 0, -1):
+        for _ in range(TRIES):
+            state = game.initial_state()
+            texts: list[str] = []
+            for _ in range(n):
+                moves = game.legal_moves(state)
+                if not moves:
+                    break
+                move = moves[rng.randrange(len(moves))]
+                texts.append(game.move_to_text(state, move))
+                state = game.apply(state, move)
+            if len(texts) == n and fair_opening(game, texts, state):
+                return tuple(texts)
+    return ()
+
+
+def check_opening(game: Game, texts: Sequence[str]) -> None:
+    """ValueError unless `texts` are legal from the start and leave the game open."""
+    state = game.initial_state()
+    for i, text in enumerate(texts):
+        try:
+            state = game.apply(state, game.parse_move(state, text))
+        except GameError as e:
+            raise ValueError(f"opening {list(texts)}: move {i + 1} ({text}): {e}") from None
+    if game.outcome(state) is not None:
+        raise ValueError(f"opening {list(texts)}: the game is over after it")

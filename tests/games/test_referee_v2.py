@@ -61,6 +61,7 @@ def test_morris_game_and_draw_rule(referee: Referee) -> None:
     ("syntax", Reason.ILLEGAL, "z99"),
     ("pass", Reason.ILLEGAL, "pass is only allowed"),
     ("object", Reason.ILLEGAL, "object"),
+    ("hang_init", Reason.TIMEOUT, "init_player"),
 ])
 def test_othello_faults_are_contained(referee: Referee, mode: str, reason: Reason,
                                       words: str) -> None:
@@ -89,6 +90,10 @@ def test_exec_bots_and_versions(referee: Referee) -> None:
     assert "speaks protocol version 1, the referee 2" in rec.detail
     rec = _play(referee, "othello", "players.othello.greedy", "L0")  # a CXPlayer: v1 only
     assert rec.reason is Reason.CRASH and "unsupported protocol version 2" in rec.detail
+    rec = _play(referee, "othello", f"exec:sh {ZOO / 'garbage_v2.sh'}", "players.othello.greedy")
+    assert rec.reason is Reason.ILLEGAL and rec.offender == 1 and "move d3 please" in rec.detail
+    rec = _play(referee, "othello", f"exec:sh {ZOO / 'stray_v2.sh'}", "players.othello.greedy")
+    assert rec.offender == 1 and "unsolicited output" in rec.detail
     # the same process pool still plays Connect-X through version 1
     cx = referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, 1)
     assert cx.game == "connectx" and cx.move_texts == () and cx.moves

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import defaults
-from arena.commands import checked_board, opening_judge
+from arena.commands import checked_board, game_opening_judge, opening_judge
 from arena.errors import UsageError
 from arena.games.openings import random_opening
 from arena.records import GameRecord
@@ -150,14 +150,16 @@ def game_opening(args: argparse.Namespace, game: Any, k: int) -> tuple[str, ...]
     if not _game_pairs_open(args):
         return ()
     plies = GAME_PLIES if args.plies is None else args.plies
-    return random_opening(game, plies, schedule.game_seed(args.seed, f"match-pair-{k + 1}"))
+    return random_opening(game, plies, schedule.game_seed(args.seed, f"match-pair-{k + 1}"),
+                          game_opening_judge(game.name))
 
 
 def game_starts(args: argparse.Namespace, game: Any) -> str:
     if not _game_pairs_open(args):
         return "every game from the start position"
     plies = GAME_PLIES if args.plies is None else args.plies
-    return f"{plies} random legal plies from the seed, one opening per pair"
+    return (f"{plies} random legal plies from the seed, judged by the game's search, one "
+            f"opening per pair")
 
 
 def _check(args: argparse.Namespace) -> None:

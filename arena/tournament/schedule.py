@@ -28,7 +28,7 @@ from typing import Any
 
 from arena.errors import UsageError
 from arena.games import make_game
-from arena.games.openings import random_opening
+from arena.games.openings import GameJudge, random_opening
 from arena.tournament.config import TournamentConfig
 from arena.tournament.openings import Judge, OpeningStream, parse_suite
 
@@ -117,19 +117,22 @@ def _openings(config: TournamentConfig,
 
 
 def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...], vname: str,
-                  r: int) -> tuple[str, ...]:
+                  r: int, judge: GameJudge | None) -> tuple[str, ...]:
     """Another game's opening for one round of one parameter set (the same for every pairing:
-    random legal plies from the config's openings seed, `arena.games.openings`)."""
+    random legal plies from the config's openings seed that `judge` accepts,
+    `arena.games.openings`)."""
     oc = config.openings
     if oc is None or oc.plies == 0:
         return ()
     game = make_game(config.game, dict(params))
-    return random_opening(game, oc.plies, game_seed(oc.seed, f"{vname}-r{r}-opening"))
+    return random_opening(game, oc.plies, game_seed(oc.seed, f"{vname}-r{r}-opening"), judge)
 
 
-def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[GameSpec]:
+def make_schedule(config: TournamentConfig, judge: Judge | None = None,
+                  game_judge: GameJudge | None = None) -> list[GameSpec]:
     """Every game of the tournament, longest first; `judge` judges generated openings
-    (`arena.tournament.openings`). Raises UsageError on an id clash."""
+    (`arena.tournament.openings`), `game_judge` another game's (`arena.games.openings`; None:
+    the rules' check only). Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
     opening_for = (_openings(config, judge) if config.is_connectx
@@ -144,7 +147,7 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[
             for r in range(1, config.rounds + 1):
                 opening = opening_for((M, N, K), r) if params is None else ()
                 texts = () if params is None or vname is None else _game_opening(
-                    config, params, vname, r)
+                    config, params, vname, r, game_judge)
                 pair = game_id(M, N, K, r, a.name, b.name, vname)
                 for first, second in ((a, b), (b, a)):
                     gid = game_id(M, N, K, r, first.name, second.name, vname)

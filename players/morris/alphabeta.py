@@ -11,6 +11,8 @@ tried first on the next visit. The search stops at the deadline
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.games.base import Game
 from arena.games.morris import MILLS, Morris, MorrisMove, MorrisState
 from arena.games.player import MorrisPlayer
@@ -26,6 +28,23 @@ _MILL_MASKS = tuple((1 << a) | (1 << b) | (1 << c) for a, b, c in MILLS)
 
 class _Timeout(Exception):
     pass
+
+
+#: how far from even (in evaluation points, a piece is 100) an opening may leave the
+#: position, as judged by a `JUDGE_DEPTH`-ply search, to be used
+JUDGE_MARGIN = 60
+JUDGE_DEPTH = 3
+
+
+def judge_opening(game: Game, texts: Sequence[str]) -> bool:
+    """The opening judge of Morris (entry point ``cxarena.game_opening_judges``): True when a
+    short search scores the position after `texts` within JUDGE_MARGIN of even."""
+    bot = MorrisAlphaBeta()
+    bot.init_player(game, True, 60.0)
+    bot.deadline = Deadline(30.0)
+    bot.nodes = 0
+    state = game.play_texts(texts)
+    return abs(bot._negamax(state, JUDGE_DEPTH, -WIN * 2, WIN * 2, 0)) <= JUDGE_MARGIN
 
 
 class MorrisAlphaBeta(MorrisPlayer):

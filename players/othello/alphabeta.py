@@ -10,6 +10,8 @@ completed depth.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.games.base import Game
 from arena.games.othello import PASS, Othello, OthelloState
 from arena.games.player import OthelloPlayer
@@ -43,6 +45,23 @@ def weight_table(n: int) -> list[int]:
 
 class _Timeout(Exception):
     pass
+
+
+#: how far from even (in evaluation points, a corner is 100 + 30) an opening may leave the
+#: position, as judged by a `JUDGE_DEPTH`-ply search, to be used
+JUDGE_MARGIN = 60
+JUDGE_DEPTH = 3
+
+
+def judge_opening(game: Game, texts: Sequence[str]) -> bool:
+    """The opening judge of Othello (entry point ``cxarena.game_opening_judges``): True when a
+    short search scores the position after `texts` within JUDGE_MARGIN of even."""
+    bot = OthelloAlphaBeta()
+    bot.init_player(game, True, 60.0)
+    bot.deadline = Deadline(30.0)
+    bot.nodes = 0
+    state = game.play_texts(texts)
+    return abs(bot._negamax(state, JUDGE_DEPTH, -WIN * 2, WIN * 2)) <= JUDGE_MARGIN
 
 
 class OthelloAlphaBeta(OthelloPlayer):

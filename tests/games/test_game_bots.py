@@ -55,3 +55,30 @@ def test_morris_alphabeta_closes_a_mill_and_beats_random() -> None:
     assert len(bot.table) > 0 and bot.depth_reached >= 2
     result = play_local(game, [MorrisAlphaBeta(), MorrisRandom()], timeout_s=0.1, seed=2)
     assert result.outcome.winner == 0
+
+
+def test_opening_judges_keep_some_and_refuse_some() -> None:
+    import random
+
+    from arena.commands import game_opening_judge
+    from arena.games.openings import random_opening
+    from players.morris.alphabeta import judge_opening as judge_morris
+    from players.othello.alphabeta import judge_opening as judge_othello
+
+    assert game_opening_judge("othello") is judge_othello  # the installed entry point
+    for name, judge, plies in (("othello", judge_othello, 8), ("morris", judge_morris, 10)):
+        game = make_game(name)
+        rng = random.Random(1)
+        verdicts = []
+        for _ in range(30):
+            state, texts = game.initial_state(), []
+            for _ in range(plies):
+                move = rng.choice(list(game.legal_moves(state)))
+                texts.append(game.move_to_text(state, move))
+                state = game.apply(state, move)
+            if game.outcome(state) is None:
+                verdicts.append(judge(game, texts))
+        assert any(verdicts) and not all(verdicts), (name, verdicts)
+        kept = random_opening(game, 4, 7, judge)
+        assert len(kept) == 4 and judge(game, kept)
+        assert random_opening(game, 4, 7, lambda g, t: False) == ()  # nothing acceptable

@@ -15,6 +15,7 @@ returns one `BotInfo` per candidate, sorted by name.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 from dataclasses import dataclass
@@ -26,7 +27,8 @@ from arena.entrants.specs import PLAYERS_PACKAGE
 from arena.errors import UsageError
 from arena.games import GAMES
 
-__all__ = ["BotInfo", "candidate_names", "discover", "first_doc_line", "inspect_bot"]
+__all__ = ["BotInfo", "GameBotFile", "candidate_names", "discover", "first_doc_line",
+           "game_bot_files", "inspect_bot"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,37 @@ def _players_paths() -> list[str]:
     if not paths:
         raise UsageError(f"{PLAYERS_PACKAGE!r} is a module, not a package of bots")
     return paths
+
+
+@dataclass(frozen=True)
+class GameBotFile:
+    """A module of another game's bot package (`players/othello/greedy.py`), read, not run."""
+
+    game: str
+    spec: str  # players.othello.greedy
+    doc: str  # the first line of its docstring
+    location: str
+
+
+def game_bot_files() -> list[GameBotFile]:
+    """The modules of `players/<game>/` for every other game, sorted; their docstrings are
+    read from the files with `ast` (nothing is imported or run)."""
+    out: list[GameBotFile] = []
+    for base in _players_paths():
+        for game in sorted(GAMES):
+            folder = Path(base) / game
+            if game == "connectx" or not (folder / "__init__.py").is_file():
+                continue
+            for path in sorted(folder.glob("*.py")):
+                if path.name.startswith("_"):
+                    continue
+                try:
+                    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+                except (OSError, SyntaxError, ValueError) as e:
+                    doc = f"cannot read: {type(e).__name__}"
+                out.append(GameBotFile(game, f"{PLAYERS_PACKAGE}.{game}.{path.stem}",
+                                       first_doc_line(doc), str(path)))
+    return out
 
 
 def candidate_names() -> list[tuple[str, str]]:

@@ -46,3 +46,14 @@ def test_check_bot_for_a_game() -> None:
     assert not bad.passed and "pass is only allowed" in bad.text()
     assert main(["check-bot", "players.morris.random_bot", "--game", "morris",
                  "--param", "no_mill_moves=10", "--time", "1"]) == 0
+
+
+def test_players_games_lists_the_game_bots_from_their_files(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["players", "--games"]) == 0
+    out = capsys.readouterr().out
+    for spec in ("players.othello.random_bot", "players.othello.greedy",
+                 "players.othello.alphabeta", "players.morris.random_bot",
+                 "players.morris.alphabeta"):
+        assert spec in out
+    assert "5 bot(s) of other games" in out

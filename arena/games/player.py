@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 from .base import Game
 
-__all__ = ["ConnectXGamePlayer", "GamePlayer", "MorrisPlayer", "OthelloPlayer"]
+__all__ = ["GamePlayer", "MorrisPlayer", "OthelloPlayer"]
 
 
 class GamePlayer(ABC):
@@ -66,8 +66,3 @@ class MorrisPlayer(GamePlayer):
 
     GAME = "morris"
 
-
-class ConnectXGamePlayer(GamePlayer):
-    """Connect-X through the generic interface (protocol v2). Course bots keep `CXPlayer`."""
-
-    GAME = "connectx"

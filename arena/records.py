@@ -27,7 +27,8 @@ class Reason(str, Enum):
     """Why a game ended."""
 
     CONNECT = "connect"  # K in a row
-    DRAW = "draw"  # full board
+    DRAW = "draw"  # full board (another game: a draw by its rules; the detail says which)
+    WIN = "win"  # another game than Connect-X won by its rules (the detail says how)
     TIMEOUT = "timeout"  # no answer by the deadline (initPlayer or selectColumn)
     ILLEGAL = "illegal"  # full column, out of range, or not an integer
     CRASH = "crash"  # raised, exited, killed, closed its pipes, failed to start, out of memory
@@ -79,6 +80,31 @@ class GameRecord:
     player2: str = ""
     code1: str | None = None  # code fingerprint of p1 (arena.entrants.fingerprint)
     code2: str | None = None
+    #: the game (`arena.games`): "connectx" (M, N, K and `moves` as columns, protocol v1) or
+    #: another game, whose `game_params` are its parameters and `move_texts` its moves in the
+    #: game's notation (passes included; `moves` is then empty and M, N, K are 0)
+    game: str = "connectx"
+    game_params: dict[str, int] = field(default_factory=dict)
+    move_texts: tuple[str, ...] = ()
+    #: another game's opening (the first moves of `move_texts`, played for both sides)
+    opening_texts: tuple[str, ...] = ()
+
+    @property
+    def is_connectx(self) -> bool:
+        return self.game == "connectx"
+
+    @property
+    def n_moves(self) -> int:
+        """How many moves were played (opening included)."""
+        return len(self.moves) if self.is_connectx else len(self.move_texts)
+
+    @property
+    def game_label(self) -> str:
+        """``6x7x4`` for Connect-X, else the game and its parameters: ``othello size=8``."""
+        if self.is_connectx:
+            return f"{self.M}x{self.N}x{self.K}"
+        params = " ".join(f"{k}={v}" for k, v in self.game_params.items())
+        return f"{self.game} {params}".strip()
 
     @property
     def is_fault(self) -> bool:
@@ -87,7 +113,7 @@ class GameRecord:
     @property
     def played_times_ms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The move times of p1 and of p2, opening moves left out."""
-        skip = len(self.opening)
+        skip = len(self.opening) + len(self.opening_texts)
         p1 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 0)
         p2 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 1)
         return p1, p2
@@ -104,6 +130,9 @@ class GameRecord:
         d["times_ms"] = [round(t, 3) for t in self.times_ms]
         d["init_ms"] = [round(t, 3) for t in self.init_ms]
         d["opening"] = list(self.opening)
+        d["move_texts"] = list(self.move_texts)
+        d["opening_texts"] = list(self.opening_texts)
+        d["game_params"] = dict(self.game_params)
         d["schema"] = RECORD_SCHEMA
         return d
 
@@ -120,6 +149,8 @@ class GameRecord:
         d["init_ms"] = tuple(d.get("init_ms", (0.0, 0.0)))
         d["opening"] = tuple(d.get("opening", ()))
         d["pair_id"] = str(d.get("pair_id", ""))
+        d["move_texts"] = tuple(d.get("move_texts", ()))
+        d["opening_texts"] = tuple(d.get("opening_texts", ()))
         if "extra" in d and any(k in d["extra"] for k in _LABELS_OF_SCHEMA_1):
             extra = dict(d["extra"])
             for old, new in _LABELS_OF_SCHEMA_1.items():

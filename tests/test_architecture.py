@@ -32,7 +32,7 @@ LAYERS = {
     "referee": 2, "entrants": 2,
     "wire": 1,
     # the rules, the player interface, records, limits and the package's own small modules
-    "board": 0, "player": 0, "timing": 0, "records": 0, "errors": 0, "defaults": 0,
+    "board": 0, "games": 0, "player": 0, "timing": 0, "records": 0, "errors": 0, "defaults": 0,
     "limits": 0, "": 0,
 }
 

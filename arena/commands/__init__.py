@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from arena.analysis.engine import Oracle
 from arena.board import CXBoard
 from arena.errors import UsageError
+from arena.games.openings import GameJudge
 from arena.tournament.openings import Judge
 
 if TYPE_CHECKING:
@@ -36,6 +37,23 @@ def checked_board(board: list[int]) -> tuple[int, int, int]:
 
 #: the entry-point group where a package offers its judge of generated openings
 JUDGE_GROUP = "cxarena.opening_judges"
+
+
+#: the entry point group of other games' opening judges (one entry per game name)
+GAME_JUDGE_GROUP = "cxarena.game_opening_judges"
+
+
+def game_opening_judge(game: str) -> GameJudge:
+    """The judge of another game's generated openings (its bots' search, registered in
+    pyproject.toml under `GAME_JUDGE_GROUP` by game name; `arena.games.openings`)."""
+    from importlib.metadata import entry_points  # as opening_judge: only when asked
+
+    found = [ep for ep in entry_points(group=GAME_JUDGE_GROUP) if ep.name == game]
+    if not found:
+        raise UsageError(f"no opening judge for {game!r} is installed (entry point group "
+                         f"{GAME_JUDGE_GROUP}); reinstall cxarena (make, or pip install -e .)")
+    judge: GameJudge = found[0].load()
+    return judge
 
 
 def opening_judge(name: str = "search") -> Judge:

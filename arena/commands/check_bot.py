@@ -46,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board-set", default="competition", metavar="NAME",
                         help="the board set of configs/boards.yaml to take the smallest and "
                              "largest board from (default: competition)")
+    parser.add_argument("--game", metavar="NAME", default=None,
+                        help="check a bot for another game (othello, morris) through protocol "
+                             "v2: two games against a random player, one in each colour")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter of --game (e.g. size=6); repeatable")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                         help="memory limit per bot process in MiB, 0 for none (default: "
@@ -71,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
                          f"{defaults.MIN_MEMORY_MB}, got {args.memory_mb}")
     if args.max_moves is not None and args.max_moves < 2:
         raise UsageError(f"--max-moves must be at least 2, got {args.max_moves}")
+    if args.game is not None:
+        return _run_game(args)
     boards = ([tuple(b) for b in args.board] if args.board
               else check_boards(args.board_set))
     names = ", ".join(f"{M}x{N}x{K}" for M, N, K in boards)
@@ -86,4 +93,24 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(report.text(games=False))
     sys.stdout.flush()
+    return 0 if report.passed else 1
+
+
+def _run_game(args: argparse.Namespace) -> int:
+    """check-bot --game: the check for another game (`arena.onboarding.game_check`)."""
+    from arena.commands.match import game_of
+    from arena.onboarding.game_check import run_game_check
+
+    args.openings = args.plies = args.board = None
+    args.no_openings = False
+    game = game_of(args)
+    if game is None:
+        raise UsageError("--game connectx: check a Connect-X bot without --game")
+    timeout_s = args.time if args.time is not None else defaults.TIMEOUT_S
+    print(f"checking {args.spec} in {game.label()} against a random player, both colours, "
+          f"{timeout_s:g} s per move ...", flush=True)
+    memory_mb = defaults.MEMORY_LIMIT_MB if args.memory_mb is None else args.memory_mb
+    report = run_game_check(args.spec, game, timeout_s, seed=args.seed,
+                            isolation=args.isolation, memory_mb=memory_mb)
+    print(report.text())
     return 0 if report.passed else 1

@@ -26,10 +26,12 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from arena import defaults
-from arena.commands import checked_board, opening_judge
+from arena.commands import checked_board, game_opening_judge, opening_judge
 from arena.errors import UsageError
+from arena.games.openings import random_opening
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
 from arena.tournament import schedule
@@ -51,6 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--board-set", metavar="NAME", default=None,
                        help="cycle the pairs over every board of a set in boards.yaml "
                             "(e.g. competition)")
+    where.add_argument("--game", metavar="NAME", default=None,
+                       help="play another game than Connect-X through protocol v2: othello "
+                            "or morris (parameters with --param)")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter of --game, e.g. size=6 (othello) or no_mill_moves=60 "
+                             "(morris); repeatable")
     parser.add_argument("--time", type=float, required=True, metavar="T",
                         help="time limit per move and for initPlayer, in seconds")
     parser.add_argument("--games", type=int, default=None, metavar="G",
@@ -101,6 +109,57 @@ def game_seed(base_seed: int, game_index: int) -> int:
     """The seed of game `game_index` (from 1) of a match with --seed `base_seed` (derived as a
     tournament's game seeds are, see `arena.tournament.schedule.game_seed`)."""
     return schedule.game_seed(base_seed, f"match-{game_index}")
+
+
+def game_of(args: argparse.Namespace) -> Any:
+    """The `arena.games.Game` of --game/--param (None without --game). Connect-X given as
+    --game connectx becomes its --board (protocol v1, as always)."""
+    if args.game is None:
+        if args.param:
+            raise UsageError("--param needs --game")
+        return None
+    from arena.games import GameError, make_game
+    from arena.games.params import parse_params
+
+    try:
+        params = parse_params(",".join(args.param)) if args.param else {}
+        game = make_game(args.game, params)
+    except GameError as e:
+        raise UsageError(f"--game {args.game}: {e}") from None
+    if game.name == "connectx":
+        args.board = [game.params["rows"], game.params["cols"], game.params["k"]]
+        args.game = None
+        return None
+    if args.openings is not None:
+        raise UsageError(f"--game {game.name}: --openings FILE is for Connect-X; another game's "
+                         f"pairs start from random legal plies (--plies P)")
+    return game
+
+
+#: plies of another game's generated openings unless --plies says otherwise
+GAME_PLIES = 4
+
+
+def _game_pairs_open(args: argparse.Namespace) -> bool:
+    return not args.no_openings and (args.games + 1) // 2 > 1
+
+
+def game_opening(args: argparse.Namespace, game: Any, k: int) -> tuple[str, ...]:
+    """Pair k's opening in another game: random legal plies (`arena.games.openings`) from a
+    seed made from --seed and k; none for a single pair or with --no-openings."""
+    if not _game_pairs_open(args):
+        return ()
+    plies = GAME_PLIES if args.plies is None else args.plies
+    return random_opening(game, plies, schedule.game_seed(args.seed, f"match-pair-{k + 1}"),
+                          game_opening_judge(game.name))
+
+
+def game_starts(args: argparse.Namespace, game: Any) -> str:
+    if not _game_pairs_open(args):
+        return "every game from the start position"
+    plies = GAME_PLIES if args.plies is None else args.plies
+    return (f"{plies} random legal plies from the seed, judged by the game's search, one "
+            f"opening per pair")
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -170,6 +229,8 @@ def prune_match_logs(keep: int, current: str) -> list[str]:
 
 
 def _boards(args: argparse.Namespace) -> list[tuple[int, int, int]]:
+    if args.game is not None:
+        return [(0, 0, 0)]
     if args.board is not None:
         M, N, K = args.board
         return [(M, N, K)]
@@ -186,7 +247,9 @@ class _Starts:
 
         self.boards = boards
         pairs = (args.games + 1) // 2
-        self.use_openings = not args.no_openings and (pairs > 1 or args.openings is not None)
+        # another game (--game) makes its openings itself (`game_opening`)
+        self.use_openings = (args.game is None and not args.no_openings
+                             and (pairs > 1 or args.openings is not None))
         self.file = None if args.openings is None else read_suite(args.openings, *boards[0])
         plies = DEFAULT_PLIES if args.plies is None else args.plies
         self.plies = plies
@@ -223,6 +286,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.results.stats import Pentanomial, Sprt, SprtResult
     from arena.tournament.preflight import refuse_unseen_programs
 
+    game = game_of(args)
     _check(args)
     boards = _boards(args)
     isolation = resolve(args.isolation)  # UsageError: namespaces, impossible here
@@ -235,7 +299,8 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             raise UsageError(f"--time {args.time:g}: {problem}")
     refuse_unseen_programs([spec1, spec2], isolation.isolated)
-    failed = check_loadable([spec1, spec2])
+    # the probes load CXPlayer classes; a bot for another game shows at its start instead
+    failed = check_loadable([spec1, spec2]) if game is None else {}
     if failed:
         raise SpecError(next(iter(failed.values())))
     starts = _Starts(args, boards)
@@ -259,8 +324,10 @@ def run(args: argparse.Namespace) -> int:
             k = (i - 1) // 2
             (M, N, K), opening = starts.at(k)
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
+            texts = () if game is None else game_opening(args, game, k)
             rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
-                               game_id=f"{i} of the match", opening=opening)
+                               game_id=f"{i} of the match", opening=opening, game=game,
+                               opening_texts=texts)
             rec = dataclasses.replace(rec, pair_id=f"match-{args.seed}-pair{k + 1}")
             records.append(rec)
             if args.json:
@@ -276,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
                     verdict = state
                     break
     lines = summary_lines(records, args.spec1, args.spec2, args.time)
-    lines.insert(1, f"  starts: {starts.describe()}")
+    lines.insert(1, f"  starts: {starts.describe() if game is None else game_starts(args, game)}")
     if sprt is not None:
         if verdict is None:
             st = sprt.state(penta)
@@ -315,8 +382,10 @@ def _result_line(i: int, rec: GameRecord) -> str:
     else:
         result = f"{rec.p1 if rec.winner == 1 else rec.p2} wins"
     line = (f"game {i}: {rec.p1} vs {rec.p2} (seed {rec.seed}): {result} by {rec.reason.value} "
-            f"after {len(rec.moves)} moves")
-    if rec.detail:
+            f"after {rec.n_moves} moves")
+    if rec.detail and rec.offender is None:
+        line += f"\n  {rec.detail}"
+    elif rec.detail:
         who = rec.p1 if rec.offender == 1 else rec.p2
         line += f"\n  {rec.reason.value} by {who}: {rec.detail}"
     for incident in rec.extra.get("overload") or []:
@@ -346,8 +415,9 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
     lines = []
     if records:
         r = records[0]
-        boards = list(dict.fromkeys((x.M, x.N, x.K) for x in records))
-        where = (f"{r.M}x{r.N} K={r.K}" if len(boards) == 1 else f"{len(boards)} boards")
+        boards = list(dict.fromkeys(x.game_label for x in records))
+        where = (f"{r.M}x{r.N} K={r.K}" if r.is_connectx else r.game_label) \
+            if len(boards) == 1 else f"{len(boards)} boards"
         lines.append(f"{spec1} vs {spec2}: {len(records)} games on {where}, "
                      f"{timeout_s:g} s per move")
     lines.append(f"  W/D/L for {spec1}: {wins}/{draws}/{losses}   points {spec1} "
@@ -364,7 +434,7 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
 def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
     """How many distinct games (and pairs) were played, and a warning when they repeat."""
     def key(r: GameRecord) -> tuple[object, ...]:
-        return (r.M, r.N, r.K, r.p1, r.p2, r.moves)
+        return (r.game_label, r.p1, r.p2, r.moves, r.move_texts)
 
     games = len({key(r) for r in records})
     text = f"  distinct games: {games} of {len(records)}"

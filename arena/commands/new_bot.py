@@ -19,18 +19,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", metavar="NAME",
                         help="module name of the bot (letters, digits, underscores); it is "
                              "also the bot's SPEC")
+    parser.add_argument("--game", metavar="NAME", default=None,
+                        help="a bot for another game: othello or morris (default: Connect-X)")
 
 
 def run(args: argparse.Namespace) -> int:
     root = Path.cwd()
     try:
-        made = create_bot(args.name, root)
+        made = create_bot(args.name, root, args.game)
     except ScaffoldError as e:
         raise UsageError(str(e)) from None
     bot = made.bot_path.relative_to(root)
     test = made.test_path.relative_to(root)
     n = made.name
     print(f"created {bot} (class {made.cls}) and {test}")
+    if args.game is not None:
+        g = args.game
+        print(f"""
+Next steps:
+  1. Edit {bot}: select_move() is where your bot thinks (the contract:
+     arena/games/player.py; the rules: arena/games/{g}.py).
+  2. Check it under the real referee:   cxarena check-bot {n} --game {g}
+  3. Run its tests:                     python -m pytest {test}
+  4. Play it against a built-in bot:    cxarena match {n} players.{g}.random_bot --game {g} --time 1
+  5. Enter it in a tournament: add this line under `players:` in configs/{g}.yaml:
+       - {{spec: {n}, name: {n}}}""")
+        return 0
     print(f"""
 Next steps:
   1. Edit {bot}: selectColumn() is where your bot thinks (guide: docs/writing-a-bot.md).

@@ -1,4 +1,5 @@
-"""`cxarena play SPEC --board M N K [--time T] [--second]`: play a bot yourself, in the terminal.
+"""`cxarena play SPEC (--board M N K | --game NAME [--param K=V]) [--time T] [--second]`: play a
+bot yourself, in the terminal (Connect-X, or Othello / Morris through protocol v2).
 
 The bot runs as in a tournament (its own process under the referee, its time limit enforced, its
 faults reported); you have no time limit. Every game is stored in --results (default
@@ -22,8 +23,13 @@ __all__ = ["HELP", "add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", metavar="SPEC",
                         help="the bot to play (a SPEC as in `cxarena match`, e.g. alphabeta)")
-    parser.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"), required=True,
-                        help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"),
+                       help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
+    where.add_argument("--game", metavar="NAME", default=None,
+                       help="another game: othello or morris (parameters with --param)")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter of --game, e.g. size=6; repeatable")
     parser.add_argument("--time", type=float, default=defaults.TIMEOUT_S, metavar="T",
                         help="the bot's time limit per move and for initPlayer, in seconds "
                              "(default %(default)g); you have none")
@@ -36,12 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arena.commands.match import game_of
     from arena.entrants.probe import check_loadable
     from arena.entrants.specs import SpecError, parse_spec
     from arena.play.session import DEFAULT_RESULTS, Entrant, GameSetup
     from arena.play.terminal import play_games
 
-    M, N, K = args.board
+    args.openings = args.plies = None
+    args.no_openings = False
+    game = game_of(args)  # --game connectx becomes its --board
+    M, N, K = args.board if game is None else (4, 4, 4)  # another game: no board
     if not (math.isfinite(args.time) and args.time > 0):
         raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
     if args.memory_mb and args.memory_mb < defaults.MIN_MEMORY_MB:
@@ -53,9 +63,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(f"--board {M} {N} {K} --time {args.time:g}: {e}") from None
     spec = parse_spec(args.spec)  # SpecError: one line, exit 2
-    failed = check_loadable([spec])
+    # the probes load CXPlayer classes; a bot for another game shows at its start instead
+    failed = check_loadable([spec]) if game is None else {}
     if failed:
         raise SpecError(next(iter(failed.values())))
     results = None if args.no_store else Path(args.results) if args.results else DEFAULT_RESULTS
+    if game is not None:
+        from arena.play.game_terminal import play_other_games  # only for another game
+
+        play_other_games(game, Entrant(args.spec, spec), setup, results)
+        return 0
     play_games(Entrant(args.spec, spec), setup, results)
     return 0

@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also show the file each bot comes from")
     parser.add_argument("--import-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="give up on a bot whose import takes longer (default 10)")
+    parser.add_argument("--games", action="store_true",
+                        help="list the bots of the other games (players/othello/, "
+                             "players/morris/) instead, from their files")
 
 
 def _row(b: BotInfo, paths: bool) -> list[str]:
@@ -46,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         from arena.errors import UsageError
 
         raise UsageError("--import-timeout must be positive")
+    if args.games:
+        return _game_bots(args.paths)
     bots = discover(import_timeout_s=args.import_timeout)
     if not bots:
         print("no bots found in players/ (create one with `cxarena new-bot NAME`)")
@@ -55,4 +60,21 @@ def run(args: argparse.Namespace) -> int:
     broken = sum(not b.ok for b in bots)
     print(f"\n{len(bots)} bot(s)" + (f", {broken} with errors" if broken else "")
           + "; use the SPEC in `cxarena match` or under `players:` in a tournament config")
+    return 0
+
+
+def _game_bots(paths: bool) -> int:
+    """`players --games`: the other games' bot modules, read from their files (not loaded:
+    `cxarena check-bot SPEC --game NAME` loads and checks one)."""
+    from arena.onboarding.discovery import game_bot_files
+
+    bots = game_bot_files()
+    if not bots:
+        print("no bots of other games found (players/othello/, players/morris/)")
+        return 0
+    rows = [[b.game, b.spec, b.doc] + ([b.location] if paths else []) for b in bots]
+    print(tabulate(rows, headers=["game", "SPEC", "description"] + (["file"] if paths else []),
+                   tablefmt="plain"))
+    print(f"\n{len(bots)} bot(s) of other games, read from their files (not loaded); use the "
+          f"SPEC with --game NAME in `cxarena match`, or in a config with `game:`")
     return 0

@@ -144,6 +144,11 @@ class _Host:
             elif isinstance(msg, protocol.NewGame):
                 self.new_game(msg)
             elif isinstance(msg, protocol.Hello):
+                if msg.version == 2:  # any game (docs/protocol.md, "Version 2")
+                    # only a version-2 session needs the games (start-up time)
+                    from arena.entrants.game_host import GameHost
+
+                    return GameHost(self).run()
                 if msg.version != protocol.PROTOCOL_VERSION:
                     self.send(protocol.error(f"unsupported protocol version {msg.version}"))
                     return 1

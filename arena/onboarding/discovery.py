@@ -1,7 +1,9 @@
 """Finding the bots in the `players` package: what `cxarena players` lists.
 
 A bot is a module (or subpackage) of `players` whose name does not start with an underscore;
-its short name is the module name, which is also its SPEC. Bots are found without importing
+a subpackage named after another game (`players/othello/`, `players/morris/`, see
+`arena.games.GAMES`) holds that game's bots and is not listed here. A bot's short name is its
+module name, which is also its SPEC. Bots are found without importing
 `players.*` into the caller's process: each candidate is loaded in a probe subprocess
 (`arena.entrants.probe`, the same loading the host and the checks before a run use), so that a
 bot that fails to import, calls ``sys.exit``, hangs or crashes the interpreter at import is
@@ -13,6 +15,7 @@ returns one `BotInfo` per candidate, sorted by name.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 from dataclasses import dataclass
@@ -22,8 +25,10 @@ from arena import defaults
 from arena.entrants.probe import Probe, first_doc_line, inspect_target, probe_in_turn
 from arena.entrants.specs import PLAYERS_PACKAGE
 from arena.errors import UsageError
+from arena.games import GAMES
 
-__all__ = ["BotInfo", "candidate_names", "discover", "first_doc_line", "inspect_bot"]
+__all__ = ["BotInfo", "GameBotFile", "candidate_names", "discover", "first_doc_line",
+           "game_bot_files", "inspect_bot"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,37 @@ def _players_paths() -> list[str]:
     return paths
 
 
+@dataclass(frozen=True)
+class GameBotFile:
+    """A module of another game's bot package (`players/othello/greedy.py`), read, not run."""
+
+    game: str
+    spec: str  # players.othello.greedy
+    doc: str  # the first line of its docstring
+    location: str
+
+
+def game_bot_files() -> list[GameBotFile]:
+    """The modules of `players/<game>/` for every other game, sorted; their docstrings are
+    read from the files with `ast` (nothing is imported or run)."""
+    out: list[GameBotFile] = []
+    for base in _players_paths():
+        for game in sorted(GAMES):
+            folder = Path(base) / game
+            if game == "connectx" or not (folder / "__init__.py").is_file():
+                continue
+            for path in sorted(folder.glob("*.py")):
+                if path.name.startswith("_"):
+                    continue
+                try:
+                    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+                except (OSError, SyntaxError, ValueError) as e:
+                    doc = f"cannot read: {type(e).__name__}"
+                out.append(GameBotFile(game, f"{PLAYERS_PACKAGE}.{game}.{path.stem}",
+                                       first_doc_line(doc), str(path)))
+    return out
+
+
 def candidate_names() -> list[tuple[str, str]]:
     """(short name, location) of every bot module of `players`, sorted, without importing any.
 
@@ -62,7 +98,8 @@ def candidate_names() -> list[tuple[str, str]]:
     """
     found: dict[str, str] = {}
     for info in pkgutil.iter_modules(_players_paths()):
-        if info.name.startswith("_") or info.name in found:
+        if info.name.startswith("_") or info.name in found or (info.ispkg and
+                                                               info.name in GAMES):
             continue
         base = Path(getattr(info.module_finder, "path", ""))
         loc = base / info.name if info.ispkg else _module_file(base, info.name)

@@ -100,14 +100,22 @@ def _taken_names(root: Path) -> set[str]:
     return names
 
 
-def render(template: str, name: str, cls: str) -> str:
-    """A template with {name} and {cls} filled in (other braces are left alone)."""
+#: game -> the base class of its bots (`arena.games.player`), for `new-bot --game`
+GAME_BASES = {"othello": "OthelloPlayer", "morris": "MorrisPlayer"}
+
+
+def render(template: str, name: str, cls: str, game: str = "") -> str:
+    """A template with {name}, {cls}, {game} and {base} filled in (other braces are left
+    alone)."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
+    text = text.replace("{game}", game).replace("{base}", GAME_BASES.get(game, ""))
     return text.replace("{name}", name).replace("{cls}", cls)
 
 
-def create_bot(name: str, root: Path) -> NewBot:
+def create_bot(name: str, root: Path, game: str | None = None) -> NewBot:
     """Write players/NAME.py and tests/test_NAME.py under `root`. Raises ScaffoldError.
+
+    `game`: a bot for another game than Connect-X (a key of `GAME_BASES`).
 
     Nothing is written unless both files can be created; an existing file is never touched.
     """
@@ -126,9 +134,16 @@ def create_bot(name: str, root: Path) -> NewBot:
             raise ScaffoldError(f"{p} already exists; not overwriting it")
     if tests.exists() and not tests.is_dir():
         raise ScaffoldError(f"{tests} exists and is not a directory")
+    if game is not None and game not in GAME_BASES:
+        raise ScaffoldError(f"--game {game}: new-bot knows {', '.join(sorted(GAME_BASES))} "
+                            f"(a Connect-X bot: leave out --game)")
     cls = class_name(name)
-    bot_text = render("bot.py.tmpl", name, cls)
-    test_text = render("test_bot.py.tmpl", name, cls)
+    if game is None:
+        bot_text = render("bot.py.tmpl", name, cls)
+        test_text = render("test_bot.py.tmpl", name, cls)
+    else:
+        bot_text = render("game_bot.py.tmpl", name, cls, game)
+        test_text = render("test_game_bot.py.tmpl", name, cls, game)
     tests.mkdir(exist_ok=True)
     _write_new(bot_path, bot_text)
     try:

@@ -52,6 +52,6 @@ def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str
             except SpecError as e:
                 warnings.append(f"{path}: player {p.name} left out: {e}")
                 continue
-            entrants[name] = Entrant(name, spec, dict(p.options), str(path))
+            entrants[name] = Entrant(name, spec, dict(p.options), str(path), config.game)
             docs[name] = f"{p.spec} {dict(p.options) or ''}".strip()
     return list(entrants.values()), docs, warnings

@@ -10,6 +10,9 @@ Link protocol (one line each): the seat connects in `initPlayer` and writes ``se
 in each `selectColumn` it reads ``move COLUMN`` (its answer) or ``resign TEXT`` (it raises
 `Resigned(TEXT)`, which the referee records as this seat's fault). A closed link resigns too.
 
+`HumanGameSeat` is the same seat for another game (protocol v2, `arena.games.player`): the
+link carries ``move TEXT`` (the move in the game's notation) in place of a column.
+
 Only the standard library and the harness's rules are imported here: this runs in its own process.
 """
 
@@ -17,11 +20,14 @@ from __future__ import annotations
 
 import io
 import socket
+from typing import Any
 
 from arena.board import CXBoard
+from arena.games.base import Game
+from arena.games.player import GamePlayer
 from arena.player import CXPlayer
 
-__all__ = ["HUMAN", "HumanSeat", "Resigned"]
+__all__ = ["HUMAN", "HumanGameSeat", "HumanSeat", "Resigned"]
 
 #: the spec text and playerName() of the person's side in every stored game
 HUMAN = "human"
@@ -64,4 +70,36 @@ class HumanSeat(CXPlayer):
         raise Resigned(f"unexpected message on the link: {line.strip()[:80]!r}")
 
     def playerName(self) -> str:
+        return HUMAN
+
+
+class HumanGameSeat(GamePlayer):
+    """A person's moves in another game than Connect-X, read from the game's link."""
+
+    GAME = ""  # any game
+    socket: str | None = None  # path of the game's Unix socket (option)
+    token: str = ""  # the game's secret (option)
+
+    def __init__(self) -> None:
+        self._seat = HumanSeat()
+
+    def init_player(self, game: Game, first: bool, timeout_s: float) -> None:
+        self._seat.socket, self._seat.token = self.socket, self.token
+        self._seat.initPlayer(0, 0, 0, first, timeout_s)
+
+    def select_move(self, state: Any) -> str:
+        reader = self._seat._reader
+        if reader is None:
+            raise Resigned("no link to the person's interface")
+        line = reader.readline()
+        if not line:
+            raise Resigned("the person's interface went away")
+        word, _, rest = line.strip().partition(" ")
+        if word == "move":
+            return rest
+        if word == "resign":
+            raise Resigned(rest or "resigned")
+        raise Resigned(f"unexpected message on the link: {line.strip()[:80]!r}")
+
+    def player_name(self) -> str:
         return HUMAN

@@ -9,6 +9,10 @@ HTTP or WebSocket code is written here. Routes:
   own bot process. Messages are JSON: the tab sends ``{"type": "new", "bot": NAME, "M", "N",
   "K", "time", "first"}``, ``{"type": "move", "column": C}``, ``{"type": "resign"}``; the server
   answers ``started``, ``moved``, ``finished`` (with the stored record) or ``error``;
+- ``/games``: the play page of the other games (`static/games.html`, `games.js`): Othello and
+  Morris against the bots of their configs; on the same WebSocket, ``new`` carries ``"game":
+  NAME`` and ``"params"``, a move is ``{"type": "move", "move": TEXT}``, and ``started`` /
+  ``moved`` carry the position's drawing (`Game.drawing`) and the person's legal moves;
 - ``/results``: the results folders (each with a ``games.sqlite``) under the results root, and
   ``/results/NAME/``: that folder's HTML report (`arena.report.html.render_report`, imported
   when asked; without it the page says the report module is not available).
@@ -43,6 +47,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from arena.games import Game, make_game
+from arena.play.game_session import HumanOtherGame, MovedText
 from arena.play.session import (
     DEFAULT_RESULTS,
     MAX_SIDE,
@@ -86,8 +92,8 @@ class BotList:
         return next((e for e in self.entrants if e.name == name), None)
 
     def to_json(self) -> list[dict[str, str]]:
-        return [{"name": e.name, "source": e.source, "doc": self.docs.get(e.name, "")}
-                for e in self.entrants]
+        return [{"name": e.name, "source": e.source, "doc": self.docs.get(e.name, ""),
+                 "game": e.game} for e in self.entrants]
 
 
 @dataclass
@@ -112,6 +118,9 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def games_page(request: Request) -> Response:
+        return FileResponse(STATIC / "games.html", media_type="text/html")
 
     async def api_bots(request: Request) -> Response:
         return JSONResponse({"bots": state.bots.to_json(),
@@ -176,6 +185,7 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
 
     app = Starlette(routes=[
         Route("/", index),
+        Route("/games", games_page),
         Route("/api/bots", api_bots),
         Route("/results", results_list),
         Route("/results/", results_list),
@@ -272,7 +282,8 @@ class _Tab:
                 await self._error("no game: start one first")
                 return
             try:
-                self.game.play(msg.get("column"))
+                self.game.play(msg.get("move") if isinstance(self.game, HumanOtherGame)
+                               else msg.get("column"))
             except IllegalColumn as e:
                 await self._error(str(e))
         elif kind == "resign":
@@ -283,16 +294,27 @@ class _Tab:
 
     async def _new(self, msg: dict[str, Any]) -> None:
         entrant = self.state.bots.get(msg.get("bot"))
-        if entrant is None:
+        game_name = msg.get("game", "connectx")
+        if entrant is None or entrant.game != game_name:
             shown = str(msg.get("bot"))[:80]
-            await self._error(f"refused: {shown!r} is not one of the listed bots (a game can "
-                              f"only name a bot this server listed at start)")
+            await self._error(f"refused: {shown!r} is not one of the listed bots of "
+                              f"{str(game_name)[:40]} (a game can only name a bot this server "
+                              f"listed at start)")
             return
+        rules: Game | None = None
         try:
-            setup = GameSetup(_int(msg.get("M")), _int(msg.get("N")), _int(msg.get("K")),
-                              timeout_s=_seconds(msg.get("time")),
-                              human_first=bool(msg.get("first", True)))
-        except ValueError as e:
+            if game_name != "connectx":
+                params = msg.get("params") or {}
+                if not isinstance(params, dict):
+                    raise ValueError("params must be an object of integers")
+                rules = make_game(str(game_name), params)
+                setup = GameSetup(4, 4, 4, timeout_s=_seconds(msg.get("time")),
+                                  human_first=bool(msg.get("first", True)))
+            else:
+                setup = GameSetup(_int(msg.get("M")), _int(msg.get("N")), _int(msg.get("K")),
+                                  timeout_s=_seconds(msg.get("time")),
+                                  human_first=bool(msg.get("first", True)))
+        except ValueError as e:  # GameError is a ValueError too
             await self._error(f"refused: {e}")
             return
         await self._end_game("started a new game")
@@ -307,19 +329,39 @@ class _Tab:
             with contextlib.suppress(RuntimeError):  # the server is shutting down
                 self.loop.call_soon_threadsafe(self._on_event, number, event)
 
+        game: HumanGame
         try:
-            game = HumanGame(entrant, setup, self.state.results_dir, on_event=on_event)
+            if rules is not None:
+                game = HumanOtherGame(entrant, rules, setup, self.state.results_dir,
+                                      on_event=on_event)
+            else:
+                game = HumanGame(entrant, setup, self.state.results_dir, on_event=on_event)
         except OSError as e:
             await self._error(f"cannot start a game: {e}")
             return
         self.game = game
         self.state.running += 1
-        await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,
-                               "M": setup.M, "N": setup.N, "K": setup.K,
-                               "time": setup.timeout_s, "human": setup.human})
+        if isinstance(game, HumanOtherGame):
+            await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,
+                                   "name": game.game.name, "label": game.game.label(),
+                                   "time": setup.timeout_s, "human": setup.human,
+                                   **_position(game.game, game.state, setup.human)})
+        else:
+            await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,
+                                   "M": setup.M, "N": setup.N, "K": setup.K,
+                                   "time": setup.timeout_s, "human": setup.human})
         game.start()
 
-    def _on_event(self, number: int, event: Event) -> None:
+    def _on_event(self, number: int, event: Event | MovedText) -> None:
+        if isinstance(event, MovedText):
+            game = self.game
+            msg_: dict[str, Any] = {"type": "moved", "game": number, "player": event.player,
+                                    "move": event.text, "elapsed_ms": event.elapsed_ms,
+                                    "by_human": event.by_human, "ends_game": event.ends_game}
+            if isinstance(game, HumanOtherGame) and event.state is not None:
+                msg_.update(_position(game.game, event.state, game.setup.human))
+            self.outbox.put_nowait(msg_)
+            return
         if isinstance(event, Moved):
             msg: dict[str, Any] = {"type": "moved", "game": number, "player": event.player,
                                    "column": event.column, "row": event.row,
@@ -335,6 +377,15 @@ class _Tab:
         if game is not None and game.finished is None:
             game.close(why)
             await self.loop.run_in_executor(None, game.wait, _CLOSE_WAIT_S)
+
+
+def _position(game: Game, state: Any, human: int) -> dict[str, Any]:
+    """A position for games.js: its drawing, and the person's legal moves (when it is their
+    turn)."""
+    mine = game.outcome(state) is None and game.to_move(state) + 1 == human
+    return {"drawing": game.drawing(state),
+            "legal": [game.move_to_text(state, m) for m in game.legal_moves(state)] if mine
+            else []}
 
 
 def _finished_json(number: int, fin: Finished) -> dict[str, Any]:

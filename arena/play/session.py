@@ -67,6 +67,7 @@ class Entrant:
     spec: BotSpec
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""  # where it was found ("players/", "configs/quick.yaml")
+    game: str = "connectx"  # the game it plays (`arena.games`; others through protocol v2)
 
 
 @dataclass(frozen=True)

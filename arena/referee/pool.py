@@ -50,6 +50,7 @@ class Seat:
     init_ms: float = 0.0
     startup_ms: float | None = None  # hello -> ready of a process started for this game
     untimed: bool = False  # no time limit on this seat's requests (a person at the board)
+    version: int = protocol.PROTOCOL_VERSION  # the protocol its process speaks (1 or 2)
 
 
 class BotPool:
@@ -67,20 +68,23 @@ class BotPool:
         self._own_log_dir = log_dir is None
         self.log_dir = log_dir or tempfile.mkdtemp(prefix="cxarena-logs-")
         os.makedirs(self.log_dir, exist_ok=True)
-        self._idle: dict[BotLaunch, list[BotProcess]] = {}
+        #: idle processes by launch value and protocol version (a process speaks one version)
+        self._idle: dict[tuple[BotLaunch, int], list[BotProcess]] = {}
         self._dying: list[BotProcess] = []
         self._seq = itertools.count(1)
         self.closed = False
 
-    def seat(self, bot: Launchable, options: Mapping[str, Any] | None, untimed: bool) -> Seat:
+    def seat(self, bot: Launchable, options: Mapping[str, Any] | None, untimed: bool,
+             version: int = protocol.PROTOCOL_VERSION) -> Seat:
         opts = dict(options or {})
-        return Seat(bot=bot, launch=bot.launch(opts), options=opts, untimed=untimed)
+        return Seat(bot=bot, launch=bot.launch(opts), options=opts, untimed=untimed,
+                    version=version)
 
     # ------------------------------------------------------------ starting
-    def _env(self, launch: BotLaunch) -> dict[str, str]:
+    def _env(self, launch: BotLaunch, version: int) -> dict[str, str]:
         env = dict(os.environ)
         env.update(THREAD_ENV)
-        env["CXARENA_PROTOCOL"] = str(protocol.PROTOCOL_VERSION)
+        env["CXARENA_PROTOCOL"] = str(version)
         env["CXARENA_TAG"] = self.tag
         env[PARENT_ENV] = str(os.getpid())
         env.update(launch.env)
@@ -97,14 +101,16 @@ class BotPool:
         if self.sandbox is None or seat.bot in self.unsandboxed:
             if not launch.python_host:
                 argv = wrap(argv, os.getpid(), bot_limits(mem))
-            return BotProcess(argv, log_path=log_path, env=self._env(launch), cpu=self.cpu,
-                              memory_limit_bytes=mem, max_line_bytes=protocol.MAX_LINE_BYTES)
+            return BotProcess(argv, log_path=log_path, env=self._env(launch, seat.version),
+                              cpu=self.cpu, memory_limit_bytes=mem,
+                              max_line_bytes=protocol.MAX_LINE_BYTES)
         # bwrap's --die-with-parent replaces the lifeline (whose parent check sees the
         # sandbox's init, not the referee)
         boxed = self.sandbox.launch(argv, list(launch.expose))
         try:
             proc = BotProcess(boxed.argv, log_path=log_path,
-                              env=Sandbox.env(self._env(launch), drop=[PARENT_ENV]), cpu=self.cpu,
+                              env=Sandbox.env(self._env(launch, seat.version),
+                                              drop=[PARENT_ENV]), cpu=self.cpu,
                               memory_limit_bytes=mem, max_line_bytes=protocol.MAX_LINE_BYTES,
                               pass_fds=boxed.pass_fds, status_from_wrapper=True)
             boxed.release()  # the limits are on bwrap's pid: now it may fork the bot
@@ -112,12 +118,13 @@ class BotPool:
             boxed.close()
         return proc
 
-    def _handshake(self, proc: BotProcess, started_s: float) -> None:
+    def _handshake(self, proc: BotProcess, started_s: float,
+                   version: int = protocol.PROTOCOL_VERSION) -> None:
         """`hello` -> `ready` within the start-up limit; raises Fault(crash) whose detail keeps
         the first and last lines the bot wrote to stdout and stderr."""
         seen: list[bytes] = []
         try:
-            self._hello(proc, started_s, seen)
+            self._hello(proc, started_s, seen, version)
         except Fault as f:
             proc.wait_exit(0.3)  # let a dying process finish writing
             try:
@@ -127,16 +134,18 @@ class BotPool:
             out = [ln.decode("utf-8", "replace").rstrip() for ln in seen + later]
             raise Fault(f.reason, f.detail + startup_output(out, proc.log_path)) from None
 
-    def _hello(self, proc: BotProcess, started_s: float, seen: list[bytes]) -> None:
+    def _hello(self, proc: BotProcess, started_s: float, seen: list[bytes],
+               version: int) -> None:
         limit_s = self.limits.startup_timeout_s
         try:
-            proc.send(protocol.hello().encode())
+            proc.send(protocol.hello(version).encode())
             while True:
                 line = proc.read_line(started_s + limit_s)
                 if line is None:
                     raise Fault(Reason.CRASH, f"{FAILED_TO_START}: no `ready` within {limit_s:g} s")
                 seen.append(line)
-                if self._is_ready(protocol.parse_reply(line.decode("utf-8", "replace")), line):
+                if self._is_ready(protocol.parse_reply(line.decode("utf-8", "replace")), line,
+                                  version):
                     proc.freeze()
                     return
         except (EOFError, OSError) as e:
@@ -148,14 +157,15 @@ class BotPool:
             raise Fault(Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
 
     @staticmethod
-    def _is_ready(reply: protocol.Reply, line: bytes) -> bool:
+    def _is_ready(reply: protocol.Reply, line: bytes,
+                  version: int = protocol.PROTOCOL_VERSION) -> bool:
         """True for `ready` in our version, False for a comment; a Fault for anything else."""
         if isinstance(reply, protocol.Comment):
             return False
         if isinstance(reply, protocol.Ready):
-            if reply.version != protocol.PROTOCOL_VERSION:
+            if reply.version != version:
                 raise Fault(Reason.CRASH, f"{FAILED_TO_START}: speaks protocol version "
-                            f"{reply.version}, the referee {protocol.PROTOCOL_VERSION}")
+                            f"{reply.version}, the referee {version}")
             return True
         if isinstance(reply, protocol.ErrorReply):
             raise Fault(Reason.CRASH, f"{FAILED_TO_START}: {reply.text}")
@@ -165,7 +175,7 @@ class BotPool:
         """Give the seat an idle live process if there is one (else `start` makes one)."""
         if self.fresh_process:
             return
-        pool = self._idle.get(seat.launch, [])
+        pool = self._idle.get((seat.launch, seat.version), [])
         while pool:
             proc = pool.pop()
             if proc.alive():
@@ -189,7 +199,7 @@ class BotPool:
             proc = seats[i].proc
             assert proc is not None
             try:
-                self._handshake(proc, t0)
+                self._handshake(proc, t0, seats[i].version)
             except Fault as f:
                 raise SeatFault(i, f.reason, f.detail) from None
             proc.task_times(refresh=True)  # its processes now (a wrapper started the bot)
@@ -219,7 +229,7 @@ class BotPool:
             log.warning("event=escaped-killed spec=%s pid=%d pids=%s: processes the bot "
                         "started outside its process group", seat.launch.label, proc.pid, escaped)
         proc.freeze()
-        self._idle.setdefault(seat.launch, []).append(proc)
+        self._idle.setdefault((seat.launch, seat.version), []).append(proc)
 
     def discard(self, proc: BotProcess) -> None:
         proc.kill()

@@ -38,6 +38,8 @@ from typing import Any
 
 from arena import __version__, defaults
 from arena.board import CXBoard, CXGameState
+from arena.games import Game, GameError
+from arena.games.openings import check_opening
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee import containment
@@ -58,6 +60,7 @@ from arena.referee.pool import BotPool, Seat
 from arena.referee.process import BotProcess, LineTooLong
 from arena.referee.sandbox import MODES, Sandbox, resolve
 from arena.wire import protocol
+from arena.wire import protocol_v2 as v2
 from arena.wire.launch import Launchable
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "GameRequest", "MatchSettings", "Referee"]
@@ -117,7 +120,21 @@ class GameRequest:
     game_id: str | None = None
     opening: tuple[int, ...] = ()
     untimed: tuple[int, ...] = ()
-    on_move: Callable[[int, int, float], None] | None = None
+    on_move: Callable[[int, Any, float], None] | None = None
+    #: another game than Connect-X (`arena.games`), played through protocol v2; None:
+    #: Connect-X on M x N x K through protocol v1, as always. With a game, M N K are ignored,
+    #: `opening` must be empty and `on_move` gets the move's text instead of a column.
+    game: Game | None = None
+    #: another game's opening: move texts from the start, played for both sides
+    opening_texts: tuple[str, ...] = ()
+
+    @property
+    def v2(self) -> bool:
+        return self.game is not None and self.game.name != "connectx"
+
+    @property
+    def board_label(self) -> str:
+        return self.game.label() if self.v2 and self.game else f"{self.M}x{self.N}x{self.K}"
 
 
 def _utc_now() -> str:
@@ -133,6 +150,7 @@ class _Game:
     seats: list[Seat]
     started_at: str
     moves: list[int] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # the moves of another game (protocol v2)
     times: list[float] = field(default_factory=list)
     current: int = 0  # the seat (0, 1) to move, or that faulted
     winner: int | None = None
@@ -192,7 +210,8 @@ class Referee:
              options2: Mapping[str, Any] | None = None,
              max_moves: int | None = None, game_id: str | None = None,
              opening: Sequence[int] = (), *, untimed: Collection[int] = (),
-             on_move: Callable[[int, int, float], None] | None = None) -> GameRecord:
+             on_move: Callable[[int, Any, float], None] | None = None,
+             game: Game | None = None, opening_texts: Sequence[str] = ()) -> GameRecord:
         """Play one game, p1 moving first (`run` with a `GameRequest` of these fields).
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
@@ -207,10 +226,15 @@ class Referee:
 
         `untimed` names the players (1, 2) whose requests have no time limit (a person at the
         board, never in tournaments). `on_move(player, column, elapsed_ms)` is called after
-        each legal move, in the referee's thread, before the game goes on."""
+        each legal move, in the referee's thread, before the game goes on.
+
+        `game`: another game than Connect-X (`arena.games`), played through protocol v2 (M, N
+        and K are then ignored; pass 0); `opening_texts`: its opening, as the moves' texts
+        (sent to each bot as `opponent` lines before its first `go`, like `opening`)."""
         return self.run(GameRequest(
             p1, p2, M, N, K, seed, (options1 or {}, options2 or {}), max_moves, game_id,
-            tuple(int(c) for c in opening), tuple(untimed), on_move))
+            tuple(int(c) for c in opening), tuple(untimed), on_move, game,
+            tuple(str(t) for t in opening_texts)))
 
     def run(self, req: GameRequest) -> GameRecord:
         """Play the game `req` asks for. Never raises because of a bot."""
@@ -249,14 +273,18 @@ class Referee:
         replay is allowed, (None, what happened)."""
         self._settle()
         self._pool.reap_dying()
-        seats = [self._pool.seat(bot, opts, i + 1 in req.untimed)
+        version = v2.PROTOCOL_V2 if req.v2 else protocol.PROTOCOL_VERSION
+        seats = [self._pool.seat(bot, opts, i + 1 in req.untimed, version)
                  for i, (bot, opts) in enumerate(zip((req.p1, req.p2), req.options, strict=True))]
         game = _Game(req, seats, _utc_now())
         finished = False  # False while a game is interrupted by a non-bot exception
         try:
             self._start(game)
             self._init_players(game)
-            self._move_loop(game)
+            if req.v2:
+                self._move_loop_v2(game)
+            else:
+                self._move_loop(game)
             finished = True
         except Fault as f:
             bad = seats[game.current]
@@ -301,7 +329,7 @@ class Referee:
         self._games += 1
         req = game.req
         header = (f"game {req.game_id or f'{self.tag}-{self._games}'}: {req.p1.text} vs "
-                  f"{req.p2.text} on {req.M}x{req.N}x{req.K}, seed {req.seed}, started "
+                  f"{req.p2.text} on {req.board_label}, seed {req.seed}, started "
                   f"{game.started_at}")
         for i, seat in enumerate(game.seats):
             if seat.proc is not None:
@@ -313,9 +341,14 @@ class Referee:
         req = game.req
         for i, seat in enumerate(game.seats):
             game.current = i
-            msg = protocol.newgame(req.M, req.N, req.K, i + 1, self.limits.timeout_s, req.seed,
-                                   seat.options)
-            reply, seat.init_ms = self._request(seat, msg, "initPlayer", False)
+            if req.v2 and req.game is not None:
+                msg = v2.newgame_v2(req.game.name, req.game.params, i + 1,
+                                    self.limits.timeout_s, req.seed, seat.options)
+            else:
+                msg = protocol.newgame(req.M, req.N, req.K, i + 1, self.limits.timeout_s,
+                                       req.seed, seat.options)
+            reply, seat.init_ms = self._request(seat, msg, "init_player" if req.v2 else
+                                                "initPlayer", False)
             if not isinstance(reply, protocol.Ok):
                 raise Fault(Reason.CRASH, f"initPlayer: expected `ok NAME`, got "
                             f"{show(line_of(reply))}")
@@ -350,6 +383,47 @@ class Referee:
             if req.max_moves is not None and len(game.moves) >= req.max_moves:
                 return game.end(Reason.DRAW, None, f"{MOVE_CAP_DETAIL} ({req.max_moves} moves)")
 
+    def _move_loop_v2(self, game: _Game) -> None:
+        """`_move_loop` for another game (protocol v2): moves are the game's texts."""
+        req = game.req
+        rules = req.game
+        assert rules is not None
+        state = rules.initial_state()
+        for text in req.opening_texts:  # checked by _check_opening; nobody's move, 0 ms
+            state = rules.apply(state, rules.parse_move(state, text))
+            game.texts.append(text)
+            game.times.append(0.0)
+        told = [0, 0]  # every move a seat did not make is sent once, the opening's included
+        while True:
+            outcome = rules.outcome(state)
+            if outcome is not None:
+                detail = f"{outcome.reason}: {outcome.detail}" if outcome.detail else \
+                    outcome.reason
+                if outcome.winner is None:
+                    return game.end(Reason.DRAW, None, detail)
+                return game.end(Reason.WIN, outcome.winner + 1, detail)
+            if req.max_moves is not None and len(game.texts) >= req.max_moves:
+                return game.end(Reason.DRAW, None, f"{MOVE_CAP_DETAIL} ({req.max_moves} moves)")
+            game.current = current = rules.to_move(state)
+            what = f"select_move (move {len(game.texts) + 1})"
+            msg = "".join(v2.opponent_move(t) for t in game.texts[told[current]:])
+            reply, elapsed_ms = self._request(game.seats[current], msg + protocol.go(), what,
+                                              True)
+            if not isinstance(reply, protocol.Play):
+                raise Fault(Reason.ILLEGAL, f"{what}: expected `play MOVE`, got "
+                            f"{show(line_of(reply))}")
+            try:
+                move = rules.parse_move(state, reply.text)
+            except GameError as e:
+                raise Fault(Reason.ILLEGAL, f"{what}: {show(reply.text)}: {e}") from None
+            text = rules.move_to_text(state, move)
+            state = rules.apply(state, move)
+            game.texts.append(text)
+            game.times.append(elapsed_ms)
+            told[current] = len(game.texts)
+            if req.on_move is not None:
+                req.on_move(current + 1, text, elapsed_ms)
+
     def _charge(self, game: _Game, f: Fault, replayed: int) -> None:
         """The faulting seat loses: kill its process at once (a hung bot and everything it
         forked stop) and keep the end of its stderr."""
@@ -366,6 +440,16 @@ class Referee:
         game.end(f.reason, 2 - game.current, f.detail)
 
     def _record(self, game: _Game) -> GameRecord:
+        req = game.req
+        rec = self._record_cx(game)
+        if req.v2 and req.game is not None:
+            rec = dataclasses.replace(rec, M=0, N=0, K=0, game=req.game.name,
+                                      game_params=dict(req.game.params),
+                                      move_texts=tuple(game.texts),
+                                      opening_texts=req.opening_texts)
+        return rec
+
+    def _record_cx(self, game: _Game) -> GameRecord:
         req, seats = game.req, game.seats
         return GameRecord(
             M=req.M, N=req.N, K=req.K, p1=req.p1.text, p2=req.p2.text,
@@ -486,6 +570,13 @@ def _no_stale_output(proc: BotProcess, what: str) -> None:
 
 def _check_opening(req: GameRequest) -> None:
     """ValueError unless the request's opening is legal and leaves the game open."""
+    if req.v2 and req.game is not None:
+        if req.opening:
+            raise ValueError("a Connect-X opening (columns) for another game: use opening_texts")
+        check_opening(req.game, req.opening_texts)
+        return
+    if req.opening_texts:
+        raise ValueError("opening_texts are for other games than Connect-X")
     board = CXBoard(req.M, req.N, req.K)
     for i, c in enumerate(req.opening):
         if c not in board.getAvailableColumns():

@@ -18,7 +18,7 @@ __all__ = ["describe_end", "fault_move", "illegal_column", "seat_name", "winning
 # spelled here so that reading a report never imports the referee.
 _FAILED_TO_START = "failed to start"
 _MOVE_CAP = "stopped at the move cap"
-_MOVE_RE = re.compile(r"^selectColumn \(move (\d+)\)")
+_MOVE_RE = re.compile(r"^(?:selectColumn|select_move) \(move (\d+)\)")
 _FULL_RE = re.compile(r"column (-?\d+) is (?:full|out of range)")
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -36,9 +36,9 @@ def fault_move(rec: GameRecord) -> int | None:
     m = _MOVE_RE.match(rec.detail)
     if m:
         return int(m.group(1))
-    if rec.detail.startswith(("initPlayer", _FAILED_TO_START)):
+    if rec.detail.startswith(("initPlayer", "init_player", _FAILED_TO_START)):
         return None
-    return len(rec.moves) + 1
+    return rec.n_moves + 1
 
 
 def illegal_column(rec: GameRecord) -> int | None:
@@ -65,7 +65,10 @@ def _where(rec: GameRecord) -> tuple[str, str]:
 def describe_end(rec: GameRecord, player1: str = "", player2: str = "") -> str:
     """One sentence: who won and why (the fault in words, if there was one)."""
     names = (player1 or rec.p1, player2 or rec.p2)
-    n = len(rec.moves)
+    n = rec.n_moves
+    if rec.reason is Reason.WIN and rec.winner in (1, 2):  # another game, won by its rules
+        w = rec.winner
+        return f"{names[w - 1]} ({seat_name(w)}) wins after {n} moves: {rec.detail}."
     if rec.reason is Reason.CONNECT and rec.winner in (1, 2):
         w = rec.winner
         last = f" (column {rec.moves[-1]})" if rec.moves else ""

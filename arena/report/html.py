@@ -36,7 +36,15 @@ from arena.records import Reason, StoredGame
 from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
 from arena.report.explain import describe_end, fault_move, illegal_column
-from arena.results.standings import COLUMN_KEY, POINTS_DRAW, POINTS_WIN
+from arena.report.frames import game_frames
+from arena.results.standings import (
+    COLUMN_KEY,
+    POINTS_DRAW,
+    POINTS_WIN,
+    BoardKey,
+    board_label,
+    board_of,
+)
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
            "render_report", "static_text", "write_report"]
@@ -140,8 +148,9 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The page's game data, and every player's move times (ms) for the plot."""
     players = [r.player for r in data.standings.ranking]
     pidx = {p: i for i, p in enumerate(players)}
-    boards = [list(b) for b in data.standings.boards]
-    bidx = {tuple(b): i for i, b in enumerate(boards)}
+    boards: list[Any] = [b if isinstance(b, str) else list(b) for b in data.standings.boards]
+    bidx: dict[Any, int] = {b if isinstance(b, str) else tuple(b): i
+                            for i, b in enumerate(boards)}
     reasons = [r.value for r in Reason]
     ridx = {r: i for i, r in enumerate(Reason)}
     cols: dict[str, list[Any]] = {k: [] for k in (
@@ -159,10 +168,10 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         rec = g.record
         if g.player1 not in pidx or g.player2 not in pidx:
             continue  # a game of players no longer in the config: standings skip it too
-        board = (rec.M, rec.N, rec.K)
+        board = board_of(rec)
         if board not in bidx:
             bidx[board] = len(boards)
-            boards.append(list(board))
+            boards.append(board if isinstance(board, str) else list(board))
         i = kept
         kept += 1
         cols["id"].append(g.game_id)
@@ -174,12 +183,16 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         cols["reason"].append(ridx[rec.reason])
         cols["offender"].append(rec.offender or 0)
         cols["seed"].append(rec.seed)
-        cols["moves"].append(encode_moves(rec.moves, rec.N))
+        frames = game_frames(rec)  # another game: its positions, for gameviewer.js
+        cols["moves"].append(encode_moves(rec.moves, rec.N) if frames is None
+                             else " ".join(rec.move_texts))
         cols["times"].append(encode_times(rec.times_ms))
         played1, played2 = rec.played_times_ms  # an opening's moves were nobody's choice
         times[g.player1].append(np.asarray(played1, dtype=float))
         times[g.player2].append(np.asarray(played2, dtype=float))
         extra: dict[str, Any] = {}
+        if frames is not None:
+            extra["game"] = frames
         if rec.detail or rec.is_fault:
             extra["detail"] = rec.detail
             extra["explain"] = describe_end(rec, g.player1, g.player2)
@@ -284,12 +297,13 @@ def _crosstable_html(data: ReportData) -> str:
 def _boards_html(data: ReportData) -> str:
     st = data.standings
     names = [r.player for r in st.ranking]
-    played: dict[tuple[str, tuple[int, int, int]], int] = defaultdict(int)
+    played: dict[tuple[str, BoardKey], int] = defaultdict(int)
     for g in data.games:
-        b = (g.record.M, g.record.N, g.record.K)
+        b = board_of(g.record)
         played[(g.player1, b)] += 1
         played[(g.player2, b)] += 1
-    head = "".join(f"<th>{M}x{N}<br>K={K}</th>" for M, N, K in st.boards)
+    head = "".join(f"<th>{_e(board_label(b)).replace(' K=', '<br>K=')}</th>"
+                   for b in st.boards)
     rows = []
     for p in names:
         tds = []
@@ -297,8 +311,7 @@ def _boards_html(data: ReportData) -> str:
             n = played.get((p, b), 0)
             pts = st.board_points.get(b, {}).get(p, 0)
             frac = pts / (POINTS_WIN * n) if n else math.nan
-            M, N, K = b
-            title = (f"{p} on {M}x{N} K={K}: {pts} of {POINTS_WIN * n} points in {n} games. "
+            title = (f"{p} on {board_label(b)}: {pts} of {POINTS_WIN * n} points in {n} games. "
                      f"Click to list the games.")
             tds.append(_cell(str(pts), frac, title, {"player": p, "board": str(bi)}))
         rows.append(f'<tr><th class="name">{_e(p)}</th>{"".join(tds)}</tr>')
@@ -348,7 +361,8 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
             " (incomplete: rerun the tournament to resume)" if sched != stored else "")
             if sched is not None else "")),
         ("players", str(len(payload["players"]))),
-        ("boards", ", ".join(f"{M}x{N} K={K}" for M, N, K in payload["boards"])),
+        ("boards", ", ".join(board_label(b if isinstance(b, str) else tuple(b))
+                             for b in payload["boards"])),
     ]
     if data.timeout_s is not None:
         grace = "" if data.grace_s is None else f", grace {data.grace_s * 1000:g} ms"
@@ -436,7 +450,7 @@ def render_html(data: ReportData) -> str:
         times_svg=time_plot,
         times_table=_times_table(times, limit_ms),
         data=blob,
-        viewer_js=static_text("viewer.js"),
+        viewer_js=static_text("viewer.js") + "\n" + static_text("gameviewer.js"),
         report_js=static_text("report.js"),
     )
 

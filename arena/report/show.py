@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from arena.games import GameError, make_game
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.explain import describe_end, winning_line
 
@@ -83,9 +84,60 @@ def _move_list(moves: Sequence[int], times_ms: Sequence[float]) -> str:
                      for k in range(0, len(items), per_line))
 
 
+def _render_other(game: StoredGame, step: bool) -> list[str]:
+    """The positions of another game than Connect-X (its own text rendering, `arena.games`)."""
+    rec = game.record
+    names = (game.player1, game.player2)
+    out = [f"game {game.game_id}: {rec.game_label}, round {game.round}, seed {rec.seed}",
+           f"{names[0]} moves first, {names[1]} second"]
+    if rec.pair_id:
+        out.append(f"pair_id: {rec.pair_id}")
+    out.append("")
+    try:
+        rules = make_game(rec.game, rec.game_params)
+    except GameError as e:
+        return out + [f"(cannot draw the board: {e})", ""]
+    state = rules.initial_state()
+    if step:
+        out += [f"start: {names[0]} moves first", rules.render(state), ""]
+    for n, text in enumerate(rec.move_texts, start=1):
+        try:
+            state = rules.apply(state, rules.parse_move(state, text))
+        except GameError as e:
+            out += [f"move {n} ({text}) does not replay: {e}", ""]
+            break
+        if step:
+            t = f" in {rec.times_ms[n - 1]:.2f} ms" if n - 1 < len(rec.times_ms) else ""
+            out += [f"move {n}: {names[(n - 1) % 2]} plays {text}{t}", rules.render(state), ""]
+    if not step:
+        k = len(rec.move_texts)
+        out += [f"final position after {k} move{'' if k == 1 else 's'}:", rules.render(state),
+                ""]
+    return out
+
+
+def _other_moves(rec: GameRecord) -> str:
+    items = [f"{n + 1:>4}. {text:<10} {rec.times_ms[n]:>9.2f} ms"
+             if n < len(rec.times_ms) else f"{n + 1:>4}. {text}"
+             for n, text in enumerate(rec.move_texts)]
+    return "\n".join("".join(items[k:k + 4]) for k in range(0, len(items), 4))
+
+
 def render_game(game: StoredGame, step: bool = False) -> str:
     """The text of `cxarena show` for one stored game."""
     rec = game.record
+    if not rec.is_connectx:
+        names = (game.player1, game.player2)
+        out = _render_other(game, step)
+        out.append(f"result: {describe_end(rec, *names)}")
+        if rec.stderr_tail:
+            out.append("stderr of the offender (last lines):")
+            out.extend("  | " + ln for ln in rec.stderr_tail.rstrip("\n").splitlines())
+        out += ["", "times:",
+                _times(rec, names, None if rec.timeout_s is None else rec.timeout_s * 1000)]
+        if rec.move_texts and not step:
+            out += ["", "moves (number, move, time):", _other_moves(rec)]
+        return "\n".join(out) + "\n"
     names = (game.player1, game.player2)
     limit_ms = None if rec.timeout_s is None else rec.timeout_s * 1000.0
     head = [f"game {game.game_id}: {rec.M}x{rec.N} board (rows x columns), K={rec.K}, "

@@ -29,7 +29,7 @@ from itertools import combinations
 
 from tabulate import tabulate
 
-from arena.records import Reason, StoredGame
+from arena.records import GameRecord, Reason, StoredGame
 from arena.results.elo import EloDifference, Ratings, elo_difference, fit_ratings
 from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
@@ -88,13 +88,31 @@ class PlayerRow:
     elo_ci95: float
 
 
+#: a board of Connect-X (M, N, K), or the label of another game's parameter set
+#: (``othello size=8``, `GameRecord.game_label`)
+BoardKey = tuple[int, int, int] | str
+
+
+def board_label(board: BoardKey) -> str:
+    """``6x7 K=4`` for a Connect-X board, the game's label for another game."""
+    if isinstance(board, str):
+        return board
+    M, N, K = board
+    return f"{M}x{N} K={K}"
+
+
+def board_of(rec: GameRecord) -> BoardKey:
+    """The per-board key of a record."""
+    return (rec.M, rec.N, rec.K) if rec.is_connectx else rec.game_label
+
+
 @dataclass(frozen=True)
 class Standings:
     """Everything derived from a set of stored games."""
 
     ranking: tuple[PlayerRow, ...]
-    boards: tuple[tuple[int, int, int], ...]
-    board_points: dict[tuple[int, int, int], dict[str, int]]  # board -> player -> points
+    boards: tuple[BoardKey, ...]
+    board_points: dict[BoardKey, dict[str, int]]  # board -> player -> points
     cross: dict[str, dict[str, int]]  # player -> opponent -> points player took
     pairs: tuple[tuple[str, str, EloDifference], ...]  # head to head, first name's view
     ratings: Ratings
@@ -103,7 +121,7 @@ class Standings:
     #: head to head from the first name's view (pentanomial over pairs where paired)
     estimates: tuple[tuple[str, str, EloEstimate], ...] = ()
     #: board -> (player, opponent) -> [wins, draws, losses] of player
-    board_wdl: dict[tuple[int, int, int], dict[tuple[str, str], list[int]]] = field(
+    board_wdl: dict[BoardKey, dict[tuple[str, str], list[int]]] = field(
         default_factory=dict)
     distinct_games: int | None = None  # games that differ (board, players, moves)
 
@@ -179,8 +197,8 @@ class Standings:
         if self.board_wdl:
             parts.append("\n\n## W-D-L per board (row player against each opponent)\n")
             rows = []
-            for M, N, K in self.boards:
-                table = self.board_wdl.get((M, N, K), {})
+            for board in self.boards:
+                table = self.board_wdl.get(board, {})
                 for a in names:
                     cells = []
                     for b in names:
@@ -188,14 +206,14 @@ class Standings:
                         cells.append("—" if a == b else ("" if w is None else
                                                           f"{w[0]}-{w[1]}-{w[2]}"))
                     if any(cells[i] for i, b in enumerate(names) if b != a):
-                        rows.append([f"{M}x{N} K={K}", a] + cells)
+                        rows.append([board_label(board), a] + cells)
             parts.append(tabulate(rows, headers=["board", "player"] + names,
                                   tablefmt="github", disable_numparse=True,
                                   colalign=("left", "left") + ("right",) * len(names)))
         parts.append("\n\n## Points per board\n")
         parts.append(tabulate(
-            [[f"{M}x{N} K={K}"] + [str(self.board_points[(M, N, K)].get(p, 0)) for p in names]
-             for M, N, K in self.boards],
+            [[board_label(b)] + [str(self.board_points[b].get(p, 0)) for p in names]
+             for b in self.boards],
             headers=["board (MxN)"] + names, tablefmt="github", disable_numparse=True,
             colalign=("left",) + ("right",) * len(names)))
         return "\n".join(parts) + "\n"
@@ -237,7 +255,7 @@ def _err(x: float) -> str:
 
 
 def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
-                      boards: Sequence[tuple[int, int, int]] = ()) -> Standings:
+                      boards: Sequence[BoardKey] = ()) -> Standings:
     """Standings of `players` from `games` (games of other players are ignored).
 
     `boards` fixes the per-board table's rows (boards seen only in games are appended).
@@ -250,8 +268,9 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
     times: dict[str, list[float]] = {p: [] for p in names}
     cross = {a: dict.fromkeys(names, 0) for a in names}
     wdl = {(a, b): [0, 0, 0] for a in names for b in names}  # a's wins, losses, draws vs b
-    board_list = list(dict.fromkeys((b[0], b[1], b[2]) for b in boards))
-    board_points: dict[tuple[int, int, int], dict[str, int]] = {
+    board_list: list[BoardKey] = list(dict.fromkeys(
+        b if isinstance(b, str) else (b[0], b[1], b[2]) for b in boards))
+    board_points: dict[BoardKey, dict[str, int]] = {
         b: dict.fromkeys(names, 0) for b in board_list}
     results: list[tuple[str, str, float]] = []
     total = 0
@@ -260,14 +279,14 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
     # (a, b) canonical order -> pair id -> [(first player's name, score of a)]
     paired: dict[tuple[str, str], dict[str, list[float]]] = {}
     unpaired: dict[tuple[str, str], int] = {}
-    board_wdl: dict[tuple[int, int, int], dict[tuple[str, str], list[int]]] = {}
+    board_wdl: dict[BoardKey, dict[tuple[str, str], list[int]]] = {}
     for g in games:
         a, b, rec = g.player1, g.player2, g.record
         if a not in known or b not in known or a == b:
             continue
         total += 1
         not_isolated += rec.extra.get("isolated") is False
-        board = (rec.M, rec.N, rec.K)
+        board = board_of(rec)
         if board not in board_points:
             board_list.append(board)
             board_points[board] = dict.fromkeys(names, 0)
@@ -286,7 +305,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
             wdl[(win, lose)][0] += 1
             wdl[(lose, win)][1] += 1
             results.append((win, lose, 1.0))
-        distinct.add((board, a, b, rec.moves))
+        distinct.add((board, a, b, rec.moves, rec.move_texts))
         score_a = 0.5 if rec.winner is None else (1.0 if rec.winner == 1 else 0.0)
         key = (a, b) if names.index(a) < names.index(b) else (b, a)
         mine = score_a if key[0] == a else 1.0 - score_a

@@ -57,6 +57,7 @@ from arena.entrants.specs import (
     time_limit_problem,
 )
 from arena.errors import UsageError
+from arena.games import GameError, make_game
 from arena.limits import Limits, make_limits
 from arena.referee.sandbox import MODES
 from arena.tournament.cores import usable_cores
@@ -74,7 +75,7 @@ BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
          "memory_limit_mb", "startup_timeout_s", "fresh_process", "description",
-         "isolation", "format", "challengers", "openings", "scheduler"}
+         "isolation", "format", "challengers", "openings", "scheduler", "game", "params"}
 _FORMATS = ("round-robin", "gauntlet")
 _OPENING_KEYS = {"plies", "seed", "file"}
 _REQUIRED = ("players", "boards", "timeout_s")
@@ -128,6 +129,14 @@ class TournamentConfig:
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
     scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
+    #: the game (`arena.games`); another than connectx plays its parameter sets
+    #: (`param_sets`, each a tuple of (key, value)) through protocol v2 in place of boards
+    game: str = "connectx"
+    param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
+
+    @property
+    def is_connectx(self) -> bool:
+        return self.game == "connectx"
 
     @property
     def timeout_s(self) -> float:
@@ -141,6 +150,9 @@ class TournamentConfig:
             extra["challengers"] = sorted(self.challengers)
         if self.openings is not None:
             extra["openings"] = self.openings.fingerprint()
+        if not self.is_connectx:
+            extra["game"] = self.game
+            extra["params"] = [dict(p) for p in self.param_sets]
         return extra | {
             "players": sorted((p.to_dict() for p in self.players), key=lambda d: d["name"]),
             "boards": sorted([list(b) for b in self.boards]),
@@ -393,16 +405,26 @@ def load_limits(path: str | os.PathLike[str]) -> Limits:
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     """Read and check a tournament config. Raises UsageError (one line) on any problem."""
     cfg_path = Path(path)
-    data = _check_keys(_read_yaml(cfg_path), cfg_path)
+    raw = _read_yaml(cfg_path)
+    game, param_sets = _check_game(raw, cfg_path)
+    data = _check_keys(raw, cfg_path, required=_REQUIRED if game == "connectx" else
+                       ("players", "timeout_s"))
     v = _scalars(data, cfg_path)
     limits = make_limits(v["timeout_s"], v["grace_s"], v["startup_timeout_s"],
                          v["memory_limit_mb"], where=str(cfg_path))
     workers = usable_cores() if v["workers"] in (None, "auto") else int(v["workers"])
-    boards, board_set = _resolve_boards(data["boards"], cfg_path)
-    openings = _check_openings(data.get("openings"), f"{cfg_path}: openings", cfg_path, boards,
-                               int(v["seed"]))
+    if game == "connectx":
+        boards, board_set = _resolve_boards(data["boards"], cfg_path)
+    else:
+        boards, board_set = (), None
+    if game == "connectx":
+        openings = _check_openings(data.get("openings"), f"{cfg_path}: openings", cfg_path,
+                                   boards, int(v["seed"]))
+    else:
+        openings = _check_game_openings(data.get("openings"), f"{cfg_path}: openings",
+                                        int(v["seed"]))
     players = _check_players(data["players"], f"{cfg_path}: players", cfg_path,
-                             limits.timeout_s)
+                             limits.timeout_s, probe=game == "connectx")
     challengers = _check_challengers(data.get("challengers"), v["format"],
                                      f"{cfg_path}: challengers", [p.name for p in players])
     scheduler = v["scheduler"]
@@ -411,11 +433,47 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         boards=boards, limits=limits, rounds=int(v["rounds"]), workers=workers,
         seed=int(v["seed"]), fresh_process=v["fresh_process"], board_set=board_set,
         isolation=v["isolation"], format=v["format"], challengers=challengers,
-        openings=openings, scheduler=scheduler.strip() if scheduler else None)
+        openings=openings, scheduler=scheduler.strip() if scheduler else None, game=game,
+        param_sets=param_sets)
+
+
+def _check_game(data: Any, cfg_path: Path
+                ) -> tuple[str, tuple[tuple[tuple[str, int], ...], ...]]:
+    """`game:` and `params:` (a list of parameter sets, each a mapping; default: the game's
+    defaults), checked by the game itself. Connect-X keeps `boards:`."""
+    if not isinstance(data, dict) or "game" not in data:
+        if isinstance(data, dict) and "params" in data:
+            raise UsageError(f"{cfg_path}: params: needs game: (the game they belong to)")
+        return "connectx", ()
+    name = data["game"]
+    if name == "connectx":
+        if "params" in data:
+            raise UsageError(f"{cfg_path}: params: Connect-X takes boards: (a list of "
+                             f"[M, N, K] or a set in boards.yaml)")
+        return "connectx", ()
+    if "boards" in data:
+        raise UsageError(f"{cfg_path}: boards: is for Connect-X; game {name!r} takes params: "
+                         f"(a list of parameter sets, e.g. [{{size: 8}}])")
+    raw = data.get("params", [{}])
+    if not isinstance(raw, list) or not raw or not all(isinstance(p, dict) for p in raw):
+        raise UsageError(f"{cfg_path}: params: expected a list of parameter sets (mappings), "
+                         f"e.g. [{{size: 8}}, {{size: 6}}], got {raw!r}")
+    sets = []
+    for i, params in enumerate(raw):
+        try:
+            game = make_game(str(name), params)
+        except GameError as e:
+            where = f"params[{i}]" if "params" in data else "game"
+            raise UsageError(f"{cfg_path}: {where}: {e}") from None
+        key = tuple(game.params.items())
+        if key in sets:
+            raise UsageError(f"{cfg_path}: params[{i}]: the same parameter set twice")
+        sets.append(key)
+    return str(name), tuple(sets)
 
 
 def _check_players(raw_players: Any, where: str, cfg_path: Path,
-                   timeout_s: float) -> tuple[PlayerEntry, ...]:
+                   timeout_s: float, probe: bool = True) -> tuple[PlayerEntry, ...]:
     """The players, each checked, with unique names; every bot loads (each in a subprocess of
     its own, so a bot that hangs or exits at import cannot take the run with it) before
     anything is written."""
@@ -439,7 +497,8 @@ def _check_players(raw_players: Any, where: str, cfg_path: Path,
         problem = time_limit_problem(spec, timeout_s)  # Java bots: whole seconds
         if problem:
             raise UsageError(f"{cfg_path}: timeout_s: {problem} (players[{i}])")
-    failed = check_loadable(specs)
+    # the probes load CXPlayer classes; a bot for another game shows at its start instead
+    failed = check_loadable(specs) if probe else {}
     for i, p in enumerate(players):
         if p.spec in failed:
             raise UsageError(f"{where}[{i}].spec: {failed[p.spec]}")
@@ -464,6 +523,25 @@ def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tu
         raise UsageError(f"{where}: every player is a challenger; that is a round robin "
                          f"(format: round-robin)")
     return tuple(value)
+
+
+def _check_game_openings(value: Any, where: str, seed: int) -> OpeningsConfig | None:
+    """`openings: {plies: P, seed: S}` of another game (random legal plies,
+    `arena.games.openings`); no opening files."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or "file" in value:
+        raise UsageError(f"{where}: another game takes {{plies: P, seed: S}} (random legal "
+                         f"plies from the start; no opening files)")
+    unknown = sorted(str(k) for k in value if k not in ("plies", "seed"))
+    if unknown:
+        raise UsageError(f"{where}: unknown key {unknown[0]!r} (allowed: plies, seed)")
+    plies, oseed = value.get("plies", 2), value.get("seed", seed)
+    if not _is_int(plies) or not 0 <= plies <= 40:
+        raise UsageError(f"{where}.plies: expected an integer in 0..40, got {plies!r}")
+    if not _is_int(oseed) or oseed < 0:
+        raise UsageError(f"{where}.seed: expected an integer >= 0, got {oseed!r}")
+    return OpeningsConfig(plies=int(plies), seed=int(oseed))
 
 
 def _check_openings(value: Any, where: str, cfg_path: Path, boards: tuple[Board, ...],

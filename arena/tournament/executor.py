@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.entrants.specs import BotSpec, parse_spec
+from arena.games import make_game
 from arena.records import GameRecord
 from arena.referee.containment import environ_value
 from arena.referee.referee import MatchSettings, Referee
@@ -105,8 +106,10 @@ def referee_runner(settings: MatchSettings) -> Iterator[PlayFn]:
 
     with Referee(settings) as referee:
         def play(g: GameSpec) -> GameRecord:
+            game = None if g.game == "connectx" else make_game(g.game, dict(g.params))
             return referee.play(spec(g.spec1), spec(g.spec2), g.M, g.N, g.K, g.seed,
-                                g.options1, g.options2, game_id=g.game_id, opening=g.opening)
+                                g.options1, g.options2, game_id=g.game_id, opening=g.opening,
+                                game=game, opening_texts=g.opening_texts)
 
         yield play
 

@@ -33,6 +33,7 @@ from arena import __version__
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
+from arena.games.openings import GameJudge
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import Isolation
@@ -257,12 +258,14 @@ def _summary(results_dir: Path, config: TournamentConfig, tally: _Tally) -> None
 def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    quiet: bool = False, fresh: bool = False, replay_changed: bool = False,
                    executor: Executor | None = None, judge: Judge | None = None,
-                   out: TextIO | None = None) -> TournamentOutcome:
+                   out: TextIO | None = None,
+                   game_judge: GameJudge | None = None) -> TournamentOutcome:
     """Run (or resume) `config`; see the module docstring. `judge` judges generated openings
-    (`arena.tournament.openings`). Raises UsageError, KeyboardInterrupt."""
+    (`arena.tournament.openings`), `game_judge` another game's (`arena.games.openings`).
+    Raises UsageError, KeyboardInterrupt."""
     out = sys.stdout if out is None else out
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
-    schedule = make_schedule(config, judge)
+    schedule = make_schedule(config, judge, game_judge)
     codes = {p.name: code_fingerprint(parse_spec(p.spec)) for p in config.players}
     isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
     if isolation.notice():

@@ -27,6 +27,8 @@ from itertools import combinations
 from typing import Any
 
 from arena.errors import UsageError
+from arena.games import make_game
+from arena.games.openings import GameJudge, random_opening
 from arena.tournament.config import TournamentConfig
 from arena.tournament.openings import Judge, OpeningStream, parse_suite
 
@@ -54,6 +56,10 @@ class GameSpec:
     options2: Mapping[str, Any] = field(default_factory=dict)
     opening: tuple[int, ...] = ()  # columns played before the bots move
     pair_id: str = ""  # the game pair (same board, round, pairing and opening)
+    #: another game than Connect-X (M, N, K are then 0) and its parameters
+    game: str = "connectx"
+    params: tuple[tuple[str, int], ...] = ()
+    opening_texts: tuple[str, ...] = ()  # another game's opening (random legal plies)
 
     @property
     def board(self) -> tuple[int, int, int]:
@@ -64,9 +70,17 @@ class GameSpec:
         return self.M * self.N
 
 
-def game_id(M: int, N: int, K: int, round_: int, p1: str, p2: str) -> str:
-    """The readable id of a game, e.g. ``7x6x4-r1-L0-L1``."""
-    return f"{M}x{N}x{K}-r{round_}-{p1}-{p2}"
+def game_id(M: int, N: int, K: int, round_: int, p1: str, p2: str,
+            variant: str | None = None) -> str:
+    """The readable id of a game, e.g. ``7x6x4-r1-L0-L1``; another game names its variant in
+    place of the board (``othello-size8-r1-A-B``)."""
+    board = f"{M}x{N}x{K}" if variant is None else variant
+    return f"{board}-r{round_}-{p1}-{p2}"
+
+
+def variant_name(game: str, params: tuple[tuple[str, int], ...]) -> str:
+    """``othello-size8``: a game and its parameters as one word of a game id."""
+    return "-".join([game] + [f"{k}{v}" for k, v in params])
 
 
 def game_seed(tournament_seed: int, gid: str) -> int:
@@ -102,23 +116,46 @@ def _openings(config: TournamentConfig,
     return lambda board, r: streams[board].get(r - 1).moves
 
 
-def make_schedule(config: TournamentConfig, judge: Judge | None = None) -> list[GameSpec]:
+def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...], vname: str,
+                  r: int, judge: GameJudge | None) -> tuple[str, ...]:
+    """Another game's opening for one round of one parameter set (the same for every pairing:
+    random legal plies from the config's openings seed that `judge` accepts,
+    `arena.games.openings`)."""
+    oc = config.openings
+    if oc is None or oc.plies == 0:
+        return ()
+    game = make_game(config.game, dict(params))
+    return random_opening(game, oc.plies, game_seed(oc.seed, f"{vname}-r{r}-opening"), judge)
+
+
+def make_schedule(config: TournamentConfig, judge: Judge | None = None,
+                  game_judge: GameJudge | None = None) -> list[GameSpec]:
     """Every game of the tournament, longest first; `judge` judges generated openings
-    (`arena.tournament.openings`). Raises UsageError on an id clash."""
+    (`arena.tournament.openings`), `game_judge` another game's (`arena.games.openings`; None:
+    the rules' check only). Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
-    opening_for = _openings(config, judge)
+    opening_for = (_openings(config, judge) if config.is_connectx
+                   else (lambda board, r: ()))  # another game: `_game_opening`
+    # Connect-X: its boards; another game: its parameter sets (board 0x0x0, no openings)
+    variants: list[tuple[tuple[int, int, int], tuple[tuple[str, int], ...] | None]] = (
+        [(b, None) for b in config.boards] if config.is_connectx
+        else [((0, 0, 0), p) for p in config.param_sets])
     for a, b in pairings(config):
-        for M, N, K in config.boards:
+        for (M, N, K), params in variants:
+            vname = None if params is None else variant_name(config.game, params)
             for r in range(1, config.rounds + 1):
-                opening = opening_for((M, N, K), r)
-                pair = game_id(M, N, K, r, a.name, b.name)
+                opening = opening_for((M, N, K), r) if params is None else ()
+                texts = () if params is None or vname is None else _game_opening(
+                    config, params, vname, r, game_judge)
+                pair = game_id(M, N, K, r, a.name, b.name, vname)
                 for first, second in ((a, b), (b, a)):
-                    gid = game_id(M, N, K, r, first.name, second.name)
+                    gid = game_id(M, N, K, r, first.name, second.name, vname)
                     g = GameSpec(gid, M, N, K, r, first.name, second.name, first.spec,
                                  second.spec, game_seed(config.seed, gid),
                                  dict(first.options), dict(second.options), opening=opening,
-                                 pair_id=pair)
+                                 pair_id=pair, game=config.game, params=params or (),
+                                 opening_texts=texts)
                     if gid in seen:  # only possible with names containing '-'
                         raise UsageError(
                             f"{config.path}: players: names {first.name!r} and "

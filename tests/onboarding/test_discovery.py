@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.games import GAMES
 from arena.onboarding.discovery import BotInfo, first_doc_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,9 +62,11 @@ def good_bot(doc: str = "A fine bot.", classdoc: str = "", name_body: str = "ret
 
 
 def reference_bots() -> list[str]:
-    """The bots of the repository's own players/ (modules not starting with "_")."""
+    """The Connect-X bots of the repository's own players/ (modules not starting with "_";
+    the packages of other games' bots, players/othello/ and players/morris/, are not listed)."""
     return [p.stem for p in (ROOT / "players").iterdir()
-            if not p.name.startswith("_") and (p.suffix == ".py" or (p / "__init__.py").exists())]
+            if not p.name.startswith("_") and p.name not in GAMES
+            and (p.suffix == ".py" or (p / "__init__.py").exists())]
 
 
 def rows(stdout: str) -> dict[str, str]:

@@ -177,7 +177,8 @@ def test_templates_are_shipped() -> None:
     package = ".".join(TEMPLATES.parent.relative_to(ROOT).parts)
     patterns = data["package-data"][package]
     shipped = sorted({p.name for pat in patterns for p in TEMPLATES.parent.glob(pat)})
-    assert shipped == ["bot.py.tmpl", "test_bot.py.tmpl"]
+    assert shipped == ["bot.py.tmpl", "game_bot.py.tmpl", "test_bot.py.tmpl",
+                       "test_game_bot.py.tmpl"]
 
 
 @pytest.mark.slow

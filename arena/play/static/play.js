@@ -141,7 +141,7 @@ async function loadBots() {
   const resp = await fetch("/api/bots");
   const data = await resp.json();
   const select = $("bot");
-  for (const b of data.bots) {
+  for (const b of data.bots.filter((x) => !x.game || x.game === "connectx")) {  // others: /games
     const opt = document.createElement("option");
     opt.value = b.name;
     const doc = b.doc.toLowerCase().startsWith(`${b.name.toLowerCase()}:`) ? b.doc
@@ -149,7 +149,7 @@ async function loadBots() {
     opt.textContent = b.source.startsWith("players") ? doc : `${doc} (${b.source})`;
     select.appendChild(opt);
   }
-  state.botNames = data.bots.map((b) => b.name);
+  state.botNames = data.bots.filter((x) => !x.game || x.game === "connectx").map((b) => b.name);
 }
 
 $("setup").addEventListener("submit", (ev) => {

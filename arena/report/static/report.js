@@ -25,10 +25,15 @@
     if (parent) { parent.appendChild(el); }
     return el;
   }
-  function boardName(b) { var x = D.boards[b]; return x[0] + "x" + x[1] + " K=" + x[2]; }
+  function boardName(b) {
+    var x = D.boards[b];
+    return typeof x === "string" ? x : x[0] + "x" + x[1] + " K=" + x[2];  // another game: its label
+  }
+  function isOtherGame(i) { return typeof D.boards[G.board[i]] === "string"; }
   function more(i) { return D.more[String(i)] || {}; }
 
   function decodeMoves(i) {
+    if (isOtherGame(i)) { return G.moves[i] ? G.moves[i].split(" ") : []; }
     var s = G.moves[i], N = D.boards[G.board[i]][1], out = [];
     if (N <= 64) {
       for (var k = 0; k < s.length; k++) { out.push(alphaIndex[s.charAt(k)]); }
@@ -45,6 +50,7 @@
     return s.split(",").map(function (x) { return parseInt(x, 36) * D.time_unit_ms; });
   }
   function moveCount(i) {
+    if (isOtherGame(i)) { return G.moves[i] ? G.moves[i].split(" ").length : 0; }
     var N = D.boards[G.board[i]][1];
     return N <= 64 ? G.moves[i].length : G.moves[i].length / 2;
   }
@@ -152,7 +158,10 @@
   }
   var SORTS = {
     game: function (i) { return G.id[i]; },
-    board: function (i) { var b = D.boards[G.board[i]]; return b[0] * b[1] * 1000 + b[2]; },
+    board: function (i) {
+      var b = D.boards[G.board[i]];
+      return typeof b === "string" ? G.board[i] : b[0] * b[1] * 1000 + b[2];
+    },
     moves: moveCount,
     "max ms": maxTimeOf
   };
@@ -293,8 +302,17 @@
     var panel = $("viewer-panel");
     panel.hidden = false;
     if (viewer) { viewer.destroy(); }
-    viewer = CXViewer.mount($("viewer"), gameObject(i),
-                            { position: "start", timeout_ms: D.timeout_ms, globalKeys: true });
+    var m = more(i);
+    if (m.game) {  // Othello, Morris ...: gameviewer.js draws their positions
+      var g = Object.assign({}, m.game, {
+        texts: decodeMoves(i), times_ms: decodeTimes(i),
+        players: [D.players[G.p1[i]], D.players[G.p2[i]]],
+        explanation: m.explain || m.detail || null, info: gameObject(i).info });
+      viewer = GameViewer.mount($("viewer"), g, { position: "start" });
+    } else {
+      viewer = CXViewer.mount($("viewer"), gameObject(i),
+                              { position: "start", timeout_ms: D.timeout_ms, globalKeys: true });
+    }
     var rows = document.querySelectorAll("#game-list tbody tr");
     for (var r = 0; r < rows.length; r++) {
       rows[r].classList.toggle("current", rows[r].getAttribute("data-game") === G.id[i]);

@@ -1,0 +1,168 @@
+"""The `Game` interface: what cxarena needs to know about a two-player, turn-based board game.
+
+A game is a small object (its name and parameters) with pure functions over immutable states:
+the initial state, the side to move, the legal moves, applying a move, the terminal test with
+the outcome and its reason, a move's text form (for the protocol, the records, `show` and the
+report), a text rendering and a drawing description for the viewer.
+
+Sides are 0 (the first player) and 1 (the second player), in every game. States are frozen
+dataclasses, so they can be hashed, shared between threads and sent between processes. Moves
+are whatever small hashable value suits the game (a column, a square, a dataclass), and their
+text form is the only form that ever leaves the process.
+
+Nothing here does I/O or logging: a searching bot may call every function on its hot path.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+__all__ = [
+    "Game",
+    "GameError",
+    "IllegalMoveError",
+    "MoveSyntaxError",
+    "Outcome",
+    "ParamError",
+]
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+
+class GameError(ValueError):
+    """Base of the errors a game raises for bad input; the state is never changed."""
+
+
+class ParamError(GameError):
+    """A game parameter that is unknown or out of range."""
+
+
+class MoveSyntaxError(GameError):
+    """A move text that does not follow the game's notation."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules forbid in this state (or the game is over)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning side (0 first player, 1 second, None a draw) and why.
+
+    `reason` is a short fixed word of the game (`k-in-a-row`, `more-discs`, `no-legal-move`,
+    `fewer-than-three`, `threefold-repetition`, ...); `detail` is a sentence for people.
+    """
+
+    winner: int | None
+    reason: str
+    detail: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+
+class Game(ABC, Generic[S, M]):
+    """A two-player game with fixed parameters. Subclasses set `name` and `PARAMS`.
+
+    `PARAMS` maps every parameter to its default (ints). The constructor takes parameters as
+    keywords, fills in defaults and validates them (`ParamError`).
+    """
+
+    #: the game's name in configs, the protocol and records (lowercase, no spaces)
+    name: ClassVar[str]
+    #: parameter -> default value
+    PARAMS: ClassVar[Mapping[str, int]]
+
+    def __init__(self, **params: int) -> None:
+        unknown = sorted(set(params) - set(self.PARAMS))
+        if unknown:
+            raise ParamError(f"{self.name}: unknown parameter(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(self.PARAMS) or 'none'}")
+        values: dict[str, int] = {}
+        for key, default in self.PARAMS.items():
+            value = params.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ParamError(f"{self.name}: parameter {key} must be an integer, "
+                                 f"got {value!r}")
+            values[key] = int(value)
+        self.params: Mapping[str, int] = values
+        self._validate()
+
+    def _validate(self) -> None:
+        """Raise ParamError for out-of-range parameters (subclasses)."""
+
+    # ------------------------------------------------------------------ identity
+    def label(self) -> str:
+        """A short text naming the game and its parameters: ``othello size=8``."""
+        params = " ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.name} {params}".strip()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.name, dict(self.params)) == (other.name, dict(other.params))
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.params.items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{type(self).__name__}({args})"
+
+    # --------------------------------------------------------------------- rules
+    @abstractmethod
+    def initial_state(self) -> S:
+        """The start position."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int:
+        """The side to move: 0 (first player) or 1."""
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """Every legal move, in a fixed order; empty exactly when the game is over."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> S:
+        """The state after `move`. Raises IllegalMoveError (the given state is unchanged)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game goes on, else who won and why."""
+
+    def is_terminal(self, state: S) -> bool:
+        return self.outcome(state) is not None
+
+    # ---------------------------------------------------------------------- text
+    @abstractmethod
+    def move_to_text(self, state: S, move: M) -> str:
+        """The move's text form (no spaces), as played from `state`."""
+
+    @abstractmethod
+    def parse_move(self, state: S, text: str) -> M:
+        """The move that `text` names in `state`.
+
+        Raises MoveSyntaxError for text that is not in the notation and IllegalMoveError for a
+        move the rules forbid here.
+        """
+
+    @abstractmethod
+    def render(self, state: S) -> str:
+        """A text picture of the position (several lines, no trailing newline)."""
+
+    @abstractmethod
+    def drawing(self, state: S) -> dict[str, Any]:
+        """A JSON-able description for a viewer: ``{"kind": "grid" | "morris", ...}``."""
+
+    # ----------------------------------------------------------------- helpers
+    def play_texts(self, texts: Sequence[str], state: S | None = None) -> S:
+        """The state after the moves in `texts`, from `state` (default: the start)."""
+        s = self.initial_state() if state is None else state
+        for text in texts:
+            s = self.apply(s, self.parse_move(s, text))
+        return s

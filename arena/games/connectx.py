@@ -1,0 +1,100 @@
+"""Connect-X as a `Game`: a thin wrapper around `arena.board.CXBoard`, whose rules it uses as is.
+
+A move is a column (an int, 0 = leftmost); its text form is the decimal column, as in protocol
+v1. Parameters: ``rows`` (M), ``cols`` (N), ``k`` (K). Player 1 of `CXBoard` is side 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.board import CXBoard, CXGameState, CXMoveError
+
+from .base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
+
+__all__ = ["ConnectX", "ConnectXState"]
+
+_COL = re.compile(r"[0-9]+\Z")
+
+
+@dataclass(frozen=True)
+class ConnectXState:
+    """The columns played so far; the board is derived from them (and cached)."""
+
+    moves: tuple[int, ...]
+    board: CXBoard = field(compare=False, hash=False, repr=False)
+
+
+class ConnectX(Game[ConnectXState, int]):
+    name = "connectx"
+    PARAMS = {"rows": 6, "cols": 7, "k": 4}
+
+    def _validate(self) -> None:
+        try:
+            CXBoard(self.params["rows"], self.params["cols"], self.params["k"])
+        except ValueError as e:
+            raise ParamError(f"connectx: {e}") from None
+
+    @property
+    def M(self) -> int:
+        return self.params["rows"]
+
+    @property
+    def N(self) -> int:
+        return self.params["cols"]
+
+    @property
+    def K(self) -> int:
+        return self.params["k"]
+
+    def initial_state(self) -> ConnectXState:
+        return ConnectXState((), CXBoard(self.M, self.N, self.K))
+
+    def state_from_board(self, board: CXBoard) -> ConnectXState:
+        """The state of a `CXBoard` (copied)."""
+        return ConnectXState(tuple(board.moves()), board.copy())
+
+    def to_move(self, state: ConnectXState) -> int:
+        return state.board.currentPlayer()
+
+    def legal_moves(self, state: ConnectXState) -> list[int]:
+        if state.board.gameState() is not CXGameState.OPEN:
+            return []
+        return state.board.getAvailableColumns()
+
+    def apply(self, state: ConnectXState, move: int) -> ConnectXState:
+        board = state.board.copy()
+        try:
+            board.markColumn(move)
+        except CXMoveError as e:
+            raise IllegalMoveError(str(e)) from None
+        return ConnectXState(state.moves + (int(move),), board)
+
+    def outcome(self, state: ConnectXState) -> Outcome | None:
+        gs = state.board.gameState()
+        if gs is CXGameState.OPEN:
+            return None
+        if gs is CXGameState.DRAW:
+            return Outcome(None, "board-full", "the board is full without a winner")
+        winner = 0 if gs is CXGameState.WINP1 else 1
+        return Outcome(winner, "k-in-a-row", f"player {winner + 1} has {self.K} in a row")
+
+    def move_to_text(self, state: ConnectXState, move: int) -> str:
+        return str(int(move))
+
+    def parse_move(self, state: ConnectXState, text: str) -> int:
+        if not _COL.match(text):
+            raise MoveSyntaxError(f"a Connect-X move is a column number, got {text!r}")
+        col = int(text)
+        if col not in self.legal_moves(state):
+            raise IllegalMoveError(f"column {col} cannot be played here")
+        return col
+
+    def render(self, state: ConnectXState) -> str:
+        return str(state.board)
+
+    def drawing(self, state: ConnectXState) -> dict[str, Any]:
+        return {"kind": "grid", "rows": self.M, "cols": self.N,
+                "cells": state.board.getBoard().tolist(), "gravity": True}

@@ -1,0 +1,155 @@
+"""OthelloAlphaBeta: iterative-deepening alpha-beta (negamax) under the time limit.
+
+Evaluation, from the side to move: a weighted-square table (corners high, the squares next to
+them negative, edges above the middle), mobility (the difference in legal moves) and corners
+held. A finished game scores its disc difference beyond any heuristic value. Moves are
+ordered by the previous iteration's best move, then by the table. The search stops when the
+deadline (`arena.timing.Deadline.for_move`) passes and answers the best move of the last
+completed depth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.games.base import Game
+from arena.games.othello import PASS, Othello, OthelloState
+from arena.games.player import OthelloPlayer
+from arena.timing import Deadline
+
+WIN = 1_000_000
+MOBILITY = 8
+CORNER = 30
+
+
+def weight_table(n: int) -> list[int]:
+    """Square weights for an n x n board: corners 100, their neighbours -25 (diagonal -50),
+    edges 10, the rest 1."""
+    last = n - 1
+    corners = {(0, 0), (0, last), (last, 0), (last, last)}
+    weights = []
+    for r in range(n):
+        for c in range(n):
+            w = 1
+            if r in (0, last) or c in (0, last):
+                w = 10
+            for cr, cc in corners:
+                d = max(abs(r - cr), abs(c - cc))
+                if d == 0:
+                    w = 100
+                elif d == 1:
+                    w = -50 if abs(r - cr) == 1 and abs(c - cc) == 1 else -25
+            weights.append(w)
+    return weights
+
+
+class _Timeout(Exception):
+    pass
+
+
+#: how far from even (in evaluation points, a corner is 100 + 30) an opening may leave the
+#: position, as judged by a `JUDGE_DEPTH`-ply search, to be used
+JUDGE_MARGIN = 60
+JUDGE_DEPTH = 3
+
+
+def judge_opening(game: Game, texts: Sequence[str]) -> bool:
+    """The opening judge of Othello (entry point ``cxarena.game_opening_judges``): True when a
+    short search scores the position after `texts` within JUDGE_MARGIN of even."""
+    bot = OthelloAlphaBeta()
+    bot.init_player(game, True, 60.0)
+    bot.deadline = Deadline(30.0)
+    bot.nodes = 0
+    state = game.play_texts(texts)
+    return abs(bot._negamax(state, JUDGE_DEPTH, -WIN * 2, WIN * 2)) <= JUDGE_MARGIN
+
+
+class OthelloAlphaBeta(OthelloPlayer):
+    #: deepest iteration (an option a config may set)
+    max_depth: int = 64
+
+    def init_player(self, game: Game, first: bool, timeout_s: float) -> None:
+        assert isinstance(game, Othello)
+        self.game = game
+        self.timeout_s = timeout_s
+        n = game.size
+        self.weights = weight_table(n)
+        self.corner_mask = sum(1 << sq for sq in (0, n - 1, n * (n - 1), n * n - 1))
+        self.depth_reached = 0
+
+    def evaluate(self, state: OthelloState) -> int:
+        own, opp = state.discs(state.side)
+        score = 0
+        w = self.weights
+        b = own
+        while b:
+            low = b & -b
+            score += w[low.bit_length() - 1]
+            b ^= low
+        b = opp
+        while b:
+            low = b & -b
+            score -= w[low.bit_length() - 1]
+            b ^= low
+        mine = self.game.move_bits(state, state.side).bit_count()
+        theirs = self.game.move_bits(state, 1 - state.side).bit_count()
+        score += MOBILITY * (mine - theirs)
+        score += CORNER * ((own & self.corner_mask).bit_count()
+                           - (opp & self.corner_mask).bit_count())
+        return score
+
+    def _order(self, moves: list[int], first: int | None) -> list[int]:
+        w = self.weights
+        ordered = sorted(moves, key=lambda m: -w[m] if m != PASS else 0)
+        if first is not None and first in ordered:
+            ordered.remove(first)
+            ordered.insert(0, first)
+        return ordered
+
+    def _negamax(self, state: OthelloState, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes & 255 == 0 and self.deadline.expired():
+            raise _Timeout
+        moves = self.game.legal_moves(state)
+        if not moves:
+            own, opp = state.discs(state.side)
+            diff = own.bit_count() - opp.bit_count()
+            return (WIN + diff) if diff > 0 else (-WIN + diff) if diff < 0 else 0
+        if depth == 0:
+            return self.evaluate(state)
+        best = -WIN * 2
+        for m in self._order(moves, None):
+            value = -self._negamax(self.game.apply(state, m), depth - 1, -beta, -alpha)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    def select_move(self, state: OthelloState) -> int:
+        self.deadline = Deadline.for_move(self.timeout_s)
+        self.nodes = 0
+        moves = self.game.legal_moves(state)
+        best = self._order(moves, None)[0]
+        if len(moves) == 1:
+            return best
+        for depth in range(1, self.max_depth + 1):
+            try:
+                alpha, chosen = -WIN * 2, best
+                for m in self._order(moves, best):
+                    value = -self._negamax(self.game.apply(state, m), depth - 1,
+                                           -WIN * 2, -alpha)
+                    if value > alpha:
+                        alpha, chosen = value, m
+            except _Timeout:
+                break
+            best = chosen
+            self.depth_reached = depth
+            if abs(alpha) >= WIN or self.deadline.remaining_s() < self.deadline.elapsed_s():
+                break  # solved, or the next depth would not finish
+        return best
+
+    def player_name(self) -> str:
+        return "OthelloAlphaBeta"

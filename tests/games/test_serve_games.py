@@ -1,0 +1,128 @@
+"""`cxarena serve`, page /games, in a real headless Chromium: a person plays Othello (clicking
+squares, passing when the page offers it) and Morris (a point to place, a piece then its target,
+then the piece a mill removes) against the bots of the configs; the games are stored."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.games import make_game
+from arena.results.store import DB_FILE, ResultStore
+
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="playwright (dev extra) is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    tmp = tmp_path_factory.mktemp("serve-games")
+    configs = tmp / "configs"
+    configs.mkdir()
+    for name in ("othello.yaml", "morris.yaml"):
+        shutil.copy(ROOT / "configs" / name, configs / name)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
+         "--configs", str(configs), "--results", str(tmp / "results" / "play")],
+        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.stdout is not None
+    url = None
+    for line in proc.stdout:
+        m = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+        if m:
+            url = m.group(1)
+            break
+    if url is None:
+        proc.kill()
+        pytest.fail(f"cxarena serve did not print its address: {proc.communicate()[1]}")
+    yield {"url": url, "results": tmp / "results" / "play"}
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield b
+        b.close()
+
+
+def _start(page: Any, url: str, game: str, bot: str) -> None:
+    page.goto(url + "games")
+    page.wait_for_function("document.querySelectorAll('#bot option').length > 0")
+    page.select_option("#game", game)
+    # names are unique across games: a clash reads NAME@CONFIG (random, random@othello)
+    name = page.evaluate(f"[...document.querySelectorAll('#bot option')].map(o => o.value)"
+                         f".find(v => v === '{bot}' || v === '{bot}@{game}')")
+    page.select_option("#bot", name)
+    page.fill("#time", "0.3")
+    page.click("#new")
+
+
+def _turn(page: Any, timeout_s: float = 30.0) -> str:
+    """Wait until it is the person's turn ("mine") or the game is over ("over")."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if page.locator("#result").text_content():
+            return "over"
+        if page.locator("[data-target='1']").count() or page.locator("#pass").is_enabled():
+            return "mine"
+        time.sleep(0.05)
+    raise AssertionError("neither my turn nor the end: " + page.locator("#status").inner_text())
+
+
+def test_othello_by_clicking(server: dict[str, Any], browser: Any) -> None:
+    page = browser.new_page()
+    _start(page, server["url"], "othello", "random")
+    moves = 0
+    while _turn(page) == "mine":
+        if page.locator("#pass").is_enabled():
+            page.click("#pass")
+        else:
+            page.locator("rect[data-target='1']").first.click()
+        moves += 1
+        page.wait_for_function(f"document.querySelectorAll('#moves li').length >= {moves}")
+    assert page.locator("#result").text_content()
+    shown = [li.get_attribute("data-move") for li in page.locator("#moves li").all()]
+    with ResultStore(server["results"] / DB_FILE, create=False) as store:
+        recs = [g.record for g in store.games() if g.record.game == "othello"]
+    assert recs and list(recs[-1].move_texts) == shown
+    game = make_game("othello")
+    assert game.outcome(game.play_texts(shown)) is not None  # played to the end
+    page.close()
+
+
+def test_morris_place_move_and_remove_by_clicking(server: dict[str, Any], browser: Any) -> None:
+    page = browser.new_page()
+    _start(page, server["url"], "morris", "random")
+    clicks = 0
+    while _turn(page) == "mine" and clicks < 400:
+        page.locator("circle[data-target='1']").first.click()  # a point, a target, a removal
+        clicks += 1
+    assert page.locator("#result").text_content()
+    with ResultStore(server["results"] / DB_FILE, create=False) as store:
+        recs = [g.record for g in store.games() if g.record.game == "morris"]
+    texts = recs[-1].move_texts
+    assert any("-" in t for t in texts) and any("x" in t for t in texts)  # moved and removed
+    page.close()

@@ -1,4 +1,5 @@
-"""A league's settings (league.yaml): board set, time limit, reference bots, pairs per version."""
+"""A league's settings (league.yaml): board set, time limit, reference bots, pairs per version,
+openings of rating games, and the final round robin's boards and pairs."""
 
 from __future__ import annotations
 
@@ -18,11 +19,16 @@ class LeagueConfig:
     pairs_per_submission: int = 10
     max_upload_bytes: int = 2_000_000
     isolation: bool = True
+    opening_plies: int = 2
+    seed: int = 0
+    final_board_set: str = "competition"
+    final_pairs: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 _KEYS = {"board_set", "timeout_s", "reference_bots", "pairs_per_submission",
-         "max_upload_bytes", "isolation"}
+         "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
+         "final_pairs"}
 
 
 def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
@@ -46,10 +52,17 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             pairs_per_submission=int(data.get("pairs_per_submission", 10)),
             max_upload_bytes=int(data.get("max_upload_bytes", 2_000_000)),
             isolation=bool(data.get("isolation", True)),
+            opening_plies=int(data.get("opening_plies", 2)),
+            seed=int(data.get("seed", 0)),
+            final_board_set=str(data.get("final_board_set", "competition")),
+            final_pairs=int(data.get("final_pairs", 1)),
         )
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{where}: {exc}") from exc
-    if cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1:
-        raise ValueError(f"{where}: timeout_s, pairs_per_submission and max_upload_bytes "
-                         "must be positive")
+    if (cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1
+            or cfg.final_pairs < 1):
+        raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes and "
+                         "final_pairs must be positive")
+    if cfg.opening_plies < 0:
+        raise ValueError(f"{where}: opening_plies must be 0 or more")
     return cfg

@@ -7,7 +7,8 @@ import csv
 import sys
 from pathlib import Path
 
-HELP = "run a class league: init, add-user, add-users, submit, check, standings, serve"
+HELP = ("run a class league: init, add-user, add-users, submit, check, standings, serve, "
+        "worker")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="0: a free port (printed)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="rating-game worker threads (default 1)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--workers", type=int, default=None,
+                   help="rating-game worker processes on this machine (default 1)")
+    g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="play the rating games on this Dask scheduler's workers instead")
     p.add_argument("--unsafe-no-isolation", action="store_true",
                    help="run uploaded code without the sandbox (never on a shared machine)")
+    p = sub.add_parser("worker", help="one rating-game worker process (what `serve` starts; "
+                       "it claims, plays and stores game pairs until stopped)")
+    p.add_argument("dir", type=Path)
     p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
                        "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
@@ -85,11 +92,17 @@ def run(args: argparse.Namespace) -> int:
                       f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
             return 0
         if args.league_command == "serve":
+            from arena.commands import opening_judge
             from arena.league.web.server import serve
 
-            serve(args.dir, args.host, args.port, args.workers, None,
-                  args.unsafe_no_isolation)
+            serve(args.dir, args.host, args.port, args.workers, args.scheduler,
+                  args.unsafe_no_isolation, judge=opening_judge())
             return 0
+        if args.league_command == "worker":
+            from arena.commands import opening_judge
+            from arena.league.worker import worker_main
+
+            return worker_main(args.dir, opening_judge())
         if args.league_command == "check":
             from arena.league.checks import check_next
 

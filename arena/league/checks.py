@@ -15,37 +15,45 @@ from arena.errors import UsageError
 from arena.league.db import League
 from arena.onboarding.conformance import run_check
 
-__all__ = ["check_next", "materialise", "spec_of"]
+__all__ = ["check_next", "materialise", "spec_in", "spec_of", "write_files"]
+
+
+def write_files(folder: Path, files: list[tuple[str, bytes]]) -> Path:
+    """A version's files, unchanged, in `folder` (a .zip of sources unpacked into src/)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files:
+        (folder / name).write_bytes(data)
+        if name.lower().endswith(".zip"):  # paths were checked at upload
+            with zipfile.ZipFile(folder / name) as zf:
+                zf.extractall(folder / "src")
+    return folder
+
+
+def spec_in(folder: Path, kind: str, filename: str) -> str:
+    """The player SPEC of a version of `kind` whose files are in `folder`."""
+    first = filename.split(", ")[0]
+    if kind == "python":
+        return str(folder / first)
+    if kind == "kaggle":
+        return f"kaggle:{folder / first}"
+    if kind == "jar":
+        return f"java:{folder / first}"
+    if kind == "java-zip":
+        return f"java:{folder / 'src'}"
+    return f"java:{folder}"
 
 
 def materialise(league: League, submission_id: int) -> Path:
     """The version's files in DIR/submissions/<id>/ (a .zip of sources unpacked beside it)."""
-    folder = league.dir / "submissions" / str(submission_id)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in league.submission_files(submission_id):
-        (folder / name).write_bytes(data)
-        if name.lower().endswith(".zip"):  # paths were checked at upload
-            src = folder / "src"
-            with zipfile.ZipFile(folder / name) as zf:
-                zf.extractall(src)
-    return folder
+    return write_files(league.dir / "submissions" / str(submission_id),
+                       league.submission_files(submission_id))
 
 
 def spec_of(league: League, submission_id: int) -> str:
     sub = league.submission(submission_id)
     if sub is None:
         raise KeyError(submission_id)
-    folder = materialise(league, submission_id)
-    first = sub.filename.split(", ")[0]
-    if sub.kind == "python":
-        return str(folder / first)
-    if sub.kind == "kaggle":
-        return f"kaggle:{folder / first}"
-    if sub.kind == "jar":
-        return f"java:{folder / first}"
-    if sub.kind == "java-zip":
-        return f"java:{folder / 'src'}"
-    return f"java:{folder}"
+    return spec_in(materialise(league, submission_id), sub.kind, sub.filename)
 
 
 def check_next(league: League, *, quick: bool = True) -> int | None:

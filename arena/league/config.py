@@ -8,6 +8,8 @@ from typing import Any
 
 import yaml
 
+from arena.tournament.config import resolve_board_set
+
 __all__ = ["LeagueConfig", "parse_config"]
 
 
@@ -17,16 +19,25 @@ class LeagueConfig:
     timeout_s: float = 1.0
     reference_bots: tuple[str, ...] = ("players.L0", "players.L1")
     pairs_per_submission: int = 10
+    max_pairs_per_submission: int = 40
     max_upload_bytes: int = 2_000_000
     isolation: bool = True
     opening_plies: int = 2
     seed: int = 0
     final_board_set: str = "competition"
     final_pairs: int = 1
+    #: explicit [M, N, K] boards when league.yaml gives `board_set` as a list (tests, small
+    #: leagues); empty when it names a set of configs/boards.yaml
+    board_list: tuple[tuple[int, int, int], ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def boards(self) -> tuple[tuple[int, int, int], ...]:
+        """The boards the rating games rotate over."""
+        return self.board_list or resolve_board_set(self.board_set, "board_set")
 
 
 _KEYS = {"board_set", "timeout_s", "reference_bots", "pairs_per_submission",
+         "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs"}
 
@@ -43,13 +54,26 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     if unknown:
         raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(_KEYS))}")
+    board_set = data.get("board_set", "competition")
+    board_list: tuple[tuple[int, int, int], ...] = ()
+    if isinstance(board_set, list):
+        try:
+            board_list = tuple((int(m), int(n), int(k)) for m, n, k in board_set)
+        except (TypeError, ValueError):
+            raise ValueError(f"{where}: board_set: give a set name of configs/boards.yaml or "
+                             f"a list of [M, N, K]") from None
+        if not board_list or any(min(b) < 1 or b[2] > max(b[0], b[1]) for b in board_list):
+            raise ValueError(f"{where}: board_set: every [M, N, K] needs M, N, K >= 1 and "
+                             f"K <= max(M, N)")
+        board_set = "listed"
     try:
         cfg = LeagueConfig(
-            board_set=str(data.get("board_set", "competition")),
+            board_set=str(board_set), board_list=board_list,
             timeout_s=float(data.get("timeout_s", 1.0)),
             reference_bots=tuple(str(b) for b in data.get(
                 "reference_bots", ["players.L0", "players.L1"])),
             pairs_per_submission=int(data.get("pairs_per_submission", 10)),
+            max_pairs_per_submission=int(data.get("max_pairs_per_submission", 40)),
             max_upload_bytes=int(data.get("max_upload_bytes", 2_000_000)),
             isolation=bool(data.get("isolation", True)),
             opening_plies=int(data.get("opening_plies", 2)),
@@ -63,6 +87,9 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             or cfg.final_pairs < 1):
         raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes and "
                          "final_pairs must be positive")
+    if cfg.max_pairs_per_submission < cfg.pairs_per_submission:
+        raise ValueError(f"{where}: max_pairs_per_submission must be at least "
+                         f"pairs_per_submission ({cfg.pairs_per_submission})")
     if cfg.opening_plies < 0:
         raise ValueError(f"{where}: opening_plies must be 0 or more")
     return cfg

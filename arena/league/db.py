@@ -34,6 +34,15 @@ CREATE TABLE IF NOT EXISTS files (
   submission_id INTEGER NOT NULL REFERENCES submissions(id), name TEXT NOT NULL,
   data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
+  board TEXT NOT NULL, score_a REAL NOT NULL, reason TEXT NOT NULL DEFAULT '',
+  faulted TEXT NOT NULL DEFAULT '', finished_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS game_records (
+  game_id INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS leases (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
+  board TEXT NOT NULL, number INTEGER NOT NULL, holder TEXT NOT NULL, started_at REAL NOT NULL);
 """
 
 
@@ -121,6 +130,8 @@ class League:
         self.conn = sqlite3.connect(self.dir / DB_NAME, timeout=30, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA busy_timeout=30000")
+        if (self.dir / DB_NAME).stat().st_size:  # a league (not being created): tables added
+            self.conn.executescript(_SCHEMA)  # since it was made appear now
 
     @classmethod
     def init(cls, directory: Path, config_path: Path | None = None) -> League:

@@ -1,30 +1,26 @@
 """The live leaderboard, recomputed from the stored games with the existing Elo fit.
 
 Games live in the `games` table (one row per finished game: the two sides, the score of side A
--- a fault already scored as a loss of its author -- and who faulted). Each active entry is the
-latest accepted version of a user; reference bots are rated alongside but not ranked.
+-- a fault already scored as a loss of its author -- and who faulted), each with its full record
+(moves, times, the faulting side's stderr tail) in `game_records`, for the replay viewer. Each
+active entry is the latest accepted version of a user; reference bots are rated alongside but
+not ranked.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 from dataclasses import dataclass
 
 from arena.league.db import League
+from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GAMES_SCHEMA", "GameSummary", "StandingRow", "games_of", "record_game",
-           "standings"]
-
-GAMES_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
-  board TEXT NOT NULL, score_a REAL NOT NULL, reason TEXT NOT NULL DEFAULT '',
-  faulted TEXT NOT NULL DEFAULT '', finished_at REAL NOT NULL);
-"""
-
+__all__ = ["GameSummary", "StandingRow", "game_record", "games_of",
+           "insert_game", "record_game", "standings"]
 
 @dataclass(frozen=True)
 class StandingRow:
@@ -41,20 +37,43 @@ class StandingRow:
 
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
-                reason: str = "", faulted: str = "") -> int:
-    """Store one finished game; a side is 'sub:<id>' or a reference bot's SPEC."""
+                reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
+    """Store one finished game (in its own transaction); a side is 'sub:<id>' or a reference
+    bot's SPEC."""
     with league.conn:
-        league.conn.executescript(GAMES_SCHEMA)
-        cur = league.conn.execute(
-            "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
-            " VALUES (?,?,?,?,?,?,?)",
-            (side_a, side_b, board, score_a, reason, faulted, time.time()))
-    return int(cur.lastrowid or 0)
+        return insert_game(league, side_a, side_b, board, score_a, reason, faulted, record)
+
+
+def insert_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
+                reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
+    """Insert one finished game inside the caller's transaction."""
+    cur = league.conn.execute(
+        "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
+        " VALUES (?,?,?,?,?,?,?)",
+        (side_a, side_b, board, score_a, reason, faulted, time.time()))
+    game_id = int(cur.lastrowid or 0)
+    if record is not None:
+        league.conn.execute("INSERT INTO game_records VALUES (?, ?)",
+                            (game_id, record.to_json()))
+    return game_id
+
+
+def game_record(league: League, game_id: int) -> GameRecord | None:
+    """The full record of a stored game (None when unknown). Leagues whose games were stored
+    by the first web app's stand-in worker kept them in DIR/records/<id>.json."""
+    row = league.conn.execute("SELECT record FROM game_records WHERE game_id=?",
+                              (int(game_id),)).fetchone()
+    if row is not None:
+        return GameRecord.from_dict(json.loads(row[0]))
+    try:
+        text = (league.dir / "records" / f"{int(game_id)}.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return GameRecord.from_dict(json.loads(text))
 
 
 def standings(league: League) -> list[StandingRow]:
     """One row per user whose latest accepted version has played, best Elo first."""
-    league.conn.executescript(GAMES_SCHEMA)
     latest: dict[str, tuple[int, int, float]] = {}
     for sub in league.submissions():
         if sub.status in ("rating", "active"):
@@ -99,7 +118,6 @@ class GameSummary:
 
 def games_of(league: League, submission_id: int) -> list[GameSummary]:
     """The stored games of one version, newest first, from its own side."""
-    league.conn.executescript(GAMES_SCHEMA)
     me = f"sub:{submission_id}"
     rows = league.conn.execute(
         "SELECT id, side_a, side_b, board, score_a, reason, finished_at FROM games"

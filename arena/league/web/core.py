@@ -67,12 +67,7 @@ class Core:
         return list(self._call(lg, "games_of", "standings", submission_id))
 
     def game_record(self, lg: League, game_id: int) -> Any:
-        try:
-            return self._call(lg, "game_record", "standings", game_id)
-        except NotAvailable:  # the records the stand-in rating worker keeps
-            from arena.league.web.rating_worker import read_record
-
-            return read_record(lg.dir, game_id)
+        return self._call(lg, "game_record", "standings", game_id)
 
     def game_sides(self, lg: League, game_id: int) -> tuple[str, str] | None:
         """The two sides ('sub:<id>' or a reference SPEC) of a stored game, None if unknown."""
@@ -96,12 +91,7 @@ class Core:
             return str(record.stderr_tail)
 
     def versus_previous(self, lg: League, submission_id: int) -> Any:
-        try:
-            return self._call(lg, "versus_previous", "rating", submission_id)
-        except NotAvailable:  # from the games the stand-in rating worker plays
-            from arena.league.web.rating_worker import versus_previous
-
-            return versus_previous(lg, submission_id)
+        return self._call(lg, "versus_previous", "rating", submission_id)
 
     def queue_state(self, lg: League) -> Any:
         return self._call(lg, "queue_state", "worker", )

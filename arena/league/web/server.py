@@ -5,16 +5,14 @@ Binds 127.0.0.1 unless another host is asked for; then the Host header may also 
 runs only in the sandbox: `serve` refuses to start when this machine cannot isolate bots, unless
 `unsafe_no_isolation`.
 
-Workers: the league core's pool (`arena.league.worker.start_local_workers` or
-`start_dask_workers`) when the core provides it; otherwise threads of this process: one runs
-the queued conformance checks (`arena.league.checks.check_next`) -- a check that a killed server
-left half-done is queued again at the next start, so it is not lost -- and `workers` (default 1)
-play the rating games (`arena.league.web.rating_worker`, a stand-in for the core's worker).
+Workers: a thread of this process runs the queued conformance checks
+(`arena.league.checks.check_next`; a check that a killed server left half-done is queued again
+at the next start, so it is not lost), and the rating games are played by `workers` (default 1)
+worker processes or on a Dask cluster (`--scheduler`), see `arena.league.worker`.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import logging
 import socket
@@ -22,17 +20,17 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import uvicorn
 
 from arena.league import League, LeagueError
 from arena.league.checks import check_next
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
-from arena.league.web.rating_worker import RatingThread
+from arena.league.worker import start_workers
 from arena.referee.sandbox import resolve
+from arena.tournament.openings import Judge
 
-__all__ = ["CheckThread", "main", "serve"]
+__all__ = ["CheckThread", "serve"]
 
 log = logging.getLogger("arena.league.web")
 
@@ -73,34 +71,17 @@ class CheckThread:
         self.thread.join(timeout=5)
 
 
-def start_workers(directory: Path, workers: int | None, scheduler: str | None) -> Any:
-    """The core's worker pool when it has one, else the check thread."""
-    try:
-        from arena.league import worker  # type: ignore[attr-defined]
-    except ImportError:
-        worker = None
-    if worker is not None:
-        if scheduler:
-            return worker.start_dask_workers(directory, scheduler)
-        return worker.start_local_workers(directory, workers or 1)
-    if scheduler:
-        raise LeagueError("--scheduler: this version of the league core has no Dask workers; "
-                          "use --workers")
-    return _Threads(directory, workers or 1)
+class _Workers:
+    """The check thread of this process and the game workers (`arena.league.worker`)."""
 
-
-class _Threads:
-    """The stand-in workers: the check thread and `games` rating-game threads."""
-
-    def __init__(self, directory: Path, games: int) -> None:
-
+    def __init__(self, directory: Path, workers: int | None, scheduler: str | None,
+                 judge: Judge | None) -> None:
+        self.games = start_workers(directory, workers, scheduler, judge)
         self.checks = CheckThread(directory)
-        self.games = [RatingThread(directory) for _ in range(max(1, games))]
 
     def stop(self) -> None:
         self.checks.stop()
-        for g in self.games:
-            g.stop()
+        self.games.stop()
 
 
 def _allowed_hosts(host: str) -> tuple[str, ...] | None:
@@ -112,9 +93,10 @@ def _allowed_hosts(host: str) -> tuple[str, ...] | None:
 def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
           workers: int | None = None, scheduler: str | None = None,
           unsafe_no_isolation: bool = False,
-          announce: Callable[[str], None] = print) -> None:
+          announce: Callable[[str], None] = print, judge: Judge | None = None) -> None:
     """Run the web app and the workers until interrupted. Port 0 picks a free port; the address
-    is announced ("league: open http://...") once the server listens."""
+    is announced ("league: open http://...") once the server listens. `judge` judges the
+    openings of rating games (None: every pair starts from the empty board)."""
 
 
     directory = Path(directory)
@@ -131,7 +113,7 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
     sock.bind((host, port))
     sock.listen(128)
     bound = sock.getsockname()[1]
-    pool = start_workers(directory, workers, scheduler)
+    pool = _Workers(directory, workers, scheduler, judge)
     shown = f"[{host}]" if ":" in host else host
     try:
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)
@@ -146,25 +128,3 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
         with contextlib.suppress(Exception):
             pool.stop()
         sock.close()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m arena.league.web DIR [--host H] [--port P] [--workers N | --scheduler A]`
-    (what `cxarena league serve` runs)."""
-    p = argparse.ArgumentParser(prog="python -m arena.league.web",
-                                description="run the league's web app and workers")
-    p.add_argument("dir", type=Path)
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--workers", type=int, default=None)
-    g.add_argument("--scheduler", default=None)
-    p.add_argument("--unsafe-no-isolation", action="store_true")
-    args = p.parse_args(argv)
-    try:
-        serve(args.dir, args.host, args.port, args.workers, args.scheduler,
-              args.unsafe_no_isolation)
-    except (LeagueError, OSError) as exc:
-        print(f"league serve: error: {exc}", file=sys.stderr)
-        return 2
-    return 0

@@ -32,7 +32,7 @@ class Server:
 def start_server(directory: Path, timeout_s: float = 60.0) -> Server:
     from arena.referee.sandbox import resolve
 
-    cmd = [sys.executable, "-m", "arena.league.web", str(directory), "--port", "0"]
+    cmd = [sys.executable, "-m", "arena", "league", "serve", str(directory), "--port", "0"]
     if not resolve("auto").isolated:  # CI machines without bubblewrap: say it in the name
         cmd.append("--unsafe-no-isolation")
     proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.PIPE,

@@ -25,6 +25,7 @@ def main(out: Path) -> None:
     tmp = Path(tempfile.mkdtemp())
     cfg = tmp / "league.yaml"
     cfg.write_text("board_set: competition\ntimeout_s: 0.3\npairs_per_submission: 3\n"
+                   "max_pairs_per_submission: 3\n"
                    "reference_bots: [L0]\n")
     lg = League.init(tmp / "lg", cfg)
     secrets = {n: lg.add_user(n, admin=(n == "teacher"))

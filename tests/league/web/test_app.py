@@ -11,9 +11,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.league import League
+from arena.league.checks import check_next
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.league.web.security import LoginLimiter
+from arena.league.worker import run_worker
 from tests.league.web.conftest import L0, Fixture, csrf_of
 
 
@@ -205,21 +207,13 @@ def test_student_pages_render(league: Fixture, path: str) -> None:
 
 
 def test_second_version_plays_its_previous_one(league: Fixture) -> None:
-    """The stand-in worker plays v2 against v1 in pairs; the page shows the pentanomial
-    result and the SPRT state."""
-    from arena.league.checks import check_next
-    from arena.league.web.rating_worker import play_next
-    from arena.limits import make_limits
-    from arena.referee.referee import MatchSettings, Referee
-
+    """The worker plays v2 against v1 in pairs; the page shows the pentanomial result and the
+    SPRT state."""
     lg = League.open(league.dir)
     v2 = lg.submit("alice", [("bot.py", L0.read_bytes())]).id
     while check_next(lg) is not None:
         pass
-    settings = MatchSettings(limits=make_limits(0.5), fresh_process=True, isolation="auto")
-    with Referee(settings) as referee:
-        while play_next(league.dir, referee):
-            pass
+    run_worker(league.dir, None, max_pairs=50)
     rows = lg.conn.execute("SELECT COUNT(*) FROM games WHERE side_a IN (?, ?) AND side_b IN "
                            "(?, ?)", (f"sub:{v2}", f"sub:{league.subs['alice']}",
                                       f"sub:{v2}", f"sub:{league.subs['alice']}")).fetchone()

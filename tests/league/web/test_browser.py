@@ -30,6 +30,7 @@ L0 = ROOT / "players" / "L0.py"
 def make_league(d: Path) -> dict[str, str]:
     cfg = d.parent / f"{d.name}.yaml"
     cfg.write_text("board_set: competition\ntimeout_s: 0.5\npairs_per_submission: 2\n"
+                   "max_pairs_per_submission: 2\n"
                    "reference_bots: [L0]\n")
     lg = League.init(d, cfg)
     secrets = {n: lg.add_user(n, admin=(n == "teacher")) for n in ("teacher", "alice", "bob")}

@@ -1,0 +1,600 @@
+"""The league's rating games: what to play next, the leases that hand it out, and the workers.
+
+**What to play** (`plan_next`). The entries are each user's current version (its latest that
+passed the check) and the league's reference bots. Every new version first plays
+``pairs_per_submission`` game pairs; after that the entry whose Elo interval (the 95% interval
+of the Bradley-Terry fit over the stored games, as on the leaderboard) is widest plays next,
+until it has ``max_pairs_per_submission``. An entry already in a pair being played waits behind
+one that is not, so several workers spread over the table. The opponent is the one it has met
+least, then the closest in Elo. A version whose author has an earlier checked version also
+plays ``pairs_per_submission`` pairs against it (they do not count for the rating; the student's
+page reads them as the pentanomial interval and an SPRT, `arena.league.rating`).
+
+A pair is one board from a rotation of the league's board set and one opening (a random
+sequence of ``opening_plies`` moves, judged by the project's search like a tournament's, the
+same for every entry on that board), played twice with the colours swapped.
+
+**Leases.** Claiming a pair (`claim`) inserts a row in ``leases`` naming its holder (the worker
+process, or the server that handed it to Dask) in the same transaction that chose it; storing
+the pair (`store_pair`) inserts both games and their records and deletes the lease in one
+transaction. A holder that dies (even by ``kill -9``) leaves its lease behind; the next claim on
+that machine sees that the process is gone and deletes it, so the pair is played again. No
+finished pair is lost and none is stored twice: a pair whose lease is gone is not stored.
+
+**Workers.** `LocalWorkers` runs N worker processes (``python -m arena league worker DIR``,
+which runs `run_worker`) and starts a new one when one dies. `DaskWorkers` hands pairs to the
+Dask cluster that tournaments use (a thread of the server claims them and stores the results;
+Dask itself runs a task again when its worker dies). Either way a bot's fault is the game's
+result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.entrants.specs import SpecError, parse_spec
+from arena.errors import UsageError
+from arena.league.checks import spec_in, write_files
+from arena.league.db import League, LeagueError
+from arena.league.rating import previous_of
+from arena.league.standings import insert_game, standings
+from arena.limits import make_limits
+from arena.records import GameRecord
+from arena.referee.referee import MatchSettings, Referee
+from arena.tournament.openings import Judge, OpeningStream
+from arena.wire.lifeline import PARENT_ENV, die_with_parent
+
+__all__ = ["DaskWorkers", "LocalWorkers", "PairJob", "Side", "claim",
+           "plan_next", "play_pair", "queue_state", "reap_dead", "release", "run_worker",
+           "store_pair"]
+
+log = logging.getLogger("arena.league.worker")
+
+Board = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a pair: a submitted version (its files travel with it, so that a worker on
+    another machine can play it) or a reference bot (its SPEC)."""
+
+    key: str  # "sub:<id>" or the reference bot's SPEC
+    label: str  # "ann v2", or the SPEC
+    kind: str = ""  # the submission's kind; "" for a reference bot
+    filename: str = ""
+    fingerprint: str = ""
+    files: tuple[tuple[str, bytes], ...] = ()
+
+    def spec(self, root: Path) -> str:
+        """The SPEC to play this side, writing a version's files under `root` once."""
+        if not self.kind:
+            return self.key
+        folder = root / f"{self.key[4:]}-{self.fingerprint}"
+        if not folder.is_dir():
+            tmp = root / f".{folder.name}.{os.getpid()}.{threading.get_ident()}"
+            write_files(tmp, list(self.files))
+            try:
+                os.rename(tmp, folder)
+            except OSError:  # another worker wrote it first
+                _remove_tree(tmp)
+        return spec_in(folder, self.kind, self.filename)
+
+
+@dataclass(frozen=True)
+class PairJob:
+    """A claimed game pair: entry `a` against `b` on `board` from `opening`, both colours."""
+
+    lease_id: int
+    a: Side
+    b: Side
+    board: Board
+    number: int  # the pair's number among `a`'s pairs: seeds and game ids
+    opening: tuple[int, ...]
+    timeout_s: float
+    isolation: bool
+
+    @property
+    def board_text(self) -> str:
+        return "x".join(map(str, self.board))
+
+
+def _remove_tree(path: Path) -> None:
+    import shutil  # only on the rare race above
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _host() -> str:
+    return socket.gethostname()
+
+
+def holder_name(kind: str, pid: int | None = None) -> str:
+    """The lease holder of a process of this machine: "<kind>:<host>:<pid>"."""
+    return f"{kind}:{_host()}:{os.getpid() if pid is None else pid}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie (dead, not yet reaped by its parent) holds nothing
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def reap_dead(lg: League, holders: set[str] | None = None) -> int:
+    """Delete the leases of this machine's holders whose process is gone (or of `holders`);
+    their pairs are played again. Returns how many were deleted."""
+    host = _host()
+    dead = []
+    for lease_id, holder in lg.conn.execute("SELECT id, holder FROM leases").fetchall():
+        kind, _, rest = holder.partition(":")
+        h, _, pid = rest.rpartition(":")
+        if (holders is not None and holder in holders) or (
+                holders is None and h == host and pid.isdigit() and not _alive(int(pid))):
+            dead.append(lease_id)
+    if dead:
+        with lg.conn:
+            lg.conn.executemany("DELETE FROM leases WHERE id=?", [(i,) for i in dead])
+        log.warning("released %d pair(s) of a worker that is gone; they are played again",
+                    len(dead))
+    return len(dead)
+
+
+def _pair_counts(lg: League) -> Counter[frozenset[str]]:
+    """Pairs played or in flight between two sides (a finished pair is two stored games)."""
+    counts: Counter[frozenset[str]] = Counter()
+    for a, b, n in lg.conn.execute("SELECT side_a, side_b, COUNT(*) FROM games "
+                                   "GROUP BY side_a, side_b"):
+        counts[frozenset((a, b))] += n
+    for key in counts:
+        counts[key] //= 2
+    for a, b in lg.conn.execute("SELECT side_a, side_b FROM leases"):
+        counts[frozenset((a, b))] += 1
+    return counts
+
+
+def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
+    """(entry, opponent, board, pair number) of the next pair to play, or None (see the module
+    docstring)."""
+    cfg = lg.config
+    current: dict[str, int] = {}
+    for sub in lg.submissions():
+        if sub.status in ("rating", "active"):
+            current[sub.user] = sub.id
+    entries = [f"sub:{sid}" for sid in current.values()]
+    if not entries:
+        return None
+    field = entries + [r for r in cfg.reference_bots if r not in entries]
+    prev = {}
+    for e in entries:
+        before = previous_of(lg, int(e[4:]))
+        if before is not None:
+            prev[e] = f"sub:{before}"
+    pairs = _pair_counts(lg)
+    busy: set[str] = set()
+    for a, b in lg.conn.execute("SELECT side_a, side_b FROM leases"):
+        busy.update((a, b))
+    rows = {f"sub:{r.submission_id}": r for r in standings(lg)}
+    minimum, maximum = cfg.pairs_per_submission, cfg.max_pairs_per_submission
+
+    def rated(e: str) -> int:
+        return sum(pairs[frozenset((e, o))] for o in field if o != e)
+
+    def versus(e: str) -> int:
+        return pairs[frozenset((e, prev[e]))] if e in prev else 0
+
+    def opponents(e: str) -> list[str]:
+        out = [o for o in field if o != e] if rated(e) < maximum else []
+        if e in prev and versus(e) < minimum:
+            out.append(prev[e])
+        return out
+
+    def width(e: str) -> float:
+        r = rows.get(e)
+        return float("inf") if r is None else r.elo_high - r.elo_low
+
+    todo = [e for e in entries if opponents(e)]
+    if not todo:
+        return None
+    me = min(todo, key=lambda e: (min(rated(e), versus(e) if e in prev else minimum)
+                                  >= minimum, e in busy, -width(e), rated(e), int(e[4:])))
+    my_elo = rows[me].elo if me in rows else 0.0
+
+    def distance(o: str) -> float:
+        r = rows.get(o)
+        return abs(r.elo - my_elo) if r is not None else 0.0
+
+    opp = min(opponents(me), key=lambda o: (pairs[frozenset((me, o))], o in busy, distance(o)))
+    boards = cfg.boards()
+    number = rated(me) + versus(me)
+    return me, opp, boards[(number + int(me[4:])) % len(boards)], number
+
+
+def _side(lg: League, key: str) -> Side:
+    if not key.startswith("sub:"):
+        return Side(key, key)
+    sub = lg.submission(int(key[4:]))
+    if sub is None:
+        raise LeagueError(f"no submission {key[4:]}")
+    return Side(key, f"{sub.user} v{sub.version}", sub.kind, sub.filename, sub.fingerprint,
+                tuple(lg.submission_files(sub.id)))
+
+
+class _Openings:
+    """The league's openings per board, made on demand (one stream per board and process)."""
+
+    def __init__(self, judge: Judge | None) -> None:
+        self.judge = judge
+        self.streams: dict[Board, OpeningStream] = {}
+
+    def get(self, lg: League, board: Board, index: int) -> tuple[int, ...]:
+        cfg = lg.config
+        if self.judge is None or cfg.opening_plies == 0:
+            return ()
+        stream = self.streams.get(board)
+        if stream is None:
+            try:
+                stream = OpeningStream(*board, self.judge, cfg.opening_plies, cfg.seed)
+            except ValueError:  # more plies than the board holds
+                return ()
+            self.streams[board] = stream
+        try:
+            return stream.get(index).moves
+        except UsageError:  # no playable opening of that many plies on this board
+            return ()
+
+
+def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
+    """Choose the next pair and lease it to `holder`, in one transaction; None if none."""
+    reap_dead(lg)
+    lg.conn.execute("BEGIN IMMEDIATE")
+    try:
+        plan = plan_next(lg)
+        if plan is None:
+            lg.conn.execute("ROLLBACK")
+            return None
+        a, b, board, number = plan
+        cur = lg.conn.execute(
+            "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
+            "VALUES (?,?,?,?,?,?)", (a, b, "x".join(map(str, board)), number, holder,
+                                     time.time()))
+        lease_id = int(cur.lastrowid or 0)
+        lg.conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            lg.conn.execute("ROLLBACK")
+        raise
+    boards = lg.config.boards()
+    try:
+        opening = openings.get(lg, board, number // len(boards))
+        return PairJob(lease_id, _side(lg, a), _side(lg, b), board, number, opening,
+                       lg.config.timeout_s, lg.config.isolation)
+    except BaseException:
+        release(lg, lease_id)
+        raise
+
+
+def release(lg: League, lease_id: int) -> None:
+    """Give a lease back unplayed (its pair is chosen again later)."""
+    with lg.conn:
+        lg.conn.execute("DELETE FROM leases WHERE id=?", (lease_id,))
+
+
+def settings_for(job: PairJob) -> MatchSettings:
+    return MatchSettings(limits=make_limits(job.timeout_s, where="league"), fresh_process=True,
+                         isolation="auto" if job.isolation else "none")
+
+
+def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
+    """Play the pair's two games (a moves first, then b), each record labelled with the
+    sides' names. A bot's fault is its game's result; a side that cannot even be read (its
+    files gone) raises SpecError."""
+    spec_a, spec_b = parse_spec(job.a.spec(root)), parse_spec(job.b.spec(root))
+    M, N, K = job.board
+    sid = int(job.a.key[4:])
+    out = []
+    for first in (True, False):
+        p1, p2 = (spec_a, spec_b) if first else (spec_b, spec_a)
+        s1, s2 = (job.a, job.b) if first else (job.b, job.a)
+        rec = referee.play(p1, p2, M, N, K, seed=1000 * sid + 2 * job.number + (not first),
+                           game_id=f"league-{sid}-{job.number}-{int(not first)}",
+                           opening=job.opening)
+        out.append(rec.labelled(player1=s1.label, player2=s2.label))
+    return out
+
+
+def store_pair(lg: League, job: PairJob, records: list[GameRecord]) -> list[int] | None:
+    """Store the pair's games and delete its lease, in one transaction. None (nothing stored)
+    when the lease is gone: the pair was handed out again, so the other copy counts."""
+    lg.conn.execute("BEGIN IMMEDIATE")
+    try:
+        if lg.conn.execute("SELECT 1 FROM leases WHERE id=?", (job.lease_id,)).fetchone() is None:
+            lg.conn.execute("ROLLBACK")
+            return None
+        ids = []
+        for first, rec in zip((True, False), records, strict=True):
+            s1, s2 = (job.a.key, job.b.key) if first else (job.b.key, job.a.key)
+            score = 1.0 if rec.winner == 1 else 0.0 if rec.winner == 2 else 0.5
+            faulted = {1: s1, 2: s2}.get(rec.offender or 0, "") if rec.is_fault else ""
+            ids.append(insert_game(lg, s1, s2, job.board_text, score, rec.reason.value,
+                                   faulted, rec))
+        lg.conn.execute("DELETE FROM leases WHERE id=?", (job.lease_id,))
+        lg.conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            lg.conn.execute("ROLLBACK")
+        raise
+    return ids
+
+
+def queue_state(lg: League) -> dict[str, Any]:
+    """What the admin page shows: checks waiting, versions rating, games played, pairs being
+    played and by whom."""
+    counts = Counter(s.status for s in lg.submissions())
+    (played,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+    leases = lg.conn.execute("SELECT side_a, side_b, board, holder, started_at FROM leases "
+                             "ORDER BY id").fetchall()
+    now = time.time()
+    return {"checks waiting": counts["queued"] + counts["checking"],
+            "versions rating": counts["rating"] + counts["active"],
+            "versions failed": counts["failed"], "versions disabled": counts["disabled"],
+            "games played": played,
+            "pairs in flight": [f"{a} vs {b} on {board} ({holder}, {now - t:.0f} s)"
+                                for a, b, board, holder, t in leases] or "none"}
+
+
+def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
+               stop: threading.Event | None = None, max_pairs: int | None = None) -> int:
+    """Claim, play and store pairs until `stop` is set (or `max_pairs` are stored, or, with
+    `max_pairs`, nothing is left to play). Returns the number of pairs stored."""
+    directory = Path(directory)
+    holder = holder_name("local")
+    openings = _Openings(judge)
+    root = directory / "work"
+    root.mkdir(exist_ok=True)
+    stop = stop or threading.Event()
+    stored = 0
+    referees: dict[tuple[float, bool], Referee] = {}
+    try:
+        while not stop.is_set() and (max_pairs is None or stored < max_pairs):
+            lg = League.open(directory)
+            try:
+                job = claim(lg, holder, openings)
+            finally:
+                lg.conn.close()
+            if job is None:
+                if max_pairs is not None:
+                    break
+                stop.wait(idle_s)
+                continue
+            key = (job.timeout_s, job.isolation)
+            if key not in referees:
+                referees[key] = Referee(settings_for(job))
+            lg = League.open(directory)
+            try:
+                try:
+                    records = play_pair(job, referees[key], root)
+                except SpecError as exc:
+                    log.error("pair %s vs %s not played: %s", job.a.label, job.b.label, exc)
+                    release(lg, job.lease_id)
+                    stop.wait(idle_s)
+                    continue
+                if store_pair(lg, job, records) is not None:
+                    stored += 1
+            finally:
+                lg.conn.close()
+    finally:
+        for referee in referees.values():
+            referee.close()
+    return stored
+
+
+def worker_main(directory: Path, judge: Judge | None) -> int:
+    """`cxarena league worker DIR`: one worker process, as `LocalWorkers` starts it; it dies
+    with the process that started it."""
+    die_with_parent()
+    logging.basicConfig(level=logging.WARNING, format="league worker: %(message)s")
+    League.open(directory).conn.close()
+    run_worker(directory, judge)
+    return 0
+
+
+class LocalWorkers:
+    """N worker processes (``cxarena league worker DIR``) on this machine; one that dies is
+    replaced, and its lease released, within `poll_s`."""
+
+    def __init__(self, directory: Path, count: int, poll_s: float = 0.5,
+                 command: list[str] | None = None) -> None:
+        self.dir = Path(directory)
+        self.count = max(1, count)
+        self.poll_s = poll_s
+        self.command = command or [sys.executable, "-m", "arena", "league", "worker",
+                                   str(self.dir)]
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.restarts = 0
+        self._stop = threading.Event()
+        self._started = threading.Event()
+        lg = League.open(self.dir)
+        try:  # a pair of a worker of a killed server is played again
+            reap_dead(lg)
+        finally:
+            lg.conn.close()
+        # the processes are started (and restarted) by this one long-lived thread: they die
+        # with it (PR_SET_PDEATHSIG fires when the thread that started a process ends)
+        self.thread = threading.Thread(target=self._run, name="league-workers", daemon=True)
+        self.thread.start()
+        self._started.wait(30)
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        log_path = self.dir / "workers.log"
+        with open(log_path, "ab") as out:
+            return subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=out, env=dict(os.environ, **{PARENT_ENV: str(
+                                        os.getpid())}))
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def _run(self) -> None:
+        self.procs = [self._spawn() for _ in range(self.count)]
+        self._started.set()
+        while not self._stop.wait(self.poll_s):
+            for i, proc in enumerate(self.procs):
+                if proc.poll() is None:
+                    continue
+                log.warning("league worker %d exited (%s); starting another", proc.pid,
+                            proc.returncode)
+                try:
+                    lg = League.open(self.dir)
+                    try:
+                        reap_dead(lg, {holder_name("local", proc.pid)})
+                    finally:
+                        lg.conn.close()
+                except Exception:  # the next claim reaps it too
+                    log.exception("could not release the leases of worker %d", proc.pid)
+                self.procs[i] = self._spawn()
+                self.restarts += 1
+        for proc in self.procs:
+            with contextlib.suppress(OSError):
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(timeout=15)
+        with contextlib.suppress(Exception):
+            lg = League.open(self.dir)
+            try:
+                reap_dead(lg, {holder_name("local", p.pid) for p in self.procs})
+            finally:
+                lg.conn.close()
+
+
+def _play_remote(job: PairJob) -> list[GameRecord]:
+    """A Dask task: play one pair on whichever worker runs it."""
+    root = Path(tempfile.gettempdir()) / "cxarena-league"
+    root.mkdir(exist_ok=True)
+    with Referee(settings_for(job)) as referee:
+        return play_pair(job, referee, root)
+
+
+class DaskWorkers:
+    """Pairs played on a Dask cluster: a thread of this process claims them (as many at a time
+    as the cluster has worker threads), submits each as a task and stores its games."""
+
+    def __init__(self, directory: Path, scheduler: str, judge: Judge | None,
+                 idle_s: float = 0.5, connect_timeout_s: float = 20.0) -> None:
+        # Dask is imported only when a league is served with --scheduler
+        from distributed import Client
+
+        self.dir = Path(directory)
+        self.idle_s = idle_s
+        self.holder = holder_name("dask")
+        self.openings = _Openings(judge)
+        try:
+            self.client = Client(scheduler, timeout=f"{connect_timeout_s}s")
+        except OSError as exc:
+            raise LeagueError(f"--scheduler {scheduler}: cannot reach the Dask scheduler "
+                              f"({exc}); start it with `dask scheduler` and its workers with "
+                              f"`dask worker {scheduler}`") from exc
+        lg = League.open(self.dir)
+        try:
+            reap_dead(lg)
+        finally:
+            lg.conn.close()
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="league-dask", daemon=True)
+        self.thread.start()
+
+    def _slots(self) -> int:
+        info = self.client.scheduler_info()
+        return max(1, sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values()))
+
+    def _run(self) -> None:
+        from distributed import wait  # see __init__
+
+        running: dict[Any, PairJob] = {}
+        while not self._stop.is_set():
+            try:
+                lg = League.open(self.dir)
+                try:
+                    while len(running) < self._slots():
+                        job = claim(lg, self.holder, self.openings)
+                        if job is None:
+                            break
+                        running[self.client.submit(_play_remote, job, pure=False)] = job
+                finally:
+                    lg.conn.close()
+                if not running:
+                    self._stop.wait(self.idle_s)
+                    continue
+                try:
+                    done, _ = wait(list(running), timeout=self.idle_s,
+                                   return_when="FIRST_COMPLETED")
+                except TimeoutError:  # none finished within idle_s
+                    continue
+                for fut in done:
+                    self._finish(fut, running.pop(fut))
+            except Exception:  # the league keeps serving; the pairs are handed out again
+                log.exception("league Dask coordinator")
+                self._stop.wait(self.idle_s)
+        for fut in running:
+            fut.cancel()
+
+    def _finish(self, fut: Any, job: PairJob) -> None:
+        lg = League.open(self.dir)
+        try:
+            try:
+                records = fut.result()
+            except Exception as exc:  # a task Dask gave up on: the pair is played again
+                log.error("pair %s vs %s failed on the cluster: %s", job.a.label, job.b.label,
+                          exc)
+                release(lg, job.lease_id)
+                return
+            store_pair(lg, job, records)
+        finally:
+            lg.conn.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(timeout=15)
+        with contextlib.suppress(Exception):
+            lg = League.open(self.dir)
+            try:
+                reap_dead(lg, {self.holder})
+            finally:
+                lg.conn.close()
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+
+def start_workers(directory: Path, workers: int | None, scheduler: str | None,
+                  judge: Judge | None) -> LocalWorkers | DaskWorkers:
+    """The league's game workers: Dask when a scheduler is named, else local processes."""
+    if scheduler:
+        return DaskWorkers(directory, scheduler, judge)
+    return LocalWorkers(directory, workers or 1)
+

@@ -18,7 +18,7 @@ BOTS = {
     "mcts": {"playouts": 50},
 }
 BOARDS = [(4, 4, 4), (6, 7, 4), (5, 4, 5), (7, 7, 5), (20, 20, 10), (50, 50, 10)]
-POSITIONS = 15
+POSITIONS = 10
 
 
 def make(bot: str, b, seed: int):

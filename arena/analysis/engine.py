@@ -7,7 +7,7 @@ imports no bot). For each position of the game (the board before each move, and 
 - else the exact score when the solver proves it within the budget (``budget_s`` of CPU per
   position, spent as node budgets that double until the time is used up; the solver keeps its
   table, and the positions are solved from the last to the first, so each reuses what the
-  later ones taught it). After two positions in a row that could not be solved, the earlier
+  later ones taught it). After the first position that could not be solved, the earlier
   (harder) ones get estimates only;
 - else an estimate: a depth-limited search (a proven tactical result counts as exact).
 
@@ -40,7 +40,7 @@ THREAT_PLIES = 6
 #: first node budget of a position (doubled until the time budget is spent)
 _FIRST_NODES = 100_000
 #: positions in a row the solver could not finish before the earlier ones get estimates only
-_GIVE_UP_AFTER = 2
+_GIVE_UP_AFTER = 1
 
 
 class Oracle(Protocol):

@@ -6,9 +6,10 @@ import argparse
 import csv
 import sys
 from pathlib import Path
+from typing import Any
 
 HELP = ("run a class league: init, add-user, add-users, submit, check, standings, serve, "
-        "worker")
+        "final, worker")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,12 +45,99 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="play the rating games on this Dask scheduler's workers instead")
     p.add_argument("--unsafe-no-isolation", action="store_true",
                    help="run uploaded code without the sandbox (never on a shared machine)")
+    p = sub.add_parser("final", help="run (or resume) the final round robin over the frozen "
+                       "entries in the foreground (what the admin page starts)")
+    p.add_argument("dir", type=Path)
     p = sub.add_parser("worker", help="one rating-game worker process (what `serve` starts; "
                        "it claims, plays and stores game pairs until stopped)")
     p.add_argument("dir", type=Path)
     p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
                        "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
+
+def _standings(league: Any, args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import asdict
+
+    from arena.league.standings import standings
+
+    rows = standings(league)
+    if args.json:
+        print(json.dumps([asdict(r) for r in rows], indent=1))
+        return 0
+    print(f"{'rank':>4}  {'user':<16} {'ver':>3} {'elo':>7} {'95% interval':>17} "
+          f"{'games':>5} {'faults':>6}")
+    for r in rows:
+        print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
+              f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
+    return 0
+
+
+def _check(league: Any, args: argparse.Namespace) -> int:
+    from arena.league.checks import check_next
+
+    checked = 0
+    while (sid := check_next(league)) is not None:
+        checked += 1
+        done = league.submission(sid)
+        assert done is not None
+        print(f"submission {sid}: {done.user} version {done.version}: {done.status}")
+        if done.status == "failed":
+            print("  " + done.check_summary.replace("\n", "\n  "))
+    print(f"{checked} version(s) checked")
+    return 0
+
+
+def _serve(league: Any, args: argparse.Namespace) -> int:
+    from arena.commands import opening_judge
+    from arena.league.web.server import serve
+
+    serve(args.dir, args.host, args.port, args.workers, args.scheduler,
+          args.unsafe_no_isolation, judge=opening_judge())
+    return 0
+
+
+def _final(league: Any, args: argparse.Namespace) -> int:
+    from arena.cli import main as cli_main
+    from arena.league.final import write_final_config
+
+    config = write_final_config(league)
+    results = args.dir / "results" / "final"
+    print(f"final round robin: {config} -> {results}", flush=True)
+    return cli_main(["tournament", str(config), "--results", str(results)])
+
+
+def _worker(league: Any, args: argparse.Namespace) -> int:
+    from arena.commands import opening_judge
+    from arena.league.worker import worker_main
+
+    league.conn.close()
+    return worker_main(args.dir, opening_judge())
+
+
+def _accounts(league: Any, args: argparse.Namespace) -> int:
+    if args.league_command == "add-user":
+        print(league.add_user(args.name, admin=args.admin))
+        return 0
+    with args.roster.open(newline="", encoding="utf-8") as fh:
+        names = [row[0].strip() for row in csv.reader(fh) if row and row[0].strip()]
+    for name in names:
+        print(f"{name},{league.add_user(name)}")
+    return 0
+
+
+def _submit(league: Any, args: argparse.Namespace) -> int:
+    files = [(p.name, p.read_bytes()) for p in args.paths]
+    sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None)
+    print(f"submission {sub.id}: {sub.user} version {sub.version} ({sub.kind}), "
+          f"fingerprint {sub.fingerprint}, {sub.status}")
+    return 0
+
+
+_COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
+             "standings": _standings, "serve": _serve, "final": _final, "worker": _worker,
+             "check": _check}
+
 
 def run(args: argparse.Namespace) -> int:
     from arena.league import League, LeagueError, UploadError
@@ -59,64 +147,7 @@ def run(args: argparse.Namespace) -> int:
             League.init(args.dir, args.config)
             print(f"league created in {args.dir}")
             return 0
-        league = League.open(args.dir)
-        if args.league_command == "add-user":
-            print(league.add_user(args.name, admin=args.admin))
-            return 0
-        if args.league_command == "add-users":
-            with args.roster.open(newline="", encoding="utf-8") as fh:
-                names = [row[0].strip() for row in csv.reader(fh) if row and row[0].strip()]
-            for name in names:
-                print(f"{name},{league.add_user(name)}")
-            return 0
-        if args.league_command == "submit":
-            files = [(p.name, p.read_bytes()) for p in args.paths]
-            sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None)
-            print(f"submission {sub.id}: {sub.user} version {sub.version} ({sub.kind}), "
-                  f"fingerprint {sub.fingerprint}, {sub.status}")
-            return 0
-        if args.league_command == "standings":
-            import json
-            from dataclasses import asdict
-
-            from arena.league.standings import standings
-
-            rows = standings(league)
-            if args.json:
-                print(json.dumps([asdict(r) for r in rows], indent=1))
-                return 0
-            print(f"{'rank':>4}  {'user':<16} {'ver':>3} {'elo':>7} {'95% interval':>17} "
-                  f"{'games':>5} {'faults':>6}")
-            for r in rows:
-                print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
-                      f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
-            return 0
-        if args.league_command == "serve":
-            from arena.commands import opening_judge
-            from arena.league.web.server import serve
-
-            serve(args.dir, args.host, args.port, args.workers, args.scheduler,
-                  args.unsafe_no_isolation, judge=opening_judge())
-            return 0
-        if args.league_command == "worker":
-            from arena.commands import opening_judge
-            from arena.league.worker import worker_main
-
-            return worker_main(args.dir, opening_judge())
-        if args.league_command == "check":
-            from arena.league.checks import check_next
-
-            checked = 0
-            while (sid := check_next(league)) is not None:
-                checked += 1
-                done = league.submission(sid)
-                assert done is not None
-                print(f"submission {sid}: {done.user} version {done.version}: {done.status}")
-                if done.status == "failed":
-                    print("  " + done.check_summary.replace("\n", "\n  "))
-            print(f"{checked} version(s) checked")
-            return 0
+        return _COMMANDS[args.league_command](League.open(args.dir), args)
     except (LeagueError, UploadError, OSError) as exc:
         print(f"cxarena league {args.league_command}: error: {exc}", file=sys.stderr)
         return 2
-    return 2

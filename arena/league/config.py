@@ -29,6 +29,8 @@ class LeagueConfig:
     #: explicit [M, N, K] boards when league.yaml gives `board_set` as a list (tests, small
     #: leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[tuple[int, int, int], ...] = ()
+    #: the same for `final_board_set`
+    final_board_list: tuple[tuple[int, int, int], ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def boards(self) -> tuple[tuple[int, int, int], ...]:
@@ -40,6 +42,21 @@ _KEYS = {"board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs"}
+
+
+def _boards(value: Any, key: str, where: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
+    """(set name, ()) for a name of configs/boards.yaml, ("listed", boards) for a list."""
+    if not isinstance(value, list):
+        return str(value), ()
+    try:
+        boards = tuple((int(m), int(n), int(k)) for m, n, k in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where}: {key}: give a set name of configs/boards.yaml or a list "
+                         f"of [M, N, K]") from None
+    if not boards or any(min(b) < 1 or b[2] > max(b[0], b[1]) for b in boards):
+        raise ValueError(f"{where}: {key}: every [M, N, K] needs M, N, K >= 1 and "
+                         f"K <= max(M, N)")
+    return "listed", boards
 
 
 def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
@@ -54,21 +71,12 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     if unknown:
         raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(_KEYS))}")
-    board_set = data.get("board_set", "competition")
-    board_list: tuple[tuple[int, int, int], ...] = ()
-    if isinstance(board_set, list):
-        try:
-            board_list = tuple((int(m), int(n), int(k)) for m, n, k in board_set)
-        except (TypeError, ValueError):
-            raise ValueError(f"{where}: board_set: give a set name of configs/boards.yaml or "
-                             f"a list of [M, N, K]") from None
-        if not board_list or any(min(b) < 1 or b[2] > max(b[0], b[1]) for b in board_list):
-            raise ValueError(f"{where}: board_set: every [M, N, K] needs M, N, K >= 1 and "
-                             f"K <= max(M, N)")
-        board_set = "listed"
+    board_set, board_list = _boards(data.get("board_set", "competition"), "board_set", where)
+    final_set, final_list = _boards(data.get("final_board_set", "competition"),
+                                    "final_board_set", where)
     try:
         cfg = LeagueConfig(
-            board_set=str(board_set), board_list=board_list,
+            board_set=board_set, board_list=board_list,
             timeout_s=float(data.get("timeout_s", 1.0)),
             reference_bots=tuple(str(b) for b in data.get(
                 "reference_bots", ["players.L0", "players.L1"])),
@@ -78,7 +86,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             isolation=bool(data.get("isolation", True)),
             opening_plies=int(data.get("opening_plies", 2)),
             seed=int(data.get("seed", 0)),
-            final_board_set=str(data.get("final_board_set", "competition")),
+            final_board_set=final_set, final_board_list=final_list,
             final_pairs=int(data.get("final_pairs", 1)),
         )
     except (TypeError, ValueError) as exc:

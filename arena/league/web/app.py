@@ -210,11 +210,15 @@ class _App:
 
     # ------------------------------------------------------------------ pages
     async def leaderboard(self, request: Request) -> Response:
-        def read(lg: League) -> tuple[list[Any], bool]:
-            return self.core.standings(lg), lg.frozen
+        def read(lg: League) -> tuple[list[Any], bool, bool]:
+            try:
+                final = bool(getattr(self.core.final_status(lg), "report", ""))
+            except NotAvailable:
+                final = False
+            return self.core.standings(lg), lg.frozen, final
 
-        rows, frozen = await self.db(read)
-        return self.page(request, "leaderboard.html", rows=rows, frozen=frozen)
+        rows, frozen, final = await self.db(read)
+        return self.page(request, "leaderboard.html", rows=rows, frozen=frozen, final=final)
 
     async def submit_get(self, request: Request) -> Response:
         def read(lg: League) -> tuple[Any, Any, bool]:

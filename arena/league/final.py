@@ -1,0 +1,192 @@
+"""The final official round robin over the frozen entries: the existing tournament, run as its
+own process, with its report linked from the league.
+
+`start_final(league, results_root)` writes ``DIR/final/tournament.yaml`` (every user's current
+version, named by the user, and the reference bots; the boards of ``final_board_set``;
+``final_pairs`` rounds; the league's time limit, openings and isolation) and starts
+``python -m arena tournament CONFIG --results RESULTS_ROOT/final --quiet`` in a new session,
+its output in ``DIR/final/log.txt``, its pid in ``DIR/final/state.json``. The tournament stores
+every game as it finishes and writes ``report.html`` at the end. Starting it again after the
+server (or the tournament) was killed resumes it: the tournament command resumes from its
+results folder. `final_status` says whether it is not started, running (games stored so far),
+finished (with the report) or stopped without a report (the log's last lines).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from arena.league.checks import spec_of
+from arena.league.db import League, LeagueError
+from arena.results import REPORT_HTML
+from arena.results.store import DB_FILE
+from arena.tournament.config import resolve_board_set
+
+__all__ = ["FinalStatus", "final_status", "start_final", "write_final_config"]
+
+
+
+
+@dataclass(frozen=True)
+class FinalStatus:
+    state: str  # "not started", "running", "finished" or "stopped"
+    text: str  # one line for the admin page
+    report: str = ""  # the report's path once it exists
+    games_stored: int = 0
+    games_total: int = 0
+
+
+def _folder(league: League) -> Path:
+    return league.dir / "final"
+
+
+def _state(league: League) -> dict[str, object]:
+    try:
+        data = json.loads((_folder(league) / "state.json").read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def entries(league: League) -> list[tuple[str, int]]:
+    """(user, submission id) of every user's current version that may play: the latest that
+    passed its check, not disabled."""
+    current: dict[str, int] = {}
+    for sub in league.submissions():
+        if sub.status in ("rating", "active"):
+            current[sub.user] = sub.id
+    return sorted(current.items())
+
+
+def write_final_config(league: League) -> Path:
+    """DIR/final/tournament.yaml for the frozen entries; LeagueError when the league is not
+    frozen or has fewer than two entries."""
+    if not league.frozen:
+        raise LeagueError("freeze the leaderboard first: the final round robin plays the "
+                          "frozen entries")
+    cfg = league.config
+    players = [{"spec": spec_of(league, sid), "name": user} for user, sid in entries(league)]
+    if len(players) < 2:
+        raise LeagueError(f"the final round robin needs at least two entries that passed "
+                          f"their check; there are {len(players)}")
+    taken = {p["name"] for p in players}
+    for ref in cfg.reference_bots:
+        players.append({"spec": ref, "name": ref if ref not in taken else f"reference {ref}"})
+    boards: object = ([list(b) for b in cfg.final_board_list] if cfg.final_board_list
+                      else cfg.final_board_set)
+    data: dict[str, object] = {
+        "name": "final", "players": players, "boards": boards, "timeout_s": cfg.timeout_s,
+        "rounds": cfg.final_pairs, "seed": cfg.seed,
+        "isolation": "namespaces" if cfg.isolation else "none",
+    }
+    if cfg.opening_plies:
+        data["openings"] = {"plies": cfg.opening_plies, "seed": cfg.seed}
+    folder = _folder(league)
+    folder.mkdir(exist_ok=True)
+    path = folder / "tournament.yaml"
+    path.write_text("# the league's final round robin (written by cxarena league)\n"
+                    + yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _running(pid: int, folder: Path) -> bool:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return False
+    return str(folder).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def start_final(league: League, results_root: Path) -> str:
+    """Start (or resume) the final round robin; returns its results folder. LeagueError when it
+    is already running, the league is not frozen, or there are fewer than two entries."""
+    folder = _folder(league)
+    state = _state(league)
+    pid = state.get("pid")
+    if isinstance(pid, int) and _running(pid, folder):
+        raise LeagueError("the final round robin is already running")
+    config = write_final_config(league)
+    results = Path(results_root) / "final"
+    results.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "arena", "tournament", str(config), "--results", str(results),
+           "--quiet"]
+    with open(folder / "log.txt", "ab") as log:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True,
+                                cwd=str(folder))
+    (folder / "state.json").write_text(json.dumps(
+        {"pid": proc.pid, "started_at": time.time(), "results": str(results),
+         "command": cmd}), encoding="utf-8")
+    _children.append(proc)
+    return str(results)
+
+
+#: the processes this one started (reaped by `final_status`, so none stays a zombie)
+_children: list[subprocess.Popen[bytes]] = []
+
+
+def _games_stored(results: Path) -> int:
+    db = results / DB_FILE
+    if not db.is_file():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+def _games_total(config: Path) -> int:
+    """Games the config schedules: every ordered pairing, per board and round."""
+    try:
+        data = yaml.safe_load(config.read_text(encoding="utf-8"))
+        n = len(data["players"])
+        boards = data["boards"]
+        count = len(boards) if isinstance(boards, list) else None
+        if count is None:
+            count = len(resolve_board_set(str(boards)))
+        return n * (n - 1) * count * int(data.get("rounds", 1))
+    except Exception:  # a config being written: no total yet
+        return 0
+
+
+def final_status(league: League) -> FinalStatus:
+    for proc in list(_children):
+        if proc.poll() is not None:
+            _children.remove(proc)
+    folder = _folder(league)
+    state = _state(league)
+    if not state:
+        return FinalStatus("not started", "Not started.")
+    results = Path(str(state.get("results", "")))
+    stored = _games_stored(results)
+    total = _games_total(folder / "tournament.yaml")
+    pid = state.get("pid")
+    report = results / REPORT_HTML
+    if isinstance(pid, int) and _running(pid, folder):
+        return FinalStatus("running", f"Running: {stored} of {total} games played.", "",
+                           stored, total)
+    if report.is_file() and stored >= total:
+        return FinalStatus("finished", f"Finished: {stored} games.", str(report), stored,
+                           total)
+    try:
+        lines = (folder / "log.txt").read_text(encoding="utf-8", errors="replace")
+        tail = " | ".join(lines.strip().splitlines()[-3:])
+    except OSError:
+        tail = ""
+    return FinalStatus("stopped", f"Stopped after {stored} of {total} games; run it again to "
+                       f"resume. {tail}".strip(), str(report) if report.is_file() else "",
+                       stored, total)
+

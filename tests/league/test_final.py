@@ -1,0 +1,104 @@
+"""The league's final official round robin (`arena.league.final`): refused before the freeze
+and with fewer than two entries; from the admin page (CSRF and admin only) it runs the real
+tournament in its own process, and its report is linked from the league."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from starlette.testclient import TestClient
+
+from arena.league import League, LeagueError
+from arena.league.final import final_status, start_final, write_final_config
+from arena.league.web.app import create_app
+from tests.league.web.conftest import csrf_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3], [4, 5, 3]]\n"
+                   "timeout_s: 0.5\nreference_bots: [L0]\nisolation: false\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
+               "bob": lg.add_user("bob")}
+    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
+    lg.submit("bob", [("L0.py", (ROOT / "players" / "L0.py").read_bytes())])
+    with lg.conn:  # both passed their check (tested elsewhere)
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.conn.close()
+    return tmp_path / "lg", secrets
+
+
+def test_refused_before_the_freeze_and_with_one_entry(league: tuple[Path, dict[str, str]]
+                                                      ) -> None:
+    lg = League.open(league[0])
+    with pytest.raises(LeagueError, match="freeze"):
+        write_final_config(lg)
+    lg.freeze()
+    lg.disable(2)
+    with pytest.raises(LeagueError, match="at least two entries"):
+        write_final_config(lg)
+    assert final_status(lg).state == "not started"
+
+
+def test_the_config_names_the_frozen_entries(league: tuple[Path, dict[str, str]]) -> None:
+    lg = League.open(league[0])
+    lg.freeze()
+    data = yaml.safe_load(write_final_config(lg).read_text())
+    assert [p["name"] for p in data["players"]] == ["ann", "bob", "L0"]
+    assert data["players"][0]["spec"].endswith("submissions/1/L1.py")
+    assert data["boards"] == [[4, 4, 3], [4, 5, 3]] and data["isolation"] == "none"
+    assert data["openings"] == {"plies": 2, "seed": 0} and data["timeout_s"] == 0.5
+
+
+def wait_finished(d: Path, timeout_s: float = 120.0) -> str:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        lg = League.open(d)
+        try:
+            status = final_status(lg)
+        finally:
+            lg.conn.close()
+        if status.state in ("finished", "stopped"):
+            return status.state
+        time.sleep(0.3)
+    raise AssertionError("the final did not finish")
+
+
+def test_the_admin_page_runs_the_final_and_links_its_report(
+        league: tuple[Path, dict[str, str]]) -> None:
+    d, secrets = league
+    c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
+
+    def login(name: str) -> str:
+        token = csrf_of(c.get("/login").text)
+        assert c.post("/login", data={"name": name, "secret": secrets[name],
+                                      "csrf": token}).status_code == 303
+        return csrf_of(c.get("/").text)
+
+    token = login("ann")
+    assert c.post("/admin/final", data={"csrf": token}).status_code == 403  # not an admin
+    assert c.get("/final/report.html").status_code == 404  # none yet
+    c.post("/logout", data={"csrf": token})
+    token = login("teacher")
+    assert c.post("/admin/final", data={"csrf": token}).status_code == 409  # not frozen
+    assert c.post("/admin/freeze", data={"csrf": token}).status_code == 200
+    assert c.post("/admin/final").status_code == 403  # no CSRF token
+    r = c.post("/admin/final", data={"csrf": token})
+    assert r.status_code == 200 and "The final round robin started" in r.text
+    assert c.post("/admin/final", data={"csrf": token}).status_code == 409  # running
+    assert wait_finished(d) == "finished"
+    lg = League.open(d)
+    status = final_status(lg)
+    assert status.games_stored == status.games_total == 3 * 2 * 2 * 1
+    admin = c.get("/admin").text
+    assert "Finished: 12 games." in admin and 'id="final-report"' in admin
+    assert 'id="final-report"' in c.get("/").text
+    report = c.get("/final/report.html")
+    assert report.status_code == 200 and "ann" in report.text and "bob" in report.text

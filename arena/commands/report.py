@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--analyze", action="store_true",
                         help="first analyse every game whose board the exact solver covers "
                              "(not analysed yet) in a process pool, print the blunders per "
-                             "bot per game and board; the HTML report then shows the analyses")
+                             "bot per game and board, and write the HTML report again (DIR/"
+                             "report.html, or --html FILE), which then shows the analyses")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="processes for --analyze (default: the CPU count)")
     from arena.commands.analyze import add_budget
@@ -48,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         from arena.commands import analyse_results
 
         print(analyse_results(where, args.time_per_position, args.workers))
+        if args.html is None:  # the report shows the analyses: write it again
+            args.html = ""
     if args.html is not None:
         from arena.report.html import write_report
 

@@ -36,6 +36,19 @@ def test_report_analyze_stores_an_analysis_of_every_covered_game(analysed: Path,
     assert 'id="blunders-table"' in html
 
 
+def test_report_analyze_writes_the_report_again(played: Played, tmp_path: Path) -> None:
+    """`cxarena report DIR --analyze` (no --html) rewrites DIR/report.html with the analyses."""
+    from arena.cli import main
+
+    d = tmp_path / "results"
+    shutil.copytree(played.results_dir, d)
+    write_report(d)
+    assert 'id="blunders-table"' not in (d / "report.html").read_text()
+    assert main(["report", str(d), "--analyze", "--workers", "1",
+                 "--time-per-position", "0.2"]) == 0
+    assert 'id="blunders-table"' in (d / "report.html").read_text()
+
+
 @pytest.fixture
 def apage(browser: Any, analysed: Path) -> Iterator[Page]:  # noqa: F811
     p = Page(browser, analysed / "report.html")

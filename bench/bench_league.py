@@ -12,7 +12,7 @@ the real one: `league.yaml` below, the sandboxed conformance check in a thread (
 `cxarena league serve` runs it), two worker processes (`arena.league.worker.LocalWorkers`,
 one per core) playing rating pairs from judged 2-ply openings on the 35 competition boards.
 
-Every 15 s the bench reads the leaderboard (`arena.league.standings`) and prints: the entries
+Every 20 s the bench reads the leaderboard (`arena.league.standings`) and prints: the entries
 on it, those with their ``pairs_per_submission`` pairs, the games stored, and Spearman's rank
 correlation between the leaderboard's order and the known one. Then one more entry (noise
 0.5, expected in the middle) is submitted to the settled league, and the bench reports how
@@ -36,14 +36,14 @@ from arena.league.worker import LocalWorkers
 ROOT = Path(__file__).resolve().parents[1]
 ENTRIES = 30
 WORKERS = 2
-SAMPLE_S = 15.0
+SAMPLE_S = 20.0
 LIMIT_S = 25 * 60.0
 CONFIG = """\
 board_set: competition
 timeout_s: 0.5
 reference_bots: [L0, L1]
 pairs_per_submission: 4
-max_pairs_per_submission: 12
+max_pairs_per_submission: 24
 opening_plies: 2
 isolation: true
 """
@@ -114,7 +114,7 @@ def snapshot(d: Path, strength: dict[str, float]) -> tuple[int, int, int, float,
         lg.conn.close()
     ranked = [r for r in rows if r.user in strength]
     full = sum(1 for r in ranked if r.games >= 2 * minimum)
-    rho = spearman([-r.elo for r in ranked], [strength[r.user] for r in ranked]) \
+    rho = spearman([r.elo for r in ranked], [strength[r.user] for r in ranked]) \
         if len(ranked) > 2 else 0.0
     return len(ranked), full, games, rho, {r.user: r.rank for r in rows}
 
@@ -140,7 +140,7 @@ def main() -> None:
         print(f"{ENTRIES} variants of L1 (entry i: a random move with probability i/29), "
               f"submitted at once; {WORKERS} worker processes, sandboxed, 0.5 s per move, "
               f"the 35 competition boards, 2-ply openings; every new version plays 4 pairs, "
-              f"then the widest Elo intervals play more, up to 12 pairs per entry. Spearman: "
+              f"then the widest Elo intervals play more, up to 24 pairs per entry. Spearman: "
               f"the leaderboard's order against the known one (1 = the same order).\n")
         print("| minute | on the leaderboard | with their 4 pairs | games | Spearman |")
         print("|---|---|---|---|---|")

@@ -3,7 +3,8 @@
 
 A league with four students (alice: L0 then L1 uploaded in the browser, bob: L0, carol:
 minimax, dave: a bot that raises in selectColumn), the real server and workers; the pages are
-shot once the games have been played."""
+shot once the games have been played; then the teacher freezes the leaderboard and runs the
+final round robin (on two small boards, to keep it short) from the admin page."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def main(out: Path) -> None:
     cfg = tmp / "league.yaml"
     cfg.write_text("board_set: competition\ntimeout_s: 0.3\npairs_per_submission: 3\n"
                    "max_pairs_per_submission: 3\n"
-                   "reference_bots: [L0]\n")
+                   "reference_bots: [L0]\nfinal_board_set: [[4, 4, 4], [5, 5, 4]]\n")
     lg = League.init(tmp / "lg", cfg)
     secrets = {n: lg.add_user(n, admin=(n == "teacher"))
                for n in ("teacher", "alice", "bob", "carol", "dave")}
@@ -87,6 +88,23 @@ def main(out: Path) -> None:
             page2.screenshot(path=str(out / "league-failed-check.png"))
             page2.goto(server.url + "/admin")
             page2.screenshot(path=str(out / "league-admin.png"), full_page=True)
+            # the deadline: freeze, then the final round robin from the admin page
+            page2.on("dialog", lambda d: d.accept())
+            page2.click("#freeze")
+            page2.wait_for_selector("#final:not([disabled])")
+            page2.click("#final")
+            page2.wait_for_selector("text=The final round robin started")
+            deadline = time.monotonic() + 600
+            while time.monotonic() < deadline:
+                page2.goto(server.url + "/admin")
+                if page2.locator("#final-report").count():
+                    break
+                time.sleep(3)
+            page2.screenshot(path=str(out / "league-final.png"), full_page=True)
+            page2.click("#final-report")
+            page2.wait_for_load_state()
+            page2.set_viewport_size({"width": 1100, "height": 760})
+            page2.screenshot(path=str(out / "league-final-report.png"))
             b.close()
     finally:
         server.stop()

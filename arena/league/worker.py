@@ -158,6 +158,19 @@ def reap_dead(lg: League, holders: set[str] | None = None) -> int:
     return len(dead)
 
 
+def release_holders(directory: Path, holders: set[str]) -> None:
+    """Delete the leases of `holders` (workers that are gone); a failure is only logged: the
+    next claim on this machine reaps them too."""
+    try:
+        lg = League.open(directory)
+        try:
+            reap_dead(lg, holders)
+        finally:
+            lg.conn.close()
+    except Exception:
+        log.exception("could not release the leases of %s", ", ".join(sorted(holders)))
+
+
 def _pair_counts(lg: League) -> Counter[frozenset[str]]:
     """Pairs played or in flight between two sides (a finished pair is two stored games)."""
     counts: Counter[frozenset[str]] = Counter()
@@ -462,14 +475,7 @@ class LocalWorkers:
                     continue
                 log.warning("league worker %d exited (%s); starting another", proc.pid,
                             proc.returncode)
-                try:
-                    lg = League.open(self.dir)
-                    try:
-                        reap_dead(lg, {holder_name("local", proc.pid)})
-                    finally:
-                        lg.conn.close()
-                except Exception:  # the next claim reaps it too
-                    log.exception("could not release the leases of worker %d", proc.pid)
+                release_holders(self.dir, {holder_name("local", proc.pid)})
                 self.procs[i] = self._spawn()
                 self.restarts += 1
         for proc in self.procs:
@@ -485,12 +491,7 @@ class LocalWorkers:
     def stop(self) -> None:
         self._stop.set()
         self.thread.join(timeout=15)
-        with contextlib.suppress(Exception):
-            lg = League.open(self.dir)
-            try:
-                reap_dead(lg, {holder_name("local", p.pid) for p in self.procs})
-            finally:
-                lg.conn.close()
+        release_holders(self.dir, {holder_name("local", p.pid) for p in self.procs})
 
 
 def _play_remote(job: PairJob) -> list[GameRecord]:
@@ -581,12 +582,7 @@ class DaskWorkers:
     def stop(self) -> None:
         self._stop.set()
         self.thread.join(timeout=15)
-        with contextlib.suppress(Exception):
-            lg = League.open(self.dir)
-            try:
-                reap_dead(lg, {self.holder})
-            finally:
-                lg.conn.close()
+        release_holders(self.dir, {self.holder})
         with contextlib.suppress(Exception):
             self.client.close()
 

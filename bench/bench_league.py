@@ -161,7 +161,8 @@ def main() -> None:
             last = games
         print()
         print(f"Every entry on the leaderboard after {first_all or float('nan'):.1f} min; every "
-              f"entry with its 4 pairs after {first_full or float('nan'):.1f} min.\n")
+              f"entry with its 4 pairs after {first_full or float('nan'):.1f} min (the first "
+              f"sample at or after it; samples every {SAMPLE_S:.0f} s).\n")
         # a late entry in the settled league
         lg = League.open(d)
         lg.add_user("late")
@@ -172,7 +173,7 @@ def main() -> None:
         rank_at_pairs = None
         t_pairs = None
         while time.monotonic() - t1 < 10 * 60:
-            time.sleep(5)
+            time.sleep(1)
             lg = League.open(d)
             try:
                 row = next((r for r in standings(lg) if r.user == "late"), None)

@@ -266,13 +266,16 @@ def _verdict(oracle: Oracle, M: int, N: int, K: int, moves: list[int], i: int,
     # no exact value on one side: threat analysis
     if wins:
         return MoveVerdict(i, player, col, "blunder", "missed an immediate win", tuple(wins))
-    lost_after = after.outcome == 1 or _forced_win(oracle, moves[:i + 1], threat_plies, budget_s)
+    by_solver = after.outcome == 1  # the opponent's win is proven exactly
+    lost_after = by_solver or _forced_win(oracle, moves[:i + 1], threat_plies, budget_s)
     if lost_after and before.outcome != -1:
         safe = tuple(c for c in legal if c != col
                      and not _forced_win(oracle, prefix + [c], threat_plies, budget_s / 4))
         if safe:
-            return MoveVerdict(i, player, col, "blunder", f"allowed a forced loss (proven by "
-                               f"a {threat_plies}-ply search)", safe)
+            how = (f"proven by the solver: {describe_value(after)} for the opponent"
+                   if by_solver else f"proven by a {threat_plies}-ply search")
+            return MoveVerdict(i, player, col, "blunder", f"allowed a forced loss ({how}; "
+                               f"the better moves lose to no {threat_plies}-ply threat)", safe)
     return MoveVerdict(i, player, col, "unclear")
 
 

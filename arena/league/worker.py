@@ -40,7 +40,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,8 @@ class PairJob:
     opening: tuple[int, ...]
     timeout_s: float
     isolation: bool
+    #: the sandbox is required (no fallback to unisolated play where the machine lacks it)
+    strict: bool = False
 
     @property
     def board_text(self) -> str:
@@ -313,7 +315,8 @@ def release(lg: League, lease_id: int) -> None:
 
 def settings_for(job: PairJob) -> MatchSettings:
     return MatchSettings(limits=make_limits(job.timeout_s, where="league"), fresh_process=True,
-                         isolation="auto" if job.isolation else "none")
+                         isolation=("namespaces" if job.strict else "auto") if job.isolation
+                         else "none")
 
 
 def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
@@ -507,7 +510,8 @@ class DaskWorkers:
     as the cluster has worker threads), submits each as a task and stores its games."""
 
     def __init__(self, directory: Path, scheduler: str, judge: Judge | None,
-                 idle_s: float = 0.5, connect_timeout_s: float = 20.0) -> None:
+                 idle_s: float = 0.5, connect_timeout_s: float = 20.0,
+                 strict: bool = True) -> None:
         # Dask is imported only when a league is served with --scheduler
         from distributed import Client
 
@@ -515,6 +519,7 @@ class DaskWorkers:
         self.idle_s = idle_s
         self.holder = holder_name("dask")
         self.openings = _Openings(judge)
+        self.strict = strict  # a Dask machine without the sandbox fails the pair, never plays
         try:
             self.client = Client(scheduler, timeout=f"{connect_timeout_s}s")
         except OSError as exc:
@@ -546,6 +551,7 @@ class DaskWorkers:
                         job = claim(lg, self.holder, self.openings)
                         if job is None:
                             break
+                        job = replace(job, strict=self.strict)
                         running[self.client.submit(_play_remote, job, pure=False)] = job
                 finally:
                     lg.conn.close()
@@ -588,9 +594,10 @@ class DaskWorkers:
 
 
 def start_workers(directory: Path, workers: int | None, scheduler: str | None,
-                  judge: Judge | None) -> LocalWorkers | DaskWorkers:
-    """The league's game workers: Dask when a scheduler is named, else local processes."""
+                  judge: Judge | None, strict: bool = True) -> LocalWorkers | DaskWorkers:
+    """The league's game workers: Dask when a scheduler is named, else local processes.
+    `strict`: the Dask workers must sandbox the bots (serve checked this machine itself)."""
     if scheduler:
-        return DaskWorkers(directory, scheduler, judge)
+        return DaskWorkers(directory, scheduler, judge, strict=strict)
     return LocalWorkers(directory, workers or 1)
 

@@ -3,6 +3,7 @@ worker processes that survive `kill -9` of one of them, and pairs played on a Da
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -146,6 +147,18 @@ def test_a_version_plays_its_authors_previous_one(tmp_path: Path) -> None:
     assert plan_next(lg) is None
     state = queue_state(lg)
     assert state["games played"] == 4 and state["pairs in flight"] == "none"
+
+
+def test_pairs_on_dask_require_the_sandbox(tmp_path: Path) -> None:
+    """A pair handed to another machine must be sandboxed there (no fallback to unisolated
+    play), unless the league plays without isolation."""
+    lg = make_league(tmp_path, {"ann": L0})
+    job = claim(lg, "dask:elsewhere:1", _Openings(None))
+    assert job is not None
+    assert settings_for(job).isolation == "none"  # this league: isolation: false
+    sandboxed = dataclasses.replace(job, isolation=True)
+    assert settings_for(sandboxed).isolation == "auto"  # local workers: serve checked
+    assert settings_for(dataclasses.replace(sandboxed, strict=True)).isolation == "namespaces"
 
 
 def wait_for(cond, timeout_s: float = 60.0):  # type: ignore[no-untyped-def]

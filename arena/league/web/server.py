@@ -75,8 +75,8 @@ class _Workers:
     """The check thread of this process and the game workers (`arena.league.worker`)."""
 
     def __init__(self, directory: Path, workers: int | None, scheduler: str | None,
-                 judge: Judge | None) -> None:
-        self.games = start_workers(directory, workers, scheduler, judge)
+                 judge: Judge | None, strict: bool = True) -> None:
+        self.games = start_workers(directory, workers, scheduler, judge, strict)
         self.checks = CheckThread(directory)
 
     def stop(self) -> None:
@@ -113,7 +113,7 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
     sock.bind((host, port))
     sock.listen(128)
     bound = sock.getsockname()[1]
-    pool = _Workers(directory, workers, scheduler, judge)
+    pool = _Workers(directory, workers, scheduler, judge, strict=not unsafe_no_isolation)
     shown = f"[{host}]" if ":" in host else host
     try:
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)

@@ -102,7 +102,7 @@ def test_search_never_answers_an_illegal_column_on_any_board(cls):
     (fallback), and the answer is always legal; the handed board is left as it was."""
     rng = random.Random(8)
     for M, N, K in ALL_BOARDS:
-        for fill in (0, 0.05, 0.3, 0.9):
+        for fill in (0, 0.3, 0.9):
             b = random_position(M, N, K, rng, max_moves=int(fill * M * N))
             before = b.copy()
             c = make(cls, b, rng.randrange(1000), timeout_s=0.05).selectColumn(b)

@@ -29,11 +29,15 @@ from players.minimax import Minimax
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "pons"
 #: Pons' published figures for his C++ solver (tutorial part 12): (mean time, mean nodes)
 PONS_CPP = {"Test_L3_R1": ("4.568 us", "51.28"), "Test_L2_R1": ("37.45 us", "449.6")}
+#: a folder with more of Pons' sets in his format (not in this repository): the Begin-Easy and
+#: Begin-Medium sets found there are measured too, once each
+EXTRA_ENV = "CXARENA_PONS_EXTRA"
+EXTRA_SETS = {"Test_L1_R1": "Begin-Easy", "Test_L1_R2": "Begin-Medium"}
 
 
-def _load(name: str) -> list[tuple[list[int], int]]:
+def _load(name: str, folder: Path = DATA) -> list[tuple[list[int], int]]:
     out = []
-    for line in (DATA / name).read_text().splitlines():
+    for line in (folder / name).read_text().splitlines():
         if line.strip():
             moves, score = line.split()
             out.append(([int(c) - 1 for c in moves], int(score)))
@@ -85,24 +89,37 @@ def exact_solver() -> None:
     print("`BitSearch.solve` (pure Python) and the same search compiled with numba "
           "(`players._shared.fastsolve.FastSolver`): negamax alpha-beta without depth or time "
           "limit, null windows bisecting the score range, table emptied before each position; "
-          "best of 3 runs. Both search the same tree (same nodes).\n")
+          f"best of 3 runs (one for sets read from {EXTRA_ENV}). Both search the same tree "
+          "(same nodes).\n")
     print("| set | solver | positions | correct | mean time (wall) | mean CPU time | "
           "mean nodes | nodes/s (CPU) | vs Pons C++ time | Pons C++: time | Pons C++: nodes |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for name in ("Test_L3_R1", "Test_L2_R1"):
-        positions = _load(name)
+    extra = Path(os.environ[EXTRA_ENV]) if os.environ.get(EXTRA_ENV) else None
+    sets = [(name, DATA, 3) for name in PONS_CPP]
+    sets += [(name, extra, 1) for name in EXTRA_SETS if extra and (extra / name).is_file()]
+    for name, folder, repeat in sets:
+        positions = _load(name, folder)
         for compiled in (False, True):
-            runs = [_solve_set(positions, compiled) for _ in range(3)]
+            runs = [_solve_set(positions, compiled) for _ in range(repeat)]
             wall = min(r[0] for r in runs)
             cpu = min(r[1] for r in runs)
             nodes, wrong = runs[0][2], max(r[3] for r in runs)
             n = len(positions)
-            pons_us = float(PONS_CPP[name][0].split()[0])
             label = "compiled (numba)" if compiled else "pure Python"
+            if name in PONS_CPP:
+                pons_us = float(PONS_CPP[name][0].split()[0])
+                versus = (f"{cpu / n * 1e6 / pons_us:.1f}x | {PONS_CPP[name][0]} | "
+                          f"{PONS_CPP[name][1]}")
+            else:  # his figures for these sets are not recorded here
+                versus = "- | - | -"
             print(f"| {name} | {label} | {n} | {n - wrong} | {wall / n * 1e6:.1f} us | "
                   f"{cpu / n * 1e6:.1f} us | {nodes / n:.1f} | {nodes / cpu:,.0f} | "
-                  f"{cpu / n * 1e6 / pons_us:.1f}x | {PONS_CPP[name][0]} | "
-                  f"{PONS_CPP[name][1]} |")
+                  f"{versus} |")
+    missing = [f"{label} ({name})" for name, label in EXTRA_SETS.items()
+               if not (extra and (extra / name).is_file())]
+    if missing:
+        print(f"\nNot measured: {', '.join(missing)}; set {EXTRA_ENV} to a folder that holds "
+              f"their files to measure them.")
     cold, warm = _compile_s()
     print(f"\nFirst use of the compiled solver in a fresh process: {cold:.1f} s with an empty "
           f"numba cache (compiling), {warm:.2f} s with the cache it leaves (`cache=True`, in "

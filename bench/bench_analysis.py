@@ -63,7 +63,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     gs = games()
     for budget in (1.0, 5.0):
-        for i, g in enumerate(gs):
+        for g in gs:
             cpu = time.process_time()
             a = analyse_game(oracle_for(M, N, K), M, N, K, g, budget)
             cpu = time.process_time() - cpu

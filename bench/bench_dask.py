@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.limits import Limits
+
 LIMIT_S = 0.100
 GRACE_S = 0.010
 
@@ -49,7 +51,6 @@ def overhead(address: str, short: int = 40, long: int = 240, repeats: int = 5,
              ) -> dict[str, Any]:
     """Marginal wall time per game of each executor: the best of `repeats` alternated pairs
     (the load of a shared machine only ever adds time; all values are printed)."""
-    from arena.limits import Limits
     from arena.referee.referee import MatchSettings
     from arena.tournament.dask_executor import DaskExecutor
     from arena.tournament.executor import LocalExecutor

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.limits import Limits
 from bench.bench_referee import _on_core, _pct
 
 SHELL_BOT = Path(__file__).resolve().parents[1] / "tests" / "referee" / "zoo" / "shellbot.sh"
@@ -45,7 +46,6 @@ def sandbox_alone(runs: int = 30) -> dict[str, list[float]]:
 
 def startup(cpu: int, games: int = 10) -> dict[tuple[str, str], list[float]]:
     from arena.entrants.specs import parse_spec
-    from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
 
     bots = {"python": parse_spec("L0"), "shell": parse_spec(f"exec:sh {SHELL_BOT}")}
@@ -53,7 +53,8 @@ def startup(cpu: int, games: int = 10) -> dict[tuple[str, str], list[float]]:
     out: dict[tuple[str, str], list[float]] = {(m, b): [] for m in MODES for b in bots}
     for i in range(games):
         for mode in MODES:
-            settings = MatchSettings(limits=Limits(timeout_s=2.0), cpu=cpu, fresh_process=True, isolation=mode)
+            settings = MatchSettings(limits=Limits(timeout_s=2.0), cpu=cpu, fresh_process=True,
+                                     isolation=mode)
             with Referee(settings) as referee:
                 for kind, bot in bots.items():
                     rec = referee.play(bot, l0, 4, 4, 3, seed=i)
@@ -70,7 +71,8 @@ def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[str, dict[str
     times: dict[str, list[float]] = {m: [] for m in MODES}
     wall: dict[str, float] = dict.fromkeys(MODES, 0.0)
     moves: dict[str, int] = dict.fromkeys(MODES, 0)
-    referees = {m: Referee(MatchSettings(limits=Limits(timeout_s=1.0), cpu=cpu, isolation=m)) for m in MODES}
+    referees = {m: Referee(MatchSettings(limits=Limits(timeout_s=1.0), cpu=cpu, isolation=m))
+                for m in MODES}
     try:
         for referee in referees.values():
             for i in range(5):  # start the processes, warm up

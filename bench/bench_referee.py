@@ -21,9 +21,9 @@ import os
 import random
 import shutil
 import statistics
+import sys
 import tempfile
 import threading
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -172,7 +172,8 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
     hung = parse_spec("bench.bench_referee:Hung")
     l0 = parse_spec("L0")
     # not isolated: the hung bot writes a stamp file (a sandboxed bot could not)
-    settings = [MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S), cpu=c, isolation="none")
+    settings = [MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S), cpu=c,
+                              isolation="none")
                 for c in cores]
     tmp = Path(tempfile.mkdtemp(prefix="cxarena-bench-"))
 

@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,23 @@ def _owned_processes() -> list[int]:
     return found
 
 
+def _in_threads(target: Callable[..., None], args: list[tuple[Any, ...]]) -> None:
+    """Run `target` once per argument tuple, each in its own thread, and wait for all."""
+    threads = [threading.Thread(target=target, args=a) for a in args]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def _as_expected(fault: Any, rec: Any, bot: int) -> bool:
+    """A well-behaved bot's game ends on the board; a faulty one's with its fault, charged to
+    it (`bot` is its seat, 1 or 2)."""
+    if fault.reason is None:
+        return rec.reason.value in ("connect", "draw") and rec.offender is None
+    return bool(rec.reason.value == fault.reason and rec.offender == bot)
+
+
 def soak(games: int) -> dict[str, Any]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
@@ -118,9 +136,9 @@ def soak(games: int) -> dict[str, Any]:
     tmp = tempfile.mkdtemp(prefix="cxarena-soak-")
     l0 = parse_spec("L0")
     specs = {f.bot: parse_spec(_spec(f.bot)) for f in FAULTS}
-    referees = [Referee(MatchSettings(limits=Limits(timeout_s=TIMEOUT_S, startup_timeout_s=20.0, memory_limit_mb=None if (MEMORY_MB
-                                      * 2**20) is None else (MEMORY_MB
-                                      * 2**20) // 2**20), cpu=c, log_dir=os.path.join(tmp, f"core{c}")))
+    limits = Limits(timeout_s=TIMEOUT_S, startup_timeout_s=20.0, memory_limit_mb=MEMORY_MB)
+    referees = [Referee(MatchSettings(limits=limits, cpu=c,
+                                      log_dir=os.path.join(tmp, f"core{c}")))
                 for c in cores]
     wrong: list[str] = []
     reasons: Counter[str] = Counter()
@@ -139,10 +157,7 @@ def soak(games: int) -> dict[str, Any]:
             rec = referee.play(specs[fault.bot], l0, M, N, K, seed=n, options1=options)
         else:
             rec = referee.play(l0, specs[fault.bot], M, N, K, seed=n, options2=options)
-        bot = 1 if bot_first else 2
-        ok = (rec.reason.value in ("connect", "draw") and rec.offender is None
-              if fault.reason is None else
-              rec.reason.value == fault.reason and rec.offender == bot)
+        ok = _as_expected(fault, rec, 1 if bot_first else 2)
         with lock:
             reasons[rec.reason.value] += 1
             overloads += len(rec.extra.get("overload") or [])
@@ -158,29 +173,18 @@ def soak(games: int) -> dict[str, Any]:
                 return
             play(referee, n)
 
-    def run(limit: int) -> None:
-        threads = [threading.Thread(target=worker, args=(r, limit)) for r in referees]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-
     def warm(referee: Any) -> None:  # every bot once on every Referee: their idle pools fill
         for n in range(len(FAULTS)):
             play(referee, n)
 
-    threads = [threading.Thread(target=warm, args=(r,)) for r in referees]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    _in_threads(warm, [(r,) for r in referees])
     warmup = len(FAULTS)
     for _ in range(warmup):
         next(counter)
     gc.collect()
     before = _probe()
     t0 = time.perf_counter()
-    run(games)
+    _in_threads(worker, [(r, games) for r in referees])
     wall_s = time.perf_counter() - t0
     gc.collect()
     after = _probe()

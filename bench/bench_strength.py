@@ -59,7 +59,7 @@ def _run(cfg: TournamentConfig) -> Path:
     out = ROOT / "results" / f"bench-{cfg.name}"
     fresh = os.environ.get("CXARENA_STRENGTH_RESUME") != "1"
     outcome = run_tournament(cfg, out, quiet=True, fresh=fresh,
-                             out=open(os.devnull, "w"))  # noqa: SIM115
+                             out=open(os.devnull, "w"))
     if not outcome.complete:
         raise SystemExit(f"{cfg.name}: only {outcome.played + outcome.already_stored} of "
                          f"{outcome.scheduled} games could be played")

@@ -132,7 +132,7 @@ def main(argv: list[str]) -> int:
                 _send(f"play {bot.go()}")
             elif word == "quit":
                 return 0
-        except Exception as e:  # noqa: BLE001 - a fault is reported, not a traceback
+        except Exception as e:
             _send(f"error {type(e).__name__}: {e}".replace("\n", " ")[:500])
             return 1
     return 0

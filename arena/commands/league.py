@@ -119,11 +119,50 @@ def _accounts(league: Any, args: argparse.Namespace) -> int:
     if args.league_command == "add-user":
         print(league.add_user(args.name, admin=args.admin))
         return 0
-    with args.roster.open(newline="", encoding="utf-8") as fh:
-        names = [row[0].strip() for row in csv.reader(fh) if row and row[0].strip()]
+    names = _roster_names(args.roster)
+    created = league.add_users(names)
+    for name, secret in created:
+        print(f"{name},{secret}")
+    made = {name for name, _ in created}
     for name in names:
-        print(f"{name},{league.add_user(name)}")
+        if name not in made:
+            print(f"{name}: already a user, skipped (the admin page resets a secret)",
+                  file=sys.stderr)
     return 0
+
+
+#: first cells of a roster's header row (skipped)
+_ROSTER_HEADERS = {"name", "names", "user", "username", "login", "student"}
+
+
+def _roster_names(path: Path) -> list[str]:
+    """The first column of a roster CSV, without a header row or blank lines; a bad name
+    raises LeagueError naming its line."""
+    from arena.league import LeagueError
+    from arena.league.db import check_user_name
+
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
+            rows = list(csv.reader(fh))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise LeagueError(f"{path}: cannot read the roster ({e})") from None
+    names: list[tuple[int, str]] = [(i + 1, row[0].strip()) for i, row in enumerate(rows)
+                                    if row and row[0].strip()]
+    if names and names[0][1].lower() in _ROSTER_HEADERS:
+        names = names[1:]
+    if not names:
+        raise LeagueError(f"{path}: no names (one per line, in the first column)")
+    first_line: dict[str, int] = {}
+    for line, name in names:
+        try:
+            check_user_name(name)
+        except LeagueError as e:
+            raise LeagueError(f"{path} line {line}: {e}; no account was created") from None
+        if name in first_line:
+            raise LeagueError(f"{path} line {line}: {name!r} is also on line "
+                              f"{first_line[name]}; no account was created")
+        first_line[name] = line
+    return [name for _, name in names]
 
 
 def _submit(league: Any, args: argparse.Namespace) -> int:

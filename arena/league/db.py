@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS leases (
 """
 
 
+
+def check_user_name(name: str) -> None:
+    """LeagueError unless `name` is a usable account name."""
+    if not name or not name.replace("_", "").replace("-", "").replace(".", "").isalnum():
+        raise LeagueError(f"user name {name!r}: use letters, digits, '_', '-' or '.'")
+
 class LeagueError(Exception):
     """A league folder that cannot be used (missing, not a league), with what to do."""
 
@@ -166,8 +172,7 @@ class League:
 
     # accounts
     def add_user(self, name: str, admin: bool = False) -> str:
-        if not name or not name.replace("_", "").replace("-", "").replace(".", "").isalnum():
-            raise LeagueError(f"user name {name!r}: use letters, digits, '_', '-' or '.'")
+        check_user_name(name)
         if self.user(name) is not None:
             raise LeagueError(f"user {name!r} exists; use reset_secret to give a new secret")
         secret = secrets.token_urlsafe(12)
@@ -176,6 +181,28 @@ class League:
             self.conn.execute("INSERT INTO users VALUES (?,?,?,?,?)",
                               (name, int(admin), salt, _hash(secret, salt), time.time()))
         return secret
+
+    def add_users(self, names: list[str]) -> list[tuple[str, str]]:
+        """Accounts for the `names` that are not users yet, all in one transaction:
+        [(name, one-time secret)] in the given order. Names already taken are skipped (so a
+        roster can be run again after adding to it); a bad or repeated name raises LeagueError
+        before anything is created."""
+        seen: set[str] = set()
+        for name in names:
+            check_user_name(name)
+            if name in seen:
+                raise LeagueError(f"user name {name!r} appears twice")
+            seen.add(name)
+        new = [name for name in names if self.user(name) is None]
+        created = []
+        with self.conn:
+            for name in new:
+                secret = secrets.token_urlsafe(12)
+                salt = secrets.token_bytes(16)
+                self.conn.execute("INSERT INTO users VALUES (?,?,?,?,?)",
+                                  (name, 0, salt, _hash(secret, salt), time.time()))
+                created.append((name, secret))
+        return created
 
     def reset_secret(self, name: str) -> str:
         if self.user(name) is None:

@@ -89,6 +89,47 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "no user" in capsys.readouterr().err
 
 
+def test_a_roster_with_a_header_can_be_run_again_after_adding_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A header row is skipped; running the roster again creates only the new names and says
+    which were skipped."""
+    from arena.cli import main
+
+    lg = tmp_path / "lg"
+    assert main(["league", "init", str(lg)]) == 0
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Name,Email\nann,ann@example.org\n\nbob,bob@example.org\n")
+    capsys.readouterr()
+    assert main(["league", "add-users", str(lg), str(roster)]) == 0
+    assert [line.split(",")[0] for line in capsys.readouterr().out.splitlines()] == ["ann", "bob"]
+    roster.write_text("name\nann\nbob\ncid\n")
+    assert main(["league", "add-users", str(lg), str(roster)]) == 0
+    out, err = capsys.readouterr()
+    assert [line.split(",")[0] for line in out.splitlines()] == ["cid"]
+    assert "ann: already a user, skipped" in err and "bob: already a user" in err
+    assert [u.name for u in League.open(lg).users()] == ["ann", "bob", "cid"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("ann\nbob\nann\n", "line 3: 'ann' is also on line 1"),
+    ("ann\nbad name\n", "line 2: user name 'bad name'"),
+    ("name\n\n", "no names"),
+])
+def test_a_bad_roster_creates_no_account(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         text: str, words: str) -> None:
+    from arena.cli import main
+
+    lg = tmp_path / "lg"
+    assert main(["league", "init", str(lg)]) == 0
+    roster = tmp_path / "roster.csv"
+    roster.write_text(text)
+    capsys.readouterr()
+    assert main(["league", "add-users", str(lg), str(roster)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and "Traceback" not in err
+    assert League.open(lg).users() == []
+
+
 def test_config(tmp_path: Path) -> None:
     cfg = tmp_path / "league.yaml"
     cfg.write_text("timeout_s: 0.5\npairs_per_submission: 4\n")

@@ -313,4 +313,4 @@ def _log_end(game: GameSpec, res: TaskResult) -> None:
         log.warning("game=%s event=fault host=%s core=%s reason=%s offender=%s detail=%s",
                     game.game_id, res.host, res.core, rec.reason.value, offender, rec.detail)
     log.info("game=%s event=end host=%s core=%s winner=%s reason=%s moves=%d", game.game_id,
-             res.host, res.core, result, rec.reason.value, len(rec.moves))
+             res.host, res.core, result, rec.reason.value, rec.n_moves)

@@ -238,7 +238,7 @@ def _log_record(wlog: logging.Logger, index: int, game: GameSpec, record: GameRe
                      index, game.game_id, record.reason.value, offender, record.detail,
                      f"\n{record.stderr_tail}" if record.stderr_tail else "")
     wlog.info("worker=%d game=%s event=end winner=%s reason=%s moves=%d", index, game.game_id,
-              result, record.reason.value, len(record.moves))
+              result, record.reason.value, record.n_moves)
 
 
 def _context() -> Any:

@@ -189,3 +189,39 @@ def test_game_openings_in_a_tournament(tmp_path: Path) -> None:
         assert rec.times_ms[:6] == (0.0,) * 6
         assert len(rec.played_times_ms[0]) + len(rec.played_times_ms[1]) == len(
             rec.move_texts) - 6
+
+
+def test_a_gauntlet_of_othello_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`format: gauntlet` with another game: only the challenger's pairings are scheduled and
+    played, on every parameter set, both colours, and the standings count them."""
+    path = tmp_path / "gauntlet.yaml"
+    path.write_text("""
+name: othello-gauntlet
+game: othello
+params: [{size: 4}, {size: 6}]
+players:
+  - {spec: players.othello.greedy, name: greedy}
+  - {spec: players.othello.random_bot, name: r1}
+  - {spec: players.othello.random_bot, name: r2}
+format: gauntlet
+challengers: [greedy]
+timeout_s: 0.5
+rounds: 1
+workers: 1
+seed: 5
+""")
+    games = make_schedule(load_config(path))
+    assert len(games) == 2 * 2 * 2  # 2 opponents x 2 sizes x both colours
+    assert all("greedy" in (g.p1, g.p2) for g in games)
+    capsys.readouterr()
+    assert main(["tournament", str(path), "--results", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in ("greedy", "r1", "r2"))  # the standings
+    with ResultStore(tmp_path / "r" / DB_FILE, create=False) as store:
+        recs = [g.record for g in store.games()]
+    assert sorted(r.game_id for r in recs) == sorted(g.game_id for g in games)
+    for rec in recs:
+        assert rec.offender is None and "greedy" in (rec.player1, rec.player2)
+        rules = make_game("othello", rec.game_params)
+        assert rules.is_terminal(rules.play_texts(rec.move_texts))
+    assert {rec.game_params["size"] for rec in recs} == {4, 6}

@@ -68,14 +68,18 @@ def test_bad_archives(tmp_path: Path, archive: bytes, words: str) -> None:
     assert league.submissions() == []
 
 
+def _roster(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    """A new league folder (made with `league init`) and a roster file holding `text`."""
+    from arena.cli import main
+
+    lg, roster = _roster(tmp_path, text, capsys)
+    return lg, roster
+
+
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from arena.cli import main
 
-    lg = tmp_path / "lg"
-    assert main(["league", "init", str(lg)]) == 0
-    roster = tmp_path / "roster.csv"
-    roster.write_text("ann\nbob\n")
-    capsys.readouterr()
+    lg, roster = _roster(tmp_path, "ann\nbob\n", capsys)
     assert main(["league", "add-users", str(lg), str(roster)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(",")[0] for line in lines] == ["ann", "bob"]
@@ -95,11 +99,8 @@ def test_a_roster_with_a_header_can_be_run_again_after_adding_names(
     which were skipped."""
     from arena.cli import main
 
-    lg = tmp_path / "lg"
-    assert main(["league", "init", str(lg)]) == 0
-    roster = tmp_path / "roster.csv"
-    roster.write_text("Name,Email\nann,ann@example.org\n\nbob,bob@example.org\n")
-    capsys.readouterr()
+    lg, roster = _roster(tmp_path, "Name,Email\nann,ann@example.org\n\nbob,bob@example.org\n",
+                         capsys)
     assert main(["league", "add-users", str(lg), str(roster)]) == 0
     assert [line.split(",")[0] for line in capsys.readouterr().out.splitlines()] == ["ann", "bob"]
     roster.write_text("name\nann\nbob\ncid\n")
@@ -119,11 +120,7 @@ def test_a_bad_roster_creates_no_account(tmp_path: Path, capsys: pytest.CaptureF
                                          text: str, words: str) -> None:
     from arena.cli import main
 
-    lg = tmp_path / "lg"
-    assert main(["league", "init", str(lg)]) == 0
-    roster = tmp_path / "roster.csv"
-    roster.write_text(text)
-    capsys.readouterr()
+    lg, roster = _roster(tmp_path, text, capsys)
     assert main(["league", "add-users", str(lg), str(roster)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and words in err and "Traceback" not in err

@@ -12,7 +12,7 @@ import yaml
 from starlette.testclient import TestClient
 
 from arena.league import League, LeagueError
-from arena.league.final import final_status, start_final, write_final_config
+from arena.league.final import final_status, write_final_config
 from arena.league.web.app import create_app
 from tests.league.web.conftest import csrf_of
 

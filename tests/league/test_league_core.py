@@ -72,7 +72,11 @@ def _roster(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> tu
     """A new league folder (made with `league init`) and a roster file holding `text`."""
     from arena.cli import main
 
-    lg, roster = _roster(tmp_path, text, capsys)
+    lg = tmp_path / "lg"
+    assert main(["league", "init", str(lg)]) == 0
+    roster = tmp_path / "roster.csv"
+    roster.write_text(text)
+    capsys.readouterr()
     return lg, roster
 
 

@@ -100,7 +100,7 @@ def test_signals_to_every_visible_process_reach_nothing_outside(tmp_path: Path,
         line = next(ln for ln in cheat_lines(log)
                     if ln.startswith(f"CHEAT {sig} every visible process"))
         # what it could see and hit: its own sandbox (pid 1 is bwrap's init, which ignores it)
-        visible = eval(line.split("(visible: ")[1].rstrip(")"))  # noqa: S307 (our own log)
+        visible = eval(line.split("(visible: ")[1].rstrip(")"))
         assert max(visible) < 10, visible
         assert bystander.poll() is None and _stat(bystander.pid)[0] != "T"
     finally:
@@ -161,7 +161,7 @@ def test_snoop_sees_only_its_own_sandbox(tmp_path: Path) -> None:
     assert_fair_game(rec)
     lines = cheat_lines(log)
     assert lines[0].startswith("CHEAT visible processes: ")
-    visible = eval(lines[0].split(": ", 1)[1])  # noqa: S307 (our own log)
+    visible = eval(lines[0].split(": ", 1)[1])
     # bwrap's init and the bot itself, both running snoop.py: not the referee, not L1
     assert visible and all("snoop.py" in cmd for _, cmd in visible), visible
     for pid in (os.getpid(), os.getppid()):

@@ -13,7 +13,6 @@ import json
 import os
 import resource
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,7 +29,7 @@ from arena.records import FAULTS, GameRecord, Reason
 from arena.referee.containment import environ_value
 from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee
-from tests.helpers import ZOO, _stat, cmdline, live, tagged_pids, wait_until, zoo
+from tests.helpers import _stat, cmdline, live, tagged_pids, wait_until, zoo
 
 
 # ------------------------------------------------------------------------ the zoo
@@ -236,7 +235,7 @@ def test_process_reuse_and_fresh_process_option(tmp_path: Path) -> None:
                 assert rec.reason not in FAULTS, rec.detail
             if fresh:
                 # closed after every game (by the teardown that follows the verdict)
-                assert wait_until(lambda: tagged_pids(referee.tag) == [])  # noqa: B023
+                assert wait_until(lambda: tagged_pids(referee.tag) == [])
         pids = _pids(pidfile)
         assert len(pids) == 3
         assert len(set(pids)) == (3 if fresh else 1)

@@ -183,7 +183,7 @@ class LoopbackCluster:
         self.env.pop("PYTHONWARNINGS", None)
 
     def _start(self, args: list[str], name: str) -> subprocess.Popen[bytes]:
-        log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
+        log = open(self.tmp / f"{name}.log", "ab")
         proc = subprocess.Popen([_dask_cli(), *args], env=self.env, cwd=self.tmp,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()

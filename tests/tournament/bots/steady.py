@@ -6,10 +6,10 @@ from arena.player import CXPlayer
 
 
 class Steady(CXPlayer):
-    def initPlayer(self, M, N, K, first, timeout_in_secs):  # noqa: N802 - course API
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
         self.N = N
 
-    def selectColumn(self, B):  # noqa: N802 - course API
+    def selectColumn(self, B):
         cols = B.getAvailableColumns()
         for c in cols:
             b = B.copy()
@@ -18,5 +18,5 @@ class Steady(CXPlayer):
         centre = (self.N - 1) // 2
         return min(cols, key=lambda c: (abs(c - centre), c))
 
-    def playerName(self):  # noqa: N802 - course API
+    def playerName(self):
         return "Steady"

@@ -16,7 +16,7 @@ def _try(what, fn):
     try:
         info = fn()
         print(f"CHEAT {what}: SUCCEEDED ({info})", file=sys.stderr, flush=True)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         print(f"CHEAT {what}: blocked ({type(e).__name__}: {e})", file=sys.stderr, flush=True)
 
 

@@ -25,8 +25,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 check: $(STAMP)
-	$(BIN)/ruff check arena players
-	$(BIN)/mypy arena players
+	$(BIN)/ruff check arena players bench
+	$(BIN)/mypy arena players bench
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

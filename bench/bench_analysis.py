@@ -43,7 +43,7 @@ def _game(seed: int) -> list[int]:
 
 
 def games(count: int = 5) -> list[list[int]]:
-    out = []
+    out: list[list[int]] = []
     seed = 0
     while len(out) < count:
         g = _game(seed)

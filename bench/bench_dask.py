@@ -141,7 +141,7 @@ def sqlite_commits(games: int = 2000) -> float:
         with ResultStore(Path(tmp) / "games.sqlite") as store:
             t0 = time.perf_counter()
             for i in range(games):
-                store.add(f"g{i}", 1, "a", "b", rec)
+                store.add(rec.labelled(game_id=f"g{i}", round=1, player1="a", player2="b"))
             return games / (time.perf_counter() - t0)
 
 
@@ -158,13 +158,33 @@ def bot_startup() -> dict[str, float]:
             t0 = time.perf_counter()
             referee.play(l1, l1, 6, 7, 4, seed=i)
             starts.append(time.perf_counter() - t0)
-            for pool in referee._idle.values():
-                for p in pool:
-                    with open(f"/proc/{p.pid}/status") as f:
-                        for line in f:
-                            if line.startswith("VmRSS:"):
-                                rss_kib = max(rss_kib, int(line.split()[1]))
+            for pid in referee.idle_pids():  # the sandbox's process, then the bot below it
+                rss_kib = max([rss_kib] + [_rss_kib(p) for p in _process_tree(pid)])
     return {"first_game_s": statistics.median(starts), "rss_mib": rss_kib / 1024}
+
+
+def _process_tree(pid: int) -> list[int]:
+    """`pid` and every process below it (from /proc's children lists)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                todo += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:  # the process or thread is gone
+                pass
+    return out
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def fingerprint_ms(n: int = 200) -> float:

@@ -77,7 +77,8 @@ def make_store(path: Path, games: int, seed: int = 1) -> None:
                 rec = GameRecord(M, N, K, p1, p2, (p1, p2), tuple(moves), tuple(times), winner,
                                  Reason.DRAW if winner is None else Reason.CONNECT, "",
                                  rng.randrange(2**31))
-            store.add(f"{M}x{N}x{K}-n{n}-{p1}-{p2}", 1, p1, p2, rec)
+            store.add(rec.labelled(game_id=f"{M}x{N}x{K}-n{n}-{p1}-{p2}", round=1,
+                                   player1=p1, player2=p2))
         store._db.execute("COMMIT")
 
 

@@ -131,7 +131,7 @@ def _middle_positions(M: int, N: int, K: int, count: int, seed: int) -> list[CXB
     if (M, N, K) == (6, 7, 4):  # the first moves of Pons' middle-game positions
         return [CXBoard.from_moves(6, 7, 4, m[:12]) for m, _ in _load("Test_L2_R1")[:count]]
     rng = random.Random(seed)
-    out = []
+    out: list[CXBoard] = []
     while len(out) < count:
         b = CXBoard(M, N, K)
         for _ in range(rng.randint(6, 12)):
@@ -210,7 +210,8 @@ def answer_times() -> None:
             for i, p in enumerate(bots):
                 p.seed = 3
                 p.initPlayer(*board, i == 0, timeout_s)
-            times, depths = [], []
+            times: list[float] = []
+            depths: list[int] = []
             while len(times) < 40 and b.gameState() is CXGameState.OPEN:
                 p = bots[b.currentPlayer()]
                 start = time.perf_counter()

@@ -35,6 +35,7 @@ import json
 import os
 from pathlib import Path
 
+from arena.limits import Limits
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import PlayerEntry, TournamentConfig
@@ -51,8 +52,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _config(name: str, boards: list[tuple[int, int, int]], rounds: int) -> TournamentConfig:
     return TournamentConfig(
         path=f"<bench {name}>", name=name, players=tuple(PlayerEntry(b, b) for b in BOTS),
-        boards=tuple(boards), timeout_s=TIMEOUT_S, rounds=rounds, workers=usable_cores(),
-        seed=2026)
+        boards=tuple(boards), limits=Limits(timeout_s=TIMEOUT_S), rounds=rounds,
+        workers=usable_cores(), seed=2026)
 
 
 def _run(cfg: TournamentConfig) -> Path:
@@ -100,10 +101,10 @@ def _table(results: Path, title: str) -> None:
     print("\nRanking (points, then Elo):\n")
     print("| rank | bot | points | games | W | D | L | faults | mean move ms | max move ms |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in st.ranking:
-        print(f"| {r.rank} | {r.player} | {r.points} | {r.games} | {r.wins} | {r.draws} | "
-              f"{r.losses} | {r.timeouts + r.illegal + r.crashes} | {r.mean_move_ms:.1f} | "
-              f"{r.max_move_ms:.1f} |")
+    for e in st.ranking:
+        print(f"| {e.rank} | {e.player} | {e.points} | {e.games} | {e.wins} | {e.draws} | "
+              f"{e.losses} | {e.timeouts + e.illegal + e.crashes} | {e.mean_move_ms:.1f} | "
+              f"{e.max_move_ms:.1f} |")
     print()
 
 

@@ -31,7 +31,7 @@ BOTS = (20, 50, 200)
 
 def boards() -> list[tuple[int, int, int]]:
     path = Path(__file__).resolve().parents[1] / "configs" / "boards.yaml"
-    return [tuple(b) for b in yaml.safe_load(path.read_text())["competition"]]  # type: ignore
+    return [(int(m), int(n), int(k)) for m, n, k in yaml.safe_load(path.read_text())["competition"]]
 
 
 def moves(board: tuple[int, int, int]) -> float:

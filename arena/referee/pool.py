@@ -235,6 +235,10 @@ class BotPool:
         proc.kill()
         self._dying.append(proc)
 
+    def idle_pids(self) -> list[int]:
+        """The process ids of the bots waiting for their next game."""
+        return [p.pid for pool in self._idle.values() for p in pool]
+
     def reap_dying(self) -> None:
         self._dying = [p for p in self._dying if not (p.reap(0.0) and p.settled())]
 

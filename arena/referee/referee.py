@@ -545,6 +545,11 @@ class Referee:
                 f"ms of it (overloaded)"))
         return Fault(Reason.TIMEOUT, detail)
 
+    def idle_pids(self) -> list[int]:
+        """The process ids of the bots kept for their next game (`fresh_process=False`)."""
+        with self._lock:
+            return self._pool.idle_pids()
+
     def close(self) -> None:
         """Kill every bot process group (children included) and reap them. Idempotent."""
         with self._lock:

@@ -76,3 +76,22 @@ def test_each_game_has_a_header_in_the_bot_logs_and_match_says_where(tmp_path: P
     assert r.returncode == 0, r.stderr
     where = r.stderr.strip().splitlines()[-1].rsplit(": ", 1)[1]
     assert Path(where).is_dir() and any(Path(where).iterdir())
+
+
+def test_idle_pids_are_the_bots_kept_for_the_next_game() -> None:
+    """`Referee.idle_pids`: after a game, the two processes kept for reuse (alive); none once
+    the Referee is closed."""
+    from arena.entrants.specs import parse_spec
+    from arena.limits import Limits
+    from arena.referee.referee import MatchSettings, Referee
+
+    l0 = parse_spec("L0")
+    ref = Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=False))
+    try:
+        assert ref.idle_pids() == []
+        ref.play(l0, l0, 4, 4, 3, seed=1)
+        pids = ref.idle_pids()
+        assert len(pids) == 2 and all(os.path.exists(f"/proc/{p}") for p in pids)
+    finally:
+        ref.close()
+    assert ref.idle_pids() == []

@@ -30,11 +30,11 @@ HANG_S = 5.0
 # ------------------------------------------------------------------------ Monte-Carlo bots
 @pytest.mark.parametrize("cls", MONTE_CARLO)
 def test_monte_carlo_always_legal_on_every_competition_board(cls):
-    """Empty, early and nearly full positions of every competition board; two moves in a row
+    """Empty and nearly full positions of every competition board; two moves in a row
     (MCTS may reuse its tree for the second); the handed board is not the bot's concern."""
     rng = random.Random(4)
     for M, N, K in COMPETITION:
-        for max_moves in (0, 12, M * N - 1):
+        for max_moves in (0, M * N - 1):
             B = random_position(M, N, K, rng, max_moves)
             p = make(cls, B, rng.randrange(10**6), playouts=20)
             for _ in range(2):
@@ -97,12 +97,12 @@ def test_monte_carlo_beats_l0_and_l1_in_seeded_games(cls, games):
 # --------------------------------------------------------------------------- search bots
 @pytest.mark.parametrize("cls", SEARCH)
 def test_search_never_answers_an_illegal_column_on_any_board(cls):
-    """Random positions (empty to nearly full) of every board, with a 50 ms limit: the search
+    """Random positions (nearly empty, nearly full) of every board, with a 50 ms limit: the search
     is cut short at every depth, the grid engine sometimes cannot even catch up with the game
     (fallback), and the answer is always legal; the handed board is left as it was."""
     rng = random.Random(8)
     for M, N, K in ALL_BOARDS:
-        for fill in (0, 0.3, 0.9):
+        for fill in (0.05, 0.9):
             b = random_position(M, N, K, rng, max_moves=int(fill * M * N))
             before = b.copy()
             c = make(cls, b, rng.randrange(1000), timeout_s=0.05).selectColumn(b)

@@ -50,7 +50,7 @@ def scripted(tmp: Path, name: str, plan: dict[int, list[Any]]) -> BotSpec:
     return BotSpec(text=f"exec:scripted-{name}", command=command)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plan1=script, plan2=script, second_scripted=st.booleans())
 def test_play_never_raises_whatever_the_bots_write(
         tmp_path_factory: Any, plan1: dict[int, list[Any]], plan2: dict[int, list[Any]],

@@ -26,6 +26,8 @@ class LeagueConfig:
     seed: int = 0
     final_board_set: str = "competition"
     final_pairs: int = 1
+    #: uploads one user may make in any 24 hours; past it the upload is refused (429)
+    max_uploads_per_day: int = 10
     #: explicit [M, N, K] boards when league.yaml gives `board_set` as a list (tests, small
     #: leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[tuple[int, int, int], ...] = ()
@@ -41,7 +43,7 @@ class LeagueConfig:
 _KEYS = {"board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
-         "final_pairs"}
+         "final_pairs", "max_uploads_per_day"}
 
 
 def _boards(value: Any, key: str, where: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
@@ -88,13 +90,14 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             seed=int(data.get("seed", 0)),
             final_board_set=final_set, final_board_list=final_list,
             final_pairs=int(data.get("final_pairs", 1)),
+            max_uploads_per_day=int(data.get("max_uploads_per_day", 10)),
         )
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{where}: {exc}") from exc
     if (cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1
-            or cfg.final_pairs < 1):
-        raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes and "
-                         "final_pairs must be positive")
+            or cfg.final_pairs < 1 or cfg.max_uploads_per_day < 1):
+        raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes, "
+                         "final_pairs and max_uploads_per_day must be positive")
     if cfg.max_pairs_per_submission < cfg.pairs_per_submission:
         raise ValueError(f"{where}: max_pairs_per_submission must be at least "
                          f"pairs_per_submission ({cfg.pairs_per_submission})")

@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="play the rating games on this Dask scheduler's workers instead")
     p.add_argument("--unsafe-no-isolation", action="store_true",
                    help="run uploaded code without the sandbox (never on a shared machine)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="ADDR",
+                   help="the reverse proxy's address(es), comma-separated, whose "
+                        "X-Forwarded-For/-Proto headers are trusted (default: none is)")
     p = sub.add_parser("final", help="run (or resume) the final round robin over the frozen "
                        "entries in the foreground (what the admin page starts)")
     p.add_argument("dir", type=Path)
@@ -93,7 +96,8 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
     from arena.league.web.server import serve
 
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
-          args.unsafe_no_isolation, judge=opening_judge())
+          args.unsafe_no_isolation, judge=opening_judge(),
+          forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 

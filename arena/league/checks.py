@@ -1,12 +1,19 @@
 """The conformance check of a submitted version (arena.onboarding.conformance, in the sandbox).
 
-`check_next(league)` claims the oldest queued version, writes its files unchanged to
+`check_next(league)` claims the next queued version, writes its files unchanged to
 DIR/submissions/<id>/, runs the check and stores the verdict in words with the bot's own stderr;
-the version then waits for rating games ("rating") or is "failed".
+the version then waits for rating games ("rating") or is "failed". Whatever goes wrong inside
+the check (any exception) ends the version as "failed" with "check failed: internal error",
+the error logged for the admin: a version is never left "checking".
+
+The queue is fair: users take turns. The next version is the oldest among the users' first
+queued versions, then the second ones, and so on, so one student's burst of uploads does not
+delay anyone else's check.
 """
 
 from __future__ import annotations
 
+import logging
 import zipfile
 from pathlib import Path
 
@@ -15,7 +22,12 @@ from arena.errors import UsageError
 from arena.league.db import League
 from arena.onboarding.conformance import run_check
 
-__all__ = ["check_next", "materialise", "spec_in", "spec_of", "write_files"]
+__all__ = ["INTERNAL_ERROR", "check_next", "materialise", "next_queued", "spec_in", "spec_of",
+           "write_files"]
+
+#: the verdict of a check that failed for a reason of the harness, not of the bot
+INTERNAL_ERROR = "check failed: internal error"
+log = logging.getLogger("arena.league.checks")
 
 
 def write_files(folder: Path, files: list[tuple[str, bytes]]) -> Path:
@@ -56,18 +68,29 @@ def spec_of(league: League, submission_id: int) -> str:
     return spec_in(materialise(league, submission_id), sub.kind, sub.filename)
 
 
+_NEXT_QUEUED = """
+SELECT id FROM submissions AS s WHERE status='queued'
+ORDER BY (SELECT COUNT(*) FROM submissions AS t
+          WHERE t.user = s.user AND t.status = 'queued' AND t.id < s.id), id
+LIMIT 1"""
+
+
+def next_queued(league: League) -> int | None:
+    """The version whose check comes next (users take turns; see the module docstring)."""
+    row = league.conn.execute(_NEXT_QUEUED).fetchone()
+    return None if row is None else int(row[0])
+
+
 def check_next(league: League, *, quick: bool = True) -> int | None:
-    """Check the oldest queued version; return its id, or None when none is queued."""
+    """Check the next queued version; return its id, or None when none is queued."""
     with league.conn:
-        row = league.conn.execute(
-            "SELECT id FROM submissions WHERE status='queued' ORDER BY id LIMIT 1").fetchone()
-        if row is None:
+        sid = next_queued(league)
+        if sid is None:
             return None
-        league.conn.execute("UPDATE submissions SET status='checking' WHERE id=?", (row[0],))
-    sid = int(row[0])
-    cfg = league.config
+        league.conn.execute("UPDATE submissions SET status='checking' WHERE id=?", (sid,))
     stderr = ""
     try:
+        cfg = league.config
         report = run_check(spec_of(league, sid), timeout_s=cfg.timeout_s, quick=quick,
                            isolation="auto" if cfg.isolation else "none")
         summary = report.text(games=False)
@@ -76,6 +99,10 @@ def check_next(league: League, *, quick: bool = True) -> int | None:
                            if g.record.stderr_tail)
     except (SpecError, UsageError, OSError) as exc:
         summary, passed = f"FAILED: {exc}", False
+    except Exception:  # the harness's fault, not the bot's: the admin reads it in the log
+        log.exception("the check of submission %d failed inside the harness", sid)
+        summary = f"{INTERNAL_ERROR} (the league's admin can read it in the server's log)"
+        passed = False
     with league.conn:
         league.conn.execute(
             "UPDATE submissions SET status=?, check_summary=?, check_stderr=? WHERE id=?",

@@ -1,25 +1,34 @@
-"""League state in DIR/league.sqlite: users (scrypt-hashed secrets) and submitted versions."""
+"""League state in DIR/league.sqlite: users (scrypt-hashed secrets), their web sessions
+(server-side, each with an expiry: ending one in the table ends it in every browser that holds
+its cookie) and submitted versions (file names checked, uploads per user capped per day)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import io
+import math
 import secrets
 import sqlite3
 import time
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.league.config import LeagueConfig, parse_config
 
-__all__ = ["League", "LeagueError", "Submission", "UploadError", "User"]
+__all__ = ["League", "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError",
+           "User", "check_file_name"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
 MAX_UNPACKED_BYTES = 10_000_000
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+#: the longest file name an upload may carry, in UTF-8 bytes (the usual file-system limit)
+MAX_FILE_NAME_BYTES = 255
+#: the window of the per-user upload quota (`max_uploads_per_day` uploads in it)
+QUOTA_WINDOW_S = 24 * 3600.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (
@@ -40,17 +49,41 @@ CREATE TABLE IF NOT EXISTS games (
   faulted TEXT NOT NULL DEFAULT '', finished_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS game_records (
   game_id INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+  token_hash TEXT PRIMARY KEY, user TEXT NOT NULL REFERENCES users(name),
+  created_at REAL NOT NULL, expires_at REAL NOT NULL, last_seen REAL NOT NULL,
+  client TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS leases (
   id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
   board TEXT NOT NULL, number INTEGER NOT NULL, holder TEXT NOT NULL, started_at REAL NOT NULL);
 """
 
 
-
 def check_user_name(name: str) -> None:
     """LeagueError unless `name` is a usable account name."""
     if not name or not name.replace("_", "").replace("-", "").replace(".", "").isalnum():
         raise LeagueError(f"user name {name!r}: use letters, digits, '_', '-' or '.'")
+
+
+def check_file_name(name: str) -> None:
+    """UploadError unless `name` is a plain file name: no path separator, no NUL or other
+    control character, not '.' or '..', at most `MAX_FILE_NAME_BYTES` bytes in UTF-8."""
+    shown = repr(name[:60]) + ("..." if len(name) > 60 else "")
+    if name in ("", ".", ".."):
+        raise UploadError(f"file name {shown} is not a file name")
+    if "/" in name or "\\" in name:
+        raise UploadError(f"file name {shown} contains a path separator; "
+                          "upload plain files (or one .zip)")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise UploadError(f"file name {shown} contains a NUL or other control character")
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise UploadError(f"file name {shown} is not valid text") from None
+    if size > MAX_FILE_NAME_BYTES:
+        raise UploadError(f"file name {shown} is {size} bytes long; "
+                          f"the limit is {MAX_FILE_NAME_BYTES}")
+
 
 class LeagueError(Exception):
     """A league folder that cannot be used (missing, not a league), with what to do."""
@@ -60,11 +93,31 @@ class UploadError(ValueError):
     """An upload refused: too big, a bad archive, an unknown type, a disabled user."""
 
 
+class QuotaExceeded(UploadError):
+    """An upload past the user's quota; `retry_after_s`: when the next one is allowed."""
+
+    def __init__(self, message: str, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 @dataclass(frozen=True)
 class User:
     name: str
     admin: bool
     created_at: float
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Session:
+    """A web session as the admin page lists it (`key`: a short public id, not the token)."""
+    key: str
+    user: str
+    created_at: float
+    expires_at: float
+    last_seen: float
+    client: str
 
 
 @dataclass(frozen=True)
@@ -79,6 +132,15 @@ class Submission:
     status: str
     check_summary: str
     check_stderr: str
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _duration(seconds: float) -> str:
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
 
 
 def _hash(secret: str, salt: bytes) -> bytes:
@@ -138,6 +200,15 @@ class League:
         self.conn.execute("PRAGMA busy_timeout=30000")
         if (self.dir / DB_NAME).stat().st_size:  # a league (not being created): tables added
             self.conn.executescript(_SCHEMA)  # since it was made appear now
+            self._migrate()
+
+    def _migrate(self) -> None:
+        """Columns added since a league was made."""
+        cols = {r[1] for r in self.conn.execute("PRAGMA table_info(users)")}
+        if cols and "disabled" not in cols:
+            with self.conn:
+                self.conn.execute(
+                    "ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0")
 
     @classmethod
     def init(cls, directory: Path, config_path: Path | None = None) -> League:
@@ -154,6 +225,7 @@ class League:
         with league.conn:
             league.conn.executescript(_SCHEMA)
             league.conn.execute("INSERT INTO meta VALUES ('config', ?)", (text,))
+        league._migrate()
         return league
 
     @classmethod
@@ -178,7 +250,8 @@ class League:
         secret = secrets.token_urlsafe(12)
         salt = secrets.token_bytes(16)
         with self.conn:
-            self.conn.execute("INSERT INTO users VALUES (?,?,?,?,?)",
+            self.conn.execute("INSERT INTO users (name, admin, salt, hash, created_at) "
+                              "VALUES (?,?,?,?,?)",
                               (name, int(admin), salt, _hash(secret, salt), time.time()))
         return secret
 
@@ -199,12 +272,15 @@ class League:
             for name in new:
                 secret = secrets.token_urlsafe(12)
                 salt = secrets.token_bytes(16)
-                self.conn.execute("INSERT INTO users VALUES (?,?,?,?,?)",
+                self.conn.execute("INSERT INTO users (name, admin, salt, hash, created_at) "
+                                  "VALUES (?,?,?,?,?)",
                                   (name, 0, salt, _hash(secret, salt), time.time()))
                 created.append((name, secret))
         return created
 
     def reset_secret(self, name: str) -> str:
+        """A new one-time secret for `name`; the old one stops working and every session of
+        the user ends."""
         if self.user(name) is None:
             raise LeagueError(f"no user {name!r}")
         secret = secrets.token_urlsafe(12)
@@ -212,31 +288,116 @@ class League:
         with self.conn:
             self.conn.execute("UPDATE users SET salt=?, hash=? WHERE name=?",
                               (salt, _hash(secret, salt), name))
+            self.conn.execute("DELETE FROM sessions WHERE user=?", (name,))
         return secret
 
+    def set_disabled(self, name: str, disabled: bool = True) -> None:
+        """Disable (or enable again) an account: a disabled user cannot log in or upload, and
+        every session of the user ends."""
+        if self.user(name) is None:
+            raise LeagueError(f"no user {name!r}")
+        with self.conn:
+            self.conn.execute("UPDATE users SET disabled=? WHERE name=?", (int(disabled), name))
+            if disabled:
+                self.conn.execute("DELETE FROM sessions WHERE user=?", (name,))
+
     def verify_login(self, name: str, secret: str) -> User | None:
+        """The user when `secret` is theirs and the account is not disabled, else None."""
         row = self.conn.execute("SELECT salt, hash FROM users WHERE name=?", (name,)).fetchone()
         if row is None:
             _hash(secret, b"0" * 16)  # same cost for unknown names
             return None
         if not hmac.compare_digest(_hash(secret, row[0]), row[1]):
             return None
-        return self.user(name)
+        user = self.user(name)
+        return user if user is not None and not user.disabled else None
+
+    _USER_COLS = "name, admin, created_at, disabled"
 
     def user(self, name: str) -> User | None:
-        row = self.conn.execute("SELECT name, admin, created_at FROM users WHERE name=?",
+        row = self.conn.execute(f"SELECT {self._USER_COLS} FROM users WHERE name=?",
                                 (name,)).fetchone()
-        return User(row[0], bool(row[1]), row[2]) if row else None
+        return User(row[0], bool(row[1]), row[2], bool(row[3])) if row else None
 
     def users(self) -> list[User]:
-        rows = self.conn.execute("SELECT name, admin, created_at FROM users ORDER BY name")
-        return [User(r[0], bool(r[1]), r[2]) for r in rows]
+        rows = self.conn.execute(f"SELECT {self._USER_COLS} FROM users ORDER BY name")
+        return [User(r[0], bool(r[1]), r[2], bool(r[3])) for r in rows]
+
+    # web sessions: the browser holds a random token, the table its hash
+    def create_session(self, name: str, ttl_s: float, client: str = "") -> str:
+        """A new session of `name` valid for `ttl_s` seconds; returns its token (the cookie's
+        value; only its SHA-256 is stored)."""
+        token = secrets.token_urlsafe(32)
+        now = time.time()
+        with self.conn:
+            self.conn.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
+            self.conn.execute("INSERT INTO sessions VALUES (?,?,?,?,?,?)",
+                              (_token_hash(token), name, now, now + ttl_s, now, client[:100]))
+        return token
+
+    def session_user(self, token: str) -> User | None:
+        """The user of a live session (not expired, not ended, account not disabled)."""
+        if not token:
+            return None
+        key = _token_hash(token)
+        now = time.time()
+        row = self.conn.execute("SELECT user, expires_at, last_seen FROM sessions "
+                                "WHERE token_hash=?", (key,)).fetchone()
+        if row is None or row[1] <= now:
+            return None
+        user = self.user(row[0])
+        if user is None or user.disabled:
+            return None
+        if now - row[2] > 60:  # last seen, to the minute (no write on every request)
+            with self.conn:
+                self.conn.execute("UPDATE sessions SET last_seen=? WHERE token_hash=?",
+                                  (now, key))
+        return user
+
+    def end_session(self, token: str) -> None:
+        with self.conn:
+            self.conn.execute("DELETE FROM sessions WHERE token_hash=?", (_token_hash(token),))
+
+    def end_sessions(self, name: str, key: str | None = None) -> int:
+        """End every session of `name` (or only the one whose public `key` is given); returns
+        how many ended."""
+        with self.conn:
+            if key is None:
+                cur = self.conn.execute("DELETE FROM sessions WHERE user=?", (name,))
+            else:
+                cur = self.conn.execute("DELETE FROM sessions WHERE user=? AND "
+                                        "substr(token_hash, 1, 12)=?", (name, key))
+        return cur.rowcount
+
+    def sessions(self) -> list[Session]:
+        """The live sessions, by user then age."""
+        rows = self.conn.execute(
+            "SELECT substr(token_hash, 1, 12), user, created_at, expires_at, last_seen, client "
+            "FROM sessions WHERE expires_at > ? ORDER BY user, created_at", (time.time(),))
+        return [Session(*r) for r in rows]
+
+    def upload_wait_s(self, user: str, now: float | None = None) -> float:
+        """0 when `user` may upload now, else the seconds until the quota allows it."""
+        now = time.time() if now is None else now
+        cap = self.config.max_uploads_per_day
+        rows = self.conn.execute(
+            "SELECT created_at FROM submissions WHERE user=? AND created_at > ? "
+            "ORDER BY created_at DESC LIMIT ?", (user, now - QUOTA_WINDOW_S, cap)).fetchall()
+        if len(rows) < cap:
+            return 0.0
+        return max(0.0, rows[-1][0] + QUOTA_WINDOW_S - now)
 
     # uploads
     def submit(self, user: str, files: list[tuple[str, bytes]],
-               kind: str | None = None) -> Submission:
-        if self.user(user) is None:
+               kind: str | None = None, quota: bool = False) -> Submission:
+        """Store a new version of `user`'s bot, queued for its check. `quota`: refuse it
+        (`QuotaExceeded`) past the user's `max_uploads_per_day` (the web form; an admin's
+        `league submit` is not counted against it)."""
+        account = self.user(user)
+        if account is None:
             raise UploadError(f"no user {user!r}")
+        if account.disabled:
+            raise UploadError(f"user {user!r} is disabled")
         if self.frozen:
             raise UploadError("the league is frozen: no new versions are accepted")
         size = sum(len(d) for _, d in files)
@@ -244,8 +405,7 @@ class League:
         if size > cap:
             raise UploadError(f"upload is {size} bytes; the limit is {cap}")
         for name, _ in files:
-            if "/" in name or "\\" in name or name in ("", ".", ".."):
-                raise UploadError(f"file name {name!r} must be a plain name")
+            check_file_name(name)
         kind = _detect_kind(files, kind)
         if kind in ("jar", "java-zip"):
             _check_archive(files[0][1])
@@ -253,6 +413,13 @@ class League:
         for name, data in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
         with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")  # the quota's count and the insert: atomic
+            wait = self.upload_wait_s(user) if quota else 0.0
+            if wait > 0:
+                cap = self.config.max_uploads_per_day
+                raise QuotaExceeded(
+                    f"you have made {cap} uploads in the last 24 hours, the league's limit; "
+                    f"the next is allowed in {_duration(wait)}", wait)
             (version,) = self.conn.execute(
                 "SELECT COALESCE(MAX(version), 0) + 1 FROM submissions WHERE user=?",
                 (user,)).fetchone()

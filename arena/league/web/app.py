@@ -17,13 +17,23 @@ Routes (all but /login and /static need a logged-in session; /admin* need an adm
 
 Refusals are 4xx pages with a message: another user's submission, code, stderr or download is
 403, an unknown id 404, a POST without the session's CSRF token 403, too many failed logins
-429, an oversized body 413, a refused upload (bad archive, unknown type...) 400.
+429, an upload past the user's daily quota 429 (with ``Retry-After``), an oversized body 413,
+a refused upload (bad archive, unknown type, a bad file name...) 400.
+
+Sessions are server-side (`League.create_session`): the signed cookie carries the session's
+random token and the CSRF token; the league's table says whether the session is live. Logout,
+a secret reset, disabling a user or the admin's "End sessions" ends them for good.
+
+What a bot or a student wrote reaches a page only escaped (Jinja2 autoescape; JSON for scripts
+in ``data-`` attributes, see `security.json_for_html`), and every response carries the CSP of
+`security.SECURITY_HEADERS` (no inline script). A bot's own words (its exception text, stderr)
+are shown only to its author and to admins; everyone else sees how the game ended ("crash",
+"timeout") without them. docs/league-web.md states the whole model.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import logging
 import secrets
 import time
@@ -43,7 +53,6 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
-    FileResponse,
     HTMLResponse,
     JSONResponse,
     PlainTextResponse,
@@ -55,14 +64,18 @@ from starlette.staticfiles import StaticFiles
 
 import arena.report
 from arena.league import League, LeagueError, UploadError
+from arena.league.db import QuotaExceeded, check_file_name
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
     BodyLimit,
     LoginLimiter,
+    SecurityHeaders,
     check_csrf,
     csrf_token,
+    inline_script_csp,
+    json_for_html,
 )
 
 __all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
@@ -75,6 +88,10 @@ FORM_LIMIT_BYTES = 64 * 1024
 #: room for the multipart framing and the other fields around the uploaded files
 MULTIPART_OVERHEAD_BYTES = 64 * 1024
 MAX_FILES = 50
+#: how long a login session lives (server-side; the cookie's own lifetime is the same)
+SESSION_TTL_S = 7 * 24 * 3600
+#: the session cookie's key that holds the server-side session's token
+SESSION_KEY = "sid"
 
 log = logging.getLogger("arena.league.web")
 
@@ -115,8 +132,10 @@ def _plain(obj: Any) -> Any:
     return str(obj)
 
 
-def viewer_game(record: Any, game_id: int) -> dict[str, Any]:
-    """The viewer's game object (see viewer.js) from a stored `GameRecord`."""
+def viewer_game(record: Any, game_id: int, own_words: bool = True) -> dict[str, Any]:
+    """The viewer's game object (see viewer.js) from a stored `GameRecord`. `own_words`: the
+    viewer may read the faulting bot's own words (its exception text in the detail); without
+    it the game shows only how it ended (the reason)."""
     d = record.to_dict()
     names = d.get("names") or ["", ""]
     players = [d.get("player1") or names[0] or d.get("p1", "player 1"),
@@ -124,7 +143,8 @@ def viewer_game(record: Any, game_id: int) -> dict[str, Any]:
     return {"M": d["M"], "N": d["N"], "K": d["K"], "moves": d["moves"],
             "times_ms": d.get("times_ms"), "players": players, "id": game_id,
             "seed": d.get("seed"), "winner": d.get("winner"), "reason": d.get("reason"),
-            "offender": d.get("offender"), "explanation": d.get("detail") or None,
+            "offender": d.get("offender"),
+            "explanation": (d.get("detail") or None) if own_words else None,
             "opening": d.get("opening") or [],
             "info": {k: v for k, v in (("pair", d.get("pair_id")),
                                        ("time limit (s)", d.get("timeout_s")))
@@ -135,10 +155,14 @@ class _App:
     def __init__(self, core: Core, results_root: Path) -> None:
         self.core = core
         self.results_root = results_root
-        self.limiter = LoginLimiter()
+        #: failed logins per user name (a rotating client address does not get past it)
+        self.name_limiter = LoginLimiter()
+        #: and per client address (nor does a rotating user name)
+        self.addr_limiter = LoginLimiter(max_failures=20)
         self.env = Environment(loader=FileSystemLoader(HERE / "templates"),
                                autoescape=select_autoescape(["html"]))
         self.env.filters["when"] = _fmt_time
+        self.env.filters["json"] = json_for_html
 
     # ------------------------------------------------------------------ helpers
     def page(self, request: Request, template: str, status: int = 200,
@@ -160,10 +184,11 @@ class _App:
         return await run_in_threadpool(self.core.run, fn)
 
     async def current_user(self, request: Request) -> Any:
-        name = request.session.get("user")
-        if not isinstance(name, str):
+        """The user of the request's live server-side session, else None."""
+        token = request.session.get(SESSION_KEY)
+        if not isinstance(token, str):
             return None
-        user = await self.db(lambda lg: lg.user(name))
+        user = await self.db(lambda lg: lg.session_user(token))
         request.state.user = user
         return user
 
@@ -186,25 +211,29 @@ class _App:
         name = str(form.get("name", "")).strip()[:100]
         secret = str(form.get("secret", ""))[:200]
         client = request.client.host if request.client else "?"
-        key = f"{name}\0{client}"
-        wait = self.limiter.retry_after_s(key)
+        wait = max(self.name_limiter.retry_after_s(name), self.addr_limiter.retry_after_s(client))
         if wait > 0:
             return self.refuse(
-                request, 429, f"Too many failed logins for {name!r} from this address: "
+                request, 429, f"Too many failed logins for {name!r} or from this address: "
                 f"try again in {int(wait) + 1} s.", {"Retry-After": str(int(wait) + 1)})
         user = await self.db(lambda lg: lg.verify_login(name, secret))
         if user is None:
-            self.limiter.failed(key)
+            self.name_limiter.failed(name)
+            self.addr_limiter.failed(client)
             return self.page(request, "login.html", status=401, name=name,
                              error="Unknown user or wrong secret.")
-        self.limiter.succeeded(key)
+        self.name_limiter.succeeded(name)
+        token = await self.db(lambda lg: lg.create_session(user.name, SESSION_TTL_S, client))
         request.session.clear()  # a new session: no fixation
-        request.session["user"] = user.name
+        request.session[SESSION_KEY] = token
         csrf_token(request.session)
         return RedirectResponse("/", status_code=303)
 
     async def logout(self, request: Request) -> Response:
         await self.form(request)
+        token = request.session.get(SESSION_KEY)
+        if isinstance(token, str):
+            await self.db(lambda lg: lg.end_session(token))
         request.session.clear()
         return RedirectResponse("/login", status_code=303)
 
@@ -231,13 +260,20 @@ class _App:
     async def submit_post(self, request: Request) -> Response:
         form = await self.form(request)
         files: list[tuple[str, bytes]] = []
-        for item in form.getlist("files"):
-            if isinstance(item, UploadFile) and item.filename:
-                files.append((Path(item.filename).name, await item.read()))
+        try:
+            for item in form.getlist("files"):
+                if isinstance(item, UploadFile) and item.filename:
+                    check_file_name(item.filename)  # as sent: a path is refused, not cut
+                    files.append((item.filename, await item.read()))
+        except UploadError as exc:
+            return self.refuse(request, 400, f"Upload refused: {exc}")
         kind = "kaggle" if form.get("kind") == "kaggle" else None
         user = request.state.user.name
         try:
-            sub = await self.db(lambda lg: lg.submit(user, files, kind=kind))
+            sub = await self.db(lambda lg: lg.submit(user, files, kind=kind, quota=True))
+        except QuotaExceeded as exc:
+            wait = str(int(exc.retry_after_s) + 1)
+            return self.refuse(request, 429, f"Upload refused: {exc}.", {"Retry-After": wait})
         except UploadError as exc:
             return self.refuse(request, 400, f"Upload refused: {exc}")
         return RedirectResponse(f"/submissions/{sub.id}", status_code=303)
@@ -272,8 +308,7 @@ class _App:
     async def submission(self, request: Request) -> Response:
         sub = await self._own_submission(request)
         status = await self.db(lambda lg: self._status(lg, sub))
-        return self.page(request, "submission.html", sub=sub, st=status,
-                         st_json=json.dumps(status))
+        return self.page(request, "submission.html", sub=sub, st=status)
 
     async def submission_status(self, request: Request) -> Response:
         sub = await self._own_submission(request)
@@ -312,11 +347,17 @@ class _App:
         me = request.state.user
         mine = [s for s in (sides or ()) if s.startswith("sub:")]
         subs = await self.db(lambda lg: [lg.submission(int(s[4:])) for s in mine])
+        own = {f"sub:{s.id}" for s in subs if s is not None and (s.user == me.name or me.admin)}
         logs = [(s.id, f"{s.user} v{s.version}") for s in subs
-                if s is not None and (s.user == me.name or me.admin)]
-        game = viewer_game(record, gid) if record is not None else None
-        return self.page(request, "game.html", gid=gid, sides=labels, game=game,
-                         game_json=json.dumps(game), logs=logs)
+                if s is not None and f"sub:{s.id}" in own]
+        game = None
+        if record is not None:
+            offender = getattr(record, "offender", None)
+            side = sides[offender - 1] if sides and offender in (1, 2) else None
+            # the faulting bot's own words (its exception text): its author and admins only
+            game = viewer_game(record, gid, own_words=me.admin or side in own
+                               or not str(side or "").startswith("sub:"))
+        return self.page(request, "game.html", gid=gid, sides=labels, game=game, logs=logs)
 
     async def game_log(self, request: Request) -> Response:
         gid = int(request.path_params["gid"])
@@ -361,8 +402,12 @@ class _App:
             final_available = True
         except NotAvailable:
             final, final_available = None, False
-        return {"users": lg.users(), "subs": list(reversed(subs)), "queue": queue,
-                "frozen": lg.frozen, "final": final, "final_available": final_available}
+        sessions: dict[str, list[Any]] = {}
+        for session in lg.sessions():
+            sessions.setdefault(session.user, []).append(session)
+        return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
+                "frozen": lg.frozen, "final": final, "final_available": final_available,
+                "sessions": sessions}
 
     async def admin(self, request: Request, **extra: Any) -> Response:
         self._admin(request)
@@ -389,6 +434,40 @@ class _App:
             raise HTTPException(404, str(exc)) from exc
         return await self.admin(request, notice=f"New secret for {name} (shown once):",
                                 new_secret=secret)
+
+    async def admin_user(self, request: Request) -> Response:
+        """Disable or enable an account, or end its sessions (all, or the one named by
+        `session`)."""
+        self._admin(request)
+        form = await self.form(request)
+        name = str(form.get("user", ""))[:100]
+        action = str(form.get("action", ""))
+        key = str(form.get("session", ""))[:20] or None
+        me = request.state.user.name
+
+        def act(lg: League) -> str:
+            if lg.user(name) is None:
+                raise LeagueError(f"no user {name!r}")
+            if action == "disable":
+                if name == me:
+                    raise ValueError("you cannot disable your own account")
+                lg.set_disabled(name, True)
+                return f"User {name} is disabled: their sessions ended, no login or upload."
+            if action == "enable":
+                lg.set_disabled(name, False)
+                return f"User {name} is enabled again."
+            if action == "end-sessions":
+                n = lg.end_sessions(name, key)
+                return f"{n} session(s) of {name} ended."
+            raise ValueError(f"unknown action {action[:40]!r}")
+
+        try:
+            notice = await self.db(act)
+        except LeagueError as exc:
+            raise HTTPException(404, str(exc)) from exc
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from exc
+        return await self.admin(request, notice=notice)
 
     async def admin_freeze(self, request: Request) -> Response:
         self._admin(request)
@@ -417,7 +496,8 @@ class _App:
         path = getattr(status, "report", None) or getattr(status, "path", None)
         if not path or not Path(path).is_file():
             raise HTTPException(404, "No report of the final round robin yet.")
-        return FileResponse(path, media_type="text/html")
+        text = Path(path).read_text(encoding="utf-8")  # self-contained: its own scripts only
+        return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
 
     async def standings_csv(self, request: Request) -> Response:
         self._admin(request)
@@ -432,6 +512,14 @@ def _side_label(lg: League, side: str) -> str:
         sub = lg.submission(int(side[4:]))
         return f"{sub.user} v{sub.version}" if sub else side
     return side
+
+
+def _lines(queue: Any) -> Any:
+    """The queue's values as text for the admin page (a list: one item a line)."""
+    if not isinstance(queue, dict):
+        return queue
+    return {k: "\n  ".join(["", *map(str, v)]) if isinstance(v, (list, tuple)) and v
+            else ("none" if isinstance(v, (list, tuple)) else v) for k, v in queue.items()}
 
 
 def _int_or_none(value: object) -> int | None:
@@ -487,6 +575,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/admin", logged_in(app.admin)),
         Route("/admin/disable", logged_in(app.admin_disable), methods=["POST"]),
         Route("/admin/reset-secret", logged_in(app.admin_reset), methods=["POST"]),
+        Route("/admin/user", logged_in(app.admin_user), methods=["POST"]),
         Route("/admin/freeze", logged_in(app.admin_freeze), methods=["POST"]),
         Route("/admin/final", logged_in(app.admin_final), methods=["POST"]),
         Route("/final/report.html", logged_in(app.final_report)),
@@ -494,7 +583,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Mount("/viewer", StaticFiles(directory=_report_static()), name="viewer"),
     ]
-    middleware = []
+    middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         hosts = {h.lower() for h in allowed_hosts}
         middleware.append(Middleware(
@@ -505,7 +594,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
                    limit_for=lambda path: upload_cap if path == "/submit" else FORM_LIMIT_BYTES),
         Middleware(SessionMiddleware, secret_key=secret_key or session_secret(directory),
                    session_cookie="league_session", same_site="lax", https_only=False,
-                   max_age=7 * 24 * 3600),
+                   max_age=SESSION_TTL_S),
     ]
     return Starlette(routes=routes, middleware=middleware,
                      exception_handlers={HTTPException: http_error})

@@ -1,11 +1,18 @@
 """The web app's protections, each small and testable on its own.
 
+- Output encoding: `json_for_html` makes JSON safe inside an HTML element (a
+  ``<script type="application/json">`` data block): ``<``, ``>``, ``&`` and U+2028/U+2029 are
+  written as escapes, so no text a bot or a student wrote can close the element.
+- Security headers on every response (`SecurityHeaders`): a Content-Security-Policy that allows
+  scripts only from this server's own files (no inline script, no eval), no plugins, no
+  ``<base>``, no framing; ``X-Content-Type-Options: nosniff``; ``Referrer-Policy: same-origin``.
 - CSRF: one random token per session (kept in the signed session cookie), sent back in a hidden
   field of every state-changing form (or an ``X-CSRF-Token`` header); a POST without the right
   token gets 403 and a message.
-- Login rate limit: at most `max_failures` failed logins per (user, client address) within
-  `window_s`; further attempts get 429 until the window has passed (the secret is not even
-  checked then).
+- Login rate limit: at most `max_failures` failed logins per key within `window_s`; further
+  attempts get 429 until the window has passed (the secret is not even checked then). The app
+  counts per user name and per client address, so that neither a rotating address nor a
+  rotating name gets past it.
 - Body cap: an ASGI middleware that answers 413 to a request whose Content-Length is over the
   cap, and stops reading (413) a body without one as soon as it grows past the cap, so an
   oversized upload is never read whole.
@@ -13,7 +20,11 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
+import json
+import re
 import secrets
 import threading
 import time
@@ -21,11 +32,46 @@ from collections import deque
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-__all__ = ["BodyLimit", "LoginLimiter", "check_csrf", "csrf_token"]
+__all__ = ["CSP", "BodyLimit", "LoginLimiter", "SecurityHeaders", "check_csrf", "csrf_token",
+           "inline_script_csp", "json_for_html"]
 
 CSRF_KEY = "csrf"
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
+
+#: the Content-Security-Policy of every page: scripts, styles, images and requests only from
+#: this server; no inline script or style, no plugins, no <base>, no framing, forms post here
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+       "form-action 'self'")
+_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+}
+_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+                 "\u2029": "\\u2029"}
+_JSON_UNSAFE = re.compile("[<>&\u2028\u2029]")
+
+
+def json_for_html(value: Any) -> str:
+    """`value` as JSON that is safe as the text of an HTML element: the characters that could
+    end the element or start markup are written as JSON escapes (the same value when parsed)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
+
+
+_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def inline_script_csp(html: str) -> str:
+    """`CSP` for a self-contained page (the HTML report) whose own inline ``<script>``
+    elements are allowed by their SHA-256 hashes, and nothing else inline."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(m.group(1).encode()).digest()).decode()
+        + "'" for m in _INLINE_SCRIPT.finditer(html))
+    return CSP.replace("script-src 'self'", f"script-src 'self' {hashes}").replace(
+        "style-src 'self'", "style-src 'self' 'unsafe-inline'")
 
 
 def csrf_token(session: MutableMapping[str, Any]) -> str:
@@ -134,6 +180,33 @@ class BodyLimit:
         except BodyTooLarge:
             if not started:
                 await _plain(send, 413, _too_large(limit))
+
+
+class SecurityHeaders:
+    """ASGI middleware: the `CSP` and the other headers of `_HEADERS` on every response (a
+    response that sets its own Content-Security-Policy keeps it)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            if message.get("type") == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                if b"content-security-policy" not in present:
+                    headers.append((b"content-security-policy", CSP.encode()))
+                for name, value in _HEADERS.items():
+                    if name.encode() not in present:
+                        headers.append((name.encode(), value.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _too_large(limit: int) -> str:

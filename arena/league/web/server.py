@@ -93,10 +93,13 @@ def _allowed_hosts(host: str) -> tuple[str, ...] | None:
 def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
           workers: int | None = None, scheduler: str | None = None,
           unsafe_no_isolation: bool = False,
-          announce: Callable[[str], None] = print, judge: Judge | None = None) -> None:
+          announce: Callable[[str], None] = print, judge: Judge | None = None,
+          forwarded_allow_ips: str | None = None) -> None:
     """Run the web app and the workers until interrupted. Port 0 picks a free port; the address
     is announced ("league: open http://...") once the server listens. `judge` judges the
-    openings of rating games (None: every pair starts from the empty board)."""
+    openings of rating games (None: every pair starts from the empty board).
+    `forwarded_allow_ips`: the reverse proxy whose X-Forwarded-For header names the client;
+    None trusts no forwarded header (the client is the TCP peer)."""
 
 
     directory = Path(directory)
@@ -116,7 +119,11 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
     pool = _Workers(directory, workers, scheduler, judge, strict=not unsafe_no_isolation)
     shown = f"[{host}]" if ":" in host else host
     try:
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise, which would let
+        # anyone on this host pick their own address: trust a proxy only when named
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5,
+                                proxy_headers=bool(forwarded_allow_ips),
+                                forwarded_allow_ips=forwarded_allow_ips or "")
         server = uvicorn.Server(config)
         if not isolation.isolated:
             announce("league: WARNING: uploaded code runs WITHOUT isolation "

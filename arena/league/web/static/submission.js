@@ -2,7 +2,7 @@
  * from /submissions/ID/status.json, and polls it every 2 s while anything can still change. */
 (function () {
   "use strict";
-  var initial = JSON.parse(document.getElementById("initial").textContent);
+  var initial = JSON.parse(document.getElementById("initial").dataset.status);
   var id = initial.id;
 
   function $(x) { return document.getElementById(x); }
@@ -39,8 +39,13 @@
 
     var v = st.versus;
     var box = $("versus");
-    if (v === null || v === undefined) {
-      box.textContent = "This is your first version that passed its check.";
+    if (st.status === "queued" || st.status === "checking") {
+      box.textContent = "Played once this version's check has passed.";
+    } else if (st.status === "failed") {
+      box.textContent = "None: this version's check failed, so it does not play.";
+    } else if (v === null || v === undefined) {
+      box.textContent = st.status === "disabled" ? "None: this version was disabled."
+        : "This is your first version that passed its check.";
     } else if (typeof v === "string") {
       box.textContent = "Not available in this version of the league core.";
     } else {

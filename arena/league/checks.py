@@ -6,14 +6,15 @@ the version then waits for rating games ("rating") or is "failed". Whatever goes
 the check (any exception) ends the version as "failed" with "check failed: internal error",
 the error logged for the admin: a version is never left "checking".
 
-The queue is fair: users take turns. The next version is the oldest among the users' first
-queued versions, then the second ones, and so on, so one student's burst of uploads does not
-delay anyone else's check.
+The queue is fair: users take turns. The next version is the oldest queued version of the
+user whose last check started longest ago (or who has never had one), so one student's burst of
+uploads does not delay anyone else's check.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 import zipfile
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from arena.errors import UsageError
 from arena.league.db import League
 from arena.onboarding.conformance import run_check
 
-__all__ = ["INTERNAL_ERROR", "check_next", "materialise", "next_queued", "spec_in", "spec_of",
+__all__ = ["INTERNAL_ERROR", "check_next", "claim_check", "materialise", "next_queued", "spec_in", "spec_of",
            "write_files"]
 
 #: the verdict of a check that failed for a reason of the harness, not of the bot
@@ -69,9 +70,11 @@ def spec_of(league: League, submission_id: int) -> str:
 
 
 _NEXT_QUEUED = """
-SELECT id FROM submissions AS s WHERE status='queued'
-ORDER BY (SELECT COUNT(*) FROM submissions AS t
-          WHERE t.user = s.user AND t.status = 'queued' AND t.id < s.id), id
+SELECT id FROM submissions AS s
+WHERE status = 'queued'
+  AND id = (SELECT MIN(id) FROM submissions AS q WHERE q.user = s.user AND q.status = 'queued')
+ORDER BY COALESCE((SELECT MAX(check_started_at) FROM submissions AS t WHERE t.user = s.user),
+                  0), id
 LIMIT 1"""
 
 
@@ -81,13 +84,21 @@ def next_queued(league: League) -> int | None:
     return None if row is None else int(row[0])
 
 
-def check_next(league: League, *, quick: bool = True) -> int | None:
-    """Check the next queued version; return its id, or None when none is queued."""
+def claim_check(league: League) -> int | None:
+    """Mark the next queued version "checking" and return its id (None: none is queued)."""
     with league.conn:
         sid = next_queued(league)
-        if sid is None:
-            return None
-        league.conn.execute("UPDATE submissions SET status='checking' WHERE id=?", (sid,))
+        if sid is not None:
+            league.conn.execute("UPDATE submissions SET status='checking', check_started_at=? "
+                                "WHERE id=?", (time.time(), sid))
+    return sid
+
+
+def check_next(league: League, *, quick: bool = True) -> int | None:
+    """Check the next queued version; return its id, or None when none is queued."""
+    sid = claim_check(league)
+    if sid is None:
+        return None
     stderr = ""
     try:
         cfg = league.config

@@ -204,11 +204,12 @@ class League:
 
     def _migrate(self) -> None:
         """Columns added since a league was made."""
-        cols = {r[1] for r in self.conn.execute("PRAGMA table_info(users)")}
-        if cols and "disabled" not in cols:
-            with self.conn:
-                self.conn.execute(
-                    "ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0")
+        for table, column, decl in (("users", "disabled", "INTEGER NOT NULL DEFAULT 0"),
+                                    ("submissions", "check_started_at", "REAL")):
+            cols = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+            if cols and column not in cols:
+                with self.conn:
+                    self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
 
     @classmethod
     def init(cls, directory: Path, config_path: Path | None = None) -> League:

@@ -19,7 +19,7 @@ from arena.league import League, LeagueError
 from arena.league.checks import INTERNAL_ERROR, check_next, claim_check
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
-from arena.league.web.security import CSP, json_for_html
+from arena.league.web.security import CSP, inline_script_csp, json_for_html
 from arena.records import GameRecord, Reason
 from tests.league.web.conftest import L0, Fixture, csrf_of
 
@@ -349,3 +349,20 @@ def test_checks_are_queued_fairly(league: Fixture) -> None:
     bob2 = lg.submit("bob", [("bot.py", L0.read_bytes())]).id
     assert claim_check(lg) == bob2
     lg.conn.close()
+
+
+def test_the_final_report_runs_only_its_own_inline_scripts() -> None:
+    """The final's report is one self-contained file: its own inline scripts are allowed by
+    hash, nothing else (a script added to it, or an inline handler, is not)."""
+    import base64
+    import hashlib
+
+    page = ('<script type="application/json" id="cx-data">{"a":"\\u003c/script\\u003e"}'
+            '</script><script>var a = 1;</script><p>x</p><script>go();</script>')
+    csp = inline_script_csp(page)
+    for body in ("var a = 1;", "go();"):
+        digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in csp
+    assert csp.count("'sha256-") == 2
+    assert "object-src 'none'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]

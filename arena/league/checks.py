@@ -23,8 +23,8 @@ from arena.errors import UsageError
 from arena.league.db import League
 from arena.onboarding.conformance import run_check
 
-__all__ = ["INTERNAL_ERROR", "check_next", "claim_check", "materialise", "next_queued", "spec_in", "spec_of",
-           "write_files"]
+__all__ = ["INTERNAL_ERROR", "check_next", "claim_check", "materialise", "next_queued",
+           "spec_in", "spec_of", "write_files"]
 
 #: the verdict of a check that failed for a reason of the harness, not of the bot
 INTERNAL_ERROR = "check failed: internal error"

@@ -159,6 +159,9 @@ def test_no_student_text_runs_in_any_browser(browser, hostile) -> None:  # noqa:
         assert FILE_PAYLOAD in seen[who, f"/submissions/{msub}"], who  # the file name
     assert "window.__xss=1" in seen["teacher", f"/submissions/{esub}"]  # eve's failed check
     assert seen["bob", f"/games/{crash}/log/{msub}"] == "<403>"
+    # a failed check is not "your first version that passed its check" (issue 32)
+    assert "first version that passed" not in seen["teacher", f"/submissions/{esub}"]
+    assert "None: this version's check failed" in seen["teacher", f"/submissions/{esub}"]
     # bob sees mallory's game, how it ended, and none of her bot's words
     assert "crash" in seen["bob", f"/games/{crash}"]
     assert "__xss" not in seen["bob", f"/games/{crash}"]

@@ -366,3 +366,18 @@ def test_the_final_report_runs_only_its_own_inline_scripts() -> None:
     assert csp.count("'sha256-") == 2
     assert "object-src 'none'" in csp and "frame-ancestors 'none'" in csp
     assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+
+
+def test_admin_queue_box_is_words_not_a_python_repr(league: Fixture) -> None:
+    lg = League.open(league.dir)
+    with lg.conn:
+        lg.conn.execute("INSERT INTO leases (side_a, side_b, board, number, holder, started_at)"
+                        " VALUES ('sub:1', 'L0', '6x7x4', 0, 'worker-1', 0)")
+    lg.conn.close()
+    c = client(league)
+    login(c, "teacher", league.secrets["teacher"])
+    box = re.search(r'<pre id="queue">(.*?)</pre>', c.get("/admin").text, re.S)
+    assert box, "no queue box"
+    text = html.unescape(box.group(1))
+    assert "['" not in text and "pairs in flight:" in text
+    assert "\n  sub:1 vs L0 on 6x7x4 (worker-1" in text

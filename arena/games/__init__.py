@@ -1,26 +1,27 @@
-"""Games cxarena can referee: the `Game` interface and its implementations.
+"""Games cxarena can referee: the `Game` interface and the registry of game plug-ins.
 
 - `base`: the `Game` interface (an ABC over frozen states), `Outcome` and the errors;
-- `connectx`: Connect-X, a wrapper around `arena.board.CXBoard` (its rules, unchanged);
-- `othello`: Othello on bitboards (any even size, 8 by default), with `perft`;
-- `morris`: Nine Men's Morris (placing, moving, flying, mills, the draw rules);
-- `player`: the base class of a Python bot for any of them (`GamePlayer`, and one per game);
-- `params`: the text form of a game's name and parameters (``othello size=8``).
+- `player`: the base class of a Python bot for any game (`GamePlayer`);
+- `params`: the text form of a game's name and parameters (``othello size=8``);
+- one folder per game (`connectx/`, `othello/`, `morris/`, ...): its rules and notation.
 
-This package is the rules layer: pure and fast, no I/O, no logging; it imports nothing of the
-harness but `arena.board`. `make_game(name, params)` is the one way from a name to a game.
+Games are plug-ins: each registers its `Game` class under the entry-point group
+``cxarena.games`` (pyproject.toml), and `GAMES` is read from that group on first use. Nothing
+outside a game's folder names a game.
+
+This package is the rules layer: pure and fast, no I/O, no logging. `make_game(name, params)`
+is the one way from a name to a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from importlib.metadata import entry_points
 
 from .base import Game, GameError, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
-from .connectx import ConnectX
-from .morris import Morris
-from .othello import Othello
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "GAMES",
     "Game",
     "GameError",
@@ -31,12 +32,40 @@ __all__ = [
     "make_game",
 ]
 
-#: game name -> its class
-GAMES: Mapping[str, type[Game]] = {
-    ConnectX.name: ConnectX,
-    Othello.name: Othello,
-    Morris.name: Morris,
-}
+#: the entry-point group through which a game plug-in registers its `Game` class
+ENTRY_POINT_GROUP = "cxarena.games"
+
+
+class _Registry(Mapping[str, type[Game]]):
+    """Game name -> its class, loaded from the entry points on first use."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, type[Game]] | None = None
+
+    def _load(self) -> dict[str, type[Game]]:
+        if self._games is None:
+            games: dict[str, type[Game]] = {}
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                cls = ep.load()
+                if not (isinstance(cls, type) and issubclass(cls, Game)):
+                    raise TypeError(f"entry point {ep.name} = {ep.value} of "
+                                    f"{ENTRY_POINT_GROUP} is not a Game class")
+                games[cls.name] = cls
+            self._games = games
+        return self._games
+
+    def __getitem__(self, name: str) -> type[Game]:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+#: game name -> its class (every installed game plug-in)
+GAMES: Mapping[str, type[Game]] = _Registry()
 
 
 def make_game(name: str, params: Mapping[str, int] | None = None) -> Game:

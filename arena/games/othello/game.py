@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
+from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
 
 __all__ = ["PASS", "Othello", "OthelloState", "perft"]
 

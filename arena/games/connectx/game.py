@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.board import CXBoard, CXGameState, CXMoveError
-
-from .base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
+from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
 
 __all__ = ["ConnectX", "ConnectXState"]
 

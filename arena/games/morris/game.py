@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
+from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
 
 __all__ = ["ADJACENT", "MILLS", "POINTS", "Morris", "MorrisMove", "MorrisState"]
 

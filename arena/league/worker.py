@@ -278,11 +278,13 @@ class _Openings:
 
 
 def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
-    """Choose the next pair and lease it to `holder`, in one transaction; None if none."""
+    """Choose the next pair and lease it to `holder`, in one transaction; None if none, or
+    if the league is frozen (the final round robin gets the machine; pairs in flight may
+    finish and are stored)."""
     reap_dead(lg)
     lg.conn.execute("BEGIN IMMEDIATE")
     try:
-        plan = plan_next(lg)
+        plan = None if lg.frozen else plan_next(lg)
         if plan is None:
             lg.conn.execute("ROLLBACK")
             return None

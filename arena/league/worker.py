@@ -21,8 +21,13 @@ transaction. A holder that dies (even by ``kill -9``) leaves its lease behind; t
 that machine sees that the process is gone and deletes it, so the pair is played again. No
 finished pair is lost and none is stored twice: a pair whose lease is gone is not stored.
 
+No pair is claimed once the league is frozen: the final round robin gets the machine (the pairs
+in flight finish and are stored).
+
 **Workers.** `LocalWorkers` runs N worker processes (``python -m arena league worker DIR``,
-which runs `run_worker`) and starts a new one when one dies. `DaskWorkers` hands pairs to the
+which runs `run_worker`) and starts a new one when one dies, after a backoff while it keeps
+dying (1 s doubling to 60 s), announcing its last error each time and keeping it in
+``DIR/workers.json`` for the admin page (`worker_health`). `DaskWorkers` hands pairs to the
 Dask cluster that tournaments use (a thread of the server claims them and stores the results;
 Dask itself runs a task again when its worker dies). Either way a bot's fault is the game's
 result.

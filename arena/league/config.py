@@ -26,6 +26,8 @@ __all__ = ["LeagueConfig", "parse_config"]
 
 @dataclass(frozen=True)
 class LeagueConfig:
+    #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
+    #: `board_set`, its old name); "listed" when `board_list` gives them
     board_set: str = "competition"
     timeout_s: float = 1.0
     reference_bots: tuple[str, ...] = ("players.L0", "players.L1")
@@ -39,8 +41,8 @@ class LeagueConfig:
     final_pairs: int = 1
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: int = 10
-    #: explicit [M, N, K] boards when league.yaml gives `board_set` as a list (tests, small
-    #: leagues); empty when it names a set of configs/boards.yaml
+    #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
+    #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[tuple[int, int, int], ...] = ()
     #: the same for `final_board_set`
     final_board_list: tuple[tuple[int, int, int], ...] = ()

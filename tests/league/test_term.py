@@ -166,3 +166,25 @@ def test_a_worker_that_keeps_dying_is_restarted_with_a_backoff_and_its_error_sho
     worker, restarts, last_error = health[0]
     assert worker == "worker 1" and restarts == workers.restarts
     assert "unknown board set nosuch" in last_error
+
+
+def test_the_real_worker_that_cannot_start_says_why(tmp_path: Path) -> None:
+    """A league whose stored settings went bad (made before they were checked at init): the
+    worker process stops with its error as its last line, and the server shows it."""
+    lg = _league(tmp_path / "lg", "board_set: [[4, 4, 3]]\nisolation: false\n", {})
+    with lg.conn:
+        lg.conn.execute("UPDATE meta SET value='board_set: nosuch' WHERE key='config'")
+    lg.conn.close()
+    shown: list[str] = []
+    workers = LocalWorkers(tmp_path / "lg", 1, poll_s=0.05, announce=shown.append)
+    try:
+        deadline = time.monotonic() + 30
+        while not shown and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        workers.stop()
+    assert shown and "unknown board set 'nosuch'" in shown[0], shown
+    assert "Traceback" not in shown[0] and "in 1 s" in shown[0]
+    from arena.league.worker import worker_health  # new
+
+    assert "unknown board set 'nosuch'" in worker_health(tmp_path / "lg")[0].last_error

@@ -187,10 +187,34 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.league_command == "init":
+            _check_config_file(args.config)
             League.init(args.dir, args.config)
             print(f"league created in {args.dir}")
             return 0
         return _COMMANDS[args.league_command](League.open(args.dir), args)
     except (LeagueError, UploadError, OSError) as exc:
-        print(f"cxarena league {args.league_command}: error: {exc}", file=sys.stderr)
+        print(f"cxarena league {args.league_command}: error: {_plain(exc)}", file=sys.stderr)
         return 2
+
+
+def _plain(exc: BaseException) -> str:
+    """An error in words: an OSError as "PATH: what went wrong" (no "[Errno N]")."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror[0].lower()}{exc.strerror[1:]}"
+    return str(exc)
+
+
+def _check_config_file(path: Path | None) -> None:
+    """A league.yaml that is not there: say where it was looked for and where the project's
+    example is (the README's `--config configs/league.yaml` is relative to the project)."""
+    from arena.league import LeagueError
+    from arena.tournament.config import REPO_CONFIGS
+
+    if path is None or path.is_file():
+        return
+    example = REPO_CONFIGS / "league.yaml"
+    hint = (f"; the project's example is {example}" if example.is_file() and
+            example.resolve() != path.resolve() else "")
+    raise LeagueError(f"{path}: no such league config (a relative path is read from the "
+                      f"folder you run in, {Path.cwd()}){hint}; no league was created")

@@ -1,13 +1,24 @@
-"""A league's settings (league.yaml): board set, time limit, reference bots, pairs per version,
-openings of rating games, and the final round robin's boards and pairs."""
+"""A league's settings (league.yaml): boards, time limit, reference bots, pairs per version,
+openings of rating games, and the final round robin's boards and pairs.
+
+`parse_config` checks every key and value, so that `cxarena league init` refuses a bad one
+(naming it) before anything is created: board sets must exist (configs/boards.yaml, or a
+boards.yaml in the folder the league runs from), reference bots must be bot SPECs that resolve
+here, numbers must be numbers. The rating games' boards are `boards:`, the name tournament
+configs use; `board_set:` is its old name, still accepted (not both)."""
 
 from __future__ import annotations
 
+import functools
+import math
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
+from arena.entrants.specs import SpecError, parse_spec
+from arena.errors import UsageError
 from arena.tournament.config import resolve_board_set
 
 __all__ = ["LeagueConfig", "parse_config"]
@@ -15,6 +26,8 @@ __all__ = ["LeagueConfig", "parse_config"]
 
 @dataclass(frozen=True)
 class LeagueConfig:
+    #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
+    #: `board_set`, its old name); "listed" when `board_list` gives them
     board_set: str = "competition"
     timeout_s: float = 1.0
     reference_bots: tuple[str, ...] = ("players.L0", "players.L1")
@@ -28,8 +41,8 @@ class LeagueConfig:
     final_pairs: int = 1
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: int = 10
-    #: explicit [M, N, K] boards when league.yaml gives `board_set` as a list (tests, small
-    #: leagues); empty when it names a set of configs/boards.yaml
+    #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
+    #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[tuple[int, int, int], ...] = ()
     #: the same for `final_board_set`
     final_board_list: tuple[tuple[int, int, int], ...] = ()
@@ -37,19 +50,33 @@ class LeagueConfig:
 
     def boards(self) -> tuple[tuple[int, int, int], ...]:
         """The boards the rating games rotate over."""
-        return self.board_list or resolve_board_set(self.board_set, "board_set")
+        return self.board_list or _board_set(self.board_set, "boards", os.getcwd())
 
 
-_KEYS = {"board_set", "timeout_s", "reference_bots", "pairs_per_submission",
+_KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs", "max_uploads_per_day"}
 
 
+@functools.lru_cache(maxsize=64)
+def _board_set(name: str, key: str, cwd: str) -> tuple[tuple[int, int, int], ...]:
+    """The boards of a set of boards.yaml (in `cwd`, else the project's configs/), once per
+    process and folder; UsageError naming `key` when there is no such set."""
+    return resolve_board_set(name, key)
+
+
 def _boards(value: Any, key: str, where: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
     """(set name, ()) for a name of configs/boards.yaml, ("listed", boards) for a list."""
+    if isinstance(value, str) and value.strip():
+        try:
+            _board_set(value, key, os.getcwd())
+        except UsageError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        return value, ()
     if not isinstance(value, list):
-        return str(value), ()
+        raise ValueError(f"{where}: {key}: give a set name of configs/boards.yaml or a list "
+                         f"of [M, N, K], not {value!r}")
     try:
         boards = tuple((int(m), int(n), int(k)) for m, n, k in value)
     except (TypeError, ValueError):
@@ -59,6 +86,31 @@ def _boards(value: Any, key: str, where: str) -> tuple[str, tuple[tuple[int, int
         raise ValueError(f"{where}: {key}: every [M, N, K] needs M, N, K >= 1 and "
                          f"K <= max(M, N)")
     return "listed", boards
+
+
+def _number(data: dict[str, Any], key: str, default: float, where: str,
+            integer: bool = True) -> Any:
+    """The value of `key`: an int (or, unless `integer`, any finite number); ValueError naming
+    the key and the file otherwise."""
+    value = data.get(key, default)
+    ok = isinstance(value, int) or (not integer and isinstance(value, float)
+                                    and math.isfinite(value))
+    if isinstance(value, bool) or not ok:
+        kind = "a whole number" if integer else "a number"
+        raise ValueError(f"{where}: {key}: expected {kind}, got {value!r}")
+    return value
+
+
+def _reference_bots(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(b, str) and b.strip() for b in value):
+        raise ValueError(f"{where}: reference_bots: expected a list of bot SPECs (e.g. "
+                         f"[players.L0, players.L1]), got {value!r}")
+    for bot in value:
+        try:
+            parse_spec(bot)
+        except SpecError as exc:
+            raise ValueError(f"{where}: reference_bots: {exc}") from None
+    return tuple(b.strip() for b in value)
 
 
 def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
@@ -73,27 +125,31 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     if unknown:
         raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(_KEYS))}")
-    board_set, board_list = _boards(data.get("board_set", "competition"), "board_set", where)
+    if "boards" in data and "board_set" in data:
+        raise ValueError(f"{where}: give either boards (the name tournament configs use) or "
+                         f"board_set (its old name), not both")
+    boards_key = "boards" if "boards" in data else "board_set"
+    board_set, board_list = _boards(data.get(boards_key, "competition"), boards_key, where)
     final_set, final_list = _boards(data.get("final_board_set", "competition"),
                                     "final_board_set", where)
-    try:
-        cfg = LeagueConfig(
-            board_set=board_set, board_list=board_list,
-            timeout_s=float(data.get("timeout_s", 1.0)),
-            reference_bots=tuple(str(b) for b in data.get(
-                "reference_bots", ["players.L0", "players.L1"])),
-            pairs_per_submission=int(data.get("pairs_per_submission", 10)),
-            max_pairs_per_submission=int(data.get("max_pairs_per_submission", 40)),
-            max_upload_bytes=int(data.get("max_upload_bytes", 2_000_000)),
-            isolation=bool(data.get("isolation", True)),
-            opening_plies=int(data.get("opening_plies", 2)),
-            seed=int(data.get("seed", 0)),
-            final_board_set=final_set, final_board_list=final_list,
-            final_pairs=int(data.get("final_pairs", 1)),
-            max_uploads_per_day=int(data.get("max_uploads_per_day", 10)),
-        )
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: {exc}") from exc
+    isolation = data.get("isolation", True)
+    if not isinstance(isolation, bool):
+        raise ValueError(f"{where}: isolation: expected true or false, got {isolation!r}")
+    cfg = LeagueConfig(
+        board_set=board_set, board_list=board_list,
+        timeout_s=float(_number(data, "timeout_s", 1.0, where, integer=False)),
+        reference_bots=_reference_bots(data.get("reference_bots",
+                                                ["players.L0", "players.L1"]), where),
+        pairs_per_submission=_number(data, "pairs_per_submission", 10, where),
+        max_pairs_per_submission=_number(data, "max_pairs_per_submission", 40, where),
+        max_upload_bytes=_number(data, "max_upload_bytes", 2_000_000, where),
+        isolation=isolation,
+        opening_plies=_number(data, "opening_plies", 2, where),
+        seed=_number(data, "seed", 0, where),
+        final_board_set=final_set, final_board_list=final_list,
+        final_pairs=_number(data, "final_pairs", 1, where),
+        max_uploads_per_day=_number(data, "max_uploads_per_day", 10, where),
+    )
     if (cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1
             or cfg.final_pairs < 1 or cfg.max_uploads_per_day < 1):
         raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes, "

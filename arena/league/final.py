@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from arena.league.checks import spec_of
+from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE
@@ -73,13 +73,15 @@ def write_final_config(league: League) -> Path:
         raise LeagueError("freeze the leaderboard first: the final round robin plays the "
                           "frozen entries")
     cfg = league.config
-    players = [{"spec": spec_of(league, sid), "name": user} for user, sid in entries(league)]
+    players = [{"spec": _entry_spec(league, sid), "name": user}
+               for user, sid in entries(league)]
     if len(players) < 2:
         raise LeagueError(f"the final round robin needs at least two entries that passed "
                           f"their check; there are {len(players)}")
     taken = {p["name"] for p in players}
     for ref in cfg.reference_bots:
-        players.append({"spec": ref, "name": ref if ref not in taken else f"reference {ref}"})
+        players.append({"spec": _absolute(ref),
+                        "name": ref if ref not in taken else f"reference {ref}"})
     boards: object = ([list(b) for b in cfg.final_board_list] if cfg.final_board_list
                       else cfg.final_board_set)
     data: dict[str, object] = {
@@ -97,29 +99,65 @@ def write_final_config(league: League) -> Path:
     return path
 
 
+def _entry_spec(league: League, submission_id: int) -> str:
+    """The SPEC of a version, its path absolute (the tournament may run from another folder)."""
+    sub = league.submission(submission_id)
+    if sub is None:
+        raise KeyError(submission_id)
+    return spec_in(materialise(league, submission_id).resolve(), sub.kind, sub.filename)
+
+
+def _absolute(spec: str) -> str:
+    """A reference bot's SPEC with a relative file path made absolute (from the folder this
+    process runs in, where league.yaml was checked); modules and exec: commands unchanged."""
+    for prefix in ("java:", "kaggle:"):
+        if spec.startswith(prefix):
+            rest = spec[len(prefix):]
+            path, sep, cls = (rest, "", "") if Path(rest).exists() else rest.rpartition(":")
+            if not path:
+                path, sep, cls = rest, "", ""
+            return f"{prefix}{Path(path).resolve()}{sep}{cls}" if Path(path).exists() else spec
+    if spec.startswith("exec:"):
+        return spec
+    where, sep, cls = spec.partition(":")
+    if (where.endswith(".py") or "/" in where) and Path(where).is_file():
+        return f"{Path(where).resolve()}{sep}{cls}"
+    return spec
+
+
 def _running(pid: int, folder: Path) -> bool:
+    """The final's tournament process runs: one this process started and has not collected
+    (its command line is this process's own for a moment after it starts), or one whose
+    command line names the final's folder."""
+    for proc in _children:
+        if proc.pid == pid and proc.poll() is None:
+            return True
     try:
         cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
     except OSError:
         return False
-    return str(folder).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return str(folder.resolve()).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def start_final(league: League, results_root: Path) -> str:
     """Start (or resume) the final round robin; returns its results folder. LeagueError when it
     is already running, the league is not frozen, or there are fewer than two entries."""
-    folder = _folder(league)
+    folder = _folder(league).resolve()
     state = _state(league)
     pid = state.get("pid")
     if isinstance(pid, int) and _running(pid, folder):
         raise LeagueError("the final round robin is already running")
-    config = write_final_config(league)
-    results = Path(results_root) / "final"
+    config = write_final_config(league).resolve()
+    results = Path(results_root).resolve() / "final"
     results.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "arena", "tournament", str(config), "--results", str(results),
            "--quiet"]
-    with open(folder / "log.txt", "ab") as log:
+    # a new run: the last run's log (and its error) is kept beside, not shown as this run's
+    log_path = folder / "log.txt"
+    if log_path.exists():
+        log_path.replace(folder / "log-previous.txt")
+    with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT, start_new_session=True,
                                 cwd=str(folder))

@@ -21,8 +21,13 @@ transaction. A holder that dies (even by ``kill -9``) leaves its lease behind; t
 that machine sees that the process is gone and deletes it, so the pair is played again. No
 finished pair is lost and none is stored twice: a pair whose lease is gone is not stored.
 
+No pair is claimed once the league is frozen: the final round robin gets the machine (the pairs
+in flight finish and are stored).
+
 **Workers.** `LocalWorkers` runs N worker processes (``python -m arena league worker DIR``,
-which runs `run_worker`) and starts a new one when one dies. `DaskWorkers` hands pairs to the
+which runs `run_worker`) and starts a new one when one dies, after a backoff while it keeps
+dying (1 s doubling to 60 s), announcing its last error each time and keeping it in
+``DIR/workers.json`` for the admin page (`worker_health`). `DaskWorkers` hands pairs to the
 Dask cluster that tournaments use (a thread of the server claims them and stores the results;
 Dask itself runs a task again when its worker dies). Either way a bot's fault is the game's
 result.
@@ -31,6 +36,7 @@ result.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import socket
@@ -40,9 +46,10 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
@@ -56,9 +63,9 @@ from arena.referee.referee import MatchSettings, Referee
 from arena.tournament.openings import Judge, OpeningStream
 from arena.wire.lifeline import PARENT_ENV, die_with_parent
 
-__all__ = ["DaskWorkers", "LocalWorkers", "PairJob", "Side", "claim",
+__all__ = ["DaskWorkers", "LocalWorkers", "PairJob", "Side", "WorkerHealth", "claim",
            "plan_next", "play_pair", "queue_state", "reap_dead", "release", "run_worker",
-           "store_pair"]
+           "store_pair", "worker_health"]
 
 log = logging.getLogger("arena.league.worker")
 
@@ -278,11 +285,13 @@ class _Openings:
 
 
 def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
-    """Choose the next pair and lease it to `holder`, in one transaction; None if none."""
+    """Choose the next pair and lease it to `holder`, in one transaction; None if none, or
+    if the league is frozen (the final round robin gets the machine; pairs in flight may
+    finish and are stored)."""
     reap_dead(lg)
     lg.conn.execute("BEGIN IMMEDIATE")
     try:
-        plan = plan_next(lg)
+        plan = None if lg.frozen else plan_next(lg)
         if plan is None:
             lg.conn.execute("ROLLBACK")
             return None
@@ -425,25 +434,90 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
 
 def worker_main(directory: Path, judge: Judge | None) -> int:
     """`cxarena league worker DIR`: one worker process, as `LocalWorkers` starts it; it dies
-    with the process that started it."""
+    with the process that started it. An error that stops it ends its output with one line,
+    ``league worker: error: ...``, that `LocalWorkers` shows in the server's terminal."""
     die_with_parent()
     logging.basicConfig(level=logging.WARNING, format="league worker: %(message)s")
-    League.open(directory).conn.close()
-    run_worker(directory, judge)
+    try:
+        League.open(directory).conn.close()
+        run_worker(directory, judge)
+    except Exception as exc:  # shown by the server (its terminal, the admin page)
+        log.exception("stopped by an error")
+        print(f"league worker: error: {_one_line(exc)}", file=sys.stderr, flush=True)
+        return 1
     return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 500 else text[:497] + "..."
+
+
+#: the file in the league folder where `LocalWorkers` keeps each worker's restarts and last
+#: error (`worker_health` reads it)
+HEALTH_FILE = "workers.json"
+#: a worker that dies is started again after 1 s, then 2, 4, ... up to this many seconds while
+#: it keeps dying; one that ran this long before dying starts over at 1 s
+BACKOFF_FIRST_S = 1.0
+BACKOFF_MAX_S = 60.0
+
+
+class WorkerHealth(NamedTuple):
+    """One rating-game worker as the admin page shows it."""
+
+    worker: str  # "worker 1", ...
+    restarts: int  # since the server started
+    last_error: str  # the last line of its last death ("" if it never died)
+
+
+def worker_health(directory: Path) -> list[WorkerHealth]:
+    """(worker, restarts, last error) of each worker process of the league's server (written by
+    `LocalWorkers` at its start and at every death of a worker); [] when no server has run
+    local workers."""
+    try:
+        data = json.loads((Path(directory) / HEALTH_FILE).read_text(encoding="utf-8"))
+        return [WorkerHealth(str(w["worker"]), int(w["restarts"]), str(w["last_error"]))
+                for w in data["workers"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+@dataclass
+class _Slot:
+    """One worker process of `LocalWorkers` and its history."""
+
+    number: int
+    proc: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    log_offset: int = 0
+    restarts: int = 0
+    failures: int = 0  # deaths in a row, each soon after its start
+    next_start: float | None = None  # when a dead one is started again
+    last_error: str = ""
+
+
+def _announce(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 class LocalWorkers:
     """N worker processes (``cxarena league worker DIR``) on this machine; one that dies is
-    replaced, and its lease released, within `poll_s`."""
+    replaced, and its lease released: at once when it ran a while, else after a backoff
+    (`BACKOFF_FIRST_S` doubling up to `BACKOFF_MAX_S`), so a worker that cannot start (a bad
+    league.yaml) is not restarted many times a second. Each death is announced (default: a
+    line on stderr, the server's terminal) with the last line the worker wrote, and kept in
+    ``DIR/workers.json`` (`worker_health`). Worker N's output goes to ``DIR/worker-N.log``."""
 
     def __init__(self, directory: Path, count: int, poll_s: float = 0.5,
-                 command: list[str] | None = None) -> None:
+                 command: list[str] | None = None,
+                 announce: Callable[[str], None] = _announce) -> None:
         self.dir = Path(directory)
         self.count = max(1, count)
         self.poll_s = poll_s
         self.command = command or [sys.executable, "-m", "arena", "league", "worker",
                                    str(self.dir)]
+        self.announce = announce
+        self.slots = [_Slot(i + 1) for i in range(self.count)]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.restarts = 0
         self._stop = threading.Event()
@@ -459,31 +533,85 @@ class LocalWorkers:
         self.thread.start()
         self._started.wait(30)
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        log_path = self.dir / "workers.log"
-        with open(log_path, "ab") as out:
-            return subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=out, env=dict(os.environ, **{PARENT_ENV: str(
-                                        os.getpid())}))
+    def _log_path(self, slot: _Slot) -> Path:
+        return self.dir / f"worker-{slot.number}.log"
+
+    def _spawn(self, slot: _Slot) -> None:
+        path = self._log_path(slot)
+        with open(path, "ab") as out:
+            slot.log_offset = out.tell()
+            slot.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=out,
+                                         stderr=out, env=dict(os.environ, **{PARENT_ENV: str(
+                                             os.getpid())}))
+        slot.started_at = time.monotonic()
+        slot.next_start = None
+        self.procs = [s.proc for s in self.slots if s.proc is not None]
+
+    def _last_error(self, slot: _Slot) -> str:
+        """The worker's own error line, else the last line it wrote since it started."""
+        try:
+            with open(self._log_path(slot), "rb") as f:
+                f.seek(max(slot.log_offset, f.seek(0, os.SEEK_END) - 16384))
+                lines = [ln.strip() for ln in f.read().decode("utf-8", "replace").splitlines()
+                         if ln.strip()]
+        except OSError:
+            return ""
+        for line in reversed(lines):
+            if line.startswith("league worker: error: "):
+                return line[len("league worker: error: "):]
+        return lines[-1][:500] if lines else ""
+
+    def _write_health(self) -> None:
+        data = {"updated": time.time(), "workers": [
+            {"worker": f"worker {s.number}", "pid": s.proc.pid if s.proc else None,
+             "restarts": s.restarts, "last_error": s.last_error} for s in self.slots]}
+        tmp = self.dir / f".{HEALTH_FILE}.{os.getpid()}"
+        try:
+            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+            os.replace(tmp, self.dir / HEALTH_FILE)
+        except OSError:
+            log.exception("could not write %s", HEALTH_FILE)
 
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs]
 
+    def _died(self, slot: _Slot, proc: subprocess.Popen[bytes]) -> None:
+        now = time.monotonic()
+        release_holders(self.dir, {holder_name("local", proc.pid)})
+        if now - slot.started_at >= BACKOFF_MAX_S:
+            slot.failures = 0  # it ran a while: not one that cannot start
+        delay = min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** slot.failures)
+        slot.failures += 1
+        slot.next_start = now + delay
+        slot.last_error = self._last_error(slot) or f"exit status {proc.returncode}"
+        self._write_health()
+        self.announce(f"league: worker {slot.number} (pid {proc.pid}) stopped (exit status "
+                      f"{proc.returncode}): {slot.last_error}; starting it again in "
+                      f"{delay:.0f} s (its output: {self._log_path(slot)})")
+
     def _run(self) -> None:
-        self.procs = [self._spawn() for _ in range(self.count)]
+        for slot in self.slots:
+            self._spawn(slot)
+        self._write_health()
         self._started.set()
         while not self._stop.wait(self.poll_s):
-            for i, proc in enumerate(self.procs):
-                if proc.poll() is None:
+            for slot in self.slots:
+                proc = slot.proc
+                if proc is None or (slot.next_start is None and proc.poll() is None):
                     continue
-                log.warning("league worker %d exited (%s); starting another", proc.pid,
-                            proc.returncode)
-                release_holders(self.dir, {holder_name("local", proc.pid)})
-                self.procs[i] = self._spawn()
-                self.restarts += 1
+                if slot.next_start is None:
+                    self._died(slot, proc)
+                if slot.next_start is not None and time.monotonic() >= slot.next_start:
+                    if self._stop.is_set():
+                        break
+                    self._spawn(slot)
+                    slot.restarts += 1
+                    self.restarts += 1
+                    self._write_health()
         for proc in self.procs:
-            with contextlib.suppress(OSError):
-                proc.terminate()
+            if proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    proc.terminate()
         for proc in self.procs:
             try:
                 proc.wait(5)

@@ -324,6 +324,7 @@ class BotProcess:
         """SIGKILL the process group at once (one system call; the bot stops thinking now).
         `kill` later finds and kills whatever of the bot was outside the group, and reaps."""
         if not self._killed and not self._stopped:
+            self._note_wrapper_children()
             self._signal_group(signal.SIGKILL)
             self._stopped = True
 
@@ -340,7 +341,11 @@ class BotProcess:
             escaped: set[int]
             if self.status_from_wrapper:
                 # a sandbox: everything of the bot is in its PID namespace, which ends when
-                # the namespace's init (in this group) dies: nothing to look for outside
+                # the namespace's init (in this group) dies: nothing to look for outside.
+                # But that init is bwrap's child: killed with bwrap, it comes back to this
+                # subreaper, and is ours to collect (else a zombie per bot for as long as we
+                # live)
+                self._note_wrapper_children()
                 tree, escaped = set(), set()
             else:
                 tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
@@ -349,6 +354,15 @@ class BotProcess:
             self._killed = True
             self._orphans |= set(containment.kill_pids(tree | escaped))
         self.reap(0.0)
+
+    def _note_wrapper_children(self) -> None:
+        """Remember the sandbox wrapper's children (bwrap's init: one small /proc read, no
+        scan) while the wrapper lives: when it ends (killed, or on its own: it exits as soon
+        as the bot's status reaches it, without waiting for its init) they are re-parented to
+        this subreaper, and `reap` collects them as orphans. Noted once the bot is running
+        (`task_times(refresh=True)`, after the handshake) and again before a kill."""
+        if self.status_from_wrapper and self._status is None:
+            self._orphans |= set(_children(self.pid))
 
     def kill_escaped(self, table: containment.ProcessTable | None = None) -> list[int]:
         """SIGKILL the processes of this bot that no longer descend from it (a double fork
@@ -443,6 +457,7 @@ class BotProcess:
             if refresh and not threads_only:
                 tree, _ = containment.find_bot_processes(self.pid, None)
                 if self.status_from_wrapper:  # bwrap and its init never run: not sampled
+                    self._note_wrapper_children()  # (bwrap's init: see `kill`)
                     tree = {p for p in tree if _comm(p) != "bwrap"}
                 self._tasks = tree or {self.pid}
             self._threads = containment.threads_of(self._tasks)
@@ -499,6 +514,15 @@ class BotProcess:
         lines = [line.rstrip()[:300] for line in text.splitlines() if line.strip()]
         tail = "\n".join(lines[-max_lines:])
         return tail[-max_chars:]
+
+
+def _children(pid: int) -> list[int]:
+    """The direct children of a (single-threaded) process; [] if it is gone."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _comm(pid: int) -> str:

@@ -77,6 +77,7 @@ from arena.league.web.security import (
     inline_script_csp,
     json_for_html,
 )
+from arena.league.worker import worker_health
 
 __all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
 
@@ -406,6 +407,7 @@ class _App:
         for session in lg.sessions():
             sessions.setdefault(session.user, []).append(session)
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
+                "workers": worker_health(lg.dir),
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
                 "sessions": sessions}
 

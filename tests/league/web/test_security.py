@@ -381,3 +381,16 @@ def test_admin_queue_box_is_words_not_a_python_repr(league: Fixture) -> None:
     text = html.unescape(box.group(1))
     assert "['" not in text and "pairs in flight:" in text
     assert "\n  sub:1 vs L0 on 6x7x4 (worker-1" in text
+
+
+def test_admin_page_shows_a_dying_worker_and_its_error(league: Fixture) -> None:
+    from arena.league.worker import HEALTH_FILE
+
+    (league.dir / HEALTH_FILE).write_text(json.dumps({"workers": [
+        {"worker": "worker 1", "restarts": 4, "last_error": "unknown board set 'nosuch'"}]}))
+    c = client(league)
+    login(c, "teacher", league.secrets["teacher"])
+    table = re.search(r'<table id="workers">.*?</table>', c.get("/admin").text, re.S)
+    assert table, "no workers table"
+    text = html.unescape(table.group(0))
+    assert "worker 1" in text and ">4<" in text and "unknown board set 'nosuch'" in text

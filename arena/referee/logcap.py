@@ -16,10 +16,11 @@ arrives; the tail is held in memory and written behind the head whenever someone
 bot writes (so a referee killed mid-game still leaves a recent tail on disk).
 
 A `LogBudget` counts the bytes of all logs of one results folder (or league) in a small file
-shared by every process that writes there (under `flock`). A section starts in full mode only
-if its worst case still fits the budget; past it, a section keeps only its last
-`over_budget_tail` bytes (4 KiB by default) after a note, so the disk use of the logs stays
-bounded whatever bots write: the budget plus a few KiB per game.
+shared by every process that writes there (under `flock`). A section starts with a head and a
+tail only if its worst case still fits the budget (reserved until the section ends, then the
+unused part given back); past it, a section keeps only its last `over_budget_tail` bytes (4 KiB
+by default), its marker saying why, so the disk use of the logs stays bounded whatever bots
+write: the budget plus a few KiB per game.
 
 When the process is reaped (`close`), what is left in the pipe is read, the read end closed (a
 forked child still writing gets EPIPE and no more of its bytes reach the disk) and the section
@@ -37,7 +38,7 @@ import time
 
 from arena import defaults
 
-__all__ = ["CappedLog", "HeadTail", "LogBudget", "BUDGET_FILE", "marker"]
+__all__ = ["BUDGET_FILE", "CappedLog", "HeadTail", "LogBudget", "marker", "over_budget_note"]
 
 #: the name of the budget counter in a log folder (a results folder's logs/)
 BUDGET_FILE = ".cxarena-log-budget"
@@ -57,9 +58,16 @@ MARKER_MAX = 120
 _HEADER_MAX = 2000
 
 
-def marker(cut: int) -> bytes:
-    """The line between a section's head and tail: how many bytes cxarena left out."""
-    return f"\n[... {cut:,} bytes cut by cxarena ...]\n".encode()
+def marker(cut: int, note: str = "") -> bytes:
+    """The line between a section's head and tail: how many bytes cxarena left out (and why,
+    past a budget)."""
+    return f"\n[... {cut:,} bytes cut by cxarena{note} ...]\n".encode()
+
+
+def over_budget_note(limit_bytes: int, tail: int) -> str:
+    """The marker's note in a section kept only as its tail."""
+    return (f": the bot logs here reached their budget of {limit_bytes / 2**20:g} MiB, so only "
+            f"the last {tail:,} bytes of each game are kept")
 
 
 class HeadTail:
@@ -71,9 +79,10 @@ class HeadTail:
     stream[-tail:].
     """
 
-    def __init__(self, head: int, tail: int) -> None:
+    def __init__(self, head: int, tail: int, note: str = "") -> None:
         if head < 0 or tail < 0:
             raise ValueError("head and tail must be >= 0")
+        self.note = note
         self.head = head
         self.tail_max = tail
         self.head_len = 0
@@ -103,7 +112,7 @@ class HeadTail:
         return self.total - self.head_len - len(self.tail)
 
     def rest(self) -> bytes:
-        return (marker(self.cut) if self.cut else b"") + bytes(self.tail)
+        return (marker(self.cut, self.note) if self.cut else b"") + bytes(self.tail)
 
 
 class LogBudget:
@@ -214,11 +223,7 @@ class CappedLog:
             return HeadTail(self.head, self.tail)
         self._reserved = 0
         limit = self.budget.limit_bytes or 0
-        self._write_line(f"[cxarena: the bot logs here reached their budget of "
-                         f"{limit / 2**20:g} MiB: of what this bot writes until the next header, "
-                         f"only the last {self.over_budget_tail:,} bytes are kept]")
-        self._section_start = self._end
-        return HeadTail(0, self.over_budget_tail)
+        return HeadTail(0, self.over_budget_tail, over_budget_note(limit, self.over_budget_tail))
 
     def _finish_section(self) -> None:
         self._materialise()

@@ -124,9 +124,10 @@ def round_trip(games: int = 300) -> dict[str, dict[str, float]]:
     t.start()
     time.sleep(1.0)
     try:
-        t0 = time.perf_counter()
+        t0, moves0 = time.perf_counter(), flood_moves[0]
         flooded = throughput(games)
-        flooded["flood_mib_per_s"] = flood_moves[0] * Flooder.mib / (time.perf_counter() - t0)
+        flooded["flood_mib_per_s"] = ((flood_moves[0] - moves0) * Flooder.mib
+                                      / (time.perf_counter() - t0))
     finally:
         stop.set()
         t.join(30)

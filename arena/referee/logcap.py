@@ -374,6 +374,9 @@ class _Drainer:
             os.register_at_fork(after_in_child=self._reset)
 
     def _reset(self) -> None:
+        old = getattr(self, "_epoll", None)
+        if old is not None:  # a forked child's copy of its parent's
+            old.close()
         self._lock = threading.Lock()
         self._pid = -1
         self._epoll: select.epoll | None = None

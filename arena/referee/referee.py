@@ -56,6 +56,7 @@ from arena.referee.faults import (
     timeout_detail,
     with_memory,
 )
+from arena.referee.logcap import BUDGET_FILE
 from arena.referee.pool import BotPool, Seat
 from arena.referee.process import BotProcess, LineTooLong
 from arena.referee.sandbox import MODES, Sandbox, resolve
@@ -80,6 +81,10 @@ class MatchSettings:
     fresh_process: bool = False  # True: a new process for every game
     cpu: int | None = None  # pin bot processes to this core
     log_dir: str | None = None  # bots' stdout/stderr logs go here (else a temp dir)
+    #: the bot logs' budget (arena.referee.logcap), counted in this file, shared by every
+    #: Referee logging there (None: log_dir's BUDGET_FILE, or the temp dir's)
+    log_budget_file: str | None = None
+    log_budget_mb: float | None = defaults.LOG_BUDGET_MB  # None: no budget
     #: replays of a game whose late move the machine caused (0: always charge the bot)
     overload_replays: int = defaults.OVERLOAD_REPLAYS
     isolation: str = defaults.ISOLATION  # auto | namespaces | none (arena.referee.sandbox)
@@ -98,7 +103,11 @@ class MatchSettings:
         ``log_dir/worker-<index>`` (so the workers' log file names never collide)."""
         log_dir = None if self.log_dir is None else os.path.join(self.log_dir,
                                                                  f"worker-{index}")
-        return dataclasses.replace(self, cpu=self.cpu if cpu is None else cpu, log_dir=log_dir)
+        budget = self.log_budget_file  # one budget for the folder, shared by the workers
+        if budget is None and self.log_dir is not None:
+            budget = os.path.join(self.log_dir, BUDGET_FILE)
+        return dataclasses.replace(self, cpu=self.cpu if cpu is None else cpu, log_dir=log_dir,
+                                   log_budget_file=budget)
 
     def isolated_as(self, isolated: bool) -> MatchSettings:
         """A copy that follows what the coordinator resolved `auto` to."""
@@ -183,6 +192,8 @@ class Referee:
         self._pool = BotPool(settings.limits,
                              sandbox=Sandbox() if self.isolation.isolated else None,
                              tag=self.tag, log_dir=settings.log_dir, cpu=settings.cpu,
+                             log_budget_file=settings.log_budget_file,
+                             log_budget_mb=settings.log_budget_mb,
                              fresh_process=settings.fresh_process,
                              unsandboxed=settings.unsandboxed)
         self.log_dir = self._pool.log_dir
@@ -333,8 +344,9 @@ class Referee:
                   f"{game.started_at}")
         for i, seat in enumerate(game.seats):
             if seat.proc is not None:
-                _log_header(seat.proc.log_path, f"{header}; this bot moves "
-                            f"{'first' if i == 0 else 'second'}")
+                # a new section of its log: of each game the log keeps a head and a tail
+                seat.proc.log_section(f"===== cxarena {header}; this bot moves "
+                                      f"{'first' if i == 0 else 'second'} =====")
                 seat.log_offset = seat.proc.log_size()
 
     def _init_players(self, game: _Game) -> None:
@@ -589,12 +601,3 @@ def _check_opening(req: GameRequest) -> None:
                              f"legal on {req.M}x{req.N} K={req.K}")
         if board.markColumn(c) is not CXGameState.OPEN:
             raise ValueError(f"opening {list(req.opening)}: the game is over after move {i + 1}")
-
-
-def _log_header(path: str, text: str) -> None:
-    """Append a game's header line to a bot's log (so its lines of that game can be found)."""
-    try:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(f"===== cxarena {text} =====\n")
-    except OSError:
-        pass

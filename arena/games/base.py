@@ -77,6 +77,15 @@ class Game(ABC, Generic[S, M]):
     name: ClassVar[str]
     #: parameter -> default value
     PARAMS: ClassVar[Mapping[str, int]]
+    #: the protocol version that is this game's own dialect of `newgame` (docs/protocol.md):
+    #: None for the generic version 2 only (``newgame GAME PARAMS ...``). A game whose bots
+    #: predate version 2 keeps their words: Connect-X's ``newgame M N K ...`` is version 1.
+    DIALECT: ClassVar[int | None] = None
+    #: how many `newgame` fields stand for the game and its parameters in that dialect
+    DIALECT_FIELDS: ClassVar[int] = 0
+    #: ``module:Class`` of the entrant adapter that plays the dialect's bots in the Python host
+    #: (`arena.entrants.host`; Connect-X's: the course's `CXPlayer`)
+    DIALECT_ADAPTER: ClassVar[str] = ""
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))
@@ -113,6 +122,17 @@ class Game(ABC, Generic[S, M]):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"
+
+    @classmethod
+    def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:
+        """The `newgame` fields of `params` in this game's dialect (`DIALECT`)."""
+        raise NotImplementedError(f"{cls.name} has no protocol dialect of its own")
+
+    @classmethod
+    def dialect_params(cls, fields: Sequence[str]) -> Mapping[str, int]:
+        """The parameters named by the dialect's `newgame` fields (ValueError when they are not
+        numbers; the values are checked when the game is made)."""
+        raise NotImplementedError(f"{cls.name} has no protocol dialect of its own")
 
     # --------------------------------------------------------------------- rules
     @abstractmethod

@@ -38,7 +38,7 @@ from typing import Any
 
 from arena import __version__, defaults
 from arena.board import CXBoard, CXGameState
-from arena.games import Game, GameError
+from arena.games import Game, GameError, make_game
 from arena.games.openings import check_opening
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
@@ -61,7 +61,6 @@ from arena.referee.pool import BotPool, Seat
 from arena.referee.process import BotProcess, LineTooLong
 from arena.referee.sandbox import MODES, Sandbox, resolve
 from arena.wire import protocol
-from arena.wire import protocol_v2 as v2
 from arena.wire.launch import Launchable
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "GameRequest", "MatchSettings", "Referee"]
@@ -284,7 +283,7 @@ class Referee:
         replay is allowed, (None, what happened)."""
         self._settle()
         self._pool.reap_dying()
-        version = v2.PROTOCOL_V2 if req.v2 else protocol.PROTOCOL_VERSION
+        version = protocol.PROTOCOL_V2 if req.v2 else protocol.PROTOCOL_VERSION
         seats = [self._pool.seat(bot, opts, i + 1 in req.untimed, version)
                  for i, (bot, opts) in enumerate(zip((req.p1, req.p2), req.options, strict=True))]
         game = _Game(req, seats, _utc_now())
@@ -353,12 +352,9 @@ class Referee:
         req = game.req
         for i, seat in enumerate(game.seats):
             game.current = i
-            if req.v2 and req.game is not None:
-                msg = v2.newgame_v2(req.game.name, req.game.params, i + 1,
-                                    self.limits.timeout_s, req.seed, seat.options)
-            else:
-                msg = protocol.newgame(req.M, req.N, req.K, i + 1, self.limits.timeout_s,
-                                       req.seed, seat.options)
+            rules = req.game if req.v2 and req.game is not None else \
+                make_game("connectx", {"rows": req.M, "cols": req.N, "k": req.K})
+            msg = protocol.newgame(rules, i + 1, self.limits.timeout_s, req.seed, seat.options)
             reply, seat.init_ms = self._request(seat, msg, "init_player" if req.v2 else
                                                 "initPlayer", False)
             if not isinstance(reply, protocol.Ok):
@@ -418,7 +414,7 @@ class Referee:
                 return game.end(Reason.DRAW, None, f"{MOVE_CAP_DETAIL} ({req.max_moves} moves)")
             game.current = current = rules.to_move(state)
             what = f"select_move (move {len(game.texts) + 1})"
-            msg = "".join(v2.opponent_move(t) for t in game.texts[told[current]:])
+            msg = "".join(protocol.opponent(t) for t in game.texts[told[current]:])
             reply, elapsed_ms = self._request(game.seats[current], msg + protocol.go(), what,
                                               True)
             if not isinstance(reply, protocol.Play):

@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 from tests.helpers import zoo
 
 FAULTY_MATCHES = textwrap.dedent("""
-    import gc, os, sys, time
+    import gc, os, sys, threading, time
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
@@ -24,8 +24,10 @@ FAULTY_MATCHES = textwrap.dedent("""
         for seed in range(2):
             rec = r.play(parse_spec(bot), parse_spec("L0"), 4, 4, 3, seed)
             print(rec.reason.value, flush=True)
-    end = time.time() + 10  # the last killed bot: collected once it has died
-    while r._pool._dying and time.time() < end:
+    end = time.time() + 10  # the last killed bot: its teardown runs in a thread of its own,
+    # then it is collected once it has died
+    while time.time() < end and (r._pool._dying or any(
+            t.name == "cxarena-settle" for t in threading.enumerate())):
         r._pool.reap_dying()
         time.sleep(0.01)
     gc.collect()  # a bot's pipe left to the garbage collector would warn here

@@ -7,6 +7,7 @@ v1. Parameters: ``rows`` (M), ``cols`` (N), ``k`` (K). Player 1 of `CXBoard` is 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,19 @@ class ConnectXState:
 class ConnectX(Game[ConnectXState, int]):
     name = "connectx"
     PARAMS = {"rows": 6, "cols": 7, "k": 4}
+    #: the course's words: ``newgame M N K ...`` is protocol version 1
+    DIALECT = 1
+    DIALECT_FIELDS = 3
+    DIALECT_ADAPTER = "arena.games.connectx.entrant:CourseAdapter"
+
+    @classmethod
+    def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:
+        return [str(int(params[key])) for key in ("rows", "cols", "k")]
+
+    @classmethod
+    def dialect_params(cls, fields: Sequence[str]) -> dict[str, int]:
+        rows, cols, k = (int(f) for f in fields)
+        return {"rows": rows, "cols": cols, "k": k}
 
     def _validate(self) -> None:
         try:

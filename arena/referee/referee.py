@@ -377,7 +377,7 @@ class Referee:
             game.current = current = pos.to_move()
             game.ply = len(texts) + 1
             what = f"{call} (move {game.ply})"
-            msg = "".join(protocol.opponent(t) for t in texts[told[current]:])
+            msg = protocol.opponent_lines(texts[told[current]:])
             reply, elapsed_ms = self._request(game.seats[current], msg + protocol.go(), what,
                                               True)
             if not isinstance(reply, protocol.Play):

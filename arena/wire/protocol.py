@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +55,7 @@ __all__ = [
     "newgame",
     "ok",
     "opponent",
+    "opponent_lines",
     "parse_reply",
     "parse_request",
     "play",
@@ -187,6 +188,12 @@ def opponent(move: str | int) -> str:
     return f"opponent {text}\n"
 
 
+def opponent_lines(texts: Sequence[str]) -> str:
+    """`opponent` lines for moves the referee itself accepted (canonical texts: not checked
+    again, on the referee's hot path)."""
+    return "".join([f"opponent {t}\n" for t in texts])
+
+
 def go() -> str:
     return "go\n"
 
@@ -235,10 +242,9 @@ def parse_request(line: str, version: int = PROTOCOL_VERSION) -> Request | None:
         if keyword == "newgame":
             return _parse_newgame(rest, line, version)
         if keyword == "opponent":
-            if not is_move_text(rest):
+            # a dialect's moves are numbers (Connect-X columns); version 2's any move text
+            if not (_INT.match(rest) if version != PROTOCOL_V2 else is_move_text(rest)):
                 raise ProtocolError(f"malformed opponent line {line!r}")
-            if version != PROTOCOL_V2:
-                int(rest)  # a dialect's moves are numbers (Connect-X columns)
             return Opponent(rest)
         if keyword == "go":
             return Go()

@@ -318,19 +318,29 @@ def test_the_shipped_config_loads() -> None:
     assert {g.params for g in games} == set(cfg.param_sets)
 
 
-def test_a_tournament_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The results folder of CONFIG played through `cxarena tournament`."""
+    tmp = tmp_path_factory.mktemp("mnk")
+    path = tmp / "mnk.yaml"
+    path.write_text(CONFIG)
+    # isolation none: a sandboxed bot does not see players/_games yet (see the xfail below)
+    assert main(["tournament", str(path), "--results", str(tmp / "r"), "--quiet",
+                 "--isolation", "none"]) == 0
+    return tmp / "r"
+
+
+def test_a_tournament_through_the_cli(tmp_path: Path, tournament: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "mnk.yaml"
     path.write_text(CONFIG)
     games = make_schedule(load_config(path))
     assert sorted(g.game_id for g in games) == [
         "mnk-m3-n3-k3-r1-alphabeta-random", "mnk-m3-n3-k3-r1-random-alphabeta",
         "mnk-m7-n7-k4-r1-alphabeta-random", "mnk-m7-n7-k4-r1-random-alphabeta"]
-    # isolation none: a sandboxed bot does not see players/_games yet (see the xfail below)
-    assert main(["tournament", str(path), "--results", str(tmp_path / "r"), "--quiet",
-                 "--isolation", "none"]) == 0
-    with ResultStore(tmp_path / "r" / DB_FILE, create=False) as store:
+    with ResultStore(tournament / DB_FILE, create=False) as store:
         recs = [g.record for g in store.games()]
-    assert len(recs) == 4
+    assert sorted(r.game_id for r in recs) == sorted(g.game_id for g in games)
     for rec in recs:
         assert rec.game == "mnk" and rec.offender is None, rec.detail
         rules = make_game(rec.game, rec.game_params)
@@ -340,14 +350,44 @@ def test_a_tournament_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixt
         assert out.winner in (ab, None)  # alpha-beta never loses to random
         if rec.game_params["k"] == 4:
             assert out.winner == ab
-    standings = (tmp_path / "r" / "standings.md").read_text()
+    standings = (tournament / "standings.md").read_text()
     assert "mnk m=3 n=3 k=3" in standings and "mnk m=7 n=7 k=4" in standings
     capsys.readouterr()
     rec = recs[0]
-    assert main(["show", str(tmp_path / "r"), rec.game_id]) == 0
+    assert main(["show", str(tournament), rec.game_id]) == 0
     out_text = capsys.readouterr().out
     rules = make_game(rec.game, rec.game_params)
     assert rules.render(rules.play_texts(rec.move_texts)) in out_text
+    assert main(["show", str(tournament), rec.game_id, "--step"]) == 0
+    assert capsys.readouterr().out.count("plays ") == len(rec.move_texts)
+
+
+def test_the_report_replays_a_game(tournament: Path) -> None:
+    """The report's viewer draws the m,n,k-game's grid as it draws Othello's (no change)."""
+    chromium = "/usr/bin/chromium"
+    if not Path(chromium).is_file():
+        pytest.skip("headless Chromium not found at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    game_id = "mnk-m7-n7-k4-r1-random-alphabeta"
+    with ResultStore(tournament / DB_FILE, create=False) as store:
+        rec = next(g.record for g in store.games() if g.record.game_id == game_id)
+    end = make_game("mnk", rec.game_params).play_texts(rec.move_texts)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((tournament / "report.html").resolve().as_uri())
+        page.wait_for_selector("html[data-cx-ready='1']", timeout=30_000)
+        page.click(f"#game-list tbody tr[data-game='{game_id}']")
+        page.wait_for_selector(".gv")
+        assert page.locator(".gv circle[data-row]").count() == 49
+        page.click(".gv-controls button >> nth=3")  # to the end
+        assert page.locator(".gv circle[data-state='1']").count() == end.black.bit_count()
+        assert page.locator(".gv circle[data-state='2']").count() == end.white.bit_count()
+        assert errors == []
+        browser.close()
 
 
 def test_a_match_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:

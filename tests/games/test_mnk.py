@@ -237,12 +237,13 @@ def test_alphabeta_never_loses_tic_tac_toe_to_random() -> None:
         for ab in (0, 1):
             players = [MNKAlphaBeta(), MNKRandom()] if ab == 0 else [MNKRandom(),
                                                                     MNKAlphaBeta()]
-            result = play_local(game, players, timeout_s=0.05, seed=seed)
+            # a full search of tic-tac-toe takes some 20 ms: the limit is not reached
+            result = play_local(game, players, timeout_s=0.5, seed=seed)
             assert result.outcome.winner in (ab, None), result
             wins += result.outcome.winner == ab
     assert wins >= 7
     # against itself: the draw
-    result = play_local(game, [MNKAlphaBeta(), MNKAlphaBeta()], timeout_s=0.05)
+    result = play_local(game, [MNKAlphaBeta(), MNKAlphaBeta()], timeout_s=0.5)
     assert result.outcome.is_draw
 
 
@@ -271,9 +272,9 @@ def test_alphabeta_blocks_the_only_threat_and_beats_random_on_larger_boards() ->
     bot.init_player(game, True, 0.2)
     assert game.move_to_text(state, bot.select_move(state)) in {"b4", "f4"}
     for seed in (1, 2):
-        result = play_local(game, [MNKRandom(), MNKAlphaBeta()], timeout_s=0.05, seed=seed)
+        result = play_local(game, [MNKRandom(), MNKAlphaBeta()], timeout_s=0.1, seed=seed)
         assert result.outcome.winner == 1
-    result = play_local(MNK(m=9, n=9, k=5), [MNKAlphaBeta(), MNKRandom()], timeout_s=0.05)
+    result = play_local(MNK(m=9, n=9, k=5), [MNKAlphaBeta(), MNKRandom()], timeout_s=0.1)
     assert result.outcome.winner == 0
 
 
@@ -304,7 +305,7 @@ params: [{m: 3, n: 3, k: 3}, {m: 7, n: 7, k: 4}]
 players:
   - {spec: players.mnk.random_bot, name: random}
   - {spec: players.mnk.alphabeta, name: alphabeta}
-timeout_s: 0.1
+timeout_s: 0.2
 rounds: 1
 workers: 1
 seed: 3
@@ -392,7 +393,7 @@ def test_the_report_replays_a_game(tournament: Path) -> None:
 
 def test_a_match_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "players.mnk.alphabeta", "players.mnk.random_bot", "--game", "mnk",
-                 "--param", "m=7", "--param", "n=7", "--param", "k=4", "--time", "0.1",
+                 "--param", "m=7", "--param", "n=7", "--param", "k=4", "--time", "0.2",
                  "--games", "4", "--plies", "2", "--json", "--isolation", "none"]) == 0
     recs = [GameRecord.from_dict(json.loads(line))
             for line in capsys.readouterr().out.splitlines()]

@@ -55,7 +55,7 @@ def test_errors_and_registry() -> None:
         make_game("connectx", {"rows": 4, "cols": 4, "k": 9})
     with pytest.raises(ParamError, match="known games"):
         make_game("chess")
-    assert set(GAMES) == {"connectx", "othello", "morris"}
+    assert {"connectx", "othello", "morris"} <= set(GAMES)
     assert game.label() == "connectx rows=4 cols=4 k=4"
     assert game == ConnectX(rows=4, cols=4, k=4) and hash(game) == hash(ConnectX(rows=4, cols=4))
     assert game.drawing(s)["cells"][3][0] == 1

@@ -325,9 +325,7 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("mnk")
     path = tmp / "mnk.yaml"
     path.write_text(CONFIG)
-    # isolation none: a sandboxed bot does not see players/_games yet (see the xfail below)
-    assert main(["tournament", str(path), "--results", str(tmp / "r"), "--quiet",
-                 "--isolation", "none"]) == 0
+    assert main(["tournament", str(path), "--results", str(tmp / "r"), "--quiet"]) == 0
     return tmp / "r"
 
 
@@ -394,7 +392,7 @@ def test_the_report_replays_a_game(tournament: Path) -> None:
 def test_a_match_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "players.mnk.alphabeta", "players.mnk.random_bot", "--game", "mnk",
                  "--param", "m=7", "--param", "n=7", "--param", "k=4", "--time", "0.2",
-                 "--games", "4", "--plies", "2", "--json", "--isolation", "none"]) == 0
+                 "--games", "4", "--plies", "2", "--json"]) == 0
     recs = [GameRecord.from_dict(json.loads(line))
             for line in capsys.readouterr().out.splitlines()]
     assert len(recs) == 4 and all(r.offender is None for r in recs)
@@ -406,13 +404,10 @@ def test_a_match_through_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
         assert out is not None and out.winner == (0 if r.p1 == "players.mnk.alphabeta" else 1)
 
 
-@pytest.mark.xfail(strict=True, reason="arena/entrants/exposure.py exposes players/_shared "
-                   "to a sandboxed bot, not players/_games (the shared search of the game "
-                   "bots): remove this mark once it does")
 def test_a_sandboxed_bot_sees_the_shared_game_search() -> None:
     from arena.entrants.exposure import bot_paths
     from arena.entrants.specs import parse_spec
 
     paths = [Path(p) for p in bot_paths(parse_spec("players.mnk.alphabeta"))]
-    search = ROOT / "players" / "_games" / "search.py"
+    search = ROOT / "players" / "_shared" / "game_search.py"
     assert any(search == p or search.is_relative_to(p) for p in paths), paths

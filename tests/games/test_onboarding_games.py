@@ -54,6 +54,6 @@ def test_players_games_lists_the_game_bots_from_their_files(
     out = capsys.readouterr().out
     for spec in ("players.othello.random_bot", "players.othello.greedy",
                  "players.othello.alphabeta", "players.morris.random_bot",
-                 "players.morris.alphabeta"):
+                 "players.morris.alphabeta", "players.mnk.random_bot", "players.mnk.alphabeta"):
         assert spec in out
-    assert "5 bot(s) of other games" in out
+    assert "7 bot(s) of other games" in out

@@ -1,2 +1,0 @@
-"""Code the bots of the other games share (not a bot itself): `search`, the iterative-deepening
-alpha-beta driver."""

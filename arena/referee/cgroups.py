@@ -213,7 +213,7 @@ def _int_or(path: str, default: int = 0) -> int:
 
 def _keyed(path: str) -> dict[str, int]:
     """A flat keyed file ("key value" lines: memory.events, cpu.stat, memory.oom_control)."""
-    out = {}
+    out: dict[str, int] = {}
     try:
         text = _read(path)
     except OSError:
@@ -252,6 +252,11 @@ class BotGroup:
     @property
     def has_freezer(self) -> bool:
         return "freezer" in self.folders
+
+    @property
+    def kill_while_frozen(self) -> bool:
+        """A SIGKILL kills a frozen task (cgroup v2); the v1 freezer holds it until thawed."""
+        return self.backend == "v2" and self.has_freezer
 
     @property
     def has_cpu(self) -> bool:

@@ -13,6 +13,12 @@ reason; `Referee.play` never raises because of a bot.
 
 Bots run sandboxed (`arena.referee.sandbox`) unless `MatchSettings.isolation` says otherwise
 or the machine cannot isolate (`auto`); each record says which in `extra["isolated"]`.
+Where the machine offers cgroups (`arena.referee.cgroups`, unless `MatchSettings.cgroups` is
+False) each bot process tree has a group of its own: its memory limit and task cap count
+everything it starts, going over either is a `crash` whose detail says so ("out of memory: used
+more than 256 MiB; peak 256.0 MiB"), the freezer stops it between turns, and the CPU its own
+children and threads take is its own time in the overload rule. Records then carry each
+bot's peak memory (`extra["peak_memory_mb"]`) and the backend (`extra["cgroup"]`).
 
 The referee starts bots from the launch values (`arena.wire.launch`) the entrants give it and
 knows nothing of SPECs; its process pool is `arena.referee.pool`, the wording of every fault
@@ -42,7 +48,7 @@ from arena.games import Game, GameError
 from arena.games.openings import check_opening
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
-from arena.referee import containment
+from arena.referee import cgroups, containment
 from arena.referee.faults import (
     FAILED_TO_START,
     MOVE_CAP_DETAIL,
@@ -87,6 +93,8 @@ class MatchSettings:
     #: talks to the user interface through a socket outside any sandbox); whole bot values,
     #: so a bot that merely shares a seat's SPEC text is not among them
     unsandboxed: tuple[Launchable, ...] = ()
+    #: one cgroup per bot where the machine offers them (False: rlimits only)
+    cgroups: bool = defaults.CGROUPS
 
     def __post_init__(self) -> None:
         if self.isolation not in MODES:
@@ -180,11 +188,15 @@ class Referee:
         self.isolation = resolve(settings.isolation)
         #: set as CXARENA_TAG in every bot's environment (inherited by anything a bot forks)
         self.tag = f"{os.getpid()}-{next(self._ids)}-{time.time_ns() % 10**9}"
+        #: what contains the bots beyond rlimits (`containment.summary()` says it in one line)
+        self.containment = cgroups.detect() if settings.cgroups else cgroups.Support(
+            "none", reason="cgroups were turned off")
+        self._cgroups = cgroups.open_cgroups(settings.cgroups)
         self._pool = BotPool(settings.limits,
                              sandbox=Sandbox() if self.isolation.isolated else None,
                              tag=self.tag, log_dir=settings.log_dir, cpu=settings.cpu,
                              fresh_process=settings.fresh_process,
-                             unsandboxed=settings.unsandboxed)
+                             unsandboxed=settings.unsandboxed, cgroups=self._cgroups)
         self.log_dir = self._pool.log_dir
         self._lock = threading.Lock()
         self._games = 0
@@ -333,6 +345,7 @@ class Referee:
                   f"{game.started_at}")
         for i, seat in enumerate(game.seats):
             if seat.proc is not None:
+                seat.proc.reset_peak()  # the peak of this game
                 _log_header(seat.proc.log_path, f"{header}; this bot moves "
                             f"{'first' if i == 0 else 'second'}")
                 seat.log_offset = seat.proc.log_size()
@@ -462,9 +475,20 @@ class Referee:
             started_at=game.started_at, finished_at=_utc_now(), version=__version__,
             # start-up (process start to `ready`) of processes started for this game
             extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
-                   "isolated": self.isolation.isolated},
+                   "isolated": self.isolation.isolated, **self._containment_extra(seats)},
             opening=req.opening, timeout_s=self.limits.timeout_s,
             grace_s=self.limits.grace_s)
+
+    def _containment_extra(self, seats: list[Seat]) -> dict[str, Any]:
+        """The cgroup backend and each bot's peak memory in MiB (None: not known), where bots
+        have cgroups."""
+        if self._cgroups is None:
+            return {}
+        peaks: list[float | None] = []
+        for seat in seats:
+            peak = seat.proc.memory_peak_bytes() if seat.proc is not None else None
+            peaks.append(None if peak is None else round(peak / 2**20, 1))
+        return {"cgroup": self.containment.backend, "peak_memory_mb": peaks}
 
     # -------------------------------------------------------------- requests
     def _request(self, seat: Seat, data: str, what: str,
@@ -480,6 +504,9 @@ class Referee:
             closed = "stdin" if isinstance(e, (BrokenPipeError, ConnectionResetError)) else "stdout"
             proc.thaw()  # a stopped process cannot finish exiting
             how = proc.describe_exit()
+            over = proc.limit_fault()
+            if over is not None:  # its cgroup's limit (the kernel killed it for memory)
+                raise Fault(Reason.CRASH, f"{what}: the bot {over}") from None
             detail = f"{what}: the bot {how}" if how else f"{what}: the bot closed its {closed}"
             tail = proc.stderr_tail(seat.log_offset)
             raise Fault(Reason.CRASH, with_memory(detail, self.limits.memory_limit_bytes,
@@ -498,6 +525,7 @@ class Referee:
         """Write the request, thaw the bot, wait for its answer line until the deadline."""
         lim = self.limits
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
+        cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + lim.deadline_s
@@ -517,26 +545,40 @@ class Referee:
                 if seat.untimed:
                     continue
                 raise self._late(proc, sched_before, timeout_detail(
-                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s)
+                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s,
+                    cpu_before)
             reply = parse(line)
             if isinstance(reply, protocol.Comment):
                 continue
             proc.freeze()
+            over = proc.limit_fault()
+            if over is not None:
+                raise Fault(Reason.CRASH, f"{what}: the bot {over}")
             if not seat.untimed and elapsed_s > lim.deadline_s:
                 raise self._late(proc, sched_before, timeout_detail(
-                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s)
+                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s,
+                    cpu_before)
             if isinstance(reply, protocol.ErrorReply):
                 raise Fault(Reason.CRASH, with_memory(
                     f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.max_rss_kb))
             return reply, elapsed_s * 1000.0
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
-              detail: str, elapsed_s: float) -> Fault:
+              detail: str, elapsed_s: float, cpu_before: int | None = None) -> Fault:
         """The timeout fault of a late move, marked as the machine's (`overload`) when the
         bot's threads waited on a run queue, beyond what its own threads used, for at least
-        the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md)."""
+        the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md).
+        With a cgroup, "its own" is everything in the group (children and threads born
+        during the move included): only something outside the group can void the move.
+        A bot over its cgroup's limits is charged for that instead."""
+        over = proc.limit_fault()
+        if over is not None:
+            return Fault(Reason.CRASH, f"{detail.split(':')[0]}: the bot {over}")
         # the bot's processes were learned when it started; its new threads are looked for now
-        wait_s = containment.machine_wait_ns(before, proc.task_times(threads_only=True)) / 1e9
+        after = proc.task_times(threads_only=True)
+        cpu_after = proc.cpu_usage_ns()
+        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        wait_s = containment.machine_wait_ns(before, after, own_cpu_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:

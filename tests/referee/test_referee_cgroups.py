@@ -1,0 +1,123 @@
+"""Bots that attack the machine through what rlimits do not count, each run for real in a
+cgroup (`arena.referee.cgroups`): shared memory, memory held by children, memfds, a fork bomb,
+and children that crowd the bot's own thread. Each is charged (or held at the cap), and
+nothing of it is left on the machine. Skipped, saying why, where the machine has no cgroups
+(`cxarena doctor` tells what to run)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.entrants.specs import parse_spec
+from arena.limits import Limits
+from arena.records import GameRecord, Reason
+from arena.referee import cgroups
+from arena.referee.referee import MatchSettings, Referee
+from tests.helpers import ZOO, tagged_pids, wait_until
+
+SUPPORT = cgroups.detect()
+pytestmark = pytest.mark.skipif(not SUPPORT.available,
+                                reason=f"no cgroups on this machine: {SUPPORT.reason}")
+ATTACKERS = ZOO / "attackers"
+
+
+def _play(bot: str, tmp_path: Path, *, memory_mb: int = 256, max_tasks: int = 512,
+          timeout_s: float = 10.0, options: dict[str, object] | None = None,
+          **settings: Any) -> GameRecord:
+    """One game of the attacker (first) against L0; checks that nothing of either bot is
+    left on the machine, nor any bot cgroup of this referee."""
+    limits = Limits(timeout_s=timeout_s, memory_limit_mb=memory_mb, max_tasks=max_tasks)
+    with Referee(MatchSettings(limits=limits, log_dir=str(tmp_path), **settings)) as referee:
+        assert referee.containment.available
+        rec = referee.play(parse_spec(str(ATTACKERS / bot)), parse_spec("L0"), 4, 5, 3, seed=1,
+                           options1=options)
+        tag = referee.tag
+    assert wait_until(lambda: not tagged_pids(tag), timeout_s=5.0), tagged_pids(tag)
+    mine = f"o{os.getpid()}."
+    cg = cgroups.open_cgroups()
+    assert cg is not None
+    assert not [g for g in cg.groups() if g.startswith(mine)]
+    return rec
+
+
+def _memory_fault(rec: GameRecord) -> None:
+    assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
+    assert "used more than 256 MiB; peak " in rec.detail, rec.detail
+    peak = float(rec.detail.rsplit("peak ", 1)[1].split()[0])
+    assert 200 <= peak <= 257, rec.detail
+
+
+def test_shared_anonymous_memory_counts(tmp_path: Path) -> None:
+    _memory_fault(_play("shm_hog.py", tmp_path))
+
+
+def test_memory_of_children_counts(tmp_path: Path) -> None:
+    _memory_fault(_play("fork_hogs.py", tmp_path))
+
+
+def test_memfds_count(tmp_path: Path) -> None:
+    _memory_fault(_play("memfd_hog.py", tmp_path))
+
+
+def test_memory_counts_unsandboxed_too(tmp_path: Path) -> None:
+    _memory_fault(_play("shm_hog.py", tmp_path, isolation="none"))
+
+
+def test_a_fork_bomb_stops_at_the_cap_and_is_charged(tmp_path: Path) -> None:
+    rec = _play("fork_bomb.py", tmp_path, max_tasks=64)
+    assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
+    assert "tried to run more than 64 tasks" in rec.detail, rec.detail
+    said = rec.stderr_tail.split("fork bomb: ")[1].split()
+    started, refused = int(said[0]), int(said[2])
+    assert started < 64 and refused > 1900, rec.stderr_tail
+
+
+def _busy_share(cpu: int, seconds: float) -> float:
+    """The share of core `cpu` that was busy over `seconds` (/proc/stat)."""
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            for line in f:
+                if line.startswith(f"cpu{cpu} "):
+                    ticks = [int(x) for x in line.split()[1:]]
+                    return sum(ticks), ticks[3] + ticks[4]  # total, idle + iowait
+        raise AssertionError(f"no cpu{cpu} in /proc/stat")
+    total0, idle0 = sample()
+    time.sleep(seconds)
+    total1, idle1 = sample()
+    return 1.0 - (idle1 - idle0) / max(1, total1 - total0)
+
+
+def test_own_busy_children_do_not_void_a_late_move(tmp_path: Path) -> None:
+    """The bot's 8 children take its thread's CPU on its core: its own doing, charged as a
+    timeout, not played again as an overload (something outside its cgroup would have to
+    take 20% of the limit for that)."""
+    cpu = max(os.sched_getaffinity(0))
+    busy = _busy_share(cpu, 0.3)
+    if busy > 0.1:  # others' work on the core would rightly void the move
+        pytest.skip(f"core {cpu} is {busy:.0%} busy with other work: the overload rule would "
+                    "rightly void the move")
+    rec = _play("busy_children.py", tmp_path, timeout_s=0.5, cpu=cpu,
+                options={"children": 8})
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
+    assert "overload" not in rec.extra and "overloaded" not in rec.detail, rec
+
+
+def test_records_carry_the_peak_memory(tmp_path: Path) -> None:
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path))) as referee:
+        rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 3, seed=1)
+    assert rec.extra["cgroup"] == SUPPORT.backend
+    peaks = rec.extra["peak_memory_mb"]
+    assert len(peaks) == 2 and all(5 < p < 500 for p in peaks), peaks
+
+
+def test_cgroups_can_be_turned_off(tmp_path: Path) -> None:
+    settings = MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path), cgroups=False)
+    with Referee(settings) as referee:
+        assert not referee.containment.available
+        rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 3, seed=1)
+    assert "cgroup" not in rec.extra and "peak_memory_mb" not in rec.extra

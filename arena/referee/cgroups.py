@@ -285,8 +285,10 @@ class BotGroup:
             folder = self._any_folder()
             if memory_limit_bytes is not None:
                 _write(os.path.join(folder, "memory.max"), str(memory_limit_bytes))
-                if os.path.exists(os.path.join(folder, "memory.swap.max")):
+                try:  # no swap (absent where the kernel does not account swap)
                     _write(os.path.join(folder, "memory.swap.max"), "0")
+                except OSError:
+                    pass
             if pids_max is not None:
                 _write(os.path.join(folder, "pids.max"), str(pids_max))
 

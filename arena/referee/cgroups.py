@@ -38,8 +38,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arena.referee.containment import owner_mark
+
 __all__ = ["BACKENDS", "BotGroup", "Cgroups", "Support", "detect", "group_name", "open_cgroups",
-           "probe_v1", "probe_v2"]
+           "probe_v1", "probe_v2", "summary"]
 
 #: the values of `Support.backend`
 BACKENDS = ("v1", "v2", "none")
@@ -193,7 +195,6 @@ def detect() -> Support:
 # ------------------------------------------------------------------------------- groups
 def group_name(bot_id: str) -> str:
     """The group name of a bot of this referee process: o<PID>.<STARTTIME>.<BOT_ID>."""
-    from arena.referee.containment import owner_mark
     pid, _, start = owner_mark().partition(":")
     return f"o{pid}.{start}.{bot_id}"
 
@@ -555,7 +556,6 @@ class Cgroups:
 
     def cleanup(self) -> list[str]:
         """Kill and remove the groups whose owning referee process is dead; their names."""
-        from arena.referee.containment import owner_mark
         gone = []
         parents = self._parents()
         for name in self.groups():
@@ -584,6 +584,13 @@ def _keyed_words(path: str) -> set[str]:
 def _machine_cgroups() -> Cgroups | None:
     support = detect()
     return Cgroups(support) if support.available else None
+
+
+def summary(enabled: bool = True) -> str:
+    """The one line a run prints at its start: what contains the bots on this machine."""
+    if not enabled:
+        return f"containment: {_RLIMITS_ONLY} (cgroups turned off)"
+    return detect().summary()
 
 
 def open_cgroups(enabled: bool = True) -> Cgroups | None:

@@ -178,7 +178,10 @@ def detect() -> Support:
     v2 = [(point, mroot) for point, mroot, kind, _ in mounts if kind == "cgroup2"]
     if v2 and "" in own:
         point, mroot = v2[0]
-        found = probe_v2(_under(point, mroot, own[""]))
+        path = own[""]
+        if os.path.basename(path) == REFEREE_LEAF:  # a referee moved there (or its worker)
+            path = os.path.dirname(path)
+        found = probe_v2(_under(point, mroot, path))
         if found.available:
             return found
         reasons.append(found.reason)

@@ -159,6 +159,7 @@ class BotProcess:
         #: the bot's cgroup (None: rlimits only); made before the process, so that a failure
         #: to make it is the harness's (ValueError), never the bot's
         self.cgroup: BotGroup | None = None
+        self._outside: list[int] = []  # processes of its cgroup outside its process group
         if cgroups is not None:
             try:
                 self.cgroup = cgroups.create(self.bot_id, memory_limit_bytes, max_tasks)
@@ -342,11 +343,16 @@ class BotProcess:
         return group
 
     def _signal_all(self, sig: int) -> None:
-        """`sig` to the process group and to every process of the bot's cgroup (those that
-        left the group, e.g. by `setsid` outside a sandbox)."""
+        """`sig` to the process group and to every other process of the bot's cgroup (those
+        that left the group, e.g. by `setsid` outside a sandbox; SIGCONT goes to the ones the
+        last SIGSTOP found, without reading the group again)."""
         self._signal_group(sig)
-        if self.cgroup is not None and not self._killed:
-            containment.kill_pids([p for p in self.cgroup.procs() if p != self.pid], sig)
+        if self.cgroup is None or self._killed:
+            return
+        if sig == signal.SIGSTOP:
+            self._outside = [p for p in self.cgroup.procs()
+                             if p != self.pid and _pgid(p) != self.pgid]
+        containment.kill_pids(self._outside, sig)
 
     def freeze(self) -> None:
         """Freeze the bot: with a cgroup v2 freezer every task of its group (waiting until
@@ -611,3 +617,11 @@ def _comm(pid: int) -> str:
             return f.read().strip()
     except OSError:
         return ""
+
+
+def _pgid(pid: int) -> int:
+    """The process group of a process (-1 if it is gone)."""
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return -1

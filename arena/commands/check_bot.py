@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
     if notice:
         print(notice, file=sys.stderr, flush=True)
-    print(summary(), file=sys.stderr, flush=True)
     print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
+    print(summary(), flush=True)
     report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
                        max_moves=args.max_moves, seed=args.seed, progress=_progress,
                        memory_mb=args.memory_mb, isolation=args.isolation,
@@ -123,7 +123,8 @@ def _run_game(args: argparse.Namespace) -> int:
     memory_mb = defaults.MEMORY_LIMIT_MB if args.memory_mb is None else args.memory_mb
     max_tasks = defaults.MAX_TASKS if args.max_tasks is None else args.max_tasks
     from arena.referee.cgroups import summary
-    print(summary(), file=sys.stderr, flush=True)
+
+    print(summary(), flush=True)
     report = run_game_check(args.spec, game, timeout_s, seed=args.seed,
                             isolation=args.isolation, memory_mb=memory_mb,
                             max_tasks=max_tasks)

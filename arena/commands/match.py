@@ -303,7 +303,6 @@ def run(args: argparse.Namespace) -> int:
     notice = isolation.notice()
     if notice:
         print(notice, file=sys.stderr)
-    print(containment_summary(not args.no_cgroups), file=sys.stderr)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
     for spec in (spec1, spec2):
         problem = time_limit_problem(spec, args.time)  # Java bots: whole seconds
@@ -327,6 +326,7 @@ def run(args: argparse.Namespace) -> int:
     sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha,
                                                args.beta)
     out = sys.stderr if args.json else sys.stdout
+    print(containment_summary(not args.no_cgroups), file=sys.stderr)
     if sprt is not None:
         print(f"{sprt.describe()}; at most {args.games} games", file=out, flush=True)
     records: list[GameRecord] = []

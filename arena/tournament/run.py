@@ -271,8 +271,6 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
     if isolation.notice():
         print(isolation.notice(), file=sys.stderr)
-    containment = containment_summary(config.cgroups)
-    print(containment, file=sys.stderr)
     refuse_unseen_programs([parse_spec(p.spec) for p in config.players], isolation.isolated)
     if results_dir.exists() and not results_dir.is_dir():
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
@@ -281,6 +279,8 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     else:
         _check_stored(results_dir, config, codes, replay_changed)
     (results_dir / LOGS_DIR).mkdir(parents=True, exist_ok=True)
+    containment = containment_summary(config.cgroups)
+    print(containment, file=sys.stderr)
     with ResultStore(results_dir / DB_FILE) as store, _run_log(results_dir / LOG_FILE):
         _bind(store, config, len(schedule))
         done = store.done_ids()

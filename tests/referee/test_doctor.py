@@ -36,3 +36,16 @@ def test_a_tiny_task_cap_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--max-tasks must be 0 (no cap) or at least 16" in capsys.readouterr().err
     assert main(["check-bot", "L0", "--max-tasks", "3"]) == 2
     assert "--max-tasks" in capsys.readouterr().err
+
+
+def test_the_report_says_what_contained_the_bots() -> None:
+    from types import SimpleNamespace
+
+    from arena.report.html import _containment
+
+    def game(extra: dict[str, object]) -> SimpleNamespace:
+        return SimpleNamespace(record=SimpleNamespace(extra=extra))
+
+    data = SimpleNamespace(games=[game({"cgroup": "v1"}), game({"cgroup": "v1"}), game({})])
+    assert _containment(data) == "cgroup v1 in 2 of 3 games; rlimits only in 1 of 3 games"  # type: ignore[arg-type]
+    assert _containment(SimpleNamespace(games=[game({})])) == ""  # type: ignore[arg-type]

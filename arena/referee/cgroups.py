@@ -494,18 +494,19 @@ class Cgroups:
             return {c: folder for c in ("memory", "pids", "cpuacct", "freezer")}
         return {c: os.path.join(f, FOLDER) for c, f in self.support.roots}
 
-    def prepare(self) -> None:
+    def prepare(self) -> list[str]:
         """Make the parent folders (v2: move this cgroup's processes to a leaf and enable the
-        controllers below), then clean up groups of dead referees. Once."""
+        controllers below), then clean up groups of dead referees (their names). Once per
+        process: later calls do nothing."""
         if self._prepared:
-            return
+            return []
         if self.support.backend == "v2":
             self._prepare_v2(self.support.roots[0][1])
         else:
             for folder in dict.fromkeys(self._parents().values()):
                 os.makedirs(folder, exist_ok=True)
         self._prepared = True
-        self.cleanup()
+        return self.cleanup()
 
     def _prepare_v2(self, own: str) -> None:
         wanted = " ".join(f"+{c}" for c in ("memory", "pids", "cpu")

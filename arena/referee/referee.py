@@ -44,6 +44,7 @@ from typing import Any
 
 from arena import __version__, defaults
 from arena.board import CXBoard, CXGameState
+from arena.errors import UsageError
 from arena.games import Game, GameError
 from arena.games.openings import check_opening
 from arena.limits import Limits
@@ -208,6 +209,16 @@ class Referee:
         if leftovers:
             log.warning("event=leftovers-killed pids=%s: processes of bots whose referee "
                         "process had died", leftovers)
+        if self._cgroups is not None:  # and their cgroups (once per process)
+            try:
+                gone = self._cgroups.prepare()
+            except OSError as e:
+                raise UsageError(f"cgroups: cannot prepare the bots' groups ({e}); turn "
+                                 "cgroups off (cgroups: false, --no-cgroups) or see cxarena "
+                                 "doctor") from e
+            if gone:
+                log.warning("event=leftover-cgroups-removed groups=%s: cgroups of bots whose "
+                            "referee process had died", gone)
         atexit.register(self.close)
 
     def __enter__(self) -> Referee:

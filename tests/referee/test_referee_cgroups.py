@@ -7,6 +7,9 @@ nothing of it is left on the machine. Skipped, saying why, where the machine has
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee import cgroups
 from arena.referee.referee import MatchSettings, Referee
+from tests.conftest import ROOT
 from tests.helpers import ZOO, tagged_pids, wait_until
 
 SUPPORT = cgroups.detect()
@@ -121,3 +125,35 @@ def test_cgroups_can_be_turned_off(tmp_path: Path) -> None:
         assert not referee.containment.available
         rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 3, seed=1)
     assert "cgroup" not in rec.extra and "peak_memory_mb" not in rec.extra
+
+
+def test_the_groups_of_a_killed_referee_are_removed_by_the_next(tmp_path: Path) -> None:
+    """A referee killed by SIGKILL: its bots die by their parent-death signal, its groups are
+    removed by the next referee that starts."""
+    code = (
+        "import os, sys, time\n"
+        "from arena.limits import Limits\n"
+        "from arena.referee.referee import MatchSettings, Referee\n"
+        "from arena.entrants.specs import parse_spec\n"
+        "r = Referee(MatchSettings(limits=Limits(timeout_s=5.0)))\n"
+        "r.play(parse_spec('L0'), parse_spec('L1'), 4, 4, 3, 1)\n"
+        "print(r.tag, os.getpid(), flush=True)\n"
+        "time.sleep(120)\n")
+    p = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stdout=subprocess.PIPE,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    cg = cgroups.open_cgroups()
+    assert cg is not None
+    try:
+        assert p.stdout is not None
+        tag, pid = p.stdout.readline().split()
+        theirs = [g for g in cg.groups() if g.startswith(f"o{pid}.")]
+        assert len(theirs) == 2, cg.groups()  # the two idle bots
+    finally:
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+    assert wait_until(lambda: not tagged_pids(tag), timeout_s=5.0), tagged_pids(tag)
+    assert set(theirs) <= set(cg.groups())  # nobody removed them yet
+    cg._prepared = False  # this test process prepared already: as a new referee process would
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path))):
+        pass
+    assert not set(theirs) & set(cg.groups())

@@ -564,7 +564,7 @@ class BotProcess:
             if group.memory_limit_hit():
                 limit = group.memory_limit_bytes or 0
                 peak = group.memory_peak_bytes()
-                return (f"out of memory: used more than {limit / 2**20:g} MiB; peak "
+                return (f"ran out of memory: used more than {limit / 2**20:g} MiB; peak "
                         f"{peak / 2**20:.1f} MiB")
             refused = group.pids_limit_hits()
             if refused:

@@ -14,8 +14,10 @@ describe how it ended (with its peak memory from `wait4`), read its stderr tail.
 With cgroups (`arena.referee.cgroups`, a `Cgroups` passed in), the bot gets a group of its own
 right after its first process starts (a sandbox's bwrap then still waits for `Launch.release()`,
 so nothing has forked yet): its memory limit and task cap count the whole tree, freeze and thaw
-use the group's freezer, and `kill` kills everything in the group. `limit_fault()` says when
-the bot went over either limit; the group is removed once the bot is reaped.
+use the group's freezer on cgroup v2 (on v1 the SIGSTOP and SIGCONT also reach the processes of
+the group outside the process group: see `_freezer`), and `kill` kills everything in the
+group. `limit_fault()` says when the bot went over either limit; the group is removed once the
+bot is reaped.
 
 Processes are started from one long-lived thread per process (`_spawner`): the parent-death
 signal a bot arms (`arena.wire.lifeline`) fires when the *thread* that forked it ends, so
@@ -153,9 +155,6 @@ class BotProcess:
         self._orphans: set[int] = set()  # killed bot processes re-parented to us, to collect
         #: peak resident memory of the process in KiB once reaped (wait4), else None
         self.max_rss_kb: int | None = None
-        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
-        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
-        # late wake-up of the referee never counts against the bot.
         #: the bot's cgroup (None: rlimits only); made before the process, so that a failure
         #: to make it is the harness's (ValueError), never the bot's
         self.cgroup: BotGroup | None = None
@@ -165,6 +164,9 @@ class BotProcess:
                 self.cgroup = cgroups.create(self.bot_id, memory_limit_bytes, max_tasks)
             except OSError as e:
                 raise ValueError(f"cannot make the bot's cgroup: {e}") from e
+        # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
+        # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
+        # late wake-up of the referee never counts against the bot.
         self._sock, child_out = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
         log = open(log_path, "ab")

@@ -16,8 +16,9 @@ or the machine cannot isolate (`auto`); each record says which in `extra["isolat
 Where the machine offers cgroups (`arena.referee.cgroups`, unless `MatchSettings.cgroups` is
 False) each bot process tree has a group of its own: its memory limit and task cap count
 everything it starts, going over either is a `crash` whose detail says so ("out of memory: used
-more than 256 MiB; peak 256.0 MiB"), the freezer stops it between turns, and the CPU its own
-children and threads take is its own time in the overload rule. Records then carry each
+more than 256 MiB; peak 256.0 MiB"), everything in the group is stopped between turns (the
+cgroup v2 freezer; SIGSTOP on v1), and the CPU its own children and threads take is its own
+time in the overload rule. Records then carry each
 bot's peak memory (`extra["peak_memory_mb"]`) and the backend (`extra["cgroup"]`).
 
 The referee starts bots from the launch values (`arena.wire.launch`) the entrants give it and

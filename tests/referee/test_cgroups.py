@@ -220,6 +220,19 @@ def test_v1_freezer_freezes_and_kill_all_kills_frozen_tasks(v1_group: BotGroup) 
 
 
 @needs_v1
+def test_v1_frozen_tasks_ignore_sigkill_until_thawed(v1_group: BotGroup) -> None:
+    """Why the referee stops bots with SIGSTOP on v1 (docs/containment.md): a parent-death
+    SIGKILL would not end a bot frozen by the v1 freezer."""
+    proc = _start(v1_group, "import time\ntime.sleep(60)")
+    assert v1_group.freeze()
+    proc.kill()
+    time.sleep(0.3)
+    assert proc.poll() is None  # still there, frozen
+    v1_group.thaw()
+    assert proc.wait(5) == -9
+
+
+@needs_v1
 def test_v1_cleanup_kills_and_removes_a_dead_referees_group() -> None:
     cg = cgroups.open_cgroups()
     assert cg is not None
@@ -237,3 +250,53 @@ def test_v1_cleanup_kills_and_removes_a_dead_referees_group() -> None:
     assert sleeper.wait(5) == -9
     assert wait_until(lambda: not any(os.path.exists(f) for f in group.folders.values()))
     assert not live(sleeper.pid)
+
+
+# ------------------------------------------------------------------ cgroup v2, for real
+def _v2_scratch() -> str | None:
+    """A new folder in a writable cgroup2 mount (a hybrid machine's /sys/fs/cgroup/unified
+    has no memory or pids controller, but the freezer, cgroup.kill and cpu.stat of every v2
+    group), or None."""
+    try:
+        with open("/proc/self/mountinfo") as f:
+            mounts = cgroups._mounts(f.read())
+    except OSError:
+        return None
+    for point, _, kind, _ in mounts:
+        if kind == "cgroup2":
+            folder = os.path.join(point, f"cxarena-test-{os.getpid()}-{time.time_ns()}")
+            try:
+                os.mkdir(folder)
+            except OSError:
+                return None
+            return folder
+    return None
+
+
+def test_v2_freezer_and_kill_for_real() -> None:
+    folder = _v2_scratch()
+    if folder is None:
+        pytest.skip("no writable cgroup2 mount here (root on a machine with cgroup v2 needed)")
+    group = BotGroup("v2", {c: folder for c in ("memory", "pids", "cpuacct", "freezer")},
+                     os.path.basename(folder))
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        group.add(spinner.pid)
+        assert group.procs() == [spinner.pid]
+        assert group.freeze()
+        time.sleep(0.05)
+        before = group.cpu_usage_ns() or 0
+        time.sleep(0.2)
+        assert (group.cpu_usage_ns() or 0) - before < 5_000_000  # frozen: no CPU
+        # what makes the v2 freezer safe between turns: a frozen task dies of SIGKILL
+        os.kill(spinner.pid, 9)
+        assert spinner.wait(5) == -9
+        sleeper = subprocess.Popen(["sleep", "30"])
+        group.add(sleeper.pid)
+        group.thaw()
+        assert group.kill_all()  # cgroup.kill where the kernel has it (5.14), else one by one
+        assert sleeper.wait(5) == -9
+    finally:
+        spinner.kill()
+        group.kill_all()
+        assert group.remove()

@@ -408,7 +408,8 @@ class BotProcess:
             self._killed = True
             self._orphans |= set(containment.kill_pids(tree | escaped))
             if self.cgroup is not None:  # everything in its group, wherever it went (one
-                self.cgroup.kill_all(0.0)  # pass: frozen, killed, thawed; no wait for death)
+                # look, no wait: what it forks meanwhile dies when the group ends, `reap`)
+                containment.kill_pids(self.cgroup.procs())
         self.reap(0.0)
 
     def kill_escaped(self, table: containment.ProcessTable | None = None) -> list[int]:

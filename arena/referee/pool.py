@@ -167,7 +167,7 @@ class BotPool:
                 raise Fault(Reason.CRASH, f"{FAILED_TO_START}: the bot {over}") from None
             raise Fault(Reason.CRASH, with_memory(
                 f"{FAILED_TO_START}: {how or e}", self.limits.memory_limit_bytes,
-                proc.max_rss_kb, proc.stderr_tail())) from None
+                proc.peak_kb(), proc.stderr_tail())) from None
         except (protocol.ProtocolError, LineTooLong) as e:
             raise Fault(Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
 

@@ -549,6 +549,14 @@ class BotProcess:
         `reset_peak` on cgroup v1, since the bot started on v2."""
         return None if self.cgroup is None else self.cgroup.memory_peak_bytes()
 
+    def peak_kb(self) -> int | None:
+        """The bot's peak memory in KiB as best known: its process's peak resident memory
+        (`wait4`, `max_rss_kb`) or, where larger (a sandbox, whose reaped process is bwrap),
+        its cgroup's peak."""
+        group = None if self.cgroup is None else self.cgroup.memory_peak_bytes() // 1024
+        known = [k for k in (self.max_rss_kb, group) if k]
+        return max(known) if known else None
+
     def reset_peak(self) -> None:
         if self.cgroup is not None:
             self.cgroup.reset_peak()

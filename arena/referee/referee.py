@@ -522,7 +522,7 @@ class Referee:
             detail = f"{what}: the bot {how}" if how else f"{what}: the bot closed its {closed}"
             tail = proc.stderr_tail(seat.log_offset)
             raise Fault(Reason.CRASH, with_memory(detail, self.limits.memory_limit_bytes,
-                                                  proc.max_rss_kb, tail)) from None
+                                                  proc.peak_kb(), tail)) from None
         except BlockingIOError:
             raise Fault(Reason.CRASH, f"{what}: the bot does not read its stdin") from None
         except LineTooLong as e:
@@ -572,7 +572,7 @@ class Referee:
                     cpu_before)
             if isinstance(reply, protocol.ErrorReply):
                 raise Fault(Reason.CRASH, with_memory(
-                    f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.max_rss_kb))
+                    f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.peak_kb()))
             return reply, elapsed_s * 1000.0
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],

@@ -7,6 +7,7 @@ nothing of it is left on the machine. Skipped, saying why, where the machine has
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -70,6 +71,20 @@ def test_memfds_count(tmp_path: Path) -> None:
 
 def test_memory_counts_unsandboxed_too(tmp_path: Path) -> None:
     _memory_fault(_play("shm_hog.py", tmp_path, isolation="none"))
+
+
+def test_a_sandboxed_c_hog_is_said_to_run_out_of_memory(tmp_path: Path) -> None:
+    """RLIMIT_DATA makes its malloc return NULL (SIGSEGV); the group's peak says why."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler (cc) installed")
+    exe = tmp_path / "memhog"
+    subprocess.run([cc, "-O0", "-o", str(exe), str(ZOO / "memhog.c")], check=True, timeout=60)
+    limits = Limits(timeout_s=10.0, memory_limit_mb=300)
+    with Referee(MatchSettings(limits=limits, log_dir=str(tmp_path))) as referee:
+        rec = referee.play(parse_spec(f"exec:{exe}"), parse_spec("L0"), 4, 5, 3, seed=1)
+    assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
+    assert "SIGSEGV" in rec.detail and "memory" in rec.detail, rec.detail
 
 
 def test_a_fork_bomb_stops_at_the_cap_and_is_charged(tmp_path: Path) -> None:

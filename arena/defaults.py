@@ -37,3 +37,13 @@ BOT_LOG_TAIL_KB = 64
 #: its last LOG_TAIL_OVER_BUDGET_KB KiB (after a note)
 LOG_BUDGET_MB = 64
 LOG_TAIL_OVER_BUDGET_KB = 4
+#: the most tasks (processes and threads, counted together by the cgroup `pids` controller) one
+#: bot may run at once, where cgroups are available (arena.referee.cgroups). Measured on a
+#: 2-core machine: a stock JVM starts with 14 (-XX:+UseSerialGC, as cxarena runs Java bots)
+#: to 19 (default GC) tasks, a numba bot with 2, a sandbox adds 2 (bwrap and its init); a
+#: JVM's GC and compiler threads grow with the cores (about 100 on 64 cores): well above all
+MAX_TASKS = 512
+#: the smallest task cap accepted
+MIN_TASKS = 16
+#: use cgroups for bots where the machine offers them (`cxarena doctor` says what it offers)
+CGROUPS = True

@@ -21,13 +21,16 @@ MIB = 2**20
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-move time limit, its grace, the start-up limit (seconds) and the memory limit of one
-    bot process (MiB; None: no limit). Raises ValueError when a value is out of range."""
+    """Per-move time limit, its grace, the start-up limit (seconds), the memory limit of one
+    bot (MiB; None: no limit) and its task cap. Raises ValueError when a value is out of range."""
 
     timeout_s: float
     grace_s: float = defaults.GRACE_S
     startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
     memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB
+    #: the most tasks (processes and threads) a bot may run at once, where cgroups count them
+    #: (None: no cap)
+    max_tasks: int | None = defaults.MAX_TASKS
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.timeout_s) and self.timeout_s > 0):
@@ -40,6 +43,9 @@ class Limits:
         if mem is not None and mem < defaults.MIN_MEMORY_MB:
             raise ValueError(f"memory_limit_mb must be at least {defaults.MIN_MEMORY_MB} MiB, "
                              f"got {mem}")
+        tasks = self.max_tasks
+        if tasks is not None and tasks < defaults.MIN_TASKS:
+            raise ValueError(f"max_tasks must be at least {defaults.MIN_TASKS}, got {tasks}")
 
     @property
     def memory_limit_bytes(self) -> int | None:
@@ -51,17 +57,23 @@ class Limits:
         return self.timeout_s + self.grace_s
 
     def to_dict(self) -> dict[str, Any]:
-        return {"timeout_s": self.timeout_s, "grace_s": self.grace_s,
-                "startup_timeout_s": self.startup_timeout_s,
-                "memory_limit_mb": self.memory_limit_mb}
+        """The limits as a config says them (`max_tasks` only when not the default, so that
+        the fingerprints of results made before it existed still match)."""
+        out: dict[str, Any] = {"timeout_s": self.timeout_s, "grace_s": self.grace_s,
+                               "startup_timeout_s": self.startup_timeout_s,
+                               "memory_limit_mb": self.memory_limit_mb}
+        if self.max_tasks != defaults.MAX_TASKS:
+            out["max_tasks"] = self.max_tasks
+        return out
 
 
 def make_limits(timeout_s: float, grace_s: float | None = None,
                 startup_timeout_s: float | None = None,
                 memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB,
-                where: str = "limits") -> Limits:
+                where: str = "limits", max_tasks: int | None = defaults.MAX_TASKS) -> Limits:
     """The one way to build `Limits` from a config or flags (None: the default of
-    `arena.defaults` for grace and start-up; `memory_limit_mb=None` means no limit). Raises
+    `arena.defaults` for grace and start-up; `memory_limit_mb=None` and `max_tasks=None` mean
+    no limit). Raises
     UsageError naming `where` for a value out of range."""
     try:
         return Limits(
@@ -69,6 +81,7 @@ def make_limits(timeout_s: float, grace_s: float | None = None,
             grace_s=defaults.GRACE_S if grace_s is None else float(grace_s),
             startup_timeout_s=(defaults.STARTUP_TIMEOUT_S if startup_timeout_s is None
                                else float(startup_timeout_s)),
-            memory_limit_mb=None if memory_limit_mb is None else int(memory_limit_mb))
+            memory_limit_mb=None if memory_limit_mb is None else int(memory_limit_mb),
+            max_tasks=None if max_tasks is None else int(max_tasks))
     except (TypeError, ValueError) as e:
         raise UsageError(f"{where}: {e}") from None

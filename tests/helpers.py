@@ -45,6 +45,36 @@ def cmdline(pid: int) -> str:
         return ""
 
 
+def frozen(pid: int) -> bool:
+    """The process is stopped by SIGSTOP (state T), or frozen by its cgroup's freezer (state
+    D, its v1 freezer group FROZEN or its v2 group's cgroup.events `frozen 1`)."""
+    try:
+        state = _stat(pid)[0]
+        if state == "T":
+            return True
+        if state != "D":
+            return False
+        with open(f"/proc/{pid}/cgroup") as f:
+            lines = f.read().splitlines()
+    except (OSError, IndexError):
+        return False
+    for line in lines:
+        _, ctrls, path = line.split(":", 2)
+        try:
+            if "freezer" in ctrls.split(","):
+                with open(f"/sys/fs/cgroup/freezer{path}/freezer.state") as f:
+                    return f.read().strip() == "FROZEN"
+            if ctrls == "" and path != "/":
+                for mount in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified"):
+                    events = f"{mount}{path}/cgroup.events"
+                    if os.path.exists(events):
+                        with open(events) as f:
+                            return "frozen 1" in f.read()
+        except OSError:
+            continue
+    return False
+
+
 def tagged_pids(tag: str) -> list[int]:
     """Live processes whose environment carries CXARENA_TAG=tag: the bots a Referee started
     and everything they forked."""

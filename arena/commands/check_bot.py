@@ -56,6 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="memory limit per bot process in MiB, 0 for none (default: "
                              "memory_limit_mb of configs/tournament.yaml, else "
                              f"{defaults.MEMORY_LIMIT_MB})")
+    parser.add_argument("--max-tasks", type=int, default=None, metavar="N",
+                        help="processes and threads the bot may run at once, where cgroups "
+                             "count them; 0 for no cap (default: max_tasks of "
+                             f"configs/tournament.yaml, else {defaults.MAX_TASKS})")
     parser.add_argument("--isolation", choices=MODES, default=defaults.ISOLATION,
                         help="sandbox the bot: auto (where the machine allows it), namespaces "
                              "(required), none (default %(default)s)")
@@ -74,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
             args.memory_mb < defaults.MIN_MEMORY_MB):
         raise UsageError(f"--memory-mb must be 0 (no limit) or at least "
                          f"{defaults.MIN_MEMORY_MB}, got {args.memory_mb}")
+    if args.max_tasks is not None and args.max_tasks != 0 and (
+            args.max_tasks < defaults.MIN_TASKS):
+        raise UsageError(f"--max-tasks must be 0 (no cap) or at least {defaults.MIN_TASKS}, "
+                         f"got {args.max_tasks}")
     if args.max_moves is not None and args.max_moves < 2:
         raise UsageError(f"--max-moves must be at least 2, got {args.max_moves}")
     if args.game is not None:
@@ -81,15 +89,18 @@ def run(args: argparse.Namespace) -> int:
     boards = ([tuple(b) for b in args.board] if args.board
               else check_boards(args.board_set))
     names = ", ".join(f"{M}x{N}x{K}" for M, N, K in boards)
+    from arena.referee.cgroups import summary
     from arena.referee.sandbox import resolve
 
     notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
     if notice:
         print(notice, file=sys.stderr, flush=True)
     print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
+    print(summary(), flush=True)
     report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
                        max_moves=args.max_moves, seed=args.seed, progress=_progress,
-                       memory_mb=args.memory_mb, isolation=args.isolation)
+                       memory_mb=args.memory_mb, isolation=args.isolation,
+                       max_tasks=args.max_tasks)
     print()
     print(report.text(games=False))
     sys.stdout.flush()
@@ -110,7 +121,12 @@ def _run_game(args: argparse.Namespace) -> int:
     print(f"checking {args.spec} in {game.label()} against a random player, both colours, "
           f"{timeout_s:g} s per move ...", flush=True)
     memory_mb = defaults.MEMORY_LIMIT_MB if args.memory_mb is None else args.memory_mb
+    max_tasks = defaults.MAX_TASKS if args.max_tasks is None else args.max_tasks
+    from arena.referee.cgroups import summary
+
+    print(summary(), flush=True)
     report = run_game_check(args.spec, game, timeout_s, seed=args.seed,
-                            isolation=args.isolation, memory_mb=memory_mb)
+                            isolation=args.isolation, memory_mb=memory_mb,
+                            max_tasks=max_tasks)
     print(report.text())
     return 0 if report.passed else 1

@@ -94,7 +94,9 @@ def _check(league: Any, args: argparse.Namespace) -> int:
 def _serve(league: Any, args: argparse.Namespace) -> int:
     from arena.commands import opening_judge
     from arena.league.web.server import serve
+    from arena.referee.cgroups import summary
 
+    print(summary(), file=sys.stderr, flush=True)  # what contains the workers' bots
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
           args.unsafe_no_isolation, judge=opening_judge(),
           forwarded_allow_ips=args.forwarded_allow_ips)
@@ -114,7 +116,9 @@ def _final(league: Any, args: argparse.Namespace) -> int:
 def _worker(league: Any, args: argparse.Namespace) -> int:
     from arena.commands import opening_judge
     from arena.league.worker import worker_main
+    from arena.referee.cgroups import summary
 
+    print(summary(), file=sys.stderr, flush=True)
     league.conn.close()
     return worker_main(args.dir, opening_judge())
 

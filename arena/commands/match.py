@@ -87,6 +87,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="grace margin before an answer counts as late (default %(default)g)")
     parser.add_argument("--memory-mb", type=int, default=defaults.MEMORY_LIMIT_MB, metavar="MB",
                         help="memory limit per bot in MiB, 0 for none (default %(default)d)")
+    parser.add_argument("--max-tasks", type=int, default=defaults.MAX_TASKS, metavar="N",
+                        help="processes and threads a bot may run at once, where cgroups count "
+                             "them; 0 for no cap (default %(default)d)")
+    parser.add_argument("--no-cgroups", action="store_true",
+                        help="no cgroup per bot even where the machine offers them (rlimits "
+                             "only; see cxarena doctor)")
     parser.add_argument("--startup-s", type=float, default=defaults.STARTUP_TIMEOUT_S,
                         metavar="S", help="time a bot may take to start up (default %(default)g)")
     parser.add_argument("--fresh", action="store_true",
@@ -202,6 +208,9 @@ def _check_limits(args: argparse.Namespace) -> None:
                          f"got {args.memory_mb}")
     if not args.startup_s > 0:
         raise UsageError(f"--startup-s must be > 0, got {args.startup_s}")
+    if args.max_tasks and not args.max_tasks >= defaults.MIN_TASKS:
+        raise UsageError(f"--max-tasks must be 0 (no cap) or at least {defaults.MIN_TASKS}, "
+                         f"got {args.max_tasks}")
 
 
 MATCH_LOGS_PREFIX = "cxarena-match-logs-"
@@ -281,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.entrants.probe import check_loadable
     from arena.entrants.specs import SpecError, parse_spec, time_limit_problem
     from arena.limits import make_limits
+    from arena.referee.cgroups import summary as containment_summary
     from arena.referee.referee import MatchSettings, Referee
     from arena.referee.sandbox import resolve
     from arena.results.stats import Pentanomial, Sprt, SprtResult
@@ -308,12 +318,15 @@ def run(args: argparse.Namespace) -> int:
     if args.log_dir is None:
         prune_match_logs(keep=defaults.KEEP_MATCH_LOGS, current=log_dir)
     limits = make_limits(args.time, args.grace_ms / 1000.0, args.startup_s,
-                         args.memory_mb or None, where="match")
+                         args.memory_mb or None, where="match",
+                         max_tasks=args.max_tasks or None)
     settings = MatchSettings(limits=limits, fresh_process=args.fresh, cpu=args.cpu,
-                             log_dir=log_dir, isolation=args.isolation)
+                             log_dir=log_dir, isolation=args.isolation,
+                             cgroups=not args.no_cgroups)
     sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha,
                                                args.beta)
     out = sys.stderr if args.json else sys.stdout
+    print(containment_summary(not args.no_cgroups), file=sys.stderr)
     if sprt is not None:
         print(f"{sprt.describe()}; at most {args.games} games", file=out, flush=True)
     records: list[GameRecord] = []

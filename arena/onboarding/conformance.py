@@ -255,14 +255,16 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
               max_moves: int | None = None, seed: int = 1,
               progress: Callable[[CheckGame], None] | None = None,
               memory_mb: int | None = None,
-              isolation: str = defaults.ISOLATION) -> CheckReport:
+              isolation: str = defaults.ISOLATION,
+              max_tasks: int | None = None) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     board list or setting; any fault of the bot ends up in the report instead.
 
     boards: the boards to play (default: `check_boards()`); timeout_s: the per-move limit
     (default: `default_settings()`); quick: cap big boards at QUICK_MAX_MOVES plies instead of
     MAX_MOVES; max_moves: the cap itself; progress: called after each game; memory_mb: the
-    memory limit per bot process in MiB, 0 for none (default: `default_settings()`).
+    memory limit per bot process in MiB, 0 for none (default: `default_settings()`); max_tasks:
+    the task cap where cgroups count tasks, 0 for none (default: `default_settings()`).
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -291,9 +293,15 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             raise UsageError(f"the memory limit must be 0 (no limit) or at least "
                              f"{defaults.MIN_MEMORY_MB} MiB, got {memory_mb}")
         settings["memory_limit_mb"] = memory_mb or None
+    if max_tasks is not None:
+        if max_tasks != 0 and max_tasks < defaults.MIN_TASKS:
+            raise UsageError(f"the task cap must be 0 (no cap) or at least "
+                             f"{defaults.MIN_TASKS}, got {max_tasks}")
+        settings["max_tasks"] = max_tasks or None
     refuse_unseen_programs([bot], resolve(isolation).isolated)
     limits = make_limits(limit_s, settings["grace_s"], settings["startup_timeout_s"],
-                         settings["memory_limit_mb"], where="check-bot")
+                         settings["memory_limit_mb"], where="check-bot",
+                         max_tasks=settings.get("max_tasks", defaults.MAX_TASKS))
     match_settings = MatchSettings(
         limits=limits,
         fresh_process=False,  # the first game starts the bot; later games reuse its process

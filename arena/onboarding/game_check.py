@@ -86,12 +86,13 @@ class GameCheckReport:
 
 def run_game_check(spec: str | BotSpec, game: Game, timeout_s: float = defaults.TIMEOUT_S,
                    seed: int = 1, isolation: str = defaults.ISOLATION,
-                   memory_mb: int | None = defaults.MEMORY_LIMIT_MB) -> GameCheckReport:
+                   memory_mb: int | None = defaults.MEMORY_LIMIT_MB,
+                   max_tasks: int | None = defaults.MAX_TASKS) -> GameCheckReport:
     """Two games of `game` against a random player, the bot first then second."""
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
     limits = make_limits(timeout_s, defaults.GRACE_S, defaults.STARTUP_TIMEOUT_S,
-                         memory_mb or None, where="check-bot")
+                         memory_mb or None, where="check-bot", max_tasks=max_tasks or None)
     records = []
     with Referee(MatchSettings(limits=limits, isolation=isolation)) as referee:
         for seat in (1, 2):

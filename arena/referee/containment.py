@@ -174,12 +174,12 @@ def find_bot_processes(root_pid: int, bot_id: str | None,
     return tree, escaped - tree
 
 
-def kill_pids(pids: Iterable[int]) -> list[int]:
-    """SIGKILL each pid; the ones that existed."""
+def kill_pids(pids: Iterable[int], sig: int = signal.SIGKILL) -> list[int]:
+    """SIGKILL (or `sig`) each pid; the ones that existed."""
     killed = []
     for pid in pids:
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, sig)
             killed.append(pid)
         except (ProcessLookupError, PermissionError):
             pass
@@ -259,16 +259,20 @@ def task_times(pids: Iterable[int] | None = None, threads: Iterable[tuple[int, i
 
 
 def machine_wait_ns(before: dict[tuple[int, int], tuple[int, int]],
-                    after: dict[tuple[int, int], tuple[int, int]]) -> int:
+                    after: dict[tuple[int, int], tuple[int, int]],
+                    own_cpu_ns: int | None = None) -> int:
     """How long the machine kept the bot waiting between two `task_times` snapshots: for each
     thread, its run-queue wait less the CPU time the bot's other threads used meanwhile (a bot
     whose own threads crowd its core is not kept waiting by the machine); the largest of these.
-    Threads born in between count from zero."""
+    Threads born in between count from zero. `own_cpu_ns`: the CPU time of the whole bot
+    meanwhile where it is known (its cgroup: processes and threads the snapshots missed too)."""
     deltas = []
     for key, (cpu_ns, wait_ns) in after.items():
         cpu0, wait0 = before.get(key, (0, 0))
         deltas.append((max(0, cpu_ns - cpu0), max(0, wait_ns - wait0)))
     total_cpu_ns = sum(c for c, _ in deltas)
+    if own_cpu_ns is not None:
+        total_cpu_ns = max(total_cpu_ns, own_cpu_ns)
     best = 0
     for cpu_ns, wait_ns in deltas:
         best = max(best, wait_ns - (total_cpu_ns - cpu_ns))

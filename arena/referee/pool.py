@@ -22,6 +22,7 @@ from arena import defaults
 from arena.limits import Limits
 from arena.records import Reason
 from arena.referee import containment
+from arena.referee.cgroups import Cgroups
 from arena.referee.faults import FAILED_TO_START, Fault, SeatFault, startup_output, with_memory
 from arena.referee.logcap import BUDGET_FILE, LogBudget
 from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits
@@ -61,8 +62,11 @@ class BotPool:
     def __init__(self, limits: Limits, *, sandbox: Sandbox | None, tag: str,
                  log_dir: str | None, cpu: int | None, fresh_process: bool,
                  unsandboxed: tuple[Launchable, ...] = (), log_budget_file: str | None = None,
-                 log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> None:
+                 log_budget_mb: float | None = defaults.LOG_BUDGET_MB,
+                 cgroups: Cgroups | None = None) -> None:
         self.limits = limits
+        #: one cgroup per bot process where the machine offers them (None: rlimits only)
+        self.cgroups = cgroups
         self.sandbox = sandbox
         self.tag = tag
         self.cpu = cpu
@@ -112,7 +116,8 @@ class BotPool:
                 argv = wrap(argv, os.getpid(), bot_limits(mem))
             return BotProcess(argv, log_path=log_path, env=self._env(launch, seat.version),
                               cpu=self.cpu, memory_limit_bytes=mem,
-                              max_line_bytes=protocol.MAX_LINE_BYTES, log_budget=self.log_budget)
+                              max_line_bytes=protocol.MAX_LINE_BYTES, log_budget=self.log_budget,
+                              cgroups=self.cgroups, max_tasks=self.limits.max_tasks)
         # bwrap's --die-with-parent replaces the lifeline (whose parent check sees the
         # sandbox's init, not the referee)
         boxed = self.sandbox.launch(argv, list(launch.expose))
@@ -122,8 +127,10 @@ class BotPool:
                                               drop=[PARENT_ENV]), cpu=self.cpu,
                               memory_limit_bytes=mem, max_line_bytes=protocol.MAX_LINE_BYTES,
                               pass_fds=boxed.pass_fds, status_from_wrapper=True,
-                              log_budget=self.log_budget)
-            boxed.release()  # the limits are on bwrap's pid: now it may fork the bot
+                              log_budget=self.log_budget, cgroups=self.cgroups,
+                              max_tasks=self.limits.max_tasks)
+            # the limits are on bwrap's pid, and it is in its cgroup: now it may fork the bot
+            boxed.release()
         finally:
             boxed.close()
         return proc
@@ -153,17 +160,25 @@ class BotPool:
             while True:
                 line = proc.read_line(started_s + limit_s)
                 if line is None:
-                    raise Fault(Reason.CRASH, f"{FAILED_TO_START}: no `ready` within {limit_s:g} s")
+                    over = proc.limit_fault()
+                    raise Fault(Reason.CRASH, f"{FAILED_TO_START}: " + (
+                        f"the bot {over}" if over else f"no `ready` within {limit_s:g} s"))
                 seen.append(line)
                 if self._is_ready(protocol.parse_reply(line.decode("utf-8", "replace")), line,
                                   version):
                     proc.freeze()
+                    over = proc.limit_fault()
+                    if over is not None:
+                        raise Fault(Reason.CRASH, f"{FAILED_TO_START}: the bot {over}")
                     return
         except (EOFError, OSError) as e:
             how = proc.describe_exit()
+            over = proc.limit_fault()
+            if over is not None:
+                raise Fault(Reason.CRASH, f"{FAILED_TO_START}: the bot {over}") from None
             raise Fault(Reason.CRASH, with_memory(
                 f"{FAILED_TO_START}: {how or e}", self.limits.memory_limit_bytes,
-                proc.max_rss_kb, proc.stderr_tail())) from None
+                proc.peak_kb(), proc.stderr_tail())) from None
         except (protocol.ProtocolError, LineTooLong) as e:
             raise Fault(Reason.CRASH, f"{FAILED_TO_START}: {e}") from None
 

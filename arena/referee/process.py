@@ -13,6 +13,14 @@ the bot (`arena.referee.containment`: descendants that left the group, orphans o
 fork), describe how it ended (with its peak memory from `wait4`), read its stderr tail, start a
 game's section of its log (`log_section`).
 
+With cgroups (`arena.referee.cgroups`, a `Cgroups` passed in), the bot gets a group of its own
+right after its first process starts (a sandbox's bwrap then still waits for `Launch.release()`,
+so nothing has forked yet): its memory limit and task cap count the whole tree, freeze and thaw
+use the group's freezer on cgroup v2 (on v1 the SIGSTOP and SIGCONT also reach the processes of
+the group outside the process group: see `_freezer`), and `kill` kills everything in the
+group. `limit_fault()` says when the bot went over either limit; the group is removed once the
+bot is reaped.
+
 Processes are started from one long-lived thread per process (`_spawner`): the parent-death
 signal a bot arms (`arena.wire.lifeline`) fires when the *thread* that forked it ends, so
 forking from a short-lived caller thread would kill the bots of a Referee that outlives it.
@@ -41,6 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.referee import containment, logcap
+from arena.referee.cgroups import BotGroup, Cgroups
 
 __all__ = ["BotProcess", "LineTooLong", "THREAD_ENV", "bot_limits"]
 
@@ -125,7 +134,8 @@ class BotProcess:
                  cwd: str | None = None, cpu: int | None = None,
                  memory_limit_bytes: int | None = None, max_line_bytes: int = 65536,
                  pass_fds: Sequence[int] = (), status_from_wrapper: bool = False,
-                 log_budget: logcap.LogBudget | None = None) -> None:
+                 log_budget: logcap.LogBudget | None = None,
+                 cgroups: Cgroups | None = None, max_tasks: int | None = None) -> None:
         self.argv = list(argv)
         #: argv runs a wrapper (bwrap) that reports a child killed by signal N as status 128+N
         self.status_from_wrapper = status_from_wrapper
@@ -148,6 +158,15 @@ class BotProcess:
         self._orphans: set[int] = set()  # killed bot processes re-parented to us, to collect
         #: peak resident memory of the process in KiB once reaped (wait4), else None
         self.max_rss_kb: int | None = None
+        #: the bot's cgroup (None: rlimits only); made before the process, so that a failure
+        #: to make it is the harness's (ValueError), never the bot's
+        self.cgroup: BotGroup | None = None
+        self._outside: list[int] = []  # processes of its cgroup outside its process group
+        if cgroups is not None:
+            try:
+                self.cgroup = cgroups.create(self.bot_id, memory_limit_bytes, max_tasks)
+            except OSError as e:
+                raise ValueError(f"cannot make the bot's cgroup: {e}") from e
         # The bot's stdout is a SOCK_SEQPACKET socket rather than a pipe: it behaves like a pipe
         # for the bot (write, EOF on close), and the kernel stamps each write on arrival, so a
         # late wake-up of the referee never counts against the bot.
@@ -163,6 +182,8 @@ class BotProcess:
         except BaseException:
             self._sock.close()
             self._log.close()
+            if self.cgroup is not None:
+                self.cgroup.remove(0.0)
             raise
         finally:
             child_out.close()
@@ -172,6 +193,8 @@ class BotProcess:
         # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads);
         # `exec:` programs get them before their exec already (arena.wire.lifeline).
         try:
+            if self.cgroup is not None:  # first: before the process can fork
+                self.cgroup.add(self.pid)
             for res, value in bot_limits(memory_limit_bytes):
                 resource.prlimit(self.pid, res, (value, value))
             if cpu is not None:
@@ -183,6 +206,9 @@ class BotProcess:
             self.popen.wait()
             self._sock.close()
             self._log.close()
+            if self.cgroup is not None:
+                self.cgroup.kill_all()
+                self.cgroup.remove()
             assert self.popen.stdin is not None
             self.popen.stdin.close()
             raise ValueError(f"cannot apply limits/cpu={cpu} to the bot process: {e}") from e
@@ -324,16 +350,49 @@ class BotProcess:
         except (ProcessLookupError, PermissionError):
             pass
 
+    def _freezer(self) -> BotGroup | None:
+        """The cgroup whose freezer stops the bot between turns: only one whose frozen tasks
+        a SIGKILL still kills (cgroup v2). A task frozen by the v1 freezer ignores SIGKILL
+        until thawed, so the parent-death signal of a referee killed by SIGKILL would leave
+        the bot frozen on the machine: there the bot is stopped by SIGSTOP."""
+        group = self.cgroup
+        if group is None or self._killed or not group.kill_while_frozen:
+            return None
+        return group
+
+    def _signal_all(self, sig: int) -> None:
+        """`sig` to the process group and to every other process of the bot's cgroup (those
+        that left the group, e.g. by `setsid` outside a sandbox; SIGCONT goes to the ones the
+        last SIGSTOP found, without reading the group again)."""
+        self._signal_group(sig)
+        if self.cgroup is None or self._killed:
+            return
+        if sig == signal.SIGSTOP:
+            self._outside = [p for p in self.cgroup.procs()
+                             if p != self.pid and _pgid(p) != self.pgid]
+        containment.kill_pids(self._outside, sig)
+
     def freeze(self) -> None:
-        """SIGSTOP the whole process group: no thread of the bot runs until `thaw`.
-        (The stop takes effect when each thread is next scheduled, before it runs any code.)"""
+        """Freeze the bot: with a cgroup v2 freezer every task of its group (waiting until
+        they are), else SIGSTOP to the whole process group and every other process of its
+        cgroup (the stop takes effect when each thread is next scheduled, before it runs any
+        code). No thread of the bot runs until `thaw`."""
         if not self._frozen:
-            self._signal_group(signal.SIGSTOP)
+            group = self._freezer()
+            try:
+                frozen = group is not None and group.freeze()
+            except OSError:
+                frozen = False
+            if not frozen:
+                self._signal_all(signal.SIGSTOP)
             self._frozen = True
 
     def thaw(self) -> None:
         if self._frozen:
-            self._signal_group(signal.SIGCONT)
+            group = self._freezer()
+            if group is not None:
+                group.thaw()
+            self._signal_all(signal.SIGCONT)  # also what a failed freeze stopped
             self._frozen = False
 
     def stop(self) -> None:
@@ -369,6 +428,9 @@ class BotProcess:
             self._signal_group(signal.SIGKILL)
             self._killed = True
             self._orphans |= set(containment.kill_pids(tree | escaped))
+            if self.cgroup is not None:  # everything in its group, wherever it went (one
+                # look, no wait: what it forks meanwhile dies when the group ends, `reap`)
+                containment.kill_pids(self.cgroup.procs())
         self.reap(0.0)
 
     def _note_wrapper_children(self) -> None:
@@ -437,13 +499,26 @@ class BotProcess:
             self.max_rss_kb = usage.ru_maxrss
         self._status = self.popen.returncode if self.popen.returncode is not None else 0
         self._close_fds()
+        self._end_group(0.0)
         return True
 
+    def _end_group(self, timeout_s: float) -> bool:
+        """Once the bot is reaped: kill what is left in its cgroup and remove the group
+        (keeping its last readings). True when there is no group left."""
+        group = self.cgroup
+        if group is None:
+            return True
+        if self._status is None:
+            return False
+        group.kill_all(timeout_s)
+        return group.remove(timeout_s)
+
     def settled(self) -> bool:
-        """Reaped, and every killed process of the bot that came back to us collected too."""
+        """Reaped, every killed process of the bot that came back to us collected too, and
+        its cgroup removed."""
         if self._orphans:
             self._orphans = containment.reap_orphans(self._orphans)
-        return self._status is not None and not self._orphans
+        return self._status is not None and not self._orphans and self._end_group(0.0)
 
     def _close_fds(self) -> None:
         try:
@@ -496,6 +571,51 @@ class BotProcess:
         end = time.perf_counter() + 0.5
         while not self.settled() and time.perf_counter() < end:
             time.sleep(0.005)
+        if self.cgroup is not None and self._status is None:  # a process that will not die
+            self.cgroup.kill_all(0.5)
+            self.cgroup.remove(0.5)
+
+    # ------------------------------------------------------------------- cgroup
+    def memory_peak_bytes(self) -> int | None:
+        """The most memory the bot's cgroup held (None without a cgroup): since the last
+        `reset_peak` on cgroup v1, since the bot started on v2."""
+        return None if self.cgroup is None else self.cgroup.memory_peak_bytes()
+
+    def peak_kb(self) -> int | None:
+        """The bot's peak memory in KiB as best known: its process's peak resident memory
+        (`wait4`, `max_rss_kb`) or, where larger (a sandbox, whose reaped process is bwrap),
+        its cgroup's peak."""
+        group = None if self.cgroup is None else self.cgroup.memory_peak_bytes() // 1024
+        known = [k for k in (self.max_rss_kb, group) if k]
+        return max(known) if known else None
+
+    def reset_peak(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.reset_peak()
+
+    def cpu_usage_ns(self) -> int | None:
+        """CPU time of everything in the bot's cgroup so far (None where not counted)."""
+        return None if self.cgroup is None else self.cgroup.cpu_usage_ns()
+
+    def limit_fault(self) -> str | None:
+        """What the bot did beyond its cgroup's limits ("used more than 256 MiB; peak 256.0
+        MiB", "tried to run more than 256 tasks ..."), or None."""
+        group = self.cgroup
+        if group is None:
+            return None
+        try:
+            if group.memory_limit_hit():
+                limit = group.memory_limit_bytes or 0
+                peak = group.memory_peak_bytes()
+                return (f"ran out of memory: used more than {limit / 2**20:g} MiB; peak "
+                        f"{peak / 2**20:.1f} MiB")
+            refused = group.pids_limit_hits()
+            if refused:
+                return (f"tried to run more than {group.pids_max} tasks (processes and "
+                        f"threads) at once; {refused} refused")
+        except (OSError, ValueError):
+            return None
+        return None
 
     # ---------------------------------------------------------- post mortem
     def describe_exit(self, wait_s: float = 0.3) -> str:
@@ -550,3 +670,11 @@ def _comm(pid: int) -> str:
             return f.read().strip()
     except OSError:
         return ""
+
+
+def _pgid(pid: int) -> int:
+    """The process group of a process (-1 if it is gone)."""
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return -1

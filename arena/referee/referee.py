@@ -13,6 +13,13 @@ reason; `Referee.play` never raises because of a bot.
 
 Bots run sandboxed (`arena.referee.sandbox`) unless `MatchSettings.isolation` says otherwise
 or the machine cannot isolate (`auto`); each record says which in `extra["isolated"]`.
+Where the machine offers cgroups (`arena.referee.cgroups`, unless `MatchSettings.cgroups` is
+False) each bot process tree has a group of its own: its memory limit and task cap count
+everything it starts, going over either is a `crash` whose detail says so ("out of memory: used
+more than 256 MiB; peak 256.0 MiB"), everything in the group is stopped between turns (the
+cgroup v2 freezer; SIGSTOP on v1), and the CPU its own children and threads take is its own
+time in the overload rule. Records then carry each
+bot's peak memory (`extra["peak_memory_mb"]`) and the backend (`extra["cgroup"]`).
 
 The referee starts bots from the launch values (`arena.wire.launch`) the entrants give it and
 knows nothing of SPECs; its process pool is `arena.referee.pool`, the wording of every fault
@@ -37,10 +44,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from arena import __version__, defaults
+from arena.errors import UsageError
 from arena.games import Game, GameError, Outcome
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
-from arena.referee import containment
+from arena.referee import cgroups, containment
 from arena.referee.faults import (
     FAILED_TO_START,
     MOVE_CAP_DETAIL,
@@ -88,6 +96,8 @@ class MatchSettings:
     #: talks to the user interface through a socket outside any sandbox); whole bot values,
     #: so a bot that merely shares a seat's SPEC text is not among them
     unsandboxed: tuple[Launchable, ...] = ()
+    #: one cgroup per bot where the machine offers them (False: rlimits only)
+    cgroups: bool = defaults.CGROUPS
 
     def __post_init__(self) -> None:
         if self.isolation not in MODES:
@@ -184,13 +194,17 @@ class Referee:
         self.isolation = resolve(settings.isolation)
         #: set as CXARENA_TAG in every bot's environment (inherited by anything a bot forks)
         self.tag = f"{os.getpid()}-{next(self._ids)}-{time.time_ns() % 10**9}"
+        #: what contains the bots beyond rlimits (`containment.summary()` says it in one line)
+        self.containment = cgroups.detect() if settings.cgroups else cgroups.Support(
+            "none", reason="cgroups were turned off")
+        self._cgroups = cgroups.open_cgroups(settings.cgroups)
         self._pool = BotPool(settings.limits,
                              sandbox=Sandbox() if self.isolation.isolated else None,
                              tag=self.tag, log_dir=settings.log_dir, cpu=settings.cpu,
                              log_budget_file=settings.log_budget_file,
                              log_budget_mb=settings.log_budget_mb,
                              fresh_process=settings.fresh_process,
-                             unsandboxed=settings.unsandboxed)
+                             unsandboxed=settings.unsandboxed, cgroups=self._cgroups)
         self.log_dir = self._pool.log_dir
         self._lock = threading.Lock()
         self._games = 0
@@ -202,6 +216,16 @@ class Referee:
         if leftovers:
             log.warning("event=leftovers-killed pids=%s: processes of bots whose referee "
                         "process had died", leftovers)
+        if self._cgroups is not None:  # and their cgroups (once per process)
+            try:
+                gone = self._cgroups.prepare()
+            except OSError as e:
+                raise UsageError(f"cgroups: cannot prepare the bots' groups ({e}); turn "
+                                 "cgroups off (cgroups: false, --no-cgroups) or see cxarena "
+                                 "doctor") from e
+            if gone:
+                log.warning("event=leftover-cgroups-removed groups=%s: cgroups of bots whose "
+                            "referee process had died", gone)
         atexit.register(self.close)
 
     def __enter__(self) -> Referee:
@@ -337,6 +361,7 @@ class Referee:
                   f"{game.started_at}")
         for i, seat in enumerate(game.seats):
             if seat.proc is not None:
+                seat.proc.reset_peak()  # the peak of this game
                 # a new section of its log: of each game the log keeps a head and a tail
                 seat.proc.log_section(f"===== cxarena {header}; this bot moves "
                                       f"{'first' if i == 0 else 'second'} =====")
@@ -426,8 +451,20 @@ class Referee:
             started_at=game.started_at, finished_at=_utc_now(), version=__version__,
             # start-up (process start to `ready`) of processes started for this game
             extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
-                   "isolated": self.isolation.isolated, **game.extra},
+                   "isolated": self.isolation.isolated, **self._containment_extra(seats),
+                   **game.extra},
             timeout_s=self.limits.timeout_s, grace_s=self.limits.grace_s, **fields)
+
+    def _containment_extra(self, seats: list[Seat]) -> dict[str, Any]:
+        """The cgroup backend and each bot's peak memory in MiB (None: not known), where bots
+        have cgroups."""
+        if self._cgroups is None:
+            return {}
+        peaks: list[float | None] = []
+        for seat in seats:
+            peak = seat.proc.memory_peak_bytes() if seat.proc is not None else None
+            peaks.append(None if peak is None else round(peak / 2**20, 1))
+        return {"cgroup": self.containment.backend, "peak_memory_mb": peaks}
 
     # -------------------------------------------------------------- requests
     def _request(self, seat: Seat, data: str, what: str,
@@ -443,10 +480,13 @@ class Referee:
             closed = "stdin" if isinstance(e, (BrokenPipeError, ConnectionResetError)) else "stdout"
             proc.thaw()  # a stopped process cannot finish exiting
             how = proc.describe_exit()
+            over = proc.limit_fault()
+            if over is not None:  # its cgroup's limit (the kernel killed it for memory)
+                raise Fault(Reason.CRASH, f"{what}: the bot {over}") from None
             detail = f"{what}: the bot {how}" if how else f"{what}: the bot closed its {closed}"
             tail = proc.stderr_tail(seat.log_offset)
             raise Fault(Reason.CRASH, with_memory(detail, self.limits.memory_limit_bytes,
-                                                  proc.max_rss_kb, tail)) from None
+                                                  proc.peak_kb(), tail)) from None
         except BlockingIOError:
             raise Fault(Reason.CRASH, f"{what}: the bot does not read its stdin") from None
         except LineTooLong as e:
@@ -461,6 +501,7 @@ class Referee:
         """Write the request, thaw the bot, wait for its answer line until the deadline."""
         lim = self.limits
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
+        cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + lim.deadline_s
@@ -480,26 +521,40 @@ class Referee:
                 if seat.untimed:
                     continue
                 raise self._late(proc, sched_before, timeout_detail(
-                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s)
+                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s,
+                    cpu_before)
             reply = parse(line)
             if isinstance(reply, protocol.Comment):
                 continue
             proc.freeze()
+            over = proc.limit_fault()
+            if over is not None:
+                raise Fault(Reason.CRASH, f"{what}: the bot {over}")
             if not seat.untimed and elapsed_s > lim.deadline_s:
                 raise self._late(proc, sched_before, timeout_detail(
-                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s)
+                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s,
+                    cpu_before)
             if isinstance(reply, protocol.ErrorReply):
                 raise Fault(Reason.CRASH, with_memory(
-                    f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.max_rss_kb))
+                    f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.peak_kb()))
             return reply, elapsed_s * 1000.0
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
-              detail: str, elapsed_s: float) -> Fault:
+              detail: str, elapsed_s: float, cpu_before: int | None = None) -> Fault:
         """The timeout fault of a late move, marked as the machine's (`overload`) when the
         bot's threads waited on a run queue, beyond what its own threads used, for at least
-        the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md)."""
+        the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md).
+        With a cgroup, "its own" is everything in the group (children and threads born
+        during the move included): only something outside the group can void the move.
+        A bot over its cgroup's limits is charged for that instead."""
+        over = proc.limit_fault()
+        if over is not None:
+            return Fault(Reason.CRASH, f"{detail.split(':')[0]}: the bot {over}")
         # the bot's processes were learned when it started; its new threads are looked for now
-        wait_s = containment.machine_wait_ns(before, proc.task_times(threads_only=True)) / 1e9
+        after = proc.task_times(threads_only=True)
+        cpu_after = proc.cpu_usage_ns()
+        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        wait_s = containment.machine_wait_ns(before, after, own_cpu_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:

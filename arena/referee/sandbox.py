@@ -59,8 +59,8 @@ from dataclasses import dataclass
 from arena import defaults
 from arena.errors import UsageError
 
-__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_pid", "missing_in_sandbox", "probe",
-           "resolve"]
+__all__ = ["MODES", "Isolation", "Launch", "Sandbox", "bot_pid", "bwrap_version",
+           "missing_in_sandbox", "probe", "resolve", "seccomp_available"]
 
 #: the values of the `isolation` setting
 MODES = ("auto", "namespaces", "none")
@@ -430,3 +430,21 @@ def _etc_args() -> tuple[str, ...]:
             if stat.S_ISREG(st.st_mode) and not st.st_mode & stat.S_IROTH:
                 args += ["--ro-bind", "/dev/null", full]
     return tuple(args)
+
+
+def seccomp_available() -> bool:
+    """Whether the sandbox gets its seccomp filter here (libseccomp is installed)."""
+    return _seccomp_filter() is not None
+
+
+def bwrap_version() -> str:
+    """`bwrap --version` ("bubblewrap 0.8.0"), or "" where it is missing or says nothing."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return ""
+    try:
+        done = subprocess.run([bwrap, "--version"], capture_output=True, text=True,
+                              timeout=_PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout.strip()

@@ -371,6 +371,11 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
     fp = data.fingerprint
     if isinstance(fp.get("memory_limit_mb"), int):
         items.append(("memory limit", f"{fp['memory_limit_mb']} MiB per bot"))
+    if isinstance(fp.get("max_tasks"), int):
+        items.append(("task cap", f"{fp['max_tasks']} processes and threads per bot"))
+    containment = _containment(data)
+    if containment:
+        items.append(("containment", containment))
     if isinstance(fp.get("fresh_process"), bool):
         items.append(("bot processes", "a fresh process for every game" if fp["fresh_process"]
                       else "reused between games"))
@@ -385,6 +390,20 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
                              f"the offender"))
     return '<dl class="info">' + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>"
                                          for k, v in items) + "</dl>"
+
+
+def _containment(data: ReportData) -> str:
+    """What contained the bots, from the records ("cgroup v1 in 90 of 90 games"; "" when no
+    record says, i.e. games stored before cgroups were used)."""
+    kinds: dict[str, int] = {}
+    for g in data.games:
+        kind = g.record.extra.get("cgroup")
+        key = f"cgroup {kind}" if isinstance(kind, str) else "rlimits only"
+        kinds[key] = kinds.get(key, 0) + 1
+    if not any(k.startswith("cgroup") for k in kinds):
+        return ""
+    total = len(data.games)
+    return "; ".join(f"{k} in {n} of {total} games" for k, n in sorted(kinds.items()))
 
 
 def _player_info_html(payload: dict[str, Any]) -> str:

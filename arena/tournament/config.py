@@ -20,7 +20,10 @@ A config file::
     rounds: 1                 # games per pairing, board and colour
     workers: auto             # worker processes (auto = one per usable core)
     seed: 1                   # tournament seed (every game's seed derives from it)
-    memory_limit_mb: 2048     # per bot process (null = no limit)
+    memory_limit_mb: 2048     # per bot (null = no limit)
+    max_tasks: 512            # processes and threads a bot may run at once, where cgroups
+                              #   count them (null = no cap)
+    cgroups: true             # one cgroup per bot where the machine offers them (cxarena doctor)
     startup_timeout_s: 30     # time a bot process may take to start
     fresh_process: false      # true: a new bot process for every game
     isolation: auto           # auto | namespaces | none: sandbox each bot (arena.referee.sandbox)
@@ -74,7 +77,8 @@ REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BOARDS_FILE = "boards.yaml"
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
-         "memory_limit_mb", "startup_timeout_s", "fresh_process", "description",
+         "memory_limit_mb", "max_tasks", "cgroups", "startup_timeout_s", "fresh_process",
+         "description",
          "isolation", "format", "challengers", "openings", "scheduler", "game", "params"}
 _FORMATS = ("round-robin", "gauntlet")
 _OPENING_KEYS = {"plies", "seed", "file"}
@@ -125,6 +129,7 @@ class TournamentConfig:
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
     isolation: str = defaults.ISOLATION  # not in the fingerprint: games stay comparable
+    cgroups: bool = defaults.CGROUPS  # nor this (arena.referee.cgroups)
     format: str = "round-robin"
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
@@ -346,6 +351,10 @@ _SCALARS: dict[str, tuple[Callable[[Any], bool], str, Any]] = {
                         f"expected an integer of at least {defaults.MIN_MEMORY_MB} (MiB; a "
                         f"Python bot needs about 100 to start) or null",
                         defaults.MEMORY_LIMIT_MB),
+    "max_tasks": (lambda v: v is None or (_is_int(v) and v >= defaults.MIN_TASKS),
+                  f"expected an integer of at least {defaults.MIN_TASKS} (processes and "
+                  f"threads) or null", defaults.MAX_TASKS),
+    "cgroups": (lambda v: isinstance(v, bool), "expected true or false", defaults.CGROUPS),
     "fresh_process": (lambda v: isinstance(v, bool), "expected true or false", False),
     "isolation": (lambda v: v in MODES, f"expected one of {', '.join(MODES)}",
                   defaults.ISOLATION),
@@ -399,7 +408,7 @@ def load_limits(path: str | os.PathLike[str]) -> Limits:
     data = _check_keys(_read_yaml(cfg_path), cfg_path, required=("timeout_s",))
     v = _scalars(data, cfg_path)
     return make_limits(v["timeout_s"], v["grace_s"], v["startup_timeout_s"],
-                       v["memory_limit_mb"], where=str(cfg_path))
+                       v["memory_limit_mb"], where=str(cfg_path), max_tasks=v["max_tasks"])
 
 
 def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
@@ -411,7 +420,7 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
                        ("players", "timeout_s"))
     v = _scalars(data, cfg_path)
     limits = make_limits(v["timeout_s"], v["grace_s"], v["startup_timeout_s"],
-                         v["memory_limit_mb"], where=str(cfg_path))
+                         v["memory_limit_mb"], where=str(cfg_path), max_tasks=v["max_tasks"])
     workers = usable_cores() if v["workers"] in (None, "auto") else int(v["workers"])
     if game == "connectx":
         boards, board_set = _resolve_boards(data["boards"], cfg_path)
@@ -432,7 +441,7 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         path=str(cfg_path), name=data.get("name", cfg_path.stem), players=players,
         boards=boards, limits=limits, rounds=int(v["rounds"]), workers=workers,
         seed=int(v["seed"]), fresh_process=v["fresh_process"], board_set=board_set,
-        isolation=v["isolation"], format=v["format"], challengers=challengers,
+        isolation=v["isolation"], cgroups=v["cgroups"], format=v["format"], challengers=challengers,
         openings=openings, scheduler=scheduler.strip() if scheduler else None, game=game,
         param_sets=param_sets)
 

@@ -35,6 +35,7 @@ from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games.openings import GameJudge
 from arena.records import GameRecord
+from arena.referee.cgroups import summary as containment_summary
 from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import Isolation
 from arena.referee.sandbox import resolve as resolve_isolation
@@ -79,7 +80,7 @@ def match_settings(config: TournamentConfig, log_dir: Path | None,
     coordinator resolved `isolation: auto` to, so that every worker does the same."""
     settings = MatchSettings(limits=config.limits, fresh_process=config.fresh_process,
                              log_dir=None if log_dir is None else str(log_dir),
-                             isolation=config.isolation)
+                             isolation=config.isolation, cgroups=config.cgroups)
     return settings if isolated is None else settings.isolated_as(isolated)
 
 
@@ -278,6 +279,8 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     else:
         _check_stored(results_dir, config, codes, replay_changed)
     (results_dir / LOGS_DIR).mkdir(parents=True, exist_ok=True)
+    containment = containment_summary(config.cgroups)
+    print(containment, file=sys.stderr)
     with ResultStore(results_dir / DB_FILE) as store, _run_log(results_dir / LOG_FILE):
         _bind(store, config, len(schedule))
         done = store.done_ids()
@@ -288,6 +291,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                  isolation.isolated, config.path)
         if isolation.notice():
             log.warning("event=not-isolated %s", isolation.notice())
+        log.info("event=containment %s", containment)
         tally = _Tally()
         try:
             tally = _play(store, executor or _executor(config, results_dir, isolation), todo,

@@ -31,7 +31,7 @@ from arena.records import GameRecord, Reason
 from arena.referee import sandbox
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ROOT
-from tests.helpers import _stat, cmdline, tagged_pids, wait_until, zoo
+from tests.helpers import _stat, cmdline, frozen, tagged_pids, wait_until, zoo
 
 CHEATERS = Path(__file__).resolve().parent / "zoo" / "cheaters"
 _WHY_NOT = sandbox.probe()
@@ -213,7 +213,7 @@ def test_no_process_escapes_the_freeze(tmp_path: Path) -> None:
         assert len(mine) == 4, [cmdline(p) for p in mine]  # bwrap, its init, bot, child
         assert len({os.getpgid(p) for p in mine}) == 1
         for pid in mine:
-            assert wait_until(lambda: _stat(pid)[0] == "T"), _stat(pid)  # noqa: B023
+            assert wait_until(lambda: frozen(pid)), _stat(pid)  # noqa: B023
 
 
 # ------------------------------------------------------- what works through the sandbox
@@ -236,7 +236,7 @@ def test_limits_pinning_and_freezing_reach_the_sandboxed_bot() -> None:
             assert os.getpgid(pid) in groups
             assert os.sched_getaffinity(pid) == {cpu}
             assert resource.prlimit(pid, resource.RLIMIT_DATA) == (limit, limit)
-            assert wait_until(lambda: _stat(pid)[0] == "T")  # noqa: B023 (frozen when idle)
+            assert wait_until(lambda: frozen(pid))  # noqa: B023 (frozen when idle)
         for pid in bots:
             assert os.readlink(f"/proc/{pid}/ns/pid") != own_ns
             assert os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net")

@@ -168,6 +168,8 @@ BAD = {
     "bad-memory": (BASE + "memory_limit_mb: 0\n", {},
                    ["memory_limit_mb", "null", "no memory limit"]),
     "tiny-memory": (BASE + "memory_limit_mb: 1\n", {}, ["memory_limit_mb", "at least 256"]),
+    "tiny-task-cap": (BASE + "max_tasks: 2\n", {}, ["max_tasks", "at least 16"]),
+    "bad-cgroups": (BASE + "cgroups: maybe\n", {}, ["cgroups", "true or false"]),
     "missing-program": (BASE.replace("[L0, L1]", "[L0, 'exec:./no-such-bot']"), {},
                         ["players[1].spec", "no executable program"]),
     "bad-options": (BASE.replace("[L0, L1]", "[L0, {spec: L1, options: [1, 2]}]"), {},
@@ -205,3 +207,15 @@ def test_bad_config_with_explicit_results_dir_writes_nothing(
 def test_missing_config_file(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="no such config file"):
         load_config(tmp_path / "nope.yaml")
+
+
+def test_task_cap_and_cgroups_load(tmp_path: Path) -> None:
+    cfg = load_config(write(tmp_path, BASE + "max_tasks: 64\ncgroups: false\n"))
+    assert cfg.limits.max_tasks == 64 and cfg.cgroups is False
+    assert cfg.fingerprint()["max_tasks"] == 64
+    default = load_config(write(tmp_path, BASE, "d.yaml"))
+    assert default.limits.max_tasks == 512 and default.cgroups is True
+    # the default cap is not in the fingerprint: results from before it existed still match
+    assert "max_tasks" not in default.fingerprint()
+    assert load_config(write(tmp_path, BASE + "max_tasks: null\n", "n.yaml")).limits.max_tasks \
+        is None

@@ -255,6 +255,7 @@ class BotPool:
             log.warning("event=escaped-killed spec=%s pid=%d pids=%s: processes the bot "
                         "started outside its process group", seat.launch.label, proc.pid, escaped)
         proc.freeze()
+        proc.sync_log()  # the game's part of its log on disk now (its readers open the file)
         self._idle.setdefault((seat.launch, seat.version), []).append(proc)
 
     def discard(self, proc: BotProcess) -> None:
@@ -286,6 +287,7 @@ class BotPool:
         for p in procs:
             p.wait_exit(max(0.0, end - time.perf_counter()))
         for p in procs + self._dying:
+            p.sync_log()  # what it wrote reaches its log even if it is not reaped in time
             p.close()
         self._dying.clear()
         if self._own_log_dir:

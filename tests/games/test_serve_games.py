@@ -102,9 +102,10 @@ def test_othello_by_clicking(server: dict[str, Any], browser: Any) -> None:
         else:
             page.locator("rect[data-target='1']").first.click()
         moves += 1
-        page.wait_for_function(f"document.querySelectorAll('#moves li').length >= {moves}")
+        page.wait_for_function(
+            f"document.querySelectorAll('#board .cx-moves td.cx-move').length >= {moves}")
     assert page.locator("#result").text_content()
-    shown = [li.get_attribute("data-move") for li in page.locator("#moves li").all()]
+    shown = page.locator("#board .cx-moves td.cx-move").all_inner_texts()
     with ResultStore(server["results"] / DB_FILE, create=False) as store:
         recs = [g.record for g in store.games() if g.record.game == "othello"]
     assert recs and list(recs[-1].move_texts) == shown

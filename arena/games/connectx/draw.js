@@ -3,7 +3,9 @@
  * in JavaScript (pieces fall), numbers the columns, marks the last piece, the winning line at
  * the end, the better moves of a blunder (dashed) and an illegal answer's column (a ghost
  * piece). The game object's M, N, K, moves (columns) and illegal_col are read. Holes carry
- * data-row, data-col, data-state (0, 1, 2) and data-move (the move that filled them).
+ * data-row, data-col, data-state (0, 1, 2) and data-move (the move that filled them). On the
+ * play page (opts.onColumnClick) a transparent strip over each column carries data-col and
+ * data-target="1" where the person may play (`board.mark`).
  */
 (function (root) {
   "use strict";
@@ -67,7 +69,12 @@
       }
     }
     var winLayer = s("g", null, svg);
+    var hits = []; // a live game's columns: data-target="1" where the person may play
     if (opts.onColumnClick) {
+      for (var hc = 0; hc < N; hc++) {
+        hits.push(s("rect", { "class": "cx-colhit", x: hc * CELL, y: 0, width: CELL,
+                              height: H, "data-col": hc, "data-target": "0" }, svg));
+      }
       svg.classList.add("cx-clickable");
       svg.addEventListener("click", function (ev) {
         var pt = svg.getBoundingClientRect();
@@ -152,6 +159,12 @@
     }
 
     return {
+      mark: function (targets) {
+        hits.forEach(function (r, j) {
+          r.setAttribute("data-target", targets && targets.has(j) ? "1" : "0");
+        });
+      },
+      winning: function () { return svg.querySelectorAll(".cx-win").length; },
       show: function (target, ctx) {
         while (pos < target) {
           if (!place(pos)) { break; }

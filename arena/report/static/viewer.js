@@ -27,6 +27,9 @@
  *                                 moves it could replay (m < n: move m + 1 does not replay);
  *                                 ctx = { atEnd, verdict } (verdict: the analysis of move n)
  *             push(move, frame)   (optional) a live game's new move (frame: its position)
+ *             mark(targets, chosen)   (optional, play page) data-target="1" on the squares,
+ *                                 points or columns (a Set of names or columns) the person
+ *                                 may click, and the points chosen so far marked
  *             cells()             (optional) the board as data, for tests and tools }
  *
  * Entry point:
@@ -67,6 +70,8 @@
  *   position()     the current move count;   length()  the number of moves
  *   push(move, ms, frame)   append a move (a live game), shows the new position
  *   cells()        the board as data (Connect-X: rows of 0/1/2, row 0 at the top)
+ *   mark(targets, chosen)   what the person may click (a live game; see board.mark)
+ *   finish(end)    a live game ended: end = {winner, reason, offender, explanation}
  *   destroy()      remove the viewer and its key listener
  *
  * Keys when the viewer has focus: Left/Right one move, PageUp/PageDown ten, Home/End first/last
@@ -295,11 +300,11 @@
 
     function describe() {
       status.classList.remove("cx-fault");
-      if (pos === moves.length && (game.explanation || game.reason)) {
-        if (game.offender) { status.classList.add("cx-fault"); }
-        var text = game.explanation ||
+      if (pos === moves.length && (g.explanation || g.reason)) {
+        if (g.offender) { status.classList.add("cx-fault"); }
+        var text = g.explanation ||
           (drawer.endText ? drawer.endText(g, players) : "") ||
-          "Game over (" + game.reason + ").";
+          "Game over (" + g.reason + ").";
         status.textContent = (pos ? "Move " + pos + " of " + moves.length + ". " : "") + text;
         return;
       }
@@ -401,6 +406,11 @@
         return atEnd ? goto(moves.length) : goto(pos);
       },
       cells: function () { return board.cells ? board.cells() : null; },
+      mark: function (targets, chosen) { if (board.mark) { board.mark(targets, chosen); } },
+      finish: function (end) {  // a live game's end: {winner, reason, offender, explanation}
+        Object.assign(g, end);
+        return goto(pos);
+      },
       destroy: function () {
         keyTarget.removeEventListener("keydown", onKey);
         container.textContent = "";

@@ -123,27 +123,6 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    async def viewer_file(request: Request) -> Response:
-        """The game viewer and its styles, from the report's folder (arena/report/static)."""
-        wanted = request.path_params["file"]
-        if wanted in _VIEWER_FILES:
-            path = _report_static() / wanted
-            if path.is_file():
-                return FileResponse(path)
-        return Response(status_code=404)
-
-    async def drawer(request: Request) -> Response:
-        """A game's drawer for the viewer: the ``draw.js`` in the game's folder."""
-        path = drawer_paths().get(request.path_params["name"])
-        if path is None:  # only an installed game's: no path ever comes from a request
-            return Response(status_code=404)
-        return FileResponse(path, media_type="text/javascript")
-
-    async def drawers(request: Request) -> Response:
-        """Every installed game's drawer, as one script."""
-        text = "\n".join(p.read_text(encoding="utf-8") for p in drawer_paths().values())
-        return Response(text, media_type="text/javascript")
-
     async def api_bots(request: Request) -> Response:
         return JSONResponse({"bots": state.bots.to_json(),
                              "defaults": {"M": 6, "N": 7, "K": 4, "time": 1.0},
@@ -208,9 +187,9 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
     app = Starlette(routes=[
         Route("/", index),
         Route("/games", index),
-        Route("/viewer/drawers.js", drawers),
-        Route("/viewer/games/{name}/draw.js", drawer),
-        Route("/viewer/{file}", viewer_file),
+        Route("/viewer/drawers.js", _drawers),
+        Route("/viewer/games/{name}/draw.js", _drawer),
+        Route("/viewer/{file}", _viewer_file),
         Route("/api/bots", api_bots),
         Route("/results", results_list),
         Route("/results/", results_list),
@@ -223,6 +202,28 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
         app.add_middleware(TrustedHostMiddleware,
                            allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h}))
     return app
+
+
+async def _viewer_file(request: Request) -> Response:
+    """The game viewer and its styles, from the report's folder (arena/report/static)."""
+    wanted = request.path_params["file"]
+    if wanted in _VIEWER_FILES:
+        path = _report_static() / wanted
+        if path.is_file():
+            return FileResponse(path)
+    return Response(status_code=404)
+
+async def _drawer(request: Request) -> Response:
+    """A game's drawer for the viewer: the ``draw.js`` in the game's folder."""
+    path = drawer_paths().get(request.path_params["name"])
+    if path is None:  # only an installed game's: no path ever comes from a request
+        return Response(status_code=404)
+    return FileResponse(path, media_type="text/javascript")
+
+async def _drawers(request: Request) -> Response:
+    """Every installed game's drawer, as one script."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in drawer_paths().values())
+    return Response(text, media_type="text/javascript")
 
 
 #: the files of the report's folder that the play page loads

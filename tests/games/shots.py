@@ -1,15 +1,20 @@
-"""Screenshots of the report's game viewer for docs/games.md:
+"""Screenshots of the game viewer for docs/games.md:
 ``python -m tests.games.shots docs/`` (needs Chromium and Playwright) writes
-``report-othello.png`` and ``report-morris.png``.
+``report-othello.png``, ``report-morris.png`` and ``play-games.png``.
 
 A small tournament of each game (greedy against alpha-beta on the 8x8 Othello board, random
 against alpha-beta at Morris; one game pair from a 4-ply opening), its report opened in
-headless Chromium, the first game shown a few moves before its end."""
+headless Chromium, the first game shown a few moves before its end; then `cxarena serve`'s
+play page, a person (clicking the first point offered) against Morris's random bot."""
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from arena.cli import main as cli
@@ -51,7 +56,40 @@ def main(out: Path) -> None:
             page.keyboard.press("ArrowLeft")
             page.locator("#viewer-panel").screenshot(path=str(out / f"report-{game}.png"))
             page.close()
+        _play_shot(browser, tmp, out)
         browser.close()
+
+
+def _play_shot(browser: object, tmp: Path, out: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    configs = tmp / "configs"
+    configs.mkdir()
+    shutil.copy(root / "configs" / "morris.yaml", configs / "morris.yaml")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
+         "--configs", str(configs), "--results", str(tmp / "play")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        url = next(m.group(1) for line in proc.stdout
+                   if (m := re.search(r"open (http://127\.0\.0\.1:\d+/)", line)))
+        page = browser.new_page(viewport={"width": 900, "height": 1000})  # type: ignore[attr-defined]
+        page.goto(url + "games")
+        page.wait_for_function("document.querySelectorAll('#bot option').length > 0")
+        page.select_option("#game", "morris")
+        page.select_option("#bot", "random")
+        page.fill("#time", "0.2")
+        page.click("#new")
+        for _ in range(14):  # place pieces: the first point offered each time
+            page.wait_for_selector("#board circle[data-target='1']", timeout=10_000)
+            page.locator("#board circle[data-target='1']").first.click()
+            time.sleep(0.3)
+        page.wait_for_selector("#board circle[data-target='1']", timeout=10_000)
+        page.screenshot(path=str(out / "play-games.png"), full_page=True)
+        page.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,10 @@
  *                                 may click, and the points chosen so far marked
  *             cells()             (optional) the board as data, for tests and tools }
  *
+ * A page that loads viewer.js with <script src=".../viewer.js"> and not a game's drawer gets
+ * it from ".../games/NAME/draw.js" when a game of NAME is mounted (the controller works once it
+ * is there); the report inlines every drawer.
+ *
  * Entry point:
  *
  *   const viewer = CXViewer.mount(element, game, options);
@@ -108,20 +112,59 @@
   function plies(k) { return k + (k === 1 ? " ply" : " plies"); }
 
   var drawers = {};
+  /* Where a page that loads viewer.js with <script src> finds the drawers it has not loaded:
+     "games/NAME/draw.js" next to viewer.js (the play page serves them there). Inline (the
+     report, which inlines every drawer): none. */
+  var script = typeof document !== "undefined" ? document.currentScript : null;
+  var drawerBase = script && script.src ? script.src.replace(/[^/]*$/, "") + "games/" : null;
+  var loading = {};
+
+  function loadDrawer(name, done) {
+    if (!drawerBase || !/^[a-z0-9_]+$/.test(name)) { done(); return; }
+    if (!loading[name]) {
+      loading[name] = [];
+      var el = document.createElement("script");
+      el.src = drawerBase + name + "/draw.js";
+      var finish = function () {
+        var waiting = loading[name];
+        loading[name] = null;
+        if (waiting) { waiting.forEach(function (fn) { fn(); }); }
+      };
+      el.addEventListener("load", finish);
+      el.addEventListener("error", finish);
+      document.head.appendChild(el);
+    }
+    if (loading[name]) { loading[name].push(done); } else { done(); }
+  }
+
+  /* A controller for a viewer whose drawer is still loading: the real one once it is there. */
+  function later(container, game, options, name) {
+    var real = null, dead = false;
+    h("p", { "class": "cx-status" }, container, "Loading the board of " + name + " ...");
+    loadDrawer(name, function () {
+      if (dead) { return; }
+      container.textContent = "";
+      if (drawers[name]) { real = mount(container, game, options); } else {
+        h("p", { "class": "cx-status cx-fault" }, container, "No drawer for the game " + name +
+          " (its draw.js is not loaded).");
+      }
+    });
+    function call(k, fallback) {
+      return function () { return real ? real[k].apply(real, arguments) : fallback; };
+    }
+    return { element: container, goto: call("goto", 0), step: call("step", 0),
+             position: call("position", 0), length: call("length", 0), push: call("push", 0),
+             cells: call("cells", null), mark: call("mark"), finish: call("finish", 0),
+             destroy: function () { dead = true; if (real) { real.destroy(); }
+                                    container.textContent = ""; } };
+  }
 
   function mount(container, game, options) {
     options = options || {};
     var name = game.game || "connectx";
     var drawer = drawers[name];
     container.textContent = "";
-    if (!drawer) {
-      h("p", { "class": "cx-status cx-fault" }, container, "No drawer for the game " + name +
-        " (its draw.js is not loaded).");
-      return { element: container, goto: function () { return 0; }, step: function () {
-        return 0; }, position: function () { return 0; }, length: function () { return 0; },
-        push: function () { return 0; }, cells: function () { return null; },
-        destroy: function () { container.textContent = ""; } };
-    }
+    if (!drawer) { return later(container, game, options, name); }
     var moves = Array.prototype.slice.call(game.moves || []);
     var times = Array.prototype.slice.call(game.times_ms || []);
     var g = Object.assign({}, game, { game: name, moves: moves, times_ms: times });

@@ -2,7 +2,7 @@
  * CXViewer: the game viewer of cxarena, for every game. Plain JavaScript, no dependencies, no
  * network, no eval, no inline style attributes (it runs under a strict Content-Security-Policy).
  * Part of cxarena (arena/report/static/viewer.js); the HTML report inlines it with every game's
- * drawer, the play page and the league load it with <script src>. Styles: the .cx-* rules of
+ * drawer, the play page and the league load it as a script file. Styles: the .cx-* rules of
  * report.css.
  *
  * The viewer is the common frame: header, navigation (buttons, slider, keys), the move list
@@ -32,7 +32,7 @@
  *                                 may click, and the points chosen so far marked
  *             cells()             (optional) the board as data, for tests and tools }
  *
- * A page that loads viewer.js with <script src=".../viewer.js"> and not a game's drawer gets
+ * A page that loads viewer.js as a script file (".../viewer.js") and not a game's drawer gets
  * it from ".../games/NAME/draw.js" when a game of NAME is mounted (the controller works once it
  * is there); the report inlines every drawer.
  *
@@ -112,7 +112,7 @@
   function plies(k) { return k + (k === 1 ? " ply" : " plies"); }
 
   var drawers = {};
-  /* Where a page that loads viewer.js with <script src> finds the drawers it has not loaded:
+  /* Where a page that loads viewer.js as a script file finds the drawers it has not loaded:
      "games/NAME/draw.js" next to viewer.js (the play page serves them there). Inline (the
      report, which inlines every drawer): none. */
   var script = typeof document !== "undefined" ? document.currentScript : null;

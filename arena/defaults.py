@@ -27,3 +27,13 @@ SCRATCH_MB = 64
 #: `cxarena match` without --log-dir keeps the bot logs of this many most recent matches (each
 #: in a cxarena-match-logs-* folder of the temp dir) and removes older ones
 KEEP_MATCH_LOGS = 10
+#: of each game (and of what a bot process writes before its first game), its log keeps the
+#: first BOT_LOG_HEAD_KB and the last BOT_LOG_TAIL_KB KiB of its stderr, with a line saying how
+#: many bytes were cut between them (arena.referee.logcap)
+BOT_LOG_HEAD_KB = 64
+BOT_LOG_TAIL_KB = 64
+#: the bot logs of one results folder (a tournament's, a match's --log-dir) and of one league
+#: take at most about this many MiB with heads and tails; past it each game's log keeps only
+#: its last LOG_TAIL_OVER_BUDGET_KB KiB (after a note)
+LOG_BUDGET_MB = 64
+LOG_TAIL_OVER_BUDGET_KB = 4

@@ -1,32 +1,138 @@
-"""`python -m arena.entrants.host TARGET`: plays a Python `CXPlayer` class over the line protocol.
+"""`python -m arena.entrants.host TARGET`: plays a Python bot of any game over the line protocol.
 
 TARGET is a SPEC the referee has already resolved (`BotSpec.host_target()`: ``pkg.mod[:Class]``,
-``/abs/file.py[:Class]`` or ``kaggle:/abs/file.py[:function]``, the last one started as
-``python -m arena.entrants.kaggle_host``); it loads the bot at ``hello`` with
-`arena.entrants.probe.load`, as the checks before a run do. The host keeps a private copy of the
-real stdin/stdout for the protocol and points fd 0 at /dev/null and fd 1 at stderr (the bot's
-log), so neither `print()` nor `input()` inside a bot can corrupt the protocol. See
-docs/protocol.md for the messages and how they map to `initPlayer`, `selectColumn` and
-`playerName`.
+``/abs/file.py[:Class]`` or ``kaggle:/abs/file.py[:function]``). The referee's first line,
+``hello V``, says which bot API the session speaks, and the host loads the bot through that
+API's *entrant adapter*:
 
-A bot that raises (anything, including SystemExit and MemoryError) makes the host print the
-traceback to stderr, answer ``error TEXT`` and exit with status 1.
+- version 2 (any game): `GamePlayerAdapter`, a `GamePlayer` (`arena.games.player`), given the
+  game and its current (immutable) state;
+- a game's own dialect (`Game.DIALECT`; version 1 is Connect-X's): the adapter the game names
+  in `Game.DIALECT_ADAPTER` (Connect-X's `CourseAdapter`: a `CXPlayer` or a Kaggle agent).
+
+The host owns the process: it keeps a private copy of the real stdin/stdout for the protocol
+and points fd 0 at /dev/null and fd 1 at stderr (the bot's log), so neither `print()` nor
+`input()` inside a bot can corrupt the protocol; the lifeline; and failures. A bot that raises
+(anything, including SystemExit and MemoryError) makes the host print the traceback to stderr,
+answer ``error TEXT`` and exit with status 1. See docs/protocol.md.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import io
 import os
 import sys
 import traceback
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
-from arena.board import CXBoard
-from arena.player import CXPlayer
 from arena.wire import protocol
 from arena.wire.lifeline import die_with_parent
 
-__all__ = ["main"]
+__all__ = ["Adapter", "GamePlayerAdapter", "Unsupported", "main"]
+
+
+class Unsupported(Exception):
+    """The bot does not implement the API of the protocol version the referee asked for."""
+
+
+class HostError(Exception):
+    """A request the host cannot serve for a reason that is not the bot's own code."""
+
+
+class Adapter(Protocol):
+    """An entrant adapter: one bot API behind the host (constructed with the TARGET at
+    ``hello``; raises `Unsupported`, SpecError or what the bot's import raises)."""
+
+    def __init__(self, target: str) -> None: ...
+
+    def new_game(self, msg: protocol.NewGame) -> str:
+        """Prepare a new game (the bot's init); return the bot's name."""
+
+    def opponent(self, move: str) -> None:
+        """Apply the other side's move (its text)."""
+
+    def select(self) -> str:
+        """The bot's move, as the text of the `play` reply."""
+
+
+class GamePlayerAdapter:
+    """A `GamePlayer` of any game: the host keeps the game's state, applies each opponent's
+    move and its own answers, and passes the bot the current state in ``select_move``. An
+    answer may be a move value or its text; a value the game cannot write becomes a text the
+    referee rejects."""
+
+    def __init__(self, target: str) -> None:
+        from arena.entrants.specs import import_bot_module, parse_spec
+        from arena.games.player import GamePlayer
+
+        module = import_bot_module(parse_spec(target))  # the bot's errors show at start-up
+        if not any(inspect.isclass(obj) and issubclass(obj, GamePlayer)
+                   for obj in vars(module).values()):
+            raise Unsupported(f"{target}: no GamePlayer class, so no protocol version 2")
+        self.target = target
+        self.player: Any = None
+        self.game: Any = None
+        self.state: Any = None
+
+    def new_game(self, msg: protocol.NewGame) -> str:
+        from arena.entrants.loading import load_game_player_class
+        from arena.games import GameError, make_game
+
+        self.player = None
+        try:
+            self.game = make_game(msg.game, msg.params)
+        except GameError as e:
+            raise HostError(f"cannot play {msg.game}: {e}") from None
+        self.state = self.game.initial_state()
+        player = load_game_player_class(self.target, msg.game)()
+        player.seed = msg.seed
+        for key, value in msg.options.items():
+            setattr(player, key, value)
+        player.init_player(self.game, msg.first, msg.timeout_s)
+        self.player = player
+        try:
+            return str(player.player_name())
+        except Exception:  # a failing player_name costs the name, not the game
+            traceback.print_exc()
+            return ""
+
+    def opponent(self, move: str) -> None:
+        self.state = self.game.apply(self.state, self.game.parse_move(self.state, move))
+
+    def select(self) -> str:
+        from arena.games import GameError
+
+        answer = self.player.select_move(self.state)
+        text = answer if isinstance(answer, str) else self._text(answer)
+        text = "_".join(text.split())[:200] or "<empty>"
+        try:  # keep our state in step; an illegal answer ends the game anyway
+            self.state = self.game.apply(self.state, self.game.parse_move(self.state, text))
+        except GameError:
+            pass
+        return text
+
+    def _text(self, answer: object) -> str:
+        try:
+            return str(self.game.move_to_text(self.state, answer))
+        except Exception:
+            try:
+                return f"<{type(answer).__name__}:{answer!r}>"
+            except Exception:
+                return f"<{type(answer).__name__}>"
+
+
+def adapter_for(version: int) -> type[Adapter] | None:
+    """The adapter class of protocol `version` (None: no game speaks it)."""
+    if version == protocol.PROTOCOL_V2:
+        return GamePlayerAdapter
+    game = protocol.dialect_game(version)
+    if game is None or not game.DIALECT_ADAPTER:
+        return None
+    module, _, name = game.DIALECT_ADAPTER.partition(":")
+    cls: type[Adapter] = getattr(importlib.import_module(module), name)
+    return cls
 
 
 class _Host:
@@ -34,9 +140,9 @@ class _Host:
         self.target = target
         self.reader = io.open(proto_in, "rb", buffering=1 << 16)  # noqa: UP020 (fd, not path)
         self.out = proto_out
-        self.cls: type[CXPlayer] | None = None
-        self.player: CXPlayer | None = None
-        self.board: CXBoard | None = None
+        self.version = protocol.PROTOCOL_VERSION
+        self.adapter: Adapter | None = None
+        self.playing = False  # a game was prepared (`newgame` answered)
 
     # ----------------------------------------------------------------- I/O
     def send(self, text: str) -> None:
@@ -44,6 +150,11 @@ class _Host:
         while data:
             n = os.write(self.out, data)
             data = data[n:]
+
+    def refuse(self, text: str) -> NoReturn:
+        self.send(protocol.error(text))
+        _flush_std()
+        os._exit(1)
 
     def fail(self, where: str, exc: BaseException) -> NoReturn:
         """Report a failure of the bot (or of loading it) and exit. `where` prefixes the text
@@ -70,62 +181,54 @@ class _Host:
             os._exit(1)
 
     # ------------------------------------------------------------- messages
-    def load(self) -> None:
-        # start-up: the loaders (and the bot's imports) only at `hello`, once main() has set
-        # the lifeline and the protocol's streams
-        from arena.entrants.probe import load
-
-        try:
-            self.cls = load(self.target)
+    def hello(self, version: int) -> bool:
+        """Load the bot through the adapter of `version` and answer ``ready``; False (after
+        answering ``error``) for a version this host or this bot does not speak."""
+        cls = adapter_for(version)
+        if cls is None:
+            self.send(protocol.error(f"unsupported protocol version {version}"))
+            return False
+        try:  # the loaders (and the bot's imports) only now, once main() has set the lifeline
+            self.adapter = cls(self.target)
+        except Unsupported as e:
+            print(e, file=sys.stderr)
+            self.send(protocol.error(f"unsupported protocol version {version}"))
+            return False
         except BaseException as e:
             self.fail(f"cannot load bot {self.target!r}:", e)
-        self.send(protocol.ready())
+        self.version = version
+        self.send(protocol.ready(version))
+        return True
 
     def new_game(self, msg: protocol.NewGame) -> None:
-        if self.cls is None:
-            self.send(protocol.error("newgame before hello"))
-            os._exit(1)
-        self.player = None
-        self.board = CXBoard(msg.M, msg.N, msg.K)
+        if self.adapter is None:
+            self.refuse("newgame before hello")
+        self.playing = False
         try:
-            player = self.cls()
-            player.seed = msg.seed
-            for key, value in msg.options.items():
-                setattr(player, key, value)
-            player.initPlayer(msg.M, msg.N, msg.K, msg.first, msg.timeout_s)
+            name = self.adapter.new_game(msg)
+        except HostError as e:
+            self.refuse(str(e))
         except BaseException as e:
             self.fail("", e)
-        try:
-            name = str(player.playerName())
-        except Exception:  # a failing playerName costs the name, not the game
-            traceback.print_exc()
-            name = ""
-        self.player = player
+        self.playing = True
         self.send(protocol.ok(name))
 
     def opponent(self, msg: protocol.Opponent) -> None:
-        if self.board is None:
-            self.send(protocol.error("opponent move outside a game"))
-            os._exit(1)
+        if self.adapter is None or not self.playing:
+            self.refuse("opponent move outside a game")
         try:
-            self.board.markColumn(msg.column)
+            self.adapter.opponent(msg.move)
         except BaseException as e:
             self.fail("host: applying the opponent's move", e)
 
     def go(self) -> None:
-        if self.player is None or self.board is None:
-            self.send(protocol.error("go outside a game"))
-            os._exit(1)
+        if self.adapter is None or not self.playing:
+            self.refuse("go outside a game")
         try:
-            answer = self.player.selectColumn(self.board.copy())
+            text = self.adapter.select()
         except BaseException as e:
             self.fail("", e)
-        text = protocol.encode_answer(answer)
         self.send(f"play {text}\n")
-        try:  # keep our board in step; an illegal answer ends the game anyway
-            self.board.markColumn(int(text))
-        except (ValueError, IndexError):
-            pass
 
     def run(self) -> int:
         while True:
@@ -134,7 +237,7 @@ class _Host:
                 return 0  # the referee went away
             line = raw.decode("ascii", "replace").rstrip("\n")
             try:
-                msg = protocol.parse_request(line)
+                msg = protocol.parse_request(line, self.version)
             except protocol.ProtocolError as e:
                 self.fail("host", e)
             if isinstance(msg, protocol.Go):
@@ -144,15 +247,8 @@ class _Host:
             elif isinstance(msg, protocol.NewGame):
                 self.new_game(msg)
             elif isinstance(msg, protocol.Hello):
-                if msg.version == 2:  # any game (docs/protocol.md, "Version 2")
-                    # only a version-2 session needs the games (start-up time)
-                    from arena.entrants.game_host import GameHost
-
-                    return GameHost(self).run()
-                if msg.version != protocol.PROTOCOL_VERSION:
-                    self.send(protocol.error(f"unsupported protocol version {msg.version}"))
+                if not self.hello(msg.version):
                     return 1
-                self.load()
             elif isinstance(msg, protocol.Quit):
                 return 0
             # None: an unknown keyword, ignored

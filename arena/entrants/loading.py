@@ -1,41 +1,66 @@
-"""Loading a Python bot's class in this process: `load_player_class` (used by the Python host
-and by the probes of `arena.entrants.probe`, each in a subprocess of its own)."""
+"""Loading a Python bot's class in this process, for any bot API: `find_player_class` (the
+Python host and the probes of `arena.entrants.probe` use it, each in a subprocess of its own),
+and `load_game_player_class` for the `GamePlayer` API of every game. A game's own course API
+(Connect-X's `CXPlayer`) loads through the same function, from its game folder."""
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import TypeVar
 
-from arena.entrants.kaggle import agent_player_class
-from arena.entrants.specs import BotSpec, Kind, SpecError, import_bot_module
-from arena.player import CXPlayer
+from arena.entrants.specs import BotSpec, SpecError, import_bot_module, parse_spec
+from arena.games.player import GamePlayer
 
-__all__ = ["load_player_class"]
+__all__ = ["find_player_class", "load_game_player_class"]
+
+T = TypeVar("T")
 
 
-def load_player_class(spec: BotSpec) -> type[CXPlayer]:
-    """Import the bot's module and return its CXPlayer subclass.
+def _where(spec: BotSpec) -> str:
+    """The bot's file or module as its author wrote it (not the harness's module name)."""
+    return str(spec.path) if spec.path is not None else str(spec.module or spec.text)
 
-    Raises SpecError for a module without (or with several) CXPlayer subclasses or an unknown
-    class; any exception raised while importing the bot's code propagates unchanged.
+
+def find_player_class(spec: BotSpec, base: type[T],
+                      fits: Callable[[type[T]], bool] = lambda cls: True,
+                      what: str | None = None) -> type[T]:
+    """Import the bot's module and return its subclass of `base` (one that `fits`).
+
+    Raises SpecError naming the bot's file for a missing class, a class of another kind, none
+    or several candidates; any exception raised while importing the bot's code propagates
+    unchanged.
     """
-    if spec.kind is Kind.KAGGLE:
-        return agent_player_class(spec)
     if not spec.is_python:
         raise SpecError(f"bot SPEC {spec.text!r} is a program, not a Python class")
+    kind = what or f"{base.__name__} subclass"
     module = import_bot_module(spec)
+    where = _where(spec)
     if spec.cls is not None:
         obj = getattr(module, spec.cls, None)
-        if not (inspect.isclass(obj) and issubclass(obj, CXPlayer)):
-            raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls!r} is not a CXPlayer subclass "
-                            f"in {module.__name__}")
+        if obj is None:
+            raise SpecError(f"bot SPEC {spec.text!r}: {where} has no class {spec.cls!r}")
+        if not (inspect.isclass(obj) and issubclass(obj, base)) or not fits(obj):
+            raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls!r} in {where} is not a {kind}")
         return obj
     found = [obj for obj in vars(module).values()
-             if inspect.isclass(obj) and issubclass(obj, CXPlayer)
+             if inspect.isclass(obj) and issubclass(obj, base) and fits(obj)
              and obj.__module__ == module.__name__ and not inspect.isabstract(obj)]
     if not found:
-        raise SpecError(f"bot SPEC {spec.text!r}: {module.__name__} defines no CXPlayer subclass")
+        raise SpecError(f"bot SPEC {spec.text!r}: {where} defines no {kind}")
     if len(found) > 1:
         names = ", ".join(sorted(c.__name__ for c in found))
-        raise SpecError(f"bot SPEC {spec.text!r}: {module.__name__} defines several CXPlayer "
-                        f"subclasses ({names}); name one as SPEC:Class")
+        raise SpecError(f"bot SPEC {spec.text!r}: {where} defines several {kind}es ({names}); "
+                        f"name one as SPEC:Class")
     return found[0]
+
+
+def load_game_player_class(target: str, game: str | None = None) -> type[GamePlayer]:
+    """The concrete `GamePlayer` subclass behind `target` (for `game`, when given: a class
+    whose GAME is that game, or a generic one). Raises SpecError, or what the bot raises."""
+    spec = parse_spec(target)
+    if not spec.is_python or spec.module is None and spec.path is None:
+        raise SpecError(f"bot SPEC {target!r} is not a Python class")
+    what = f"GamePlayer subclass for {game}" if game else "GamePlayer subclass"
+    return find_player_class(spec, GamePlayer,  # type: ignore[type-abstract]
+                             lambda c: game is None or c.GAME in (game, ""), what)

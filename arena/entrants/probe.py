@@ -32,8 +32,8 @@ from dataclasses import asdict, dataclass
 
 from arena import defaults
 from arena.entrants.java import JavaTarget, check_argv
-from arena.entrants.loading import load_player_class
 from arena.entrants.specs import BotSpec, Kind, SpecError, bot_pythonpath, parse_spec
+from arena.games.connectx.entrant import load_player_class
 from arena.player import CXPlayer
 
 __all__ = ["Probe", "ProbeProcess", "check_loadable", "inspect_target", "load", "probe_each",

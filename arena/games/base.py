@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
     "Game",
+    "Position",
     "GameError",
     "IllegalMoveError",
     "MoveSyntaxError",
@@ -77,6 +78,17 @@ class Game(ABC, Generic[S, M]):
     name: ClassVar[str]
     #: parameter -> default value
     PARAMS: ClassVar[Mapping[str, int]]
+    #: the protocol version that is this game's own dialect of `newgame` (docs/protocol.md):
+    #: None for the generic version 2 only (``newgame GAME PARAMS ...``). A game whose bots
+    #: predate version 2 keeps their words: Connect-X's ``newgame M N K ...`` is version 1.
+    DIALECT: ClassVar[int | None] = None
+    #: how many `newgame` fields stand for the game and its parameters in that dialect
+    DIALECT_FIELDS: ClassVar[int] = 0
+    #: ``module:Class`` of the entrant adapter that plays the dialect's bots in the Python host
+    #: (`arena.entrants.host`; Connect-X's: the course's `CXPlayer`)
+    DIALECT_ADAPTER: ClassVar[str] = ""
+    #: the bot API's names of the two timed calls, as fault details name them
+    CALLS: ClassVar[tuple[str, str]] = ("init_player", "select_move")
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))
@@ -113,6 +125,17 @@ class Game(ABC, Generic[S, M]):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"
+
+    @classmethod
+    def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:
+        """The `newgame` fields of `params` in this game's dialect (`DIALECT`)."""
+        raise NotImplementedError(f"{cls.name} has no protocol dialect of its own")
+
+    @classmethod
+    def dialect_params(cls, fields: Sequence[str]) -> Mapping[str, int]:
+        """The parameters named by the dialect's `newgame` fields (ValueError when they are not
+        numbers; the values are checked when the game is made)."""
+        raise NotImplementedError(f"{cls.name} has no protocol dialect of its own")
 
     # --------------------------------------------------------------------- rules
     @abstractmethod
@@ -159,6 +182,27 @@ class Game(ABC, Generic[S, M]):
     def drawing(self, state: S) -> dict[str, Any]:
         """A JSON-able description for a viewer: ``{"kind": "grid" | "morris", ...}``."""
 
+    # ------------------------------------------------------- the referee's view
+    def new_position(self) -> Position:
+        """A mutable position at the start, for the referee's hot loop (`Position`). Games
+        whose states are costly to copy give a faster one."""
+        return Position(self)
+
+    def label_for_record(self) -> str:
+        """How records, logs and the schedule name the board: `label()` by default."""
+        return self.label()
+
+    def record_fields(self, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
+        """The `GameRecord` fields that hold this game and its moves (`texts`, all of them, the
+        `opening` first): the game's name, parameters and move texts by default."""
+        return {"M": 0, "N": 0, "K": 0, "game": self.name, "game_params": dict(self.params),
+                "move_texts": tuple(texts), "opening_texts": tuple(opening)}
+
+    def cost(self) -> float:
+        """A rough relative cost of one game (the schedule plays the dearest first and
+        weighs progress by it): the number of legal first moves by default."""
+        return float(max(1, len(self.legal_moves(self.initial_state()))))
+
     # ----------------------------------------------------------------- helpers
     def play_texts(self, texts: Sequence[str], state: S | None = None) -> S:
         """The state after the moves in `texts`, from `state` (default: the start)."""
@@ -166,3 +210,30 @@ class Game(ABC, Generic[S, M]):
         for text in texts:
             s = self.apply(s, self.parse_move(s, text))
         return s
+
+
+class Position:
+    """A game in progress as the referee keeps it: one mutable object per game, moved in
+    place by `play`. This default keeps the game's immutable states; a game with a faster
+    representation (Connect-X's `CXBoard`) gives its own through `Game.new_position`."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        self.state: Any = game.initial_state()
+
+    def to_move(self) -> int:
+        """The side to move: 0 or 1."""
+        return self.game.to_move(self.state)
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on."""
+        return self.game.outcome(self.state)
+
+    def play(self, text: str) -> str:
+        """Play the move `text` names for the side to move and return its canonical text.
+        Raises MoveSyntaxError or IllegalMoveError (the position is unchanged)."""
+        game, state = self.game, self.state
+        move = game.parse_move(state, text)
+        canonical = game.move_to_text(state, move)
+        self.state = game.apply(state, move)
+        return canonical

@@ -322,10 +322,16 @@ def release(lg: League, lease_id: int) -> None:
         lg.conn.execute("DELETE FROM leases WHERE id=?", (lease_id,))
 
 
-def settings_for(job: PairJob) -> MatchSettings:
+#: the counter of the league's bot-log budget (arena.referee.logcap), in the league's folder
+LOG_BUDGET_FILE = "bot-logs.budget"
+
+
+def settings_for(job: PairJob, log_budget_file: str | None = None) -> MatchSettings:
+    """The referee's settings for the job; `log_budget_file`: the league's bot-log budget,
+    shared by all its workers on this machine (None: each Referee its own)."""
     return MatchSettings(limits=make_limits(job.timeout_s, where="league"), fresh_process=True,
                          isolation=("namespaces" if job.strict else "auto") if job.isolation
-                         else "none")
+                         else "none", log_budget_file=log_budget_file)
 
 
 def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
@@ -412,7 +418,7 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
                 continue
             key = (job.timeout_s, job.isolation)
             if key not in referees:
-                referees[key] = Referee(settings_for(job))
+                referees[key] = Referee(settings_for(job, str(directory / LOG_BUDGET_FILE)))
             lg = League.open(directory)
             try:
                 try:
@@ -629,7 +635,7 @@ def _play_remote(job: PairJob) -> list[GameRecord]:
     """A Dask task: play one pair on whichever worker runs it."""
     root = Path(tempfile.gettempdir()) / "cxarena-league"
     root.mkdir(exist_ok=True)
-    with Referee(settings_for(job)) as referee:
+    with Referee(settings_for(job, str(root / LOG_BUDGET_FILE))) as referee:
         return play_pair(job, referee, root)
 
 

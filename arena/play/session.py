@@ -272,7 +272,8 @@ class HumanGame:
             if conn is not None:
                 conn.close()
 
-    def _on_move(self, player: int, column: int, elapsed_ms: float) -> None:
+    def _on_move(self, player: int, text: str, elapsed_ms: float) -> None:
+        column = int(text)
         with self._lock:
             self.board.markColumn(column)
             last = self.board.getLastMove()

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import os
 
-from arena.board import CXBoard
 from arena.records import Reason
 from arena.wire import protocol
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "Fault", "SeatFault", "first_last", "line_of",
-           "is_comment", "legal_column", "parse", "read_lines", "show", "timeout_detail",
+           "is_comment", "parse", "read_lines", "show", "timeout_detail",
            "startup_output", "with_memory"]
 
 #: start of the detail of a crash because the bot never answered `hello` with `ready`
@@ -33,12 +32,15 @@ _MEMORY_HINTS = ("memoryerror", "out of memory", "cannot allocate memory", "bad_
 class Fault(Exception):
     """A bot fault inside the game loop: ends the game (never escapes `Referee.play`)."""
 
-    def __init__(self, reason: Reason, detail: str, overload: str = "") -> None:
+    def __init__(self, reason: Reason, detail: str, overload: str = "",
+                 move: str | None = None) -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
         #: set for a late move the machine caused (the run-queue wait accounts for it)
         self.overload = overload
+        #: an illegal answer as the bot sent it (kept in the record: `extra["fault_move"]`)
+        self.move = move
 
 
 class SeatFault(Fault):
@@ -71,23 +73,6 @@ def timeout_detail(what: str, elapsed_s: float, limit_s: float, grace_s: float,
     how = "answered after" if answered else "no answer after"
     return (f"{what}: {how} {elapsed_s * 1000:.1f} ms, over the {limit_s * 1000:g} ms limit by "
             f"{over_ms:.1f} ms (grace {grace_s * 1000:g} ms)")
-
-
-def legal_column(reply: protocol.Reply, board: CXBoard, what: str) -> int:
-    """The column of a `play` answer, or a Fault(illegal) saying what is wrong with it."""
-    if not isinstance(reply, protocol.Play):
-        raise Fault(Reason.ILLEGAL, f"{what}: expected `play COLUMN`, got "
-                    f"{show(line_of(reply))}")
-    if reply.column is None:
-        raise Fault(Reason.ILLEGAL, f"{what}: answer {reply.text!r} is not an integer")
-    col = reply.column
-    if not 0 <= col < board.N:
-        text = reply.text
-        shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} chars)"
-        raise Fault(Reason.ILLEGAL, f"{what}: column {shown} is out of range 0..{board.N - 1}")
-    if board.fullColumn(col):
-        raise Fault(Reason.ILLEGAL, f"{what}: column {col} is full")
-    return col
 
 
 def first_last(lines: list[str]) -> str:

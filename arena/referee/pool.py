@@ -18,10 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena import defaults
 from arena.limits import Limits
 from arena.records import Reason
 from arena.referee import containment
 from arena.referee.faults import FAILED_TO_START, Fault, SeatFault, startup_output, with_memory
+from arena.referee.logcap import BUDGET_FILE, LogBudget
 from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits
 from arena.referee.sandbox import Sandbox
 from arena.wire import protocol
@@ -58,7 +60,8 @@ class BotPool:
 
     def __init__(self, limits: Limits, *, sandbox: Sandbox | None, tag: str,
                  log_dir: str | None, cpu: int | None, fresh_process: bool,
-                 unsandboxed: tuple[Launchable, ...] = ()) -> None:
+                 unsandboxed: tuple[Launchable, ...] = (), log_budget_file: str | None = None,
+                 log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> None:
         self.limits = limits
         self.sandbox = sandbox
         self.tag = tag
@@ -68,6 +71,12 @@ class BotPool:
         self._own_log_dir = log_dir is None
         self.log_dir = log_dir or tempfile.mkdtemp(prefix="cxarena-logs-")
         os.makedirs(self.log_dir, exist_ok=True)
+        #: the budget of the bot logs (arena.referee.logcap): in `log_budget_file` if given
+        #: (shared with the other Referees of a results folder or league), else in log_dir
+        self._budget_shared = log_budget_file is not None
+        self.log_budget = LogBudget(log_budget_file or os.path.join(self.log_dir, BUDGET_FILE),
+                                    None if log_budget_mb is None
+                                    else int(log_budget_mb * 2**20))
         #: idle processes by launch value and protocol version (a process speaks one version)
         self._idle: dict[tuple[BotLaunch, int], list[BotProcess]] = {}
         self._dying: list[BotProcess] = []
@@ -103,7 +112,7 @@ class BotPool:
                 argv = wrap(argv, os.getpid(), bot_limits(mem))
             return BotProcess(argv, log_path=log_path, env=self._env(launch, seat.version),
                               cpu=self.cpu, memory_limit_bytes=mem,
-                              max_line_bytes=protocol.MAX_LINE_BYTES)
+                              max_line_bytes=protocol.MAX_LINE_BYTES, log_budget=self.log_budget)
         # bwrap's --die-with-parent replaces the lifeline (whose parent check sees the
         # sandbox's init, not the referee)
         boxed = self.sandbox.launch(argv, list(launch.expose))
@@ -112,7 +121,8 @@ class BotPool:
                               env=Sandbox.env(self._env(launch, seat.version),
                                               drop=[PARENT_ENV]), cpu=self.cpu,
                               memory_limit_bytes=mem, max_line_bytes=protocol.MAX_LINE_BYTES,
-                              pass_fds=boxed.pass_fds, status_from_wrapper=True)
+                              pass_fds=boxed.pass_fds, status_from_wrapper=True,
+                              log_budget=self.log_budget)
             boxed.release()  # the limits are on bwrap's pid: now it may fork the bot
         finally:
             boxed.close()
@@ -132,6 +142,7 @@ class BotPool:
             except (LineTooLong, OSError):
                 later = []
             out = [ln.decode("utf-8", "replace").rstrip() for ln in seen + later]
+            proc.sync_log()
             raise Fault(f.reason, f.detail + startup_output(out, proc.log_path)) from None
 
     def _hello(self, proc: BotProcess, started_s: float, seen: list[bytes],
@@ -264,3 +275,6 @@ class BotPool:
         self._dying.clear()
         if self._own_log_dir:
             shutil.rmtree(self.log_dir, ignore_errors=True)
+            if self._budget_shared:  # its logs are gone: their bytes no longer count
+                self.log_budget.release_all()
+        self.log_budget.close()

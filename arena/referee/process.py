@@ -3,13 +3,15 @@
 Start it in its own session (so its process group holds the bot and everything it forks), with a
 data-segment limit (`RLIMIT_DATA`: memory the bot really commits, not address space a runtime
 merely reserves, so a JVM or a Go program starts), a file-size limit (`MAX_FILE_BYTES`) and no
-core dumps, optionally pinned to one CPU core, stderr going straight to a log file (a bot
-writing megabytes to stderr can never block), stdout a SOCK_SEQPACKET socket whose kernel
-arrival timestamps say when each answer really arrived. Then: send bytes, read a line by a
-deadline (`select` or `poll` with the remaining time, never a blocking read), freeze (SIGSTOP)
-and thaw (SIGCONT) the whole group, kill the whole group and every other process of the bot
-(`arena.referee.containment`: descendants that left the group, orphans of a double fork),
-describe how it ended (with its peak memory from `wait4`), read its stderr tail.
+core dumps, optionally pinned to one CPU core, stderr a pipe that one reader thread drains
+into a capped log file (`arena.referee.logcap`: the first and last 64 KiB of each game; a bot
+writing megabytes to stderr is never held up by the referee), stdout a SOCK_SEQPACKET socket
+whose kernel arrival timestamps say when each answer really arrived. Then: send bytes, read a
+line by a deadline (`select` or `poll` with the remaining time, never a blocking read), freeze
+(SIGSTOP) and thaw (SIGCONT) the whole group, kill the whole group and every other process of
+the bot (`arena.referee.containment`: descendants that left the group, orphans of a double
+fork), describe how it ended (with its peak memory from `wait4`), read its stderr tail, start a
+game's section of its log (`log_section`).
 
 Processes are started from one long-lived thread per process (`_spawner`): the parent-death
 signal a bot arms (`arena.wire.lifeline`) fires when the *thread* that forked it ends, so
@@ -38,15 +40,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from arena.referee import containment
+from arena.referee import containment, logcap
 
 __all__ = ["BotProcess", "LineTooLong", "THREAD_ENV", "bot_limits"]
 
 #: environment that keeps numeric libraries to one thread
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
-#: the most a bot may write to any file (its stderr log included): a bot that writes more is
-#: killed by SIGXFSZ (a crash), so a runaway bot cannot fill the disk under results/
+#: the most a bot may write to any file it opens: a bot that writes more is killed by SIGXFSZ
+#: (a crash), so a runaway bot cannot fill the disk (its stderr is a pipe: `logcap` caps it)
 MAX_FILE_BYTES = 256 * 2**20
 _FD_SETSIZE = 1024  # select() handles fds below this; poll() the rest
 _SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; not exported by Python
@@ -122,7 +124,8 @@ class BotProcess:
     def __init__(self, argv: Sequence[str], *, log_path: str, env: Mapping[str, str],
                  cwd: str | None = None, cpu: int | None = None,
                  memory_limit_bytes: int | None = None, max_line_bytes: int = 65536,
-                 pass_fds: Sequence[int] = (), status_from_wrapper: bool = False) -> None:
+                 pass_fds: Sequence[int] = (), status_from_wrapper: bool = False,
+                 log_budget: logcap.LogBudget | None = None) -> None:
         self.argv = list(argv)
         #: argv runs a wrapper (bwrap) that reports a child killed by signal N as status 128+N
         self.status_from_wrapper = status_from_wrapper
@@ -150,18 +153,20 @@ class BotProcess:
         # late wake-up of the referee never counts against the bot.
         self._sock, child_out = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self._sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
-        log = open(log_path, "ab")
+        self._log = logcap.CappedLog(log_path, log_budget)
         try:
             self.popen = _spawner.run(lambda: subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(), stderr=log,
+                self.argv, stdin=subprocess.PIPE, stdout=child_out.fileno(),
+                stderr=self._log.child_fd,
                 cwd=cwd, env=dict(env), start_new_session=True, close_fds=True, bufsize=0,
                 pass_fds=tuple(pass_fds)))
         except BaseException:
             self._sock.close()
+            self._log.close()
             raise
         finally:
-            log.close()
             child_out.close()
+        self._log.started()
         self.pid = self.popen.pid
         self.pgid = self.pid  # start_new_session: the bot leads its own session and group
         # Limits are applied from here, right after exec (no preexec_fn: unsafe with threads);
@@ -177,6 +182,7 @@ class BotProcess:
             os.killpg(self.pgid, signal.SIGKILL)
             self.popen.wait()
             self._sock.close()
+            self._log.close()
             assert self.popen.stdin is not None
             self.popen.stdin.close()
             raise ValueError(f"cannot apply limits/cpu={cpu} to the bot process: {e}") from e
@@ -196,10 +202,20 @@ class BotProcess:
         return not self._eof and not self._killed and not self.exited()
 
     def log_size(self) -> int:
+        """The size of the bot's log file, with all it wrote so far."""
         try:
-            return os.path.getsize(self.log_path)
+            return self._log.size()
         except OSError:
             return 0
+
+    def sync_log(self) -> None:
+        """Put all the bot wrote to stderr so far into its log file (which readers open)."""
+        self._log.sync()
+
+    def log_section(self, line: str) -> None:
+        """Start a new section of the log (a game's), headed by `line`: of each section the
+        log keeps a bounded head and tail (`arena.referee.logcap`)."""
+        self._log.section(line)
 
     # ------------------------------------------------------------------ I/O
     def send(self, data: bytes) -> None:
@@ -444,6 +460,7 @@ class BotProcess:
                 except (LineTooLong, OSError):
                     break
             self._sock.close()
+        self._log.close()  # the pipe too: nothing of the bot reaches the log any more
 
     # ----------------------------------------------------------- scheduling
     def task_times(self, refresh: bool = False,
@@ -502,6 +519,7 @@ class BotProcess:
 
     def stderr_tail(self, since: int = 0, max_lines: int = 20, max_chars: int = 2000) -> str:
         """The last lines the bot wrote to stderr after byte offset `since`, trimmed."""
+        self._log.sync()
         try:
             with open(self.log_path, "rb") as f:
                 size = f.seek(0, os.SEEK_END)

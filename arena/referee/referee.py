@@ -37,9 +37,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from arena import __version__, defaults
-from arena.board import CXBoard, CXGameState
-from arena.games import Game, GameError
-from arena.games.openings import check_opening
+from arena.games import Game, GameError, Outcome
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee import containment
@@ -49,18 +47,17 @@ from arena.referee.faults import (
     Fault,
     SeatFault,
     is_comment,
-    legal_column,
     line_of,
     parse,
     show,
     timeout_detail,
     with_memory,
 )
+from arena.referee.logcap import BUDGET_FILE
 from arena.referee.pool import BotPool, Seat
 from arena.referee.process import BotProcess, LineTooLong
 from arena.referee.sandbox import MODES, Sandbox, resolve
 from arena.wire import protocol
-from arena.wire import protocol_v2 as v2
 from arena.wire.launch import Launchable
 
 __all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "GameRequest", "MatchSettings", "Referee"]
@@ -80,6 +77,10 @@ class MatchSettings:
     fresh_process: bool = False  # True: a new process for every game
     cpu: int | None = None  # pin bot processes to this core
     log_dir: str | None = None  # bots' stdout/stderr logs go here (else a temp dir)
+    #: the bot logs' budget (arena.referee.logcap), counted in this file, shared by every
+    #: Referee logging there (None: log_dir's BUDGET_FILE, or the temp dir's)
+    log_budget_file: str | None = None
+    log_budget_mb: float | None = defaults.LOG_BUDGET_MB  # None: no budget
     #: replays of a game whose late move the machine caused (0: always charge the bot)
     overload_replays: int = defaults.OVERLOAD_REPLAYS
     isolation: str = defaults.ISOLATION  # auto | namespaces | none (arena.referee.sandbox)
@@ -98,7 +99,11 @@ class MatchSettings:
         ``log_dir/worker-<index>`` (so the workers' log file names never collide)."""
         log_dir = None if self.log_dir is None else os.path.join(self.log_dir,
                                                                  f"worker-{index}")
-        return dataclasses.replace(self, cpu=self.cpu if cpu is None else cpu, log_dir=log_dir)
+        budget = self.log_budget_file  # one budget for the folder, shared by the workers
+        if budget is None and self.log_dir is not None:
+            budget = os.path.join(self.log_dir, BUDGET_FILE)
+        return dataclasses.replace(self, cpu=self.cpu if cpu is None else cpu, log_dir=log_dir,
+                                   log_budget_file=budget)
 
     def isolated_as(self, isolated: bool) -> MatchSettings:
         """A copy that follows what the coordinator resolved `auto` to."""
@@ -107,34 +112,32 @@ class MatchSettings:
 
 @dataclass(frozen=True)
 class GameRequest:
-    """One game to play: p1 moves first. See `Referee.play` for the fields."""
+    """One game of `game` to play: p1 moves first. See `Referee.play` for the fields."""
 
     p1: Launchable
     p2: Launchable
-    M: int
-    N: int
-    K: int
+    game: Game
     seed: int
     options: tuple[Mapping[str, Any], Mapping[str, Any]] = ({}, {})
     max_moves: int | None = None
     game_id: str | None = None
-    opening: tuple[int, ...] = ()
+    #: the opening: move texts from the start, played for both sides
+    opening: tuple[str, ...] = ()
     untimed: tuple[int, ...] = ()
-    on_move: Callable[[int, Any, float], None] | None = None
-    #: another game than Connect-X (`arena.games`), played through protocol v2; None:
-    #: Connect-X on M x N x K through protocol v1, as always. With a game, M N K are ignored,
-    #: `opening` must be empty and `on_move` gets the move's text instead of a column.
-    game: Game | None = None
-    #: another game's opening: move texts from the start, played for both sides
-    opening_texts: tuple[str, ...] = ()
-
-    @property
-    def v2(self) -> bool:
-        return self.game is not None and self.game.name != "connectx"
+    on_move: Callable[[int, str, float], None] | None = None
 
     @property
     def board_label(self) -> str:
-        return self.game.label() if self.v2 and self.game else f"{self.M}x{self.N}x{self.K}"
+        return self.game.label_for_record()
+
+
+def course_game(M: int, N: int, K: int) -> Game:
+    """The game of protocol version 1 (the course's: Connect-X) on an M x N board, K in a row
+    (ValueError when the rules refuse it)."""
+    cls = protocol.dialect_game(protocol.PROTOCOL_VERSION)
+    if cls is None:
+        raise ValueError("no installed game speaks protocol version 1")
+    return cls(**cls.dialect_params([str(M), str(N), str(K)]))
 
 
 def _utc_now() -> str:
@@ -149,8 +152,7 @@ class _Game:
     req: GameRequest
     seats: list[Seat]
     started_at: str
-    moves: list[int] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # the moves of another game (protocol v2)
+    texts: list[str] = field(default_factory=list)  # the moves so far, as their texts
     times: list[float] = field(default_factory=list)
     current: int = 0  # the seat (0, 1) to move, or that faulted
     winner: int | None = None
@@ -158,6 +160,8 @@ class _Game:
     detail: str = ""
     offender: int | None = None
     stderr_tail: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)  # what the record's extra adds
+    ply: int | None = None  # the move being asked for (None: before the first, in init)
 
     def end(self, reason: Reason, winner: int | None, detail: str = "") -> None:
         self.reason, self.winner, self.detail = reason, winner, detail
@@ -183,6 +187,8 @@ class Referee:
         self._pool = BotPool(settings.limits,
                              sandbox=Sandbox() if self.isolation.isolated else None,
                              tag=self.tag, log_dir=settings.log_dir, cpu=settings.cpu,
+                             log_budget_file=settings.log_budget_file,
+                             log_budget_mb=settings.log_budget_mb,
                              fresh_process=settings.fresh_process,
                              unsandboxed=settings.unsandboxed)
         self.log_dir = self._pool.log_dir
@@ -210,7 +216,7 @@ class Referee:
              options2: Mapping[str, Any] | None = None,
              max_moves: int | None = None, game_id: str | None = None,
              opening: Sequence[int] = (), *, untimed: Collection[int] = (),
-             on_move: Callable[[int, Any, float], None] | None = None,
+             on_move: Callable[[int, str, float], None] | None = None,
              game: Game | None = None, opening_texts: Sequence[str] = ()) -> GameRecord:
         """Play one game, p1 moving first (`run` with a `GameRequest` of these fields).
 
@@ -225,16 +231,17 @@ class Referee:
         ValueError (before any bot is asked anything) if they are not legal or end the game.
 
         `untimed` names the players (1, 2) whose requests have no time limit (a person at the
-        board, never in tournaments). `on_move(player, column, elapsed_ms)` is called after
+        board, never in tournaments). `on_move(player, move_text, elapsed_ms)` is called after
         each legal move, in the referee's thread, before the game goes on.
 
-        `game`: another game than Connect-X (`arena.games`), played through protocol v2 (M, N
-        and K are then ignored; pass 0); `opening_texts`: its opening, as the moves' texts
-        (sent to each bot as `opponent` lines before its first `go`, like `opening`)."""
+        `game`: the game to play (`arena.games`); None: the course's game (Connect-X) on
+        M x N x K. With a game, M N K are ignored (pass 0). `opening_texts`: an opening as
+        the moves' texts (`opening` are Connect-X columns, the same thing as numbers)."""
+        rules = game if game is not None else course_game(M, N, K)
         return self.run(GameRequest(
-            p1, p2, M, N, K, seed, (options1 or {}, options2 or {}), max_moves, game_id,
-            tuple(int(c) for c in opening), tuple(untimed), on_move, game,
-            tuple(str(t) for t in opening_texts)))
+            p1, p2, rules, seed, (options1 or {}, options2 or {}), max_moves, game_id,
+            tuple(str(int(c)) for c in opening) + tuple(str(t) for t in opening_texts),
+            tuple(untimed), on_move))
 
     def run(self, req: GameRequest) -> GameRecord:
         """Play the game `req` asks for. Never raises because of a bot."""
@@ -273,7 +280,7 @@ class Referee:
         replay is allowed, (None, what happened)."""
         self._settle()
         self._pool.reap_dying()
-        version = v2.PROTOCOL_V2 if req.v2 else protocol.PROTOCOL_VERSION
+        version = protocol.version_of(req.game)
         seats = [self._pool.seat(bot, opts, i + 1 in req.untimed, version)
                  for i, (bot, opts) in enumerate(zip((req.p1, req.p2), req.options, strict=True))]
         game = _Game(req, seats, _utc_now())
@@ -281,10 +288,7 @@ class Referee:
         try:
             self._start(game)
             self._init_players(game)
-            if req.v2:
-                self._move_loop_v2(game)
-            else:
-                self._move_loop(game)
+            self._move_loop(game)
             finished = True
         except Fault as f:
             bad = seats[game.current]
@@ -333,96 +337,61 @@ class Referee:
                   f"{game.started_at}")
         for i, seat in enumerate(game.seats):
             if seat.proc is not None:
-                _log_header(seat.proc.log_path, f"{header}; this bot moves "
-                            f"{'first' if i == 0 else 'second'}")
+                # a new section of its log: of each game the log keeps a head and a tail
+                seat.proc.log_section(f"===== cxarena {header}; this bot moves "
+                                      f"{'first' if i == 0 else 'second'} =====")
                 seat.log_offset = seat.proc.log_size()
 
     def _init_players(self, game: _Game) -> None:
         req = game.req
+        what = req.game.CALLS[0]
         for i, seat in enumerate(game.seats):
             game.current = i
-            if req.v2 and req.game is not None:
-                msg = v2.newgame_v2(req.game.name, req.game.params, i + 1,
-                                    self.limits.timeout_s, req.seed, seat.options)
-            else:
-                msg = protocol.newgame(req.M, req.N, req.K, i + 1, self.limits.timeout_s,
-                                       req.seed, seat.options)
-            reply, seat.init_ms = self._request(seat, msg, "init_player" if req.v2 else
-                                                "initPlayer", False)
+            msg = protocol.newgame(req.game, i + 1, self.limits.timeout_s, req.seed,
+                                   seat.options)
+            reply, seat.init_ms = self._request(seat, msg, what, False)
             if not isinstance(reply, protocol.Ok):
-                raise Fault(Reason.CRASH, f"initPlayer: expected `ok NAME`, got "
+                raise Fault(Reason.CRASH, f"{what}: expected `ok NAME`, got "
                             f"{show(line_of(reply))}")
             seat.name = reply.name
 
     def _move_loop(self, game: _Game) -> None:
-        """Ask for moves until the game is over (or reaches the request's move cap)."""
+        """Ask for moves until the game is over (or reaches the request's move cap). One
+        mutable position of the game (`Game.new_position`), moved in place; every move a seat
+        did not make is sent to it once, the opening's included."""
         req = game.req
-        board = CXBoard(req.M, req.N, req.K)
-        for c in req.opening:
-            board.markColumn(c)
-        game.moves.extend(req.opening)
+        pos = req.game.new_position()
+        for text in req.opening:  # checked by _check_opening; nobody's move, 0 ms
+            pos.play(text)
+        game.texts.extend(req.opening)
         game.times.extend([0.0] * len(req.opening))
-        told = [0, 0]  # moves each seat knows (every move it did not make is sent once)
+        call = req.game.CALLS[1]
+        told = [0, 0]
+        texts, times, on_move, max_moves = game.texts, game.times, req.on_move, req.max_moves
         while True:
-            game.current = current = board.currentPlayer()
-            what = f"selectColumn (move {len(game.moves) + 1})"
-            msg = "".join(protocol.opponent(c) for c in game.moves[told[current]:])
-            reply, elapsed_ms = self._request(game.seats[current], msg + protocol.go(), what,
-                                              True)
-            col = legal_column(reply, board, what)
-            state = board.markColumn(col)
-            game.moves.append(col)
-            game.times.append(elapsed_ms)
-            told[current] = len(game.moves)
-            if req.on_move is not None:
-                req.on_move(current + 1, col, elapsed_ms)
-            if state is CXGameState.DRAW:
-                return game.end(Reason.DRAW, None)
-            if state is not CXGameState.OPEN:
-                return game.end(Reason.CONNECT, current + 1)
-            if req.max_moves is not None and len(game.moves) >= req.max_moves:
-                return game.end(Reason.DRAW, None, f"{MOVE_CAP_DETAIL} ({req.max_moves} moves)")
-
-    def _move_loop_v2(self, game: _Game) -> None:
-        """`_move_loop` for another game (protocol v2): moves are the game's texts."""
-        req = game.req
-        rules = req.game
-        assert rules is not None
-        state = rules.initial_state()
-        for text in req.opening_texts:  # checked by _check_opening; nobody's move, 0 ms
-            state = rules.apply(state, rules.parse_move(state, text))
-            game.texts.append(text)
-            game.times.append(0.0)
-        told = [0, 0]  # every move a seat did not make is sent once, the opening's included
-        while True:
-            outcome = rules.outcome(state)
+            outcome = pos.outcome()
             if outcome is not None:
-                detail = f"{outcome.reason}: {outcome.detail}" if outcome.detail else \
-                    outcome.reason
-                if outcome.winner is None:
-                    return game.end(Reason.DRAW, None, detail)
-                return game.end(Reason.WIN, outcome.winner + 1, detail)
-            if req.max_moves is not None and len(game.texts) >= req.max_moves:
-                return game.end(Reason.DRAW, None, f"{MOVE_CAP_DETAIL} ({req.max_moves} moves)")
-            game.current = current = rules.to_move(state)
-            what = f"select_move (move {len(game.texts) + 1})"
-            msg = "".join(v2.opponent_move(t) for t in game.texts[told[current]:])
+                return _end(game, outcome)
+            if max_moves is not None and len(texts) >= max_moves:
+                return game.end(Reason.DRAW, None, f"{MOVE_CAP_DETAIL} ({max_moves} moves)")
+            game.current = current = pos.to_move()
+            game.ply = len(texts) + 1
+            what = f"{call} (move {game.ply})"
+            msg = protocol.opponent_lines(texts[told[current]:])
             reply, elapsed_ms = self._request(game.seats[current], msg + protocol.go(), what,
                                               True)
             if not isinstance(reply, protocol.Play):
                 raise Fault(Reason.ILLEGAL, f"{what}: expected `play MOVE`, got "
                             f"{show(line_of(reply))}")
             try:
-                move = rules.parse_move(state, reply.text)
+                text = pos.play(reply.text)
             except GameError as e:
-                raise Fault(Reason.ILLEGAL, f"{what}: {show(reply.text)}: {e}") from None
-            text = rules.move_to_text(state, move)
-            state = rules.apply(state, move)
-            game.texts.append(text)
-            game.times.append(elapsed_ms)
-            told[current] = len(game.texts)
-            if req.on_move is not None:
-                req.on_move(current + 1, text, elapsed_ms)
+                raise Fault(Reason.ILLEGAL, f"{what}: {e}", move=reply.text[:200]) from None
+            texts.append(text)
+            times.append(elapsed_ms)
+            told[current] = len(texts)
+            if on_move is not None:
+                on_move(current + 1, text, elapsed_ms)
 
     def _charge(self, game: _Game, f: Fault, replayed: int) -> None:
         """The faulting seat loses: kill its process at once (a hung bot and everything it
@@ -437,23 +406,18 @@ class Referee:
             game.stderr_tail = bad.proc.stderr_tail(bad.log_offset)
             log.warning("event=bot-killed spec=%s pid=%d reason=%s detail=%s",
                         bad.launch.label, bad.proc.pid, f.reason.value, f.detail)
+        # where and what, as fields (the report explains a fault from them, not from words)
+        game.extra["fault_ply"] = game.ply
+        if f.move is not None:
+            game.extra["fault_move"] = f.move
         game.end(f.reason, 2 - game.current, f.detail)
 
     def _record(self, game: _Game) -> GameRecord:
-        req = game.req
-        rec = self._record_cx(game)
-        if req.v2 and req.game is not None:
-            rec = dataclasses.replace(rec, M=0, N=0, K=0, game=req.game.name,
-                                      game_params=dict(req.game.params),
-                                      move_texts=tuple(game.texts),
-                                      opening_texts=req.opening_texts)
-        return rec
-
-    def _record_cx(self, game: _Game) -> GameRecord:
         req, seats = game.req, game.seats
+        fields: dict[str, Any] = {"moves": (), "opening": ()}
+        fields.update(req.game.record_fields(game.texts, req.opening))
         return GameRecord(
-            M=req.M, N=req.N, K=req.K, p1=req.p1.text, p2=req.p2.text,
-            names=(seats[0].name, seats[1].name), moves=tuple(game.moves),
+            p1=req.p1.text, p2=req.p2.text, names=(seats[0].name, seats[1].name),
             # microsecond resolution, as stored in JSON (so a record round-trips exactly)
             times_ms=tuple(round(t, 3) for t in game.times), winner=game.winner,
             reason=game.reason, detail=game.detail, seed=req.seed, offender=game.offender,
@@ -462,9 +426,8 @@ class Referee:
             started_at=game.started_at, finished_at=_utc_now(), version=__version__,
             # start-up (process start to `ready`) of processes started for this game
             extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
-                   "isolated": self.isolation.isolated},
-            opening=req.opening, timeout_s=self.limits.timeout_s,
-            grace_s=self.limits.grace_s)
+                   "isolated": self.isolation.isolated, **game.extra},
+            timeout_s=self.limits.timeout_s, grace_s=self.limits.grace_s, **fields)
 
     # -------------------------------------------------------------- requests
     def _request(self, seat: Seat, data: str, what: str,
@@ -575,26 +538,24 @@ def _no_stale_output(proc: BotProcess, what: str) -> None:
 
 def _check_opening(req: GameRequest) -> None:
     """ValueError unless the request's opening is legal and leaves the game open."""
-    if req.v2 and req.game is not None:
-        if req.opening:
-            raise ValueError("a Connect-X opening (columns) for another game: use opening_texts")
-        check_opening(req.game, req.opening_texts)
-        return
-    if req.opening_texts:
-        raise ValueError("opening_texts are for other games than Connect-X")
-    board = CXBoard(req.M, req.N, req.K)
-    for i, c in enumerate(req.opening):
-        if c not in board.getAvailableColumns():
-            raise ValueError(f"opening {list(req.opening)}: move {i + 1} (column {c}) is not "
-                             f"legal on {req.M}x{req.N} K={req.K}")
-        if board.markColumn(c) is not CXGameState.OPEN:
-            raise ValueError(f"opening {list(req.opening)}: the game is over after move {i + 1}")
+    pos = req.game.new_position()
+    for i, text in enumerate(req.opening):
+        try:
+            pos.play(text)
+        except GameError as e:
+            raise ValueError(f"opening {list(req.opening)}: move {i + 1} ({text}) is not legal "
+                             f"on {req.board_label}: {e}") from None
+        if pos.outcome() is not None:
+            raise ValueError(f"opening {list(req.opening)}: the game is over after move "
+                             f"{i + 1}")
 
 
-def _log_header(path: str, text: str) -> None:
-    """Append a game's header line to a bot's log (so its lines of that game can be found)."""
-    try:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(f"===== cxarena {text} =====\n")
-    except OSError:
-        pass
+def _end(game: _Game, outcome: Outcome) -> None:
+    """End `game` as the rules say. A game may name the record's reason in the record's own
+    words (Connect-X's position: ``connect``, ``draw``); else a win or a draw whose detail is
+    the game's reason and sentence."""
+    winner = None if outcome.winner is None else outcome.winner + 1
+    if outcome.reason in (Reason.CONNECT.value, Reason.DRAW.value):
+        return game.end(Reason(outcome.reason), winner, outcome.detail)
+    detail = f"{outcome.reason}: {outcome.detail}" if outcome.detail else outcome.reason
+    return game.end(Reason.DRAW if winner is None else Reason.WIN, winner, detail)

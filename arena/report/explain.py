@@ -33,7 +33,10 @@ def fault_move(rec: GameRecord) -> int | None:
     """The move number a fault happened on (None if it happened before the first move)."""
     if not rec.is_fault:
         return None
-    m = _MOVE_RE.match(rec.detail)
+    if "fault_ply" in rec.extra:  # stored by the referee since records carry it
+        ply = rec.extra["fault_ply"]
+        return int(ply) if ply is not None else None
+    m = _MOVE_RE.match(rec.detail)  # older records: read from the detail
     if m:
         return int(m.group(1))
     if rec.detail.startswith(("initPlayer", "init_player", _FAILED_TO_START)):
@@ -45,7 +48,10 @@ def illegal_column(rec: GameRecord) -> int | None:
     """The column an illegal answer named, when the detail says which."""
     if rec.reason is not Reason.ILLEGAL:
         return None
-    m = _FULL_RE.search(rec.detail)
+    move = rec.extra.get("fault_move")
+    if isinstance(move, str):  # stored by the referee since records carry it
+        return int(move) if re.fullmatch(r"-?\d{1,30}", move) else None
+    m = _FULL_RE.search(rec.detail)  # older records: read from the detail
     return int(m.group(1)) if m else None
 
 

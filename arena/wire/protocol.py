@@ -1,9 +1,16 @@
-"""The bot line protocol (docs/protocol.md): its version, and encoding/decoding of every message.
+"""The bot line protocol (docs/protocol.md): its versions, and encoding/decoding of every message.
 
-Pure functions and frozen dataclasses only: no I/O. The referee (`arena.referee.referee`) builds
-requests
-and parses replies with it; the Python host (`arena.entrants.host`) parses requests and builds
-replies.
+One codec for every game. The messages are the same in both versions but one: `newgame` says
+which game is played. In version 2 it names the game and its parameters
+(``newgame othello size=8 ...``); version 1 is a game's own *dialect* of `newgame`, the fields
+its bots have always read (Connect-X's ``newgame M N K ...``, the course's words, which the
+Java shim speaks). A game declares its dialect with `Game.DIALECT` and the two class methods
+`dialect_fields` / `dialect_params`; nothing here names a game. Moves travel as the game's text
+form of a move (a Connect-X column is its decimal number).
+
+Pure functions and frozen dataclasses only: no I/O. The referee (`arena.referee.referee`)
+builds requests and parses replies with it; the Python host (`arena.entrants.host`) parses
+requests and builds replies.
 """
 
 from __future__ import annotations
@@ -11,14 +18,20 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
+
+from arena.games import GAMES, Game
+from arena.games.params import format_params, parse_params
 
 __all__ = [
     "MAX_LINE_BYTES",
+    "MAX_MOVE_CHARS",
     "MAX_NAME_CHARS",
+    "PROTOCOL_V2",
     "PROTOCOL_VERSION",
+    "VERSIONS",
     "Comment",
     "ErrorReply",
     "Go",
@@ -32,33 +45,67 @@ __all__ = [
     "Ready",
     "Reply",
     "Request",
+    "dialect_game",
     "encode_answer",
     "error",
     "format_seconds",
     "go",
     "hello",
+    "is_move_text",
     "newgame",
     "ok",
     "opponent",
+    "opponent_lines",
     "parse_reply",
     "parse_request",
     "play",
+    "play_move",
     "quit",
     "ready",
+    "version_of",
 ]
 
-#: the protocol version this harness speaks
+#: version 1: a game's own dialect of `newgame` (Connect-X's, the course's)
 PROTOCOL_VERSION = 1
+#: version 2: `newgame` names the game and its parameters; any game
+PROTOCOL_V2 = 2
+VERSIONS = (PROTOCOL_VERSION, PROTOCOL_V2)
 #: longest line (bytes, without the newline) either side accepts
 MAX_LINE_BYTES = 65536
 #: longest bot name kept from an `ok NAME` reply
 MAX_NAME_CHARS = 100
+#: longest move text either side sends
+MAX_MOVE_CHARS = 64
 
 _INT = re.compile(r"-?[0-9]+\Z")
 
 
+_GAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_MOVE = re.compile(r"[\x21-\x7e]{1," + str(MAX_MOVE_CHARS) + r"}\Z")
+
+
 class ProtocolError(ValueError):
     """A line that does not follow the protocol grammar."""
+
+
+def is_move_text(text: str) -> bool:
+    """True for a well-formed move field: 1..64 printable ASCII characters, no spaces."""
+    return bool(_MOVE.match(text))
+
+
+def version_of(game: Game | type[Game]) -> int:
+    """The protocol version in which `game` is played: its own dialect, else version 2."""
+    return game.DIALECT or PROTOCOL_V2
+
+
+def dialect_game(version: int) -> type[Game] | None:
+    """The game whose dialect `version` is (None for version 2, or an unknown one)."""
+    if version == PROTOCOL_V2:
+        return None
+    for cls in GAMES.values():
+        if cls.DIALECT == version:
+            return cls
+    return None
 
 
 # ------------------------------------------------------------------ referee -> bot
@@ -69,13 +116,15 @@ class Hello:
 
 @dataclass(frozen=True)
 class NewGame:
-    M: int
-    N: int
-    K: int
+    """`newgame`: the game (its name and parameters, in either dialect), this bot's side, the
+    time limit, the game's seed and the options."""
+
+    game: str
+    params: Mapping[str, int]
     player: int  # 1 = this bot moves first, 2 = second
     timeout_s: float
     seed: int
-    options: dict[str, Any]
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def first(self) -> bool:
@@ -84,7 +133,14 @@ class NewGame:
 
 @dataclass(frozen=True)
 class Opponent:
-    column: int
+    """`opponent MOVE`: the move the other side made (its text form)."""
+
+    move: str
+
+    @property
+    def column(self) -> int:
+        """The move as a Connect-X column (ValueError if it is not a number)."""
+        return int(self.move)
 
 
 @dataclass(frozen=True)
@@ -110,16 +166,32 @@ def hello(version: int = PROTOCOL_VERSION) -> str:
     return f"hello {version}\n"
 
 
-def newgame(M: int, N: int, K: int, player: int, timeout_s: float, seed: int,
+def newgame(game: Game, player: int, timeout_s: float, seed: int,
             options: Mapping[str, Any] | None = None) -> str:
+    """`newgame` for `game`, in the game's own dialect when it has one (`version_of`)."""
     if player not in (1, 2):
         raise ValueError(f"player must be 1 or 2, got {player!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    if game.DIALECT:
+        what = " ".join(game.dialect_fields(game.params))
+    else:
+        what = f"{game.name} {format_params(game.params)}"
     opts = json.dumps(dict(options or {}), separators=(",", ":"), sort_keys=True)
-    return f"newgame {M} {N} {K} {player} {format_seconds(timeout_s)} {seed} {opts}\n"
+    return f"newgame {what} {player} {format_seconds(timeout_s)} {seed} {opts}\n"
 
 
-def opponent(column: int) -> str:
-    return f"opponent {int(column)}\n"
+def opponent(move: str | int) -> str:
+    text = str(move)
+    if not is_move_text(text):
+        raise ValueError(f"bad move text {text!r}")
+    return f"opponent {text}\n"
+
+
+def opponent_lines(texts: Sequence[str]) -> str:
+    """`opponent` lines for moves the referee itself accepted (canonical texts: not checked
+    again, on the referee's hot path)."""
+    return "".join([f"opponent {t}\n" for t in texts])
 
 
 def go() -> str:
@@ -130,8 +202,35 @@ def quit() -> str:
     return "quit\n"
 
 
-def parse_request(line: str) -> Request | None:
-    """Decode a referee line (without its newline). None for an unknown keyword (to be ignored).
+def _parse_newgame(rest: str, line: str, version: int) -> NewGame:
+    dialect = dialect_game(version)
+    if version != PROTOCOL_V2 and dialect is None:
+        raise ProtocolError(f"newgame in unknown protocol version {version}: {line!r}")
+    head = dialect.DIALECT_FIELDS if dialect is not None else 2
+    parts = rest.split(" ", head + 3)
+    if len(parts) < head + 3:
+        raise ProtocolError(f"newgame needs {head + 4} fields: {line!r}")
+    if dialect is not None:
+        game, params = dialect.name, dict(dialect.dialect_params(parts[:head]))
+    else:
+        game = parts[0]
+        if not _GAME.match(game):
+            raise ProtocolError(f"bad game name in {line!r}")
+        params = parse_params(parts[1])
+    player_text, timeout_text, seed_text = parts[head:head + 3]
+    player = int(player_text)
+    if player not in (1, 2):
+        raise ProtocolError(f"newgame side must be 1 or 2: {line!r}")
+    options = json.loads(parts[head + 3]) if len(parts) > head + 3 and parts[head + 3].strip() \
+        else {}
+    if not isinstance(options, dict):
+        raise ProtocolError(f"newgame options must be a JSON object: {line!r}")
+    return NewGame(game, params, player, float(timeout_text), int(seed_text), options)
+
+
+def parse_request(line: str, version: int = PROTOCOL_VERSION) -> Request | None:
+    """Decode a referee line (without its newline) of a session in `version`. None for an
+    unknown keyword (to be ignored).
 
     Raises ProtocolError for a known keyword with malformed fields.
     """
@@ -141,21 +240,17 @@ def parse_request(line: str) -> Request | None:
         if keyword == "hello":
             return Hello(int(rest))
         if keyword == "newgame":
-            parts = rest.split(" ", 6)
-            if len(parts) < 6:
-                raise ProtocolError(f"newgame needs 7 fields: {line!r}")
-            M, N, K, player, seed = (int(parts[i]) for i in (0, 1, 2, 3, 5))
-            options = json.loads(parts[6]) if len(parts) == 7 and parts[6].strip() else {}
-            if not isinstance(options, dict):
-                raise ProtocolError(f"newgame options must be a JSON object: {line!r}")
-            return NewGame(M, N, K, player, float(parts[4]), seed, options)
+            return _parse_newgame(rest, line, version)
         if keyword == "opponent":
-            return Opponent(int(rest))
+            # a dialect's moves are numbers (Connect-X columns); version 2's any move text
+            if not (_INT.match(rest) if version != PROTOCOL_V2 else is_move_text(rest)):
+                raise ProtocolError(f"malformed opponent line {line!r}")
+            return Opponent(rest)
         if keyword == "go":
             return Go()
         if keyword == "quit":
             return Quit()
-    except ValueError as e:  # int()/float()/json errors
+    except ValueError as e:  # int()/float()/json/ParamError
         if isinstance(e, ProtocolError):
             raise
         raise ProtocolError(f"malformed {keyword} line {line!r}: {e}") from None
@@ -175,8 +270,18 @@ class Ok:
 
 @dataclass(frozen=True)
 class Play:
-    text: str  # the answer exactly as sent
-    column: int | None  # its value if it is a decimal integer, else None (an illegal answer)
+    """`play MOVE`: the answer exactly as sent (checked against the rules by the referee)."""
+
+    text: str
+
+    @property
+    def column(self) -> int | None:
+        """The answer's value as a decimal integer (a Connect-X column), else None."""
+        text = self.text
+        if not _INT.match(text):
+            return None
+        # an absurdly long number is out of range anyway (and int() refuses > 4300 digits)
+        return int(text) if len(text) <= 30 else (-1 if text[0] == "-" else 2**100)
 
 
 @dataclass(frozen=True)
@@ -232,7 +337,15 @@ def encode_answer(answer: object) -> str:
 
 
 def play(answer: object) -> str:
+    """A Connect-X bot's answer (`encode_answer`: anything but an int becomes an illegal text)."""
     return f"play {encode_answer(answer)}\n"
+
+
+def play_move(move: object) -> str:
+    """A bot's answer as the text of a move. A text that is not a well-formed move is still
+    sent (one line, no spaces) so that the referee reports it as illegal."""
+    text = "_".join(str(move).split())[:200] or "<empty>"
+    return f"play {text}\n"
 
 
 def error(text: str) -> str:
@@ -253,11 +366,7 @@ def parse_reply(line: str) -> Reply:
     if keyword == "ok":
         return Ok(rest.strip()[:MAX_NAME_CHARS])
     if keyword == "play":
-        text = rest.strip()
-        if not _INT.match(text):
-            return Play(text, None)
-        # an absurdly long number is out of range anyway (and int() refuses > 4300 digits)
-        return Play(text, int(text) if len(text) <= 30 else (-1 if text[0] == "-" else 2**100))
+        return Play(rest.strip())
     if keyword == "error":
         return ErrorReply(rest)
     raise ProtocolError(f"unexpected line {line[:200]!r}")

@@ -3,9 +3,10 @@
 Evaluation, from the side to move: a weighted-square table (corners high, the squares next to
 them negative, edges above the middle), mobility (the difference in legal moves) and corners
 held. A finished game scores its disc difference beyond any heuristic value. Moves are
-ordered by the previous iteration's best move, then by the table. The search stops when the
-deadline (`arena.timing.Deadline.for_move`) passes and answers the best move of the last
-completed depth.
+ordered by the previous iteration's best move, then by the table. The search is the shared
+driver `players._games.search.Search`: it stops when the deadline
+(`arena.timing.Deadline.for_move`) passes and answers the best move of the last completed
+depth.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from arena.games.base import Game
 from arena.games.othello import PASS, Othello, OthelloState
 from arena.games.player import OthelloPlayer
 from arena.timing import Deadline
+from players._games.search import INF, WIN, Search
 
-WIN = 1_000_000
 MOBILITY = 8
 CORNER = 30
 
@@ -43,10 +44,6 @@ def weight_table(n: int) -> list[int]:
     return weights
 
 
-class _Timeout(Exception):
-    pass
-
-
 #: how far from even (in evaluation points, a corner is 100 + 30) an opening may leave the
 #: position, as judged by a `JUDGE_DEPTH`-ply search, to be used
 JUDGE_MARGIN = 60
@@ -58,10 +55,9 @@ def judge_opening(game: Game, texts: Sequence[str]) -> bool:
     short search scores the position after `texts` within JUDGE_MARGIN of even."""
     bot = OthelloAlphaBeta()
     bot.init_player(game, True, 60.0)
-    bot.deadline = Deadline(30.0)
-    bot.nodes = 0
+    bot.search.reset(Deadline(30.0))
     state = game.play_texts(texts)
-    return abs(bot._negamax(state, JUDGE_DEPTH, -WIN * 2, WIN * 2)) <= JUDGE_MARGIN
+    return abs(bot.search.negamax(state, JUDGE_DEPTH, -INF, INF)) <= JUDGE_MARGIN
 
 
 class OthelloAlphaBeta(OthelloPlayer):
@@ -76,6 +72,9 @@ class OthelloAlphaBeta(OthelloPlayer):
         self.weights = weight_table(n)
         self.corner_mask = sum(1 << sq for sq in (0, n - 1, n * (n - 1), n * n - 1))
         self.depth_reached = 0
+        self.search: Search[OthelloState, int] = Search(
+            game, self.evaluate, order=lambda state, moves, first: self._order(moves, first),
+            terminal=self._terminal, check_every=256)
 
     def evaluate(self, state: OthelloState) -> int:
         own, opp = state.discs(state.side)
@@ -98,7 +97,7 @@ class OthelloAlphaBeta(OthelloPlayer):
                            - (opp & self.corner_mask).bit_count())
         return score
 
-    def _order(self, moves: list[int], first: int | None) -> list[int]:
+    def _order(self, moves: Sequence[int], first: int | None) -> list[int]:
         w = self.weights
         ordered = sorted(moves, key=lambda m: -w[m] if m != PASS else 0)
         if first is not None and first in ordered:
@@ -106,50 +105,16 @@ class OthelloAlphaBeta(OthelloPlayer):
             ordered.insert(0, first)
         return ordered
 
-    def _negamax(self, state: OthelloState, depth: int, alpha: int, beta: int) -> int:
-        self.nodes += 1
-        if self.nodes & 255 == 0 and self.deadline.expired():
-            raise _Timeout
-        moves = self.game.legal_moves(state)
-        if not moves:
-            own, opp = state.discs(state.side)
-            diff = own.bit_count() - opp.bit_count()
-            return (WIN + diff) if diff > 0 else (-WIN + diff) if diff < 0 else 0
-        if depth == 0:
-            return self.evaluate(state)
-        best = -WIN * 2
-        for m in self._order(moves, None):
-            value = -self._negamax(self.game.apply(state, m), depth - 1, -beta, -alpha)
-            if value > best:
-                best = value
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        return best
+    def _terminal(self, state: OthelloState, ply: int) -> int:
+        """A finished game: its disc difference beyond any heuristic value."""
+        own, opp = state.discs(state.side)
+        diff = own.bit_count() - opp.bit_count()
+        return (WIN + diff) if diff > 0 else (-WIN + diff) if diff < 0 else 0
 
     def select_move(self, state: OthelloState) -> int:
-        self.deadline = Deadline.for_move(self.timeout_s)
-        self.nodes = 0
-        moves = self.game.legal_moves(state)
-        best = self._order(moves, None)[0]
-        if len(moves) == 1:
-            return best
-        for depth in range(1, self.max_depth + 1):
-            try:
-                alpha, chosen = -WIN * 2, best
-                for m in self._order(moves, best):
-                    value = -self._negamax(self.game.apply(state, m), depth - 1,
-                                           -WIN * 2, -alpha)
-                    if value > alpha:
-                        alpha, chosen = value, m
-            except _Timeout:
-                break
-            best = chosen
-            self.depth_reached = depth
-            if abs(alpha) >= WIN or self.deadline.remaining_s() < self.deadline.elapsed_s():
-                break  # solved, or the next depth would not finish
-        return best
+        move = self.search.best_move(state, Deadline.for_move(self.timeout_s), self.max_depth)
+        self.depth_reached = self.search.depth_reached
+        return move
 
     def player_name(self) -> str:
         return "OthelloAlphaBeta"

@@ -18,7 +18,7 @@ import pytest
 
 from arena.entrants.fingerprint import code_files, code_fingerprint
 from arena.entrants.kaggle import Struct, find_agent
-from arena.entrants.loading import load_player_class
+from arena.games.connectx.entrant import load_player_class
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import Kind, SpecError, parse_spec
 from arena.limits import Limits

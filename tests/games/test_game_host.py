@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.entrants.game_host import load_game_player_class
+from arena.entrants.loading import load_game_player_class
 from arena.entrants.specs import SpecError
 
 

@@ -132,7 +132,7 @@ def test_importing_players_imports_no_bot_and_a_new_module_is_a_spec(tmp_path: P
     code = textwrap.dedent("""
         import sys
         import players
-        from arena.entrants.loading import load_player_class
+        from arena.games.connectx.entrant import load_player_class
         from arena.entrants.specs import parse_spec
         spec = parse_spec("zed")
         print(sorted(m for m in sys.modules if m.startswith("players.")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.entrants.loading import load_player_class
+from arena.games.connectx.entrant import load_player_class
 from arena.entrants.specs import parse_spec
 from tests.tactics import block_positions, win_positions
 

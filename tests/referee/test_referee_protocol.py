@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from arena.cli import main
 from arena.commands.match import game_seed
+from arena.games.connectx import ConnectX
 from arena.records import GameRecord
 from arena.wire import protocol
 
@@ -62,8 +63,9 @@ def test_parse_reply() -> None:
     assert protocol.parse_reply("ready 1") == protocol.Ready(1)
     assert protocol.parse_reply("ok  My Bot 2 ") == protocol.Ok("My Bot 2")
     assert protocol.parse_reply("ok") == protocol.Ok("")
-    assert protocol.parse_reply("play 5\r") == protocol.Play("5", 5)
-    assert protocol.parse_reply("play -1") == protocol.Play("-1", -1)
+    assert protocol.parse_reply("play 5\r") == protocol.Play("5")
+    assert protocol.parse_reply("play 5").column == 5  # type: ignore[union-attr]
+    assert protocol.parse_reply("play -1").column == -1  # type: ignore[union-attr]
     assert protocol.parse_reply("play 2.0").column is None  # type: ignore[union-attr]
     assert protocol.parse_reply("play ").column is None  # type: ignore[union-attr]
     assert protocol.parse_reply("error boom") == protocol.ErrorReply("boom")
@@ -83,22 +85,25 @@ def test_parse_reply() -> None:
                                max_size=3))
 def test_newgame_round_trip(M: int, N: int, K: int, player: int, timeout_s: float, seed: int,
                             options: dict) -> None:
-    line = protocol.newgame(M, N, K, player, timeout_s, seed, options)
+    game = ConnectX.__new__(ConnectX)  # any M, N, K: the codec does not check the rules
+    game.params = {"rows": M, "cols": N, "k": K}
+    line = protocol.newgame(game, player, timeout_s, seed, options)
     assert line.endswith("\n") and line.count("\n") == 1 and line.isascii()
     msg = protocol.parse_request(line.rstrip("\n"))
-    assert msg == protocol.NewGame(M, N, K, player, timeout_s, seed, options)
+    assert msg == protocol.NewGame("connectx", {"rows": M, "cols": N, "k": K}, player,
+                                   timeout_s, seed, options)
     assert msg.first == (player == 1)
 
 
 def test_requests() -> None:
     assert protocol.hello() == "hello 1\n"
     assert protocol.parse_request("hello 1") == protocol.Hello(1)
-    assert protocol.parse_request("opponent 3") == protocol.Opponent(3)
+    assert protocol.parse_request("opponent 3") == protocol.Opponent("3")
     assert protocol.parse_request("go") == protocol.Go()
     assert protocol.parse_request("quit") == protocol.Quit()
     assert protocol.parse_request("gameover 1 connect") is None  # unknown: ignored
     assert protocol.parse_request("newgame 6 7 4 2 1 42 {}") == protocol.NewGame(
-        6, 7, 4, 2, 1.0, 42, {})
+        "connectx", {"rows": 6, "cols": 7, "k": 4}, 2, 1.0, 42, {})
     with pytest.raises(protocol.ProtocolError):
         protocol.parse_request("newgame 6 7 4")
     with pytest.raises(protocol.ProtocolError):

@@ -7,15 +7,24 @@ v1. Parameters: ``rows`` (M), ``cols`` (N), ``k`` (K). Player 1 of `CXBoard` is 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.board import CXBoard, CXGameState, CXMoveError
-from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
+from arena.games.base import (
+    Game,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    ParamError,
+    Position,
+)
 
 __all__ = ["ConnectX", "ConnectXState"]
 
 _COL = re.compile(r"[0-9]+\Z")
+_INT = re.compile(r"-?[0-9]+\Z")
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,20 @@ class ConnectXState:
 class ConnectX(Game[ConnectXState, int]):
     name = "connectx"
     PARAMS = {"rows": 6, "cols": 7, "k": 4}
+    #: the course's words: ``newgame M N K ...`` is protocol version 1
+    DIALECT = 1
+    DIALECT_FIELDS = 3
+    DIALECT_ADAPTER = "arena.games.connectx.entrant:CourseAdapter"
+    CALLS = ("initPlayer", "selectColumn")
+
+    @classmethod
+    def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:
+        return [str(int(params[key])) for key in ("rows", "cols", "k")]
+
+    @classmethod
+    def dialect_params(cls, fields: Sequence[str]) -> dict[str, int]:
+        rows, cols, k = (int(f) for f in fields)
+        return {"rows": rows, "cols": cols, "k": k}
 
     def _validate(self) -> None:
         try:
@@ -47,6 +70,20 @@ class ConnectX(Game[ConnectXState, int]):
     @property
     def K(self) -> int:
         return self.params["k"]
+
+    # the referee's view: a CXBoard moved in place, records in M, N, K and columns
+    def new_position(self) -> CXPosition:
+        return CXPosition(self)
+
+    def label_for_record(self) -> str:
+        return f"{self.M}x{self.N}x{self.K}"
+
+    def record_fields(self, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
+        return {"M": self.M, "N": self.N, "K": self.K, "moves": tuple(int(t) for t in texts),
+                "opening": tuple(int(t) for t in opening)}
+
+    def cost(self) -> float:
+        return float(self.M * self.N)
 
     def initial_state(self) -> ConnectXState:
         return ConnectXState((), CXBoard(self.M, self.N, self.K))
@@ -97,3 +134,39 @@ class ConnectX(Game[ConnectXState, int]):
     def drawing(self, state: ConnectXState) -> dict[str, Any]:
         return {"kind": "grid", "rows": self.M, "cols": self.N,
                 "cells": state.board.getBoard().tolist(), "gravity": True}
+
+
+class CXPosition(Position):
+    """Connect-X for the referee: one `CXBoard`, moved in place (no copy per move). Its
+    refusals say what the course's referee says ("column 9 is out of range 0..6")."""
+
+    def __init__(self, game: ConnectX) -> None:  # no immutable state kept: only the board
+        self.game = game
+        self.board = CXBoard(game.M, game.N, game.K)
+        self._state = CXGameState.OPEN
+
+    def to_move(self) -> int:
+        return self.board.currentPlayer()
+
+    def outcome(self) -> Outcome | None:
+        gs = self._state
+        if gs is CXGameState.OPEN:
+            return None
+        # in the record's own words (`connect`, `draw`), as the course's referee records them
+        if gs is CXGameState.DRAW:
+            return Outcome(None, "draw", "")
+        return Outcome(0 if gs is CXGameState.WINP1 else 1, "connect", "")
+
+    def play(self, text: str) -> str:
+        if not _INT.match(text):
+            raise MoveSyntaxError(f"answer {text!r} is not an integer")
+        board = self.board
+        if len(text) > 30 or not 0 <= int(text) < board.N:
+            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} chars)"
+            raise IllegalMoveError(f"column {shown} is out of range 0..{board.N - 1}")
+        col = int(text)
+        try:
+            self._state = board.markColumn(col)
+        except CXMoveError as e:
+            raise IllegalMoveError(str(e)) from None
+        return str(col)

@@ -30,7 +30,8 @@ openings: {{plies: 2}}
 """
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 #: the coordinates each board must carry: (files, ranks)
-COORDS = {"othello": ("abcdef", "123456"), "morris": ("abcdefg", "1234567")}
+COORDS = {"othello": ("abcdef", "123456"), "morris": ("abcdefg", "1234567"),
+          "mnk": ("abcde", "12345")}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,8 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("report-games")
     out = {}
     for game, params, a in (("othello", "{size: 6}", "greedy"),
-                            ("morris", "{no_mill_moves: 20}", "random_bot")):
+                            ("morris", "{no_mill_moves: 20}", "random_bot"),
+                            ("mnk", "{m: 5, n: 5, k: 4}", "random_bot")):
         cfg = tmp / f"{game}.yaml"
         cfg.write_text(CONFIG.format(game=game, params=params, a=a))
         assert main(["tournament", str(cfg), "--results", str(tmp / game), "--quiet"]) == 0
@@ -74,7 +76,7 @@ CONNECTX = """() => {
 }"""
 
 
-@pytest.mark.parametrize("game", ["othello", "morris"])
+@pytest.mark.parametrize("game", ["othello", "morris", "mnk"])
 def test_the_viewer_of_another_game(reports: dict[str, Path], browser: Any, game: str) -> None:
     folder = reports[game]
     with ResultStore(folder / DB_FILE, create=False) as store:

@@ -8,9 +8,10 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const TITLES = { connectx: "Connect-X", othello: "Othello", morris: "Nine Men's Morris" };
+const TITLES = { connectx: "Connect-X", othello: "Othello", morris: "Nine Men's Morris",
+                 mnk: "m,n,k-game" };
 const st = { ws: null, game: 0, bots: [], name: "connectx", bot: "", over: true,
-             viewer: null, legal: [], sel: "", myTurn: false, N: 0, heights: [], M: 0 };
+             viewer: null, legal: [], sel: [], myTurn: false, N: 0, heights: [], M: 0 };
 
 function send(msg) {
   if (st.ws && st.ws.readyState === WebSocket.OPEN) { st.ws.send(JSON.stringify(msg)); return true; }
@@ -21,8 +22,14 @@ function notice(t) { $("notice").textContent = t || ""; }
 function status(t) { $("status").textContent = t; }
 
 // ------------------------------------------------------------------ what may be clicked
-// the legal moves that a selection so far can still become (other games)
-function candidates() { return st.legal.filter((t) => t.startsWith(st.sel)); }
+// A move's points: "c4-c3xd6" -> ["c4", "c3", "d6"]; "d3" -> ["d3"]. The person clicks them
+// in order; st.sel holds the points clicked so far.
+function points(text) { return text.split(/[-x]/); }
+function startsWith(a, b) { return b.every((p, i) => a[i] === p); }
+// the legal moves that the points clicked so far can still become (other games)
+function candidates(sel) {
+  return st.legal.filter((t) => t !== "pass" && startsWith(points(t), sel));
+}
 
 function mark() {
   if (!st.viewer) return;
@@ -34,12 +41,10 @@ function mark() {
     st.viewer.mark(free);
     return;
   }
-  const targets = new Set(st.over ? [] : candidates().map((t) => {
-    const rest = t.slice(st.sel.length).replace(/^[-x]/, "");
-    return rest.slice(0, 2);
-  }).filter((t) => t && t !== "pa"));
-  st.viewer.mark(targets, st.sel.split(/[-x]/).filter(Boolean));
-  $("pass").disabled = !st.legal.includes("pass");
+  const targets = new Set(st.over ? [] : candidates(st.sel).map((t) => points(t)[st.sel.length])
+    .filter(Boolean));
+  st.viewer.mark(targets, st.sel);
+  $("pass").disabled = $("pass").hidden = !st.legal.includes("pass");
 }
 
 function atEnd() {  // the person plays on the last position only
@@ -57,28 +62,21 @@ function clickColumn(j) {
 function clickPoint(name) {
   if (!st.legal.length || st.over || !atEnd()) return;
   notice("");
-  let next;
-  if (st.name === "othello" || !st.sel) { next = name; }
-  else if (st.sel.includes("-") || st.legal.some((t) => t.startsWith(st.sel + "x"))) {
-    const base = st.sel;
-    next = st.legal.includes(base + "x" + name) ? base + "x" + name
-      : (st.legal.some((t) => t.startsWith(base + "-" + name)) ? base + "-" + name : name);
-  } else { next = st.sel + "-" + name; }
-  if (!st.legal.some((t) => t.startsWith(next)) || (st.name === "othello" && !st.legal.includes(next))) {
-    // a fresh start from this point, if that is a move's beginning
-    if (st.legal.some((t) => t.startsWith(name))) { next = name; }
-    else { notice(`${name}: not a legal move now`); st.sel = ""; mark(); return; }
+  let sel = st.sel.concat([name]);
+  if (!candidates(sel).length) {
+    sel = [name];  // a fresh start from this point, if that is a move's beginning
+    if (!candidates(sel).length) { notice(`${name}: not a legal move now`); st.sel = []; mark(); return; }
   }
-  const exact = st.legal.includes(next);
-  const longer = st.legal.some((t) => t.startsWith(next) && t !== next);
-  if (exact && !longer) { play(next); return; }
-  st.sel = next;
-  $("hint").textContent = `chosen: ${next}` + (longer ? " (click the next point)" : "");
+  const exact = candidates(sel).find((t) => points(t).length === sel.length);
+  const longer = candidates(sel).some((t) => points(t).length > sel.length);
+  if (exact && !longer) { play(exact); return; }
+  st.sel = sel;
+  $("hint").textContent = `chosen: ${sel.join(" ")}` + (longer ? " (click the next point)" : "");
   mark();
 }
 
 function play(text) {
-  st.sel = "";
+  st.sel = [];
   $("hint").textContent = "";
   if (send({ type: "move", move: text })) { st.legal = []; mark(); status(`${st.bot} is thinking ...`); }
 }
@@ -89,7 +87,7 @@ function players(human) {
 }
 
 function started(msg) {
-  Object.assign(st, { game: msg.game, bot: msg.bot, over: false, sel: "", legal: msg.legal || [] });
+  Object.assign(st, { game: msg.game, bot: msg.bot, over: false, sel: [], legal: msg.legal || [] });
   $("result").textContent = ""; $("result").className = "";
   $("stored").textContent = ""; $("hint").textContent = "";
   $("resign").disabled = false;
@@ -116,7 +114,6 @@ function started(msg) {
   st.viewer = CXViewer.mount($("board"), game, { position: "end", timeout_ms: msg.time * 1000,
                                                  onColumnClick: clickColumn,
                                                  onPointClick: clickPoint });
-  $("pass").hidden = st.name !== "othello";
   status(st.myTurn ? (st.name === "connectx" ? "Your turn: click a column." : "Your turn.")
     : `${st.bot} is thinking ...`);
   mark();
@@ -125,7 +122,7 @@ function started(msg) {
 function moved(msg) {
   const ms = msg.by_human ? undefined : msg.elapsed_ms;
   if (msg.drawing) {
-    st.legal = msg.legal; st.sel = "";
+    st.legal = msg.legal; st.sel = [];
     st.viewer.push(msg.move, ms, msg.drawing);
     st.myTurn = st.legal.length > 0;
     if (msg.ends_game) status("Game over.");
@@ -188,6 +185,7 @@ function fillBots() {
     select.appendChild(opt);
   }
   for (const el of document.querySelectorAll(".connectx-only")) el.hidden = game !== "connectx";
+  for (const el of document.querySelectorAll(".other-only")) el.hidden = game === "connectx";
 }
 
 async function start() {
@@ -219,7 +217,13 @@ $("setup").addEventListener("submit", (ev) => {
                 first: $("first").checked };
   if (game === "connectx") Object.assign(msg, { M: Number($("M").value), N: Number($("N").value),
                                                K: Number($("K").value) });
-  else msg.params = {};
+  else {  // "size=6" or "m=15 n=15 k=5": the game's parameters (the rest: its defaults)
+    msg.params = {};
+    for (const kv of $("params").value.split(/[\s,]+/).filter(Boolean)) {
+      const [k, v] = kv.split("=");
+      msg.params[k] = Number(v);
+    }
+  }
   send(msg);
 });
 $("pass").addEventListener("click", () => play("pass"));

@@ -477,6 +477,90 @@
     };
   }
 
+  function letters(n) {
+    var out = [];
+    for (var c = 0; c < n; c++) { out.push(String.fromCharCode(97 + c)); }
+    return out;
+  }
+
+  /* A frame of a grid as a flat list of 0/1/2: the report's string, or the server's drawing. */
+  function gridCells(frame) {
+    if (typeof frame === "string") {
+      var out = [];
+      for (var i = 0; i < frame.length; i++) { out.push(frame.charCodeAt(i) - 48); }
+      return out;
+    }
+    return [].concat.apply([], frame.cells);
+  }
+
+  /* The board of a game on a grid of squares named by their coordinates (Othello, the
+     m,n,k-game): game.rows, cols, col_labels, row_labels, colors; `style.background` the
+     class of the board's background. Column letters above, row numbers at the left; squares
+     and pieces carry data-square, data-row, data-col, pieces data-state; the last move's
+     piece is marked; `board.mark` puts data-target="1" on the squares the person may click. */
+  function gridBoard(svg, game, opts, style) {
+    var C = 40, L = 22;
+    var rows = game.rows, cols = game.cols;
+    var colLabels = game.col_labels || letters(cols);
+    var rowLabels = game.row_labels || [];
+    var colors = game.colors || ["black", "white"];
+    var W = L + cols * C + 4, H = L + rows * C + 4;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    svg.setAttribute("aria-label", rows + " by " + cols + " board");
+    s("rect", { "class": style.background, x: L, y: L, width: cols * C, height: rows * C }, svg);
+    var c, r;
+    for (c = 0; c < cols; c++) {
+      s("text", { "class": "cx-coord cx-file", x: L + c * C + C / 2, y: 15 }, svg, colLabels[c]);
+    }
+    var squares = {}, pieces = [], names = [];
+    for (r = 0; r < rows; r++) {
+      var rowLabel = rowLabels[r] !== undefined ? rowLabels[r] : String(r + 1);
+      s("text", { "class": "cx-coord cx-rank", x: 10, y: L + r * C + C / 2 + 4 }, svg, rowLabel);
+      for (c = 0; c < cols; c++) {
+        var name = colLabels[c] + rowLabel;
+        squares[name] = s("rect", { "class": "cx-square", x: L + c * C, y: L + r * C, width: C,
+                                    height: C, "data-square": name, "data-row": r,
+                                    "data-col": c }, svg);
+        names.push(name);
+        pieces.push(s("circle", { "class": "cx-piece", cx: L + c * C + C / 2,
+                                  cy: L + r * C + C / 2, r: 15, "data-square": name,
+                                  "data-row": r, "data-col": c, "data-state": 0 }, svg));
+      }
+    }
+    if (opts.onPointClick) {
+      svg.classList.add("cx-clickable");
+      svg.addEventListener("click", function (ev) {
+        var sq = ev.target.getAttribute && ev.target.getAttribute("data-square");
+        if (sq) { opts.onPointClick(sq); }
+      });
+    }
+    var last = null;
+    var board = framed(game, function (frame, n) {
+      var cells = gridCells(frame);
+      for (var i = 0; i < pieces.length; i++) {
+        var v = cells[i] || 0;
+        pieces[i].setAttribute("data-state", String(v));
+        pieces[i].setAttribute("class", "cx-piece" + (v ? " cx-col-" + colors[v - 1] : ""));
+      }
+      if (last) { last.classList.remove("cx-last"); last = null; }
+      var move = n > 0 ? game.moves[n - 1] : null;
+      if (move && squares[move]) {
+        last = pieces[names.indexOf(move)];
+        last.classList.add("cx-last");
+      }
+    });
+    board.mark = function (targets) {
+      names.forEach(function (nm) {
+        squares[nm].setAttribute("data-target", targets && targets.has(nm) ? "1" : "0");
+      });
+    };
+    board.cells = function () {
+      var k = board.frames.length - 1;
+      return k >= 0 ? gridCells(board.frames[k]) : null;
+    };
+    return board;
+  }
+
   root.CXViewer = { mount: mount, drawers: drawers, version: 2,
-                    util: { h: h, svg: s, fmtMs: fmtMs, framed: framed } };
+                    util: { h: h, svg: s, fmtMs: fmtMs, framed: framed, gridBoard: gridBoard } };
 })(typeof window !== "undefined" ? window : this);

@@ -2,8 +2,8 @@
 ``python -m tests.games.shots docs/`` (needs Chromium and Playwright) writes
 ``report-othello.png``, ``report-morris.png`` and ``play-games.png``.
 
-A small tournament of each game (greedy against alpha-beta on the 8x8 Othello board, random
-against alpha-beta at Morris; one game pair from a 4-ply opening), its report opened in
+A small tournament of each game (greedy against random on the 8x8 Othello board, random
+against random at Morris; one game pair from a 4-ply opening), its report opened in
 headless Chromium, the first game shown a few moves before its end; then `cxarena serve`'s
 play page, a person (clicking the first point offered) against Morris's random bot."""
 
@@ -25,7 +25,7 @@ game: {game}
 params: [{params}]
 players:
   - {{spec: players.{game}.{a}, name: {a_name}}}
-  - {{spec: players.{game}.alphabeta, name: alphabeta}}
+  - {{spec: players.{game}.random_bot, name: random}}
 openings: {{plies: 4}}
 timeout_s: 0.2
 rounds: 1
@@ -33,7 +33,7 @@ workers: 1
 seed: 1
 """
 GAMES = (("othello", "{size: 8}", "greedy", "greedy"),
-         ("morris", "{}", "random_bot", "random"))
+         ("morris", "{no_mill_moves: 30}", "random_bot", "random1"))
 
 
 def main(out: Path) -> None:

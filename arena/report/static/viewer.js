@@ -286,7 +286,7 @@
     infoRow("seed", game.seed);
     if (game.opening !== undefined && game.opening !== null) {
       infoRow("opening", Array.isArray(game.opening) ?
-              game.opening.map(moveText).join(" ") + " (" + plies(bookPlies) +
+              game.opening.map(moveText).join(" ") + " (" + plies(game.opening.length) +
               ", not chosen by the bots)" : game.opening, "cx-opening");
     }
     if (game.info) { for (var key in game.info) { infoRow(key, game.info[key]); } }

@@ -3,7 +3,8 @@
 - `base`: the `Game` interface (an ABC over frozen states), `Outcome` and the errors;
 - `player`: the base class of a Python bot for any game (`GamePlayer`);
 - `params`: the text form of a game's name and parameters (``othello size=8``);
-- one folder per game (`connectx/`, `othello/`, `morris/`, ...): its rules and notation.
+- one folder per game (`connectx/`, `othello/`, `morris/`, ...): its rules and notation, and
+  its board's drawer for the web pages' game viewer (``draw.js``, see `drawer_paths`).
 
 Games are plug-ins: each registers its `Game` class under the entry-point group
 ``cxarena.games`` (pyproject.toml), and `GAMES` is read from that group on first use. Nothing
@@ -15,8 +16,10 @@ is the one way from a name to a game.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from .base import Game, GameError, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
 
@@ -29,8 +32,14 @@ __all__ = [
     "MoveSyntaxError",
     "Outcome",
     "ParamError",
+    "DRAWER_FILE",
+    "drawer_paths",
+    "game_folder",
     "make_game",
 ]
+
+#: the file of a game's folder that draws its board in the game viewer
+DRAWER_FILE = "draw.js"
 
 #: the entry-point group through which a game plug-in registers its `Game` class
 ENTRY_POINT_GROUP = "cxarena.games"
@@ -74,3 +83,20 @@ def make_game(name: str, params: Mapping[str, int] | None = None) -> Game:
     if cls is None:
         raise ParamError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
     return cls(**dict(params or {}))
+
+
+def game_folder(name: str) -> Path:
+    """The folder of the game plug-in `name` (where its rules' module is). KeyError if none."""
+    cls = GAMES[name]
+    return Path(sys.modules[cls.__module__].__file__ or "").resolve().parent
+
+
+def drawer_paths() -> dict[str, Path]:
+    """Game name -> its board's drawer (``draw.js`` in its folder), for every installed game
+    that has one: the report inlines them, the play page serves them."""
+    out: dict[str, Path] = {}
+    for name in sorted(GAMES):
+        path = game_folder(name) / DRAWER_FILE
+        if path.is_file():
+            out[name] = path
+    return out

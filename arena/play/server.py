@@ -3,16 +3,20 @@
 Starlette (ASGI routing, WebSocket, static files) served by uvicorn: well-kept libraries, so no
 HTTP or WebSocket code is written here. Routes:
 
-- ``/``: the play page (`static/index.html`, `play.js`, `play.css`; no CDN);
+- ``/``: the play page of every game (`static/index.html`, `play.js`, `play.css`; no CDN): its
+  board is the report's game viewer, served from the report's folder at ``/viewer/viewer.js``
+  and ``/viewer/report.css``, with the games' drawers: ``/viewer/games/NAME/draw.js`` (the
+  ``draw.js`` of each installed game's folder, `arena.games.drawer_paths`) and all of them as
+  one script, ``/viewer/drawers.js``;
 - ``/api/bots``: the bots a game may name (`BotList`, fixed when the server starts) and limits;
 - ``/ws/play``: one WebSocket per browser tab; each tab plays its own `HumanGame`s, so has its
   own bot process. Messages are JSON: the tab sends ``{"type": "new", "bot": NAME, "M", "N",
   "K", "time", "first"}``, ``{"type": "move", "column": C}``, ``{"type": "resign"}``; the server
   answers ``started``, ``moved``, ``finished`` (with the stored record) or ``error``;
-- ``/games``: the play page of the other games (`static/games.html`, `games.js`): Othello and
-  Morris against the bots of their configs; on the same WebSocket, ``new`` carries ``"game":
-  NAME`` and ``"params"``, a move is ``{"type": "move", "move": TEXT}``, and ``started`` /
-  ``moved`` carry the position's drawing (`Game.drawing`) and the person's legal moves;
+- ``/games``: the same page, another game than Connect-X chosen first: Othello and Morris
+  against the bots of their configs; on the same WebSocket, ``new`` carries ``"game": NAME``
+  and ``"params"``, a move is ``{"type": "move", "move": TEXT}``, and ``started`` / ``moved``
+  carry the position's drawing (`Game.drawing`) and the person's legal moves;
 - ``/results``: the results folders (each with a ``games.sqlite``) under the results root, and
   ``/results/NAME/``: that folder's HTML report (`arena.report.html.render_report`, imported
   when asked; without it the page says the report module is not available).
@@ -47,7 +51,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from arena.games import Game, make_game
+from arena.games import Game, drawer_paths, make_game
 from arena.play.game_session import HumanOtherGame, MovedText
 from arena.play.session import (
     DEFAULT_RESULTS,
@@ -119,9 +123,6 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    async def games_page(request: Request) -> Response:
-        return FileResponse(STATIC / "games.html", media_type="text/html")
-
     async def api_bots(request: Request) -> Response:
         return JSONResponse({"bots": state.bots.to_json(),
                              "defaults": {"M": 6, "N": 7, "K": 4, "time": 1.0},
@@ -185,7 +186,10 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
 
     app = Starlette(routes=[
         Route("/", index),
-        Route("/games", games_page),
+        Route("/games", index),
+        Route("/viewer/drawers.js", _drawers),
+        Route("/viewer/games/{name}/draw.js", _drawer),
+        Route("/viewer/{file}", _viewer_file),
         Route("/api/bots", api_bots),
         Route("/results", results_list),
         Route("/results/", results_list),
@@ -198,6 +202,36 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
         app.add_middleware(TrustedHostMiddleware,
                            allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h}))
     return app
+
+
+async def _viewer_file(request: Request) -> Response:
+    """The game viewer and its styles, from the report's folder (arena/report/static)."""
+    wanted = request.path_params["file"]
+    if wanted in _VIEWER_FILES:
+        path = _report_static() / wanted
+        if path.is_file():
+            return FileResponse(path)
+    return Response(status_code=404)
+
+async def _drawer(request: Request) -> Response:
+    """A game's drawer for the viewer: the ``draw.js`` in the game's folder."""
+    path = drawer_paths().get(request.path_params["name"])
+    if path is None:  # only an installed game's: no path ever comes from a request
+        return Response(status_code=404)
+    return FileResponse(path, media_type="text/javascript")
+
+async def _drawers(request: Request) -> Response:
+    """Every installed game's drawer, as one script."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in drawer_paths().values())
+    return Response(text, media_type="text/javascript")
+
+
+#: the files of the report's folder that the play page loads
+_VIEWER_FILES = ("viewer.js", "report.css")
+
+
+def _report_static() -> Path:
+    return Path(__file__).resolve().parents[1] / "report" / "static"
 
 
 def _same_origin(origin: str | None, host: str | None) -> bool:
@@ -380,7 +414,7 @@ class _Tab:
 
 
 def _position(game: Game, state: Any, human: int) -> dict[str, Any]:
-    """A position for games.js: its drawing, and the person's legal moves (when it is their
+    """A position for the play page: its drawing, and the person's legal moves (when it is their
     turn)."""
     mine = game.outcome(state) is None and game.to_move(state) + 1 == human
     return {"drawing": game.drawing(state),

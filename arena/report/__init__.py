@@ -11,8 +11,10 @@ Everything here READS stored games and standings (`arena.results.store`,
 - `html.py`: `render_report(results_dir) -> str`, one self-contained HTML page (inline CSS, JS,
   SVG and compact game data; no network);
 - `show.py`: one game as text for `cxarena show`;
-- `static/`: the page's CSS and JS; `static/viewer.js` is the standalone game viewer
-  (`CXViewer.mount(element, game, options)`), reusable by any page that shows a board.
+- `frames.py`: the positions of a game whose rules are not in JavaScript, for its drawer;
+- `static/`: the page's CSS and JS; `static/viewer.js` is the game viewer of every game
+  (`CXViewer.mount(element, game, options)`), reusable by any page that shows a board, with
+  the board drawn by the game's drawer (``arena/games/<game>/draw.js``, loaded beside it).
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
-"""The positions of a game of another game than Connect-X, for the report's viewer.
+"""The positions of a game whose rules are not in JavaScript, for the report's viewer.
 
 `game_frames(record)` replays the record's moves with the game's rules (`arena.games`) and
-returns what `static/gameviewer.js` draws: the kind of board (``grid`` for Othello, ``morris``
-for the three squares) and one compact frame per position (the start and after each move):
-for a grid, its cells row by row as ``0`` (empty), ``1`` (first player), ``2``; for Morris,
-the 24 points in `arena.games.morris.POINTS` order the same way, then ``/`` and the pieces in
-hand of both sides (``.../9,8``).
+returns what the game's drawer (``arena/games/<game>/draw.js``, mounted by
+``static/viewer.js``) draws: the game's name, the board's fixed parts (the first drawing,
+`Game.drawing`, without what changes from position to position) and one compact frame per
+position (the start and after each move): the pieces, ``0`` (empty), ``1`` (first player),
+``2``, of the grid's cells row by row or of the points in order, then, when the drawing has
+numbers that change (Morris: the pieces in hand), ``/`` and those numbers joined by ``,``
+(``.../9,8``).
+
+Connect-X is replayed in JavaScript from its columns (its drawer knows the rules), so has no
+frames here.
 """
 
 from __future__ import annotations
@@ -15,18 +20,36 @@ from typing import Any
 from arena.games import GameError, make_game
 from arena.records import GameRecord
 
-__all__ = ["game_frames"]
+__all__ = ["game_frames", "frame_of"]
+
+#: the parts of a drawing that change from position to position
+_PIECES = ("cells", "points")
+_COUNTS = ("in_hand",)
 
 
-def _frame(drawing: dict[str, Any]) -> str:
-    if drawing["kind"] == "morris":
-        cells = "".join(str(p["piece"]) for p in drawing["points"])
-        return f"{cells}/{drawing['in_hand'][0]},{drawing['in_hand'][1]}"
-    return "".join(str(c) for row in drawing["cells"] for c in row)
+def frame_of(drawing: dict[str, Any]) -> str:
+    """One position of `drawing` as the compact frame the drawers decode."""
+    pieces = ""
+    if "cells" in drawing:
+        pieces = "".join(str(c) for row in drawing["cells"] for c in row)
+    elif "points" in drawing:
+        pieces = "".join(str(p["piece"]) for p in drawing["points"])
+    counts = [str(n) for key in _COUNTS for n in drawing.get(key, ())]
+    return pieces + ("/" + ",".join(counts) if counts else "")
+
+
+def _fixed(drawing: dict[str, Any]) -> dict[str, Any]:
+    """The board's parts that do not change (a point's name and place, not its piece)."""
+    out = {k: v for k, v in drawing.items() if k not in _PIECES + _COUNTS}
+    if "cells" in drawing:
+        out.update(rows=len(drawing["cells"]), cols=len(drawing["cells"][0]))
+    if "points" in drawing:
+        out["points"] = [[p["name"], p["x"], p["y"]] for p in drawing["points"]]
+    return out
 
 
 def game_frames(rec: GameRecord) -> dict[str, Any] | None:
-    """The viewer's description of `rec` (None for Connect-X, drawn by `viewer.js`)."""
+    """The viewer's description of `rec` (None for Connect-X, replayed by its drawer)."""
     if rec.is_connectx:
         return None
     try:
@@ -35,19 +58,13 @@ def game_frames(rec: GameRecord) -> dict[str, Any] | None:
         return None  # a game this cxarena does not know: the list still shows the moves
     state = game.initial_state()
     first = game.drawing(state)
-    frames = [_frame(first)]
+    frames = [frame_of(first)]
     for text in rec.move_texts:
         try:
             state = game.apply(state, game.parse_move(state, text))
         except GameError:
             break  # a stored record from other rules: show what replays
-        frames.append(_frame(game.drawing(state)))
-    out: dict[str, Any] = {"name": rec.game, "kind": first["kind"], "frames": frames,
-                           "colors": first.get("colors", ["black", "white"])}
-    if first["kind"] == "grid":
-        out.update(rows=first["rows"], cols=first["cols"],
-                   col_labels=first.get("col_labels"), row_labels=first.get("row_labels"))
-    else:
-        out.update(points=[[p["name"], p["x"], p["y"]] for p in first["points"]],
-                   lines=first["lines"])
+        frames.append(frame_of(game.drawing(state)))
+    out = _fixed(first)
+    out.update(game=rec.game, label=game.label(), frames=frames)
     return out

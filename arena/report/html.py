@@ -3,7 +3,8 @@
 One self-contained page (opens from disk, no server, no network request): inline CSS and JS
 from `static/`, plots as inline SVG (`arena.report.plots`), and every game as compact JSON in a
 ``<script type="application/json" id="cx-data">`` element, decoded by `static/report.js`
-(paging and filters) and replayed by `static/viewer.js` (`CXViewer.mount`).
+(paging and filters) and replayed by `static/viewer.js` (`CXViewer.mount`) with the board of
+each game drawn by its drawer (``draw.js`` in the game's folder, `arena.games.drawer_paths`).
 
 The game data is column-oriented (one array per field, not one object per game) and each
 game's moves and times are short strings decoded only when the game is shown:
@@ -32,6 +33,7 @@ from arena import __version__
 from arena.analysis.batch import blunder_rows
 from arena.analysis.render import viewer_data
 from arena.analysis.store import AnalysisStore
+from arena.games import drawer_paths
 from arena.records import Reason, StoredGame
 from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
@@ -47,7 +49,7 @@ from arena.results.standings import (
 )
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
-           "render_report", "static_text", "write_report"]
+           "render_report", "static_text", "viewer_script", "write_report"]
 
 #: 64 characters that need no escaping in JSON or HTML; index = column number
 MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -64,6 +66,13 @@ def static_text(name: str) -> str:
     """The text of `arena/report/static/<name>` (package data)."""
     static = resources.files("arena.report").joinpath("static")
     return static.joinpath(name).read_text(encoding="utf-8")
+
+
+def viewer_script() -> str:
+    """The game viewer (`static/viewer.js`) and every installed game's drawer, as one script."""
+    parts = [static_text("viewer.js")]
+    parts += [path.read_text(encoding="utf-8") for path in drawer_paths().values()]
+    return "\n".join(parts)
 
 
 def encode_moves(moves: tuple[int, ...] | list[int], N: int) -> str:
@@ -183,7 +192,7 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         cols["reason"].append(ridx[rec.reason])
         cols["offender"].append(rec.offender or 0)
         cols["seed"].append(rec.seed)
-        frames = game_frames(rec)  # another game: its positions, for gameviewer.js
+        frames = game_frames(rec)  # another game: its positions, for its drawer
         cols["moves"].append(encode_moves(rec.moves, rec.N) if frames is None
                              else " ".join(rec.move_texts))
         cols["times"].append(encode_times(rec.times_ms))
@@ -206,8 +215,8 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if labels:  # each distinct value once in "label_values"; games hold its index
             extra["labels"] = {k: _intern(v, label_values, label_index)
                                for k, v in labels.items()}
-        if rec.opening:
-            extra["opening"] = list(rec.opening)
+        if rec.opening or rec.opening_texts:  # the first moves: nobody's choice
+            extra["opening"] = list(rec.opening) if rec.opening else list(rec.opening_texts)
         if g.game_id in analyses:
             extra["analysis"] = viewer_data(analyses[g.game_id])
         if extra:
@@ -469,7 +478,7 @@ def render_html(data: ReportData) -> str:
         times_svg=time_plot,
         times_table=_times_table(times, limit_ms),
         data=blob,
-        viewer_js=static_text("viewer.js") + "\n" + static_text("gameviewer.js"),
+        viewer_js=viewer_script(),
         report_js=static_text("report.js"),
     )
 

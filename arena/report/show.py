@@ -73,11 +73,23 @@ def _times(rec: GameRecord, names: tuple[str, str], limit_ms: float | None) -> s
     return "\n".join(lines)
 
 
-def _move_list(moves: Sequence[int], times_ms: Sequence[float]) -> str:
-    """Moves with times, several per line: '  12. O c3  4.02 ms'."""
+def _opening_line(opening: Sequence[object]) -> str:
+    """The head's line on an opening: its plies are nobody's choice."""
+    k = len(opening)
+    return (f"opening: {' '.join(map(str, opening))} ({k} pl{'y' if k == 1 else 'ies'} played "
+            f"for both sides, not chosen by the bots; not counted in the times below)")
+
+
+def _opening_ply(n: int, text: str) -> str:
+    """The --step line of an opening's ply `n` (1-based)."""
+    return f"opening ply {n}: {text} (not chosen by the bots)"
+
+
+def _move_list(moves: Sequence[int], times_ms: Sequence[float], book: int = 0) -> str:
+    """Moves with times, several per line: '  12. O c3  4.02 ms' (an opening's: 'opening')."""
     items = []
     for n, c in enumerate(moves):
-        t = f"{times_ms[n]:.2f} ms" if n < len(times_ms) else ""
+        t = "opening" if n < book else f"{times_ms[n]:.2f} ms" if n < len(times_ms) else ""
         items.append(f"{n + 1:>4}. {_SYMBOLS[n % 2]} c{c:<3} {t:>10}")
     per_line = 4
     return "\n".join("".join(items[k:k + per_line])
@@ -90,6 +102,8 @@ def _render_other(game: StoredGame, step: bool) -> list[str]:
     names = (game.player1, game.player2)
     out = [f"game {game.game_id}: {rec.game_label}, round {game.round}, seed {rec.seed}",
            f"{names[0]} moves first, {names[1]} second"]
+    if rec.opening_texts:
+        out.append(_opening_line(rec.opening_texts))
     if rec.pair_id:
         out.append(f"pair_id: {rec.pair_id}")
     out.append("")
@@ -106,7 +120,9 @@ def _render_other(game: StoredGame, step: bool) -> list[str]:
         except GameError as e:
             out += [f"move {n} ({text}) does not replay: {e}", ""]
             break
-        if step:
+        if step and n <= len(rec.opening_texts):
+            out += [_opening_ply(n, text), rules.render(state), ""]
+        elif step:
             t = f" in {rec.times_ms[n - 1]:.2f} ms" if n - 1 < len(rec.times_ms) else ""
             out += [f"move {n}: {names[(n - 1) % 2]} plays {text}{t}", rules.render(state), ""]
     if not step:
@@ -117,7 +133,9 @@ def _render_other(game: StoredGame, step: bool) -> list[str]:
 
 
 def _other_moves(rec: GameRecord) -> str:
-    items = [f"{n + 1:>4}. {text:<10} {rec.times_ms[n]:>9.2f} ms"
+    book = len(rec.opening_texts)
+    items = [f"{n + 1:>4}. {text:<10} {'opening':>12}" if n < book else
+             f"{n + 1:>4}. {text:<10} {rec.times_ms[n]:>9.2f} ms"
              if n < len(rec.times_ms) else f"{n + 1:>4}. {text}"
              for n, text in enumerate(rec.move_texts)]
     return "\n".join("".join(items[k:k + 4]) for k in range(0, len(items), 4))
@@ -145,8 +163,7 @@ def render_game(game: StoredGame, step: bool = False) -> str:
             f"{_SYMBOLS[0]} = {names[0]} (first player), {_SYMBOLS[1]} = {names[1]} "
             f"(second player)"]
     if rec.opening:
-        head.append(f"opening: {' '.join(map(str, rec.opening))} (played for both sides; "
-                    f"not counted in the times below)")
+        head.append(_opening_line(rec.opening))
     if rec.pair_id:
         head.append(f"pair_id: {rec.pair_id}")
     out = ["\n".join(head), ""]
@@ -156,6 +173,8 @@ def render_game(game: StoredGame, step: bool = False) -> str:
         for n in range(len(rec.moves) + 1):
             if n == 0:
                 out.append(f"start: {names[0]} moves first")
+            elif n <= len(rec.opening):
+                out.append(_opening_ply(n, f"column {rec.moves[n - 1]}"))
             else:
                 t = f" in {rec.times_ms[n - 1]:.2f} ms" if n - 1 < len(rec.times_ms) else ""
                 out.append(f"move {n}: {_SYMBOLS[(n - 1) % 2]} {names[(n - 1) % 2]} plays "
@@ -182,5 +201,5 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     if rec.moves and not step:
         out.append("")
         out.append("moves (player, column, time):")
-        out.append(_move_list(rec.moves, rec.times_ms))
+        out.append(_move_list(rec.moves, rec.times_ms, len(rec.opening)))
     return "\n".join(out) + "\n"

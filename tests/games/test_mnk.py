@@ -362,7 +362,8 @@ def test_a_tournament_through_the_cli(tmp_path: Path, tournament: Path,
 
 
 def test_the_report_replays_a_game(tournament: Path) -> None:
-    """The report's viewer draws the m,n,k-game's grid as it draws Othello's (no change)."""
+    """The report's viewer draws the m,n,k-game's grid with its drawer (arena/games/mnk/draw.js,
+    the grid of Othello's)."""
     chromium = "/usr/bin/chromium"
     if not Path(chromium).is_file():
         pytest.skip("headless Chromium not found at /usr/bin/chromium")
@@ -380,11 +381,12 @@ def test_the_report_replays_a_game(tournament: Path) -> None:
         page.goto((tournament / "report.html").resolve().as_uri())
         page.wait_for_selector("html[data-cx-ready='1']", timeout=30_000)
         page.click(f"#game-list tbody tr[data-game='{game_id}']")
-        page.wait_for_selector(".gv")
-        assert page.locator(".gv circle[data-row]").count() == 49
-        page.click(".gv-controls button >> nth=3")  # to the end
-        assert page.locator(".gv circle[data-state='1']").count() == end.black.bit_count()
-        assert page.locator(".gv circle[data-state='2']").count() == end.white.bit_count()
+        page.wait_for_selector(".cx-viewer[data-game='mnk']")
+        assert page.locator(".cx-board circle[data-row]").count() == 49
+        assert page.locator(".cx-board .cx-file").all_text_contents() == list("abcdefg")
+        page.click(".cx-viewer button[title^='last position']")  # to the end
+        assert page.locator(".cx-board circle[data-state='1']").count() == end.black.bit_count()
+        assert page.locator(".cx-board circle[data-state='2']").count() == end.white.bit_count()
         assert errors == []
         browser.close()
 

@@ -102,9 +102,10 @@ def test_othello_by_clicking(server: dict[str, Any], browser: Any) -> None:
         else:
             page.locator("rect[data-target='1']").first.click()
         moves += 1
-        page.wait_for_function(f"document.querySelectorAll('#moves li').length >= {moves}")
+        page.wait_for_function(
+            f"document.querySelectorAll('#board .cx-moves td.cx-move').length >= {moves}")
     assert page.locator("#result").text_content()
-    shown = [li.get_attribute("data-move") for li in page.locator("#moves li").all()]
+    shown = page.locator("#board .cx-moves td.cx-move").all_inner_texts()
     with ResultStore(server["results"] / DB_FILE, create=False) as store:
         recs = [g.record for g in store.games() if g.record.game == "othello"]
     assert recs and list(recs[-1].move_texts) == shown
@@ -126,3 +127,41 @@ def test_morris_place_move_and_remove_by_clicking(server: dict[str, Any], browse
     texts = recs[-1].move_texts
     assert any("-" in t for t in texts) and any("x" in t for t in texts)  # moved and removed
     page.close()
+
+
+def test_the_viewer_loads_a_drawer_it_lacks(server: dict[str, Any], browser: Any) -> None:
+    """A page that loads only viewer.js (as the league's replay page) gets the game's drawer
+    from games/NAME/draw.js next to it when a game is mounted; the server serves each
+    installed game's draw.js there, and nothing else."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server["url"] + "results")
+    page.evaluate("""url => new Promise(ok => {
+        const el = document.createElement("script");
+        el.src = url + "viewer/viewer.js";
+        el.onload = ok;
+        document.head.appendChild(el);
+    })""", server["url"])
+    assert page.evaluate("Object.keys(CXViewer.drawers)") == []
+    page.evaluate("""() => {
+        const box = document.createElement("div");
+        box.id = "box";
+        document.body.appendChild(box);
+        window.v = CXViewer.mount(box, {M: 4, N: 5, K: 3, moves: [0, 1, 0]}, {});
+    }""")
+    page.wait_for_selector("#box svg .cx-cell[data-state='1']")
+    assert page.evaluate("v.position()") == 3 and page.evaluate("v.cells()[3]") == [1, 2, 0, 0, 0]
+    assert page.locator("#box .cx-colnum").count() == 5  # the columns' numbers
+    assert errors == []
+    page.close()
+    from urllib.request import urlopen
+    with urlopen(server["url"] + "viewer/games/othello/draw.js") as resp:
+        assert b'drawers.othello' in resp.read()
+    for bad in ("viewer/games/chess/draw.js", "viewer/games/othello/game.py",
+                "viewer/html.py", "viewer/..%2F__init__.py"):
+        try:
+            with urlopen(server["url"] + bad) as resp:
+                raise AssertionError(f"{bad} served: {resp.status}")
+        except OSError as e:  # HTTPError 404
+            assert "404" in str(e), (bad, e)

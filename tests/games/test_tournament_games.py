@@ -124,25 +124,27 @@ def test_report_replays_the_games(results: dict[str, Path], browser: Any, game: 
     page.goto(report.resolve().as_uri())
     page.wait_for_selector("html[data-cx-ready='1']", timeout=30_000)
     page.click(f"#game-list tbody tr[data-game='{rec.game_id}']")
-    page.wait_for_selector(".gv")
+    page.wait_for_selector(f".cx-viewer[data-game='{game}']")
+    page.keyboard.press("Home")
     rules = make_game(rec.game, rec.game_params)
     start = rules.drawing(rules.initial_state())
     if game == "othello":
-        assert page.locator(".gv circle[data-state='1']").count() == 2  # the start position
-        assert page.locator(".gv circle[data-state='2']").count() == 2
+        assert page.locator(".cx-board circle[data-state='1']").count() == 2  # the start
+        assert page.locator(".cx-board circle[data-state='2']").count() == 2
         assert len(start["cells"]) == 6
     else:
-        assert page.locator(".gv circle[data-point]").count() == 24
-        assert page.locator(".gv circle[data-state='1']").count() == 0
-    page.click(".gv-controls button >> nth=3")  # to the end
+        assert page.locator(".cx-board circle[data-point]").count() == 24
+        assert page.locator(".cx-board circle[data-state='1']").count() == 0
+    page.click(".cx-viewer button[title^='last position']")  # to the end
     end = rules.drawing(rules.play_texts(rec.move_texts))
     if game == "othello":
         want = sum(row.count(1) for row in end["cells"])
     else:
         want = sum(p["piece"] == 1 for p in end["points"])
-    assert page.locator(".gv circle[data-state='1']").count() == want
-    assert f"after move {len(rec.move_texts)} of {len(rec.move_texts)}" in (
-        page.locator(".gv-where").text_content() or "")
+    assert page.locator(".cx-board circle[data-state='1']").count() == want
+    n = len(rec.move_texts)
+    assert page.locator(".cx-counter").text_content() == f"{n} / {n}"
+    assert (page.locator(".cx-status").text_content() or "").startswith(f"Move {n} of {n}.")
     assert errors == []
     page.close()
 

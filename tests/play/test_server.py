@@ -106,24 +106,23 @@ def start_game(page, url: str, bot: str, M: int, N: int, K: int, first: bool = T
     if not first:
         page.uncheck("#first")
     page.click("#new")
-    page.wait_for_selector(f"#board .col[data-col='{N - 1}']")
+    page.wait_for_selector(f"#board .cx-colhit[data-col='{N - 1}']")
 
 
 def my_turn_or_over(page) -> str:
     """Wait until a column is playable ("turn") or the result is shown ("over")."""
     handle = page.wait_for_function(
         "document.getElementById('result').textContent ? 'over' : "
-        "(document.querySelector('#board .col.playable') ? 'turn' : '')")
+        "(document.querySelector('#board [data-target=\"1\"]') ? 'turn' : '')")
     return str(handle.json_value())
 
 
 def click_first_free(page) -> None:
-    page.click("#board .col.playable >> nth=0")
+    page.click("#board [data-target='1'] >> nth=0")
 
 
 def shown_moves(page) -> list[int]:
-    return [int(re.search(r": (\d+)", t).group(1))
-            for t in page.locator("#moves li").all_inner_texts()]
+    return [int(t) for t in page.locator("#board .cx-moves td.cx-move").all_inner_texts()]
 
 
 def test_full_game_against_L0_by_clicking(server, browser) -> None:
@@ -136,7 +135,7 @@ def test_full_game_against_L0_by_clicking(server, browser) -> None:
     page.wait_for_selector("#stored code")
     game_id = page.inner_text("#stored code")
     if "in a row" in result:
-        assert page.locator(".piece.win").count() >= 4  # the winning line lights up
+        assert page.locator("#board .cx-win").count() >= 4  # the winning line lights up
     moves = shown_moves(page)
     assert page.inner_text("#notice") == ""  # no click was ever refused
     page.close()

@@ -197,7 +197,7 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
     p = Page(browser, write_report(tmp_path), f"#game={g.game_id}")
     try:
         info = p.page.locator("#viewer .cx-info").inner_text()
-        assert "pair-7" in info and "(2 forced moves)" in info
+        assert "pair-7" in info and "(2 plies, not chosen by the bots)" in info
         assert p.page.locator("#viewer tr.cx-book").count() == 2
         assert p.errors() == []
     finally:

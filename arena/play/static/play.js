@@ -1,132 +1,155 @@
-// The play page of `cxarena serve`: one WebSocket per tab (see arena/play/server.py).
+// The play page of `cxarena serve` (see arena/play/server.py): one WebSocket per tab; the board
+// is the game viewer of the report (/viewer/viewer.js) with the games' drawers
+// (/viewer/drawers.js: arena/games/<game>/draw.js), live: each move is pushed onto it, and
+// the squares, points or columns the person may click carry data-target="1".
+// Connect-X: click a column. Othello: click a square (or Pass). Morris: click a point to
+// place; to move, click your piece, then its target; after a mill, click the piece to remove.
+// A click sequence becomes the move's text, matched against the legal moves the server sent.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { ws: null, game: 0, M: 0, N: 0, K: 0, human: 1, bot: "", cells: [],
-                myTurn: false, over: true, botNames: [] };
+const TITLES = { connectx: "Connect-X", othello: "Othello", morris: "Nine Men's Morris",
+                 mnk: "m,n,k-game" };
+const st = { ws: null, game: 0, bots: [], name: "connectx", bot: "", over: true,
+             viewer: null, legal: [], sel: [], myTurn: false, N: 0, heights: [], M: 0 };
 
 function send(msg) {
-  if (state.ws && state.ws.readyState === WebSocket.OPEN) {
-    state.ws.send(JSON.stringify(msg));
-    return true;
-  }
+  if (st.ws && st.ws.readyState === WebSocket.OPEN) { st.ws.send(JSON.stringify(msg)); return true; }
   notice("not connected to the server: reload the page");
   return false;
 }
+function notice(t) { $("notice").textContent = t || ""; }
+function status(t) { $("status").textContent = t; }
 
-function notice(text) { $("notice").textContent = text || ""; }
-function status(text) { $("status").textContent = text; }
-
-function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/play`);
-  state.ws = ws;
-  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
-  ws.onclose = () => {
-    status("Connection to the server lost: reload the page.");
-    state.myTurn = false;
-    markPlayable();
-  };
+// ------------------------------------------------------------------ what may be clicked
+// A move's points: "c4-c3xd6" -> ["c4", "c3", "d6"]; "d3" -> ["d3"]. The person clicks them
+// in order; st.sel holds the points clicked so far.
+function points(text) { return text.split(/[-x]/); }
+function startsWith(a, b) { return b.every((p, i) => a[i] === p); }
+// the legal moves that the points clicked so far can still become (other games)
+function candidates(sel) {
+  return st.legal.filter((t) => t !== "pass" && startsWith(points(t), sel));
 }
 
-function handle(msg) {
-  if (msg.type === "error") { notice(msg.message); if (msg.game === state.game) markPlayable(); return; }
-  if (msg.game !== state.game && msg.type !== "started") return;  // an older game's message
-  if (msg.type === "started") return started(msg);
-  if (msg.type === "moved") return moved(msg);
-  if (msg.type === "finished") return finished(msg);
-}
-
-function buildBoard() {
-  const board = $("board");
-  board.innerHTML = "";
-  state.cells = [];
-  for (let j = 0; j < state.N; j++) {
-    const col = document.createElement("div");
-    col.className = "col";
-    col.dataset.col = j;
-    const head = document.createElement("div");
-    head.className = "head";
-    head.textContent = j;
-    col.appendChild(head);
-    for (let i = 0; i < state.M; i++) {
-      const cell = document.createElement("div");
-      cell.className = "cell";
-      cell.dataset.row = i;
-      cell.dataset.col = j;
-      col.appendChild(cell);
-      (state.cells[i] = state.cells[i] || [])[j] = cell;
+function mark() {
+  if (!st.viewer) return;
+  if (st.name === "connectx") {
+    const free = new Set();
+    if (st.myTurn && !st.over) {
+      for (let j = 0; j < st.N; j++) if (st.heights[j] < st.M) free.add(j);
     }
-    col.addEventListener("click", () => clickColumn(j));
-    board.appendChild(col);
+    st.viewer.mark(free);
+    return;
   }
+  const targets = new Set(st.over ? [] : candidates(st.sel).map((t) => points(t)[st.sel.length])
+    .filter(Boolean));
+  st.viewer.mark(targets, st.sel);
+  $("pass").disabled = $("pass").hidden = !st.legal.includes("pass");
 }
 
-function markPlayable() {
-  for (const col of document.querySelectorAll("#board .col")) {
-    const j = Number(col.dataset.col);
-    const full = state.cells[0][j].firstChild !== null;
-    col.dataset.full = full ? "1" : "0";
-    col.classList.toggle("playable", state.myTurn && !state.over && !full);
-  }
+function atEnd() {  // the person plays on the last position only
+  if (st.viewer.position() !== st.viewer.length()) { st.viewer.goto(st.viewer.length()); return false; }
+  return true;
 }
 
 function clickColumn(j) {
-  if (!state.myTurn || state.over) return;
+  if (!st.myTurn || st.over || !atEnd()) return;
+  if (st.heights[j] >= st.M) return;
   notice("");
-  if (send({ type: "move", column: j })) {
-    state.myTurn = false;
-    markPlayable();
+  if (send({ type: "move", column: j })) { st.myTurn = false; mark(); }
+}
+
+function clickPoint(name) {
+  if (!st.legal.length || st.over || !atEnd()) return;
+  notice("");
+  let sel = st.sel.concat([name]);
+  if (!candidates(sel).length) {
+    sel = [name];  // a fresh start from this point, if that is a move's beginning
+    if (!candidates(sel).length) { notice(`${name}: not a legal move now`); st.sel = []; mark(); return; }
   }
+  const exact = candidates(sel).find((t) => points(t).length === sel.length);
+  const longer = candidates(sel).some((t) => points(t).length > sel.length);
+  if (exact && !longer) { play(exact); return; }
+  st.sel = sel;
+  $("hint").textContent = `chosen: ${sel.join(" ")}` + (longer ? " (click the next point)" : "");
+  mark();
+}
+
+function play(text) {
+  st.sel = [];
+  $("hint").textContent = "";
+  if (send({ type: "move", move: text })) { st.legal = []; mark(); status(`${st.bot} is thinking ...`); }
+}
+
+// ------------------------------------------------------------------ the server's messages
+function players(human) {
+  return human === 1 ? ["you", st.bot] : [st.bot, "you"];
 }
 
 function started(msg) {
-  Object.assign(state, { game: msg.game, M: msg.M, N: msg.N, K: msg.K, human: msg.human,
-                         bot: msg.bot, over: false });
-  state.myTurn = msg.human === 1;
-  buildBoard();
-  $("moves").innerHTML = "";
-  $("result").textContent = "";
-  $("result").className = "";
-  $("stored").textContent = "";
+  Object.assign(st, { game: msg.game, bot: msg.bot, over: false, sel: [], legal: msg.legal || [] });
+  $("result").textContent = ""; $("result").className = "";
+  $("stored").textContent = ""; $("hint").textContent = "";
   $("resign").disabled = false;
-  const colors = { 1: "red", 2: "yellow" };
-  $("legend").textContent = `You play ${colors[msg.human]}, ${state.bot} ${colors[3 - msg.human]}; `
-    + `${msg.K} in a row wins; ${state.bot} has ${msg.time} s per move, you have no limit.`;
-  status(state.myTurn ? "Your turn: click a column." : `${state.bot} is thinking ...`);
-  markPlayable();
+  if (st.viewer) st.viewer.destroy();
+  let game;
+  if (msg.drawing) {  // another game: the server draws each position (Game.drawing)
+    st.name = msg.name;
+    game = Object.assign({}, msg.drawing, { game: msg.name, frames: [msg.drawing], moves: [],
+                                            times_ms: [], players: players(msg.human),
+                                            label: msg.label });
+    st.myTurn = st.legal.length > 0;
+    $("legend").textContent = `${msg.label}: you play ${msg.drawing.colors[msg.human - 1]}; `
+      + `${st.bot} has ${msg.time} s per move, you have no limit.`;
+  } else {
+    st.name = "connectx";
+    Object.assign(st, { M: msg.M, N: msg.N, heights: new Array(msg.N).fill(0) });
+    game = { game: "connectx", M: msg.M, N: msg.N, K: msg.K, moves: [], times_ms: [],
+             players: players(msg.human) };
+    st.myTurn = msg.human === 1;
+    const colors = { 1: "red", 2: "yellow" };
+    $("legend").textContent = `You play ${colors[msg.human]}, ${st.bot} ${colors[3 - msg.human]}; `
+      + `${msg.K} in a row wins; ${st.bot} has ${msg.time} s per move, you have no limit.`;
+  }
+  st.viewer = CXViewer.mount($("board"), game, { position: "end", timeout_ms: msg.time * 1000,
+                                                 onColumnClick: clickColumn,
+                                                 onPointClick: clickPoint });
+  status(st.myTurn ? (st.name === "connectx" ? "Your turn: click a column." : "Your turn.")
+    : `${st.bot} is thinking ...`);
+  mark();
 }
 
 function moved(msg) {
-  for (const p of document.querySelectorAll(".piece.last")) p.classList.remove("last");
-  const piece = document.createElement("div");
-  piece.className = `piece p${msg.player} drop last`;
-  piece.style.setProperty("--fall", msg.row + 1);
-  state.cells[msg.row][msg.column].appendChild(piece);
-  const li = document.createElement("li");
-  li.textContent = msg.by_human ? `you: ${msg.column}`
-    : `${state.bot}: ${msg.column} (${Math.round(msg.elapsed_ms)} ms)`;
-  $("moves").appendChild(li);
-  state.myTurn = !msg.by_human && !msg.ends_game;
-  if (msg.ends_game) status("Game over.");
-  else status(msg.by_human ? `${state.bot} is thinking ...`
-    : `${state.bot} played ${msg.column} in ${Math.round(msg.elapsed_ms)} ms. Your turn.`);
-  markPlayable();
+  const ms = msg.by_human ? undefined : msg.elapsed_ms;
+  if (msg.drawing) {
+    st.legal = msg.legal; st.sel = [];
+    st.viewer.push(msg.move, ms, msg.drawing);
+    st.myTurn = st.legal.length > 0;
+    if (msg.ends_game) status("Game over.");
+    else if (st.myTurn) status(`${st.bot} played ${msg.move}. Your turn.`);
+    else status(`${st.bot} is thinking ...`);
+  } else {
+    st.heights[msg.column]++;
+    st.viewer.push(msg.column, ms);
+    st.myTurn = !msg.by_human && !msg.ends_game;
+    if (msg.ends_game) status("Game over.");
+    else status(msg.by_human ? `${st.bot} is thinking ...`
+      : `${st.bot} played ${msg.column} in ${Math.round(msg.elapsed_ms)} ms. Your turn.`);
+  }
+  mark();
 }
 
 function finished(msg) {
-  state.over = true;
-  state.myTurn = false;
-  for (const [i, j] of msg.winning_cells) {
-    const piece = state.cells[i][j].firstChild;
-    if (piece) piece.classList.add("win");
-  }
+  st.over = true; st.myTurn = false; st.legal = [];
   $("result").textContent = msg.message;
   $("result").className = msg.outcome;
   $("resign").disabled = true;
   status("Game over. Start a new game when you like.");
+  const rec = msg.record || {};
+  st.viewer.finish({ winner: rec.winner || null, reason: rec.reason || "end",
+                     offender: rec.offender || null, explanation: msg.message });
   if (msg.game_id) {
-    $("stored").innerHTML = "";
+    $("stored").textContent = "";
     $("stored").append("Stored as game ", Object.assign(document.createElement("code"),
       { textContent: msg.game_id }), " (see ",
       Object.assign(document.createElement("a"), { href: "/results", textContent: "stored results" }),
@@ -134,14 +157,26 @@ function finished(msg) {
   } else if (msg.store_error) {
     $("stored").textContent = `Not stored: ${msg.store_error}`;
   }
-  markPlayable();
+  mark();
 }
 
-async function loadBots() {
-  const resp = await fetch("/api/bots");
-  const data = await resp.json();
-  const select = $("bot");
-  for (const b of data.bots.filter((x) => !x.game || x.game === "connectx")) {  // others: /games
+function handle(msg) {
+  if (msg.type === "error") {
+    notice(msg.message);
+    if (msg.game === st.game && st.name === "connectx" && !st.over) { st.myTurn = true; mark(); }
+    return;
+  }
+  if (msg.game !== st.game && msg.type !== "started") return;  // an older game's message
+  if (msg.type === "started") return started(msg);
+  if (msg.type === "moved") return moved(msg);
+  if (msg.type === "finished") return finished(msg);
+}
+
+// ------------------------------------------------------------------ the form
+function fillBots() {
+  const select = $("bot"), game = $("game").value;
+  select.innerHTML = "";
+  for (const b of st.bots.filter((x) => (x.game || "connectx") === game)) {
     const opt = document.createElement("option");
     opt.value = b.name;
     const doc = b.doc.toLowerCase().startsWith(`${b.name.toLowerCase()}:`) ? b.doc
@@ -149,15 +184,48 @@ async function loadBots() {
     opt.textContent = b.source.startsWith("players") ? doc : `${doc} (${b.source})`;
     select.appendChild(opt);
   }
-  state.botNames = data.bots.filter((x) => !x.game || x.game === "connectx").map((b) => b.name);
+  for (const el of document.querySelectorAll(".connectx-only")) el.hidden = game !== "connectx";
+  for (const el of document.querySelectorAll(".other-only")) el.hidden = game === "connectx";
 }
 
+async function start() {
+  const resp = await fetch("/api/bots");
+  st.bots = (await resp.json()).bots;
+  const games = [...new Set(st.bots.map((b) => b.game || "connectx"))]
+    .sort((a, b) => (a === "connectx" ? -1 : b === "connectx" ? 1 : a.localeCompare(b)));
+  for (const g of games) {
+    const opt = document.createElement("option");
+    opt.value = g; opt.textContent = TITLES[g] || g;
+    $("game").appendChild(opt);
+  }
+  if (location.pathname === "/games" && games.some((g) => g !== "connectx")) {
+    $("game").value = games.find((g) => g !== "connectx");  // the old address of the others
+  }
+  fillBots();
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  st.ws = new WebSocket(`${proto}://${location.host}/ws/play`);
+  st.ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+  st.ws.onclose = () => { status("Connection to the server lost: reload the page."); st.myTurn = false; mark(); };
+}
+
+$("game").addEventListener("change", fillBots);
 $("setup").addEventListener("submit", (ev) => {
   ev.preventDefault();
   notice("");
-  send({ type: "new", bot: $("bot").value, M: Number($("M").value), N: Number($("N").value),
-         K: Number($("K").value), time: Number($("time").value), first: $("first").checked });
+  const game = $("game").value;
+  const msg = { type: "new", game, bot: $("bot").value, time: Number($("time").value),
+                first: $("first").checked };
+  if (game === "connectx") Object.assign(msg, { M: Number($("M").value), N: Number($("N").value),
+                                               K: Number($("K").value) });
+  else {  // "size=6" or "m=15 n=15 k=5": the game's parameters (the rest: its defaults)
+    msg.params = {};
+    for (const kv of $("params").value.split(/[\s,]+/).filter(Boolean)) {
+      const [k, v] = kv.split("=");
+      msg.params[k] = Number(v);
+    }
+  }
+  send(msg);
 });
+$("pass").addEventListener("click", () => play("pass"));
 $("resign").addEventListener("click", () => send({ type: "resign" }));
-
-loadBots().then(connect);
+start();

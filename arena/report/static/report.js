@@ -1,7 +1,8 @@
 /*
  * cxarena report page: reads the game data (#cx-data, see arena/report/html.py for its
  * format), fills the fault list and the game browser (filters, paging), and opens games in
- * the viewer (viewer.js, CXViewer.mount). No network: everything is in the page.
+ * the viewer (viewer.js with the games' drawers, CXViewer.mount). No network: everything is
+ * in the page.
  * window.cxReport exposes the state for tests and the load-time benchmark.
  */
 (function () {
@@ -287,14 +288,18 @@
     if (m.init_ms) { info["initPlayer ms"] = m.init_ms.map(function (x) { return x.toFixed(1); })
                                                       .join(" / "); }
     if (m.labels) { for (var k in m.labels) { info[k] = D.label_values[m.labels[k]]; } }
-    return { id: G.id[i], round: G.round[i], M: b[0], N: b[1], K: b[2],
-             moves: decodeMoves(i), times_ms: decodeTimes(i),
-             players: [D.players[G.p1[i]], D.players[G.p2[i]]],
-             winner: G.winner[i] || null, reason: D.reasons[G.reason[i]],
-             offender: G.offender[i] || null, explanation: m.explain || null,
-             illegal_col: m.illegal_col === undefined ? null : m.illegal_col,
-             seed: G.seed[i], opening: m.opening === undefined ? null : m.opening,
-             analysis: m.analysis || null, info: info };
+    var g = { id: G.id[i], round: G.round[i],
+              moves: decodeMoves(i), times_ms: decodeTimes(i),
+              players: [D.players[G.p1[i]], D.players[G.p2[i]]],
+              winner: G.winner[i] || null, reason: D.reasons[G.reason[i]],
+              offender: G.offender[i] || null, explanation: m.explain || null,
+              illegal_col: m.illegal_col === undefined ? null : m.illegal_col,
+              seed: G.seed[i], opening: m.opening === undefined ? null : m.opening,
+              analysis: m.analysis || null, info: info };
+    if (m.game) {  // Othello, Morris ...: the game's name, its board and its positions
+      return Object.assign(g, m.game);
+    }
+    return Object.assign(g, { game: "connectx", M: b[0], N: b[1], K: b[2] });
   }
 
   function openGame(i, scroll) {
@@ -302,17 +307,8 @@
     var panel = $("viewer-panel");
     panel.hidden = false;
     if (viewer) { viewer.destroy(); }
-    var m = more(i);
-    if (m.game) {  // Othello, Morris ...: gameviewer.js draws their positions
-      var g = Object.assign({}, m.game, {
-        texts: decodeMoves(i), times_ms: decodeTimes(i),
-        players: [D.players[G.p1[i]], D.players[G.p2[i]]],
-        explanation: m.explain || m.detail || null, info: gameObject(i).info });
-      viewer = GameViewer.mount($("viewer"), g, { position: "start" });
-    } else {
-      viewer = CXViewer.mount($("viewer"), gameObject(i),
-                              { position: "start", timeout_ms: D.timeout_ms, globalKeys: true });
-    }
+    viewer = CXViewer.mount($("viewer"), gameObject(i),
+                            { position: "start", timeout_ms: D.timeout_ms, globalKeys: true });
     var rows = document.querySelectorAll("#game-list tbody tr");
     for (var r = 0; r < rows.length; r++) {
       rows[r].classList.toggle("current", rows[r].getAttribute("data-game") === G.id[i]);

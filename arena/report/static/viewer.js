@@ -1,57 +1,92 @@
 /*
- * CXViewer: a standalone Connect-X game viewer. Plain JavaScript, no dependencies, no network.
- * Part of cxarena (arena/report/static/viewer.js); the HTML report inlines it, and any page
- * that shows a Connect-X board may too (with the .cx-* rules of report.css).
+ * CXViewer: the game viewer of cxarena, for every game. Plain JavaScript, no dependencies, no
+ * network, no eval, no inline style attributes (it runs under a strict Content-Security-Policy).
+ * Part of cxarena (arena/report/static/viewer.js); the HTML report inlines it with every game's
+ * drawer, the play page and the league load it as a script file. Styles: the .cx-* rules of
+ * report.css.
+ *
+ * The viewer is the common frame: header, navigation (buttons, slider, keys), the move list
+ * with move times against the limit, the opening shown as an opening (its plies are nobody's
+ * choice), the status line (each move in words, the end and a fault explained), the game's
+ * details and the exact solver's analysis (an evaluation strip, blunders). The board is drawn
+ * by the game's drawer: each game plug-in has one (arena/games/<game>/draw.js), which
+ * registers itself:
+ *
+ *   CXViewer.drawers["othello"] = {
+ *     coords: true,                          the board carries its coordinates
+ *     summary: function (game) -> text,      the board in words for the header ("6x7, K=4")
+ *     moveHead: "col",                       the move list's column title (default "move")
+ *     moveText: function (game, move) -> text         a move in the list (default String)
+ *     moveWords: function (game, move) -> text        in the status line ("column 3")
+ *     discClass: function (game, p) -> class names    the disc of player p (0, 1)
+ *     endText: function (game, players) -> text       the end in words, when the game object
+ *                                                     has no explanation
+ *     draw: function (svg, game, opts) -> board       builds the board in `svg`
+ *   };
+ *   board = { show(n, ctx) -> m   draws the position after n moves; returns the number of
+ *                                 moves it could replay (m < n: move m + 1 does not replay);
+ *                                 ctx = { atEnd, verdict } (verdict: the analysis of move n)
+ *             push(move, frame)   (optional) a live game's new move (frame: its position)
+ *             mark(targets, chosen)   (optional, play page) data-target="1" on the squares,
+ *                                 points or columns (a Set of names or columns) the person
+ *                                 may click, and the points chosen so far marked
+ *             cells()             (optional) the board as data, for tests and tools }
+ *
+ * A page that loads viewer.js as a script file (".../viewer.js") and not a game's drawer gets
+ * it from ".../games/NAME/draw.js" when a game of NAME is mounted (the controller works once it
+ * is there); the report inlines every drawer.
  *
  * Entry point:
  *
  *   const viewer = CXViewer.mount(element, game, options);
  *
- * `game` (only M, N, K and moves are required):
- *   { M, N, K,                      rows, columns, pieces in a row to win
- *     moves: [col, ...],            columns in the order played (player 1 moved first)
+ * `game`:
+ *   { game: "connectx" | "othello" | ...  which drawer draws it (default "connectx")
+ *     moves: [move, ...],           the moves in the order played (Connect-X: columns; other
+ *                                   games: the moves' texts)
  *     times_ms: [ms, ...],          each move's time (optional)
  *     players: ["name1", "name2"],  first and second player
  *     id, round, seed,              shown in the header / info (optional)
- *     winner: 1 | 2 | null, reason: "connect" | "draw" | "timeout" | "illegal" | "crash",
+ *     winner: 1 | 2 | null, reason: "connect" | "draw" | "timeout" | "illegal" | "crash" | ...,
  *     offender: 1 | 2 | null,
  *     explanation: "...",           how the game ended, in words (shown at the last position)
- *     illegal_col: col | null,      the column of an illegal answer (drawn as a ghost piece)
- *     opening: [col, ...] | any,    forced opening moves (marked in the move list)
- *     info: {label: value, ...},    anything else worth showing (seed, pair id ...)
- *     analysis: {...} | null }      the exact solver's analysis (arena/analysis/render.py,
- *                                   viewer_data): an evaluation strip under the board (one
- *                                   cell per position, coloured by the proven value for the
- *                                   first player, hatched where only estimated), blunders
- *                                   marked in the move list, better moves drawn on the board
+ *     opening: [move, ...] | any,   the opening the game started from: its plies are played
+ *                                   for both sides, shown as the opening, not as the bots'
+ *     info: {label: value, ...},    anything else worth showing (pair id, detail ...)
+ *     analysis: {...} | null,       the exact solver's analysis (arena/analysis/render.py,
+ *                                   viewer_data): an evaluation strip under the board,
+ *                                   blunders marked in the move list and on the board
+ *     ... and what the game's drawer reads (Connect-X: M, N, K, illegal_col; other games:
+ *     frames, one per position, and the board's fixed parts, see arena/report/frames.py) }
  *
  * `options`:
  *   { position: "end" | "start" | n   the position shown first (default "end")
  *     timeout_ms: number              the time limit, for the time bars
  *     globalKeys: bool                arrow keys work anywhere on the page (default: only
  *                                     when the viewer has focus)
- *     numbers: bool                   move numbers on the pieces (default true)
- *     onColumnClick: function(col)    called when a column is clicked (e.g. for human play) }
+ *     numbers: bool                   move numbers on the pieces (default true; Connect-X)
+ *     onColumnClick: function(col)    called when a column is clicked (Connect-X, human play)
+ *     onPointClick: function(name)    called when a square / point is clicked (other games) }
  *
  * Returns a controller:
- *   goto(n)        show the position after n moves (0 = empty board)
+ *   goto(n)        show the position after n moves (0 = the start position)
  *   step(d)        move d plies forward (negative: back)
  *   position()     the current move count;   length()  the number of moves
- *   push(col, ms)  append a move (a live game), shows the new position
- *   cells()        the board as rows (row 0 at the top) of 0 (free), 1 or 2
+ *   push(move, ms, frame)   append a move (a live game), shows the new position
+ *   cells()        the board as data (Connect-X: rows of 0/1/2, row 0 at the top)
+ *   mark(targets, chosen)   what the person may click (a live game; see board.mark)
+ *   finish(end)    a live game ended: end = {winner, reason, offender, explanation}
  *   destroy()      remove the viewer and its key listener
  *
  * Keys when the viewer has focus: Left/Right one move, PageUp/PageDown ten, Home/End first/last
- * position; with globalKeys, Left/Right also work anywhere on the page (outside form fields). The board is an SVG whose holes carry data-row, data-col,
- * data-state (0, 1, 2) and data-move (the move that filled them), for tests and tools.
+ * position; with globalKeys, Left/Right also work anywhere on the page (outside form fields).
+ * Board shapes carry data-state (0, 1, 2) and where they are (Connect-X: data-row, data-col,
+ * data-move; Othello: data-square; Morris: data-point), for tests and tools.
  */
 (function (root) {
   "use strict";
 
   var SVGNS = "http://www.w3.org/2000/svg";
-  var CELL = 40;
-  var RADIUS = 16;
-  var TOP = 18; // room for the column numbers
 
   function h(tag, attrs, parent, text) {
     var el = document.createElement(tag);
@@ -61,9 +96,10 @@
     return el;
   }
 
-  function s(tag, attrs, parent) {
+  function s(tag, attrs, parent, text) {
     var el = document.createElementNS(SVGNS, tag);
     if (attrs) { for (var k in attrs) { el.setAttribute(k, attrs[k]); } }
+    if (text !== undefined && text !== null) { el.textContent = String(text); }
     if (parent) { parent.appendChild(el); }
     return el;
   }
@@ -73,50 +109,83 @@
     return ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0);
   }
 
-  /* The cells [[row, col], ...] of every run of K or more through (i, j), in `owner`
-     (a flat M*N array of 0/1/2). Empty if there is none. */
-  function winningLine(owner, M, N, K, i, j) {
-    var me = owner[i * N + j];
-    var dirs = [[0, 1], [1, 0], [1, 1], [1, -1]];
-    var out = [];
-    if (!me) { return out; }
-    for (var d = 0; d < dirs.length; d++) {
-      var run = [[i, j]];
-      for (var sign = -1; sign <= 1; sign += 2) {
-        var r = i + sign * dirs[d][0], c = j + sign * dirs[d][1];
-        while (r >= 0 && r < M && c >= 0 && c < N && owner[r * N + c] === me) {
-          run.push([r, c]);
-          r += sign * dirs[d][0];
-          c += sign * dirs[d][1];
-        }
-      }
-      if (run.length >= K) { out.push(run); }
+  function plies(k) { return k + (k === 1 ? " ply" : " plies"); }
+
+  var drawers = {};
+  /* Where a page that loads viewer.js as a script file finds the drawers it has not loaded:
+     "games/NAME/draw.js" next to viewer.js (the play page serves them there). Inline (the
+     report, which inlines every drawer): none. */
+  var script = typeof document !== "undefined" ? document.currentScript : null;
+  var drawerBase = script && script.src ? script.src.replace(/[^/]*$/, "") + "games/" : null;
+  var loading = {};
+
+  function loadDrawer(name, done) {
+    if (!drawerBase || !/^[a-z0-9_]+$/.test(name)) { done(); return; }
+    if (!loading[name]) {
+      loading[name] = [];
+      var el = document.createElement("script");
+      el.src = drawerBase + name + "/draw.js";
+      var finish = function () {
+        var waiting = loading[name];
+        loading[name] = null;
+        if (waiting) { waiting.forEach(function (fn) { fn(); }); }
+      };
+      el.addEventListener("load", finish);
+      el.addEventListener("error", finish);
+      document.head.appendChild(el);
     }
-    return out;
+    if (loading[name]) { loading[name].push(done); } else { done(); }
+  }
+
+  /* A controller for a viewer whose drawer is still loading: the real one once it is there. */
+  function later(container, game, options, name) {
+    var real = null, dead = false;
+    h("p", { "class": "cx-status" }, container, "Loading the board of " + name + " ...");
+    loadDrawer(name, function () {
+      if (dead) { return; }
+      container.textContent = "";
+      if (drawers[name]) { real = mount(container, game, options); } else {
+        h("p", { "class": "cx-status cx-fault" }, container, "No drawer for the game " + name +
+          " (its draw.js is not loaded).");
+      }
+    });
+    function call(k, fallback) {
+      return function () { return real ? real[k].apply(real, arguments) : fallback; };
+    }
+    return { element: container, goto: call("goto", 0), step: call("step", 0),
+             position: call("position", 0), length: call("length", 0), push: call("push", 0),
+             cells: call("cells", null), mark: call("mark"), finish: call("finish", 0),
+             destroy: function () { dead = true; if (real) { real.destroy(); }
+                                    container.textContent = ""; } };
   }
 
   function mount(container, game, options) {
     options = options || {};
-    var M = game.M, N = game.N, K = game.K;
+    var name = game.game || "connectx";
+    var drawer = drawers[name];
+    container.textContent = "";
+    if (!drawer) { return later(container, game, options, name); }
     var moves = Array.prototype.slice.call(game.moves || []);
     var times = Array.prototype.slice.call(game.times_ms || []);
+    var g = Object.assign({}, game, { game: name, moves: moves, times_ms: times });
     var players = game.players || ["player 1", "player 2"];
     var limit = options.timeout_ms || null;
     var opening = Array.isArray(game.opening) ? game.opening : null;
     var bookPlies = 0;
     if (opening) {
       while (bookPlies < opening.length && bookPlies < moves.length &&
-             Number(opening[bookPlies]) === moves[bookPlies]) { bookPlies++; }
+             String(opening[bookPlies]) === String(moves[bookPlies])) { bookPlies++; }
     }
-
-    var owner = new Uint8Array(M * N);
-    var moveAt = new Int32Array(M * N);
-    var heights = new Int32Array(N);
-    var cellsAt = []; // cell index of each applied move
+    function moveText(m) { return drawer.moveText ? drawer.moveText(g, m) : String(m); }
+    function moveWords(m) { return drawer.moveWords ? drawer.moveWords(g, m) : moveText(m); }
+    function disc(p, parent) {
+      h("span", { "class": drawer.discClass ? drawer.discClass(g, p) : "cx-disc p" + (p + 1) },
+        parent);
+    }
     var pos = 0;
 
-    container.textContent = "";
-    var rootEl = h("div", { "class": "cx-viewer", tabindex: "0",
+    var rootEl = h("div", { "class": "cx-viewer cx-game-" + name, tabindex: "0",
+                            "data-game": name,
                             "aria-label": "game viewer; arrow keys step through the moves" },
                    container);
 
@@ -125,49 +194,23 @@
     h("span", { "class": "cx-title" }, head, game.id ? "Game " + game.id : "Game");
     var who = h("span", null, head);
     [0, 1].forEach(function (p) {
-      h("span", { "class": "cx-disc p" + (p + 1) }, who);
+      disc(p, who);
       h("span", { "class": "cx-player" }, who, players[p] + (p === 0 ? " (first)" : " (second)"));
       if (p === 0) { who.appendChild(document.createTextNode("  vs  ")); }
     });
-    h("span", null, head, M + "x" + N + ", K=" + K +
+    h("span", { "class": "cx-summary" }, head, (drawer.summary ? drawer.summary(g) : name) +
       (game.round !== undefined && game.round !== null ? ", round " + game.round : ""));
 
     var body = h("div", { "class": "cx-body" }, rootEl);
     var boardWrap = h("div", { "class": "cx-boardwrap" }, body);
 
-    // --- board
-    var W = N * CELL, H = M * CELL + TOP;
-    var svg = s("svg", { "class": "cx-board", viewBox: "0 0 " + W + " " + H,
-                         role: "img", "aria-label": M + " by " + N + " board" }, boardWrap);
+    // --- board: the game's drawer
+    var svg = s("svg", { "class": "cx-board cx-board-" + name, role: "img",
+                         "data-coords": drawer.coords ? "1" : "0" }, boardWrap);
     if (options.numbers === false) { svg.classList.add("cx-nonums"); }
-    s("rect", { "class": "cx-frame", x: 0, y: 0, width: W, height: H, rx: 6 }, svg);
-    var colNums = [];
-    var labelEvery = N > 30 ? 5 : 1;
-    for (var j = 0; j < N; j++) {
-      var t = s("text", { "class": "cx-colnum", x: j * CELL + CELL / 2, y: 13 }, svg);
-      if (j % labelEvery === 0 || j === N - 1) { t.textContent = String(j); }
-      colNums.push(t);
-    }
-    var circles = new Array(M * N);
-    var labels = new Array(M * N);
-    for (var i = 0; i < M; i++) {
-      for (var jj = 0; jj < N; jj++) {
-        var cx = jj * CELL + CELL / 2, cy = TOP + i * CELL + CELL / 2;
-        circles[i * N + jj] = s("circle", { "class": "cx-cell", cx: cx, cy: cy, r: RADIUS,
-                                            "data-row": i, "data-col": jj, "data-state": 0 },
-                                svg);
-        labels[i * N + jj] = s("text", { "class": "cx-num", x: cx, y: cy }, svg);
-      }
-    }
-    var winLayer = s("g", null, svg);
-    if (options.onColumnClick) {
-      svg.style.cursor = "pointer";
-      svg.addEventListener("click", function (ev) {
-        var pt = svg.getBoundingClientRect();
-        var col = Math.floor((ev.clientX - pt.left) / pt.width * N);
-        if (col >= 0 && col < N) { options.onColumnClick(col); }
-      });
-    }
+    var board = drawer.draw(svg, g, { numbers: options.numbers !== false,
+                                      onColumnClick: options.onColumnClick,
+                                      onPointClick: options.onPointClick });
 
     // --- controls
     var controls = h("div", { "class": "cx-controls" }, boardWrap);
@@ -184,13 +227,15 @@
                              "aria-label": "scrub through the moves" }, controls);
     range.addEventListener("input", function () { goto(Number(range.value)); });
     var counter = h("span", { "class": "cx-counter" }, controls);
-    var numToggle = h("label", { "class": "cx-help" }, controls);
-    var numBox = h("input", { type: "checkbox" }, numToggle);
-    numBox.checked = options.numbers !== false;
-    numToggle.appendChild(document.createTextNode(" numbers"));
-    numBox.addEventListener("change", function () {
-      svg.classList.toggle("cx-nonums", !numBox.checked);
-    });
+    if (name === "connectx" || drawer.numbers) {
+      var numToggle = h("label", { "class": "cx-help" }, controls);
+      var numBox = h("input", { type: "checkbox" }, numToggle);
+      numBox.checked = options.numbers !== false;
+      numToggle.appendChild(document.createTextNode(" numbers"));
+      numBox.addEventListener("change", function () {
+        svg.classList.toggle("cx-nonums", !numBox.checked);
+      });
+    }
     var status = h("div", { "class": "cx-status", "aria-live": "polite" }, boardWrap);
     // --- the analysis: evaluation strip (one cell per position) and verdicts
     var analysis = game.analysis || null;
@@ -229,39 +274,42 @@
     // --- side: info and move list
     var side = h("div", { "class": "cx-side" }, body);
     var info = h("dl", { "class": "cx-info" }, side);
-    function infoRow(k, v) {
+    function infoRow(k, v, cls) {
       if (v === undefined || v === null || v === "") { return; }
-      h("dt", null, info, k);
-      h("dd", null, info, typeof v === "string" ? v : JSON.stringify(v));
+      var dt = h("dt", null, info, k);
+      var dd = h("dd", null, info, typeof v === "string" ? v : JSON.stringify(v));
+      if (cls) { dt.className = cls; dd.className = cls; }
     }
     infoRow("result", game.winner ? players[game.winner - 1] + " won" :
             (game.reason ? "draw" : ""));
     infoRow("reason", game.reason);
     infoRow("seed", game.seed);
     if (game.opening !== undefined && game.opening !== null) {
-      infoRow("opening", Array.isArray(game.opening) ? game.opening.join(" ") +
-              " (" + bookPlies + " forced moves)" : game.opening);
+      infoRow("opening", Array.isArray(game.opening) ?
+              game.opening.map(moveText).join(" ") + " (" + plies(game.opening.length) +
+              ", not chosen by the bots)" : game.opening, "cx-opening");
     }
     if (game.info) { for (var key in game.info) { infoRow(key, game.info[key]); } }
 
     var listBox = h("div", { "class": "cx-moves" }, side);
     var table = h("table", null, listBox);
     var thead = h("tr", null, h("thead", null, table));
-    ["#", "player", "col", "ms", ""].concat(analysis ? ["verdict"] : []).forEach(
-      function (x) { h("th", null, thead, x); });
+    ["#", "player", drawer.moveHead || "move", "ms", ""].concat(analysis ? ["verdict"] : [])
+      .forEach(function (x) { h("th", null, thead, x); });
     var tbody = h("tbody", null, table);
     var rows = [];
     function addRow(n) {
       var tr = h("tr", { "data-move": n + 1 }, tbody);
-      if (n < bookPlies) { tr.className = "cx-book"; tr.title = "opening move (forced)"; }
+      var book = n < bookPlies;
+      if (book) { tr.className = "cx-book"; tr.title = "opening ply: not chosen by the bots"; }
       h("td", null, tr, n + 1);
       var td = h("td", null, tr);
-      h("span", { "class": "cx-disc p" + (n % 2 + 1) }, td);
-      td.appendChild(document.createTextNode(players[n % 2]));
-      h("td", null, tr, moves[n]);
-      h("td", null, tr, fmtMs(times[n]));
+      disc(n % 2, td);
+      td.appendChild(document.createTextNode(book ? "opening" : players[n % 2]));
+      h("td", { "class": "cx-move" }, tr, moveText(moves[n]));
+      h("td", { "class": "cx-ms" }, tr, book ? "" : fmtMs(times[n]));
       var barTd = h("td", null, tr);
-      if (limit && times[n] !== undefined) {
+      if (limit && times[n] !== undefined && !book) {
         var frac = times[n] / limit;
         var bar = h("span", { "class": "cx-bar" + (frac > 1 ? " cx-over" : frac > 0.5 ?
                                                    " cx-near" : "") }, barTd);
@@ -291,133 +339,54 @@
     }
     for (var n = 0; n < moves.length; n++) { addRow(n); }
 
-    // --- state changes
-    function place(n) {
-      var col = moves[n];
-      if (!(col >= 0 && col < N) || heights[col] >= M) { return false; }
-      var row = M - 1 - heights[col];
-      heights[col]++;
-      var idx = row * N + col;
-      owner[idx] = n % 2 + 1;
-      moveAt[idx] = n + 1;
-      cellsAt.push(idx);
-      var c = circles[idx];
-      c.setAttribute("data-state", owner[idx]);
-      c.setAttribute("data-move", n + 1);
-      labels[idx].textContent = String(n + 1);
-      labels[idx].setAttribute("class", "cx-num p" + owner[idx]);
-      return true;
-    }
-
-    function unplace() {
-      var idx = cellsAt.pop();
-      var col = idx % N;
-      heights[col]--;
-      owner[idx] = 0;
-      moveAt[idx] = 0;
-      circles[idx].setAttribute("data-state", 0);
-      circles[idx].removeAttribute("data-move");
-      labels[idx].textContent = "";
-    }
-
-    var lastMarked = -1;
     var playable = moves.length;
-
-    function decorate() {
-      if (lastMarked >= 0) { circles[lastMarked].classList.remove("cx-last"); }
-      lastMarked = cellsAt.length ? cellsAt[cellsAt.length - 1] : -1;
-      if (lastMarked >= 0) { circles[lastMarked].classList.add("cx-last"); }
-      winLayer.textContent = "";
-      var wins = svg.querySelectorAll(".cx-win");
-      for (var w = 0; w < wins.length; w++) { wins[w].classList.remove("cx-win"); }
-      colNums.forEach(function (t, j) {
-        if (t.classList.contains("cx-bad")) {
-          t.classList.remove("cx-bad");
-          t.textContent = j % labelEvery === 0 || j === N - 1 ? String(j) : "";
-        }
-      });
-      var atEnd = pos === moves.length;
-      if (atEnd && lastMarked >= 0 && game.reason === "connect") {
-        var r = Math.floor(lastMarked / N), c = lastMarked % N;
-        winningLine(owner, M, N, K, r, c).forEach(function (run) {
-          run.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
-          run.forEach(function (rc) { circles[rc[0] * N + rc[1]].classList.add("cx-win"); });
-          var a = run[0], b = run[run.length - 1];
-          s("line", { "class": "cx-winline", x1: a[1] * CELL + CELL / 2,
-                      y1: TOP + a[0] * CELL + CELL / 2, x2: b[1] * CELL + CELL / 2,
-                      y2: TOP + b[0] * CELL + CELL / 2 }, winLayer);
-        });
-      }
-      var bl = pos > 0 ? verdicts[pos - 1] : null;
-      if (bl && bl.verdict === "blunder") {
-        // the better moves of the blunder just played, where they would have gone
-        var playedCol = moves[pos - 1];
-        bl.better.forEach(function (bc) {
-          var hgt = heights[bc] - (bc === playedCol ? 1 : 0);
-          if (bc < 0 || bc >= N || hgt >= M) { return; }
-          s("circle", { "class": "cx-better", cx: bc * CELL + CELL / 2, "data-col": bc,
-                        cy: TOP + (M - 1 - hgt) * CELL + CELL / 2, r: RADIUS - 3 }, winLayer);
-        });
-      }
-      stripCells.forEach(function (c, k) { c.classList.toggle("cx-here", k === pos); });
-      if (atEnd && game.illegal_col !== undefined && game.illegal_col !== null) {
-        var ic = game.illegal_col;
-        if (ic >= 0 && ic < N) {
-          colNums[ic].classList.add("cx-bad");
-          colNums[ic].textContent = ic + (heights[ic] >= M ? " full" : "");
-          if (heights[ic] < M) {
-            s("circle", { "class": "cx-ghost", cx: ic * CELL + CELL / 2,
-                          cy: TOP + (M - 1 - heights[ic]) * CELL + CELL / 2, r: RADIUS - 2 },
-              winLayer);
-          }
-        }
-      }
-    }
 
     function describe() {
       status.classList.remove("cx-fault");
-      if (pos === moves.length && (game.explanation || game.reason)) {
-        if (game.offender) { status.classList.add("cx-fault"); }
-        var text = game.explanation;
-        if (!text) {
-          // the same words as arena/report/explain.py's describe_end
-          text = game.reason === "connect" && game.winner ?
-            players[game.winner - 1] + " (" + (game.winner === 1 ? "first" : "second") +
-            " player) wins: " + K + " in a row with move " + moves.length + " (column " +
-            moves[moves.length - 1] + ")." :
-            game.reason === "draw" ? "Draw: the board is full after " + moves.length +
-            " moves, nobody has " + K + " in a row." : "Game over (" + game.reason + ").";
-        }
+      if (pos === moves.length && (g.explanation || g.reason)) {
+        if (g.offender) { status.classList.add("cx-fault"); }
+        var text = g.explanation ||
+          (drawer.endText ? drawer.endText(g, players) : "") ||
+          "Game over (" + g.reason + ").";
         status.textContent = (pos ? "Move " + pos + " of " + moves.length + ". " : "") + text;
         return;
       }
       if (pos === 0) {
-        status.textContent = "Start: " + players[0] + " moves first.";
+        status.textContent = bookPlies ? "Start: the opening's " + plies(bookPlies) +
+          " come first (not chosen by the bots), then " + players[bookPlies % 2] + " moves." :
+          "Start: " + players[0] + " moves first.";
+        return;
+      }
+      if (pos <= bookPlies) {
+        status.textContent = "Opening ply " + pos + " of " + bookPlies + ": " +
+          moveWords(moves[pos - 1]) + " (not chosen by the bots).";
         return;
       }
       var p = (pos - 1) % 2;
       var vdc = verdicts[pos - 1];
       status.textContent = "Move " + pos + " of " + moves.length + ": " + players[p] +
-        " played column " + moves[pos - 1] +
+        " played " + moveWords(moves[pos - 1]) +
         (times[pos - 1] !== undefined ? " in " + fmtMs(times[pos - 1]) + " ms" : "") + "." +
         (vdc && vdc.verdict === "blunder" ? " Blunder: " + vdc.reason +
-         (vdc.better.length ? "; better: column " + vdc.better.join(", ") +
+         (vdc.better.length ? "; better: " + vdc.better.map(moveWords).join(", ") +
           " (dashed on the board)." : ".") : "");
     }
 
     var curRow = null;
     function goto(target) {
       target = Math.max(0, Math.min(playable, Math.round(Number(target) || 0)));
-      while (pos < target) {
-        if (!place(pos)) { playable = pos; target = pos; status.textContent =
-          "Move " + (pos + 1) + " (column " + moves[pos] + ") is not legal here."; break; }
-        pos++;
-      }
-      while (pos > target) { unplace(); pos--; }
+      var reached = board.show(target, { atEnd: target === moves.length,
+                                         verdict: target > 0 ? verdicts[target - 1] : null });
+      pos = reached;
       range.value = String(pos);
       counter.textContent = pos + " / " + moves.length;
-      decorate();
+      stripCells.forEach(function (c, k) { c.classList.toggle("cx-here", k === pos); });
       describe();
+      if (reached < target) {
+        playable = reached;
+        status.textContent = "Move " + (reached + 1) + " (" + moveWords(moves[reached]) +
+          ") is not legal here.";
+      }
       if (curRow) { curRow.classList.remove("cx-cur"); curRow = null; }
       if (pos > 0 && rows[pos - 1]) {
         curRow = rows[pos - 1];
@@ -469,21 +438,21 @@
       step: function (d) { return goto(pos + d); },
       position: function () { return pos; },
       length: function () { return moves.length; },
-      push: function (col, ms) {
+      push: function (move, ms, frame) {
         var atEnd = pos === moves.length;
-        moves.push(col);
+        moves.push(move);
         times.push(ms);
+        if (board.push) { board.push(move, frame); }
         playable = moves.length;
         range.max = String(moves.length);
         addRow(moves.length - 1);
         return atEnd ? goto(moves.length) : goto(pos);
       },
-      cells: function () {
-        var out = [];
-        for (var r = 0; r < M; r++) {
-          out.push(Array.prototype.slice.call(owner.subarray(r * N, r * N + N)));
-        }
-        return out;
+      cells: function () { return board.cells ? board.cells() : null; },
+      mark: function (targets, chosen) { if (board.mark) { board.mark(targets, chosen); } },
+      finish: function (end) {  // a live game's end: {winner, reason, offender, explanation}
+        Object.assign(g, end);
+        return goto(pos);
       },
       destroy: function () {
         keyTarget.removeEventListener("keydown", onKey);
@@ -492,5 +461,106 @@
     };
   }
 
-  root.CXViewer = { mount: mount, winningLine: winningLine, version: 1 };
+  /* The board of a game whose positions come as frames (arena/report/frames.py, or a drawing
+     per position from the server): `frames[n]` the position after n moves. Used by drawers
+     whose rules are not in JavaScript. */
+  function framed(game, paint) {
+    var frames = Array.prototype.slice.call(game.frames || []);
+    return {
+      show: function (n, ctx) {
+        var k = Math.min(n, frames.length - 1);
+        if (k >= 0) { paint(frames[k], k, ctx); }
+        return Math.max(0, k);
+      },
+      push: function (move, frame) { if (frame !== undefined) { frames.push(frame); } },
+      frames: frames
+    };
+  }
+
+  function letters(n) {
+    var out = [];
+    for (var c = 0; c < n; c++) { out.push(String.fromCharCode(97 + c)); }
+    return out;
+  }
+
+  /* A frame of a grid as a flat list of 0/1/2: the report's string, or the server's drawing. */
+  function gridCells(frame) {
+    if (typeof frame === "string") {
+      var out = [];
+      for (var i = 0; i < frame.length; i++) { out.push(frame.charCodeAt(i) - 48); }
+      return out;
+    }
+    return [].concat.apply([], frame.cells);
+  }
+
+  /* The board of a game on a grid of squares named by their coordinates (Othello, the
+     m,n,k-game): game.rows, cols, col_labels, row_labels, colors; `style.background` the
+     class of the board's background. Column letters above, row numbers at the left; squares
+     and pieces carry data-square, data-row, data-col, pieces data-state; the last move's
+     piece is marked; `board.mark` puts data-target="1" on the squares the person may click. */
+  function gridBoard(svg, game, opts, style) {
+    var C = 40, L = 22;
+    var rows = game.rows, cols = game.cols;
+    var colLabels = game.col_labels || letters(cols);
+    var rowLabels = game.row_labels || [];
+    var colors = game.colors || ["black", "white"];
+    var W = L + cols * C + 4, H = L + rows * C + 4;
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    svg.setAttribute("aria-label", rows + " by " + cols + " board");
+    s("rect", { "class": style.background, x: L, y: L, width: cols * C, height: rows * C }, svg);
+    var c, r;
+    for (c = 0; c < cols; c++) {
+      s("text", { "class": "cx-coord cx-file", x: L + c * C + C / 2, y: 15 }, svg, colLabels[c]);
+    }
+    var squares = {}, pieces = [], names = [];
+    for (r = 0; r < rows; r++) {
+      var rowLabel = rowLabels[r] !== undefined ? rowLabels[r] : String(r + 1);
+      s("text", { "class": "cx-coord cx-rank", x: 10, y: L + r * C + C / 2 + 4 }, svg, rowLabel);
+      for (c = 0; c < cols; c++) {
+        var name = colLabels[c] + rowLabel;
+        squares[name] = s("rect", { "class": "cx-square", x: L + c * C, y: L + r * C, width: C,
+                                    height: C, "data-square": name, "data-row": r,
+                                    "data-col": c }, svg);
+        names.push(name);
+        pieces.push(s("circle", { "class": "cx-piece", cx: L + c * C + C / 2,
+                                  cy: L + r * C + C / 2, r: 15, "data-square": name,
+                                  "data-row": r, "data-col": c, "data-state": 0 }, svg));
+      }
+    }
+    if (opts.onPointClick) {
+      svg.classList.add("cx-clickable");
+      svg.addEventListener("click", function (ev) {
+        var sq = ev.target.getAttribute && ev.target.getAttribute("data-square");
+        if (sq) { opts.onPointClick(sq); }
+      });
+    }
+    var last = null;
+    var board = framed(game, function (frame, n) {
+      var cells = gridCells(frame);
+      for (var i = 0; i < pieces.length; i++) {
+        var v = cells[i] || 0;
+        pieces[i].setAttribute("data-state", String(v));
+        pieces[i].setAttribute("class", "cx-piece" + (v ? " cx-col-" + colors[v - 1] : ""));
+      }
+      if (last) { last.classList.remove("cx-last"); last = null; }
+      var move = n > 0 ? game.moves[n - 1] : null;
+      if (move && squares[move]) {
+        last = pieces[names.indexOf(move)];
+        last.classList.add("cx-last");
+      }
+    });
+    board.mark = function (targets) {
+      names.forEach(function (nm) {
+        squares[nm].setAttribute("data-target", targets && targets.has(nm) ? "1" : "0");
+      });
+    };
+    board.cells = function () {
+      var k = board.frames.length - 1;
+      return k >= 0 ? gridCells(board.frames[k]) : null;
+    };
+    return board;
+  }
+
+  root.CXViewer = { mount: mount, drawers: drawers, version: 2,
+                    util: { h: h, svg: s, fmtMs: fmtMs, framed: framed, gridBoard: gridBoard } };
 })(typeof window !== "undefined" ? window : this);

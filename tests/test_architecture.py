@@ -2,7 +2,8 @@
 module's imports with `ast`:
 
 commands -> (play, report, onboarding) -> tournament -> results -> (referee, entrants) -> wire
--> (rules, records)
+-> (rules, records); a game's folder holds its rules (with the rules) and may hold the entrant
+adapter of its own bot API (`arena/games/NAME/entrant.py`, with the entrants)
 
 - no module of `arena/referee/` imports `arena.entrants`, and no module of `arena/entrants/`
   imports `arena.referee` (they meet in `arena.wire`);
@@ -72,8 +73,15 @@ def _graph() -> dict[str, set[str]]:
     return {name: set(_imports(name, path, set(mods))) for name, path in mods.items()}
 
 
+#: a game folder's module -> its layer, when not the rules' (a game plug-in holds its rules,
+#: layer 0, and may hold the entrant adapter of its own bot API, at the entrants' layer)
+GAME_PARTS = {"entrant": LAYERS["entrants"]}
+
+
 def _layer(module: str) -> int:
     parts = module.split(".")
+    if len(parts) == 4 and parts[1] == "games" and parts[3] in GAME_PARTS:
+        return GAME_PARTS[parts[3]]
     return LAYERS[parts[1] if len(parts) > 1 else ""]
 
 

@@ -28,7 +28,7 @@ def bot_paths(spec: Any) -> list[str]:
     paths = [str(Path(__file__).resolve().parents[1])]  # the arena package
     players = _players_dir()
     if players is not None:
-        paths += [str(players / "__init__.py"), str(players / "_shared"),
+        paths += [str(players / "__init__.py"), str(players / "_shared"), str(players / "_games"),
                   *(str(p) for p in (players / "__pycache__").glob("__init__.*.pyc"))]
     shared = _shared_dirs(players)
     command = getattr(spec, "command", None)

@@ -6,7 +6,8 @@ its own with the coordinator's before it plays.
 
 What is hashed, beside the cxarena version:
 - a module of the `players` package: its file (or its package folder), plus the shared engine
-  package `players/_shared/` that the built-in bots use;
+  package `players/_shared/` that the built-in bots use (and, for a bot in a game folder such
+  as `players/othello/`, the game bots' shared search `players/_games/`);
 - any other importable module: its file, or the whole folder of its top-level package;
 - a Python file SPEC or a Kaggle agent: the file, and the modules beside it that it imports
   (found by reading its import statements; a package beside it counts as its whole folder),
@@ -38,6 +39,9 @@ __all__ = ["code_fingerprint", "code_files"]
 
 #: the shared engine package of the built-in bots, hashed with every module of `players`
 SHARED_PACKAGE = f"{PLAYERS_PACKAGE}._shared"
+#: the search shared by the bots in the game folders of `players` (players/GAME/BOT.py), hashed
+#: with each of them (not with the Connect-X bots, whose fingerprints it leaves as they were)
+GAMES_PACKAGE = f"{PLAYERS_PACKAGE}._games"
 _SKIP_DIRS = {"__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 
 
@@ -124,6 +128,8 @@ def code_files(spec: BotSpec) -> list[Path]:
     top = spec.module.split(".")[0]
     if top == PLAYERS_PACKAGE:
         names.append(SHARED_PACKAGE)
+        if spec.module.count(".") >= 2:  # a bot in a game folder
+            names.append(GAMES_PACKAGE)
     elif "." in spec.module:  # a module inside some package: the whole top-level package
         names = [top]
     files: list[Path] = []

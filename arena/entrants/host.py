@@ -64,8 +64,9 @@ class GamePlayerAdapter:
     referee rejects."""
 
     def __init__(self, target: str) -> None:
+        # imported here: a course bot's host (version 1) never needs them (start-up time)
         from arena.entrants.specs import import_bot_module, parse_spec
-        from arena.games.player import GamePlayer
+        from arena.games.player import GamePlayer  # (idem)
 
         module = import_bot_module(parse_spec(target))  # the bot's errors show at start-up
         if not any(inspect.isclass(obj) and issubclass(obj, GamePlayer)
@@ -77,8 +78,9 @@ class GamePlayerAdapter:
         self.state: Any = None
 
     def new_game(self, msg: protocol.NewGame) -> str:
+        # imported here: a course bot's host (version 1) never needs them (start-up time)
         from arena.entrants.loading import load_game_player_class
-        from arena.games import GameError, make_game
+        from arena.games import GameError, make_game  # (idem)
 
         self.player = None
         try:
@@ -102,6 +104,7 @@ class GamePlayerAdapter:
         self.state = self.game.apply(self.state, self.game.parse_move(self.state, move))
 
     def select(self) -> str:
+        # imported here: a course bot's host (version 1) never needs them (start-up time)
         from arena.games import GameError
 
         answer = self.player.select_move(self.state)

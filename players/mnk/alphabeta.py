@@ -9,7 +9,7 @@ where the opponent completes a line (and cannot win first) has lost.
 Moves: a cell that wins at once is the only move searched; else the cells that block the
 opponent's immediate wins; else the empty cells within ``radius`` (2) of a stone (every empty
 cell on boards of at most 25 cells), the cells on most windows first, and the transposition
-table's best move before them. The search is the shared driver `players._shared.game_search.Search`
+table's best move before them. The search is the shared driver `players._games.search.Search`
 (a transposition table keyed by the stones; stops at the deadline
 `arena.timing.Deadline.for_move` and answers the best move of the last completed depth).
 """
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from arena.games.base import Game
 from arena.games.mnk import MNK, MNKPlayer, MNKState
 from arena.timing import Deadline
-from players._shared.game_search import INF, WIN, Search
+from players._games.search import INF, WIN, Search
 
 __all__ = ["MNKAlphaBeta", "judge_opening"]
 

@@ -5,7 +5,7 @@ mobility (sliding moves, in the moving phase while neither side flies). A won or
 scores beyond any heuristic value, sooner wins higher; a draw by rule scores 0. The
 transposition table is keyed by the position (`MorrisState.key()`: board, side to move,
 pieces in hand) and keeps the depth, the value with its bound and the best move, which is
-tried first on the next visit. The search is the shared driver `players._shared.game_search.Search`:
+tried first on the next visit. The search is the shared driver `players._games.search.Search`:
 it stops at the deadline (`arena.timing.Deadline.for_move`) and answers the best move of the
 last completed depth.
 """
@@ -18,7 +18,7 @@ from arena.games.base import Game
 from arena.games.morris import MILLS, Morris, MorrisMove, MorrisState
 from arena.games.player import MorrisPlayer
 from arena.timing import Deadline
-from players._shared.game_search import INF, WIN, Search
+from players._games.search import INF, WIN, Search
 
 __all__ = ["WIN", "MorrisAlphaBeta", "judge_opening"]
 

@@ -4,7 +4,7 @@ Evaluation, from the side to move: a weighted-square table (corners high, the sq
 them negative, edges above the middle), mobility (the difference in legal moves) and corners
 held. A finished game scores its disc difference beyond any heuristic value. Moves are
 ordered by the previous iteration's best move, then by the table. The search is the shared
-driver `players._shared.game_search.Search`: it stops when the deadline
+driver `players._games.search.Search`: it stops when the deadline
 (`arena.timing.Deadline.for_move`) passes and answers the best move of the last completed
 depth.
 """
@@ -17,7 +17,7 @@ from arena.games.base import Game
 from arena.games.othello import PASS, Othello, OthelloState
 from arena.games.player import OthelloPlayer
 from arena.timing import Deadline
-from players._shared.game_search import INF, WIN, Search
+from players._games.search import INF, WIN, Search
 
 MOBILITY = 8
 CORNER = 30

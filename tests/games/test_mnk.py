@@ -411,5 +411,5 @@ def test_a_sandboxed_bot_sees_the_shared_game_search() -> None:
     from arena.entrants.specs import parse_spec
 
     paths = [Path(p) for p in bot_paths(parse_spec("players.mnk.alphabeta"))]
-    search = ROOT / "players" / "_shared" / "game_search.py"
+    search = ROOT / "players" / "_games" / "search.py"
     assert any(search == p or search.is_relative_to(p) for p in paths), paths

@@ -23,6 +23,7 @@ def load_player_class(spec: BotSpec) -> type[CXPlayer]:
     """Import the bot's module and return its CXPlayer subclass (a Kaggle agent wrapped as
     one). Raises SpecError, or whatever the bot's code raises while it is imported."""
     if spec.kind is Kind.KAGGLE:
+        # imported here: only a Kaggle agent needs its wrapper (start-up time)
         from arena.entrants.kaggle import agent_player_class
 
         return agent_player_class(spec)

@@ -53,6 +53,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
+    FileResponse,
     HTMLResponse,
     JSONResponse,
     PlainTextResponse,
@@ -63,6 +64,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import arena.report
+from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
 from arena.league.db import QuotaExceeded, check_file_name
 from arena.league.web.core import Core, NotAvailable
@@ -583,6 +585,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/final/report.html", logged_in(app.final_report)),
         Route("/standings.csv", logged_in(app.standings_csv)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        Route("/viewer/games/{name}/draw.js", _game_drawer),  # viewer.js loads a game's own
         Mount("/viewer", StaticFiles(directory=_report_static()), name="viewer"),
     ]
     middleware = [Middleware(SecurityHeaders)]
@@ -600,6 +603,14 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
     ]
     return Starlette(routes=routes, middleware=middleware,
                      exception_handlers={HTTPException: http_error})
+
+
+async def _game_drawer(request: Request) -> Response:
+    """A game's board drawer for the replay viewer (the draw.js of the game's folder)."""
+    path = drawer_paths().get(str(request.path_params["name"]))
+    if path is None:
+        raise HTTPException(404, "No such game drawer.")
+    return FileResponse(path, media_type="text/javascript")
 
 
 def _report_static() -> Path:

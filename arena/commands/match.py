@@ -117,6 +117,25 @@ def game_seed(base_seed: int, game_index: int) -> int:
     return schedule.game_seed(base_seed, f"match-{game_index}")
 
 
+def pick_game(name: str | None, params: list[str], board: list[int] | None) -> Any:
+    """The `arena.games.Game` that --game NAME with its --param KEY=VALUE, or the course's
+    --board M N K, names (None: neither). Pure: the arguments are not changed."""
+    from arena.games import GameError, make_game
+    from arena.games.params import parse_params
+    from arena.referee.referee import course_game
+
+    try:
+        if name is None:
+            if params:
+                raise UsageError("--param needs --game")
+            return None if board is None else course_game(*board)
+        return make_game(name, parse_params(",".join(params)) if params else {})
+    except (GameError, ValueError) as e:
+        shown = " ".join(map(str, board or []))
+        what = f"--game {name}" if name is not None else f"--board {shown}"
+        raise UsageError(f"{what}: {e}") from None
+
+
 def game_of(args: argparse.Namespace) -> Any:
     """The `arena.games.Game` of --game/--param (None without --game). Connect-X given as
     --game connectx becomes its --board (protocol v1, as always)."""

@@ -1,5 +1,5 @@
 """`cxarena play SPEC (--board M N K | --game NAME [--param K=V]) [--time T] [--second]`: play a
-bot yourself, in the terminal (Connect-X, or Othello / Morris through protocol v2).
+bot yourself, in the terminal, in any game (`--board`: the course's Connect-X).
 
 The bot runs as in a tournament (its own process under the referee, its time limit enforced, its
 faults reported); you have no time limit. Every game is stored in --results (default
@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"),
                        help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
     where.add_argument("--game", metavar="NAME", default=None,
-                       help="another game: othello or morris (parameters with --param)")
+                       help="a game by name (cxarena players --games lists them), with its "
+                            "parameters as --param")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of --game, e.g. size=6; repeatable")
     parser.add_argument("--time", type=float, default=defaults.TIMEOUT_S, metavar="T",
@@ -42,36 +43,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.commands.match import game_of
+    from arena.commands.match import pick_game
     from arena.entrants.probe import check_loadable
     from arena.entrants.specs import SpecError, parse_spec
-    from arena.play.session import DEFAULT_RESULTS, Entrant, GameSetup
+    from arena.play.session import DEFAULT_RESULTS, Entrant, GameSetup, check_playable
     from arena.play.terminal import play_games
+    from arena.wire.protocol import PROTOCOL_V2, version_of
 
-    args.openings = args.plies = None
-    args.no_openings = False
-    game = game_of(args)  # --game connectx becomes its --board
-    M, N, K = args.board if game is None else (4, 4, 4)  # another game: no board
+    game = pick_game(args.game, args.param, args.board)
     if not (math.isfinite(args.time) and args.time > 0):
         raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
     if args.memory_mb and args.memory_mb < defaults.MIN_MEMORY_MB:
         raise UsageError(f"--memory-mb must be 0 (no limit) or at least "
                          f"{defaults.MIN_MEMORY_MB}, got {args.memory_mb}")
     try:
-        setup = GameSetup(M, N, K, timeout_s=args.time, human_first=not args.second,
+        check_playable(game)
+        setup = GameSetup(timeout_s=args.time, human_first=not args.second,
                           memory_limit_mb=args.memory_mb or None)
     except ValueError as e:
-        raise UsageError(f"--board {M} {N} {K} --time {args.time:g}: {e}") from None
+        raise UsageError(f"{game.label()} --time {args.time:g}: {e}") from None
     spec = parse_spec(args.spec)  # SpecError: one line, exit 2
-    # the probes load CXPlayer classes; a bot for another game shows at its start instead
-    failed = check_loadable([spec]) if game is None else {}
+    # the probes load the course API's classes; a bot of another game shows at its start
+    failed = check_loadable([spec]) if version_of(game) != PROTOCOL_V2 else {}
     if failed:
         raise SpecError(next(iter(failed.values())))
     results = None if args.no_store else Path(args.results) if args.results else DEFAULT_RESULTS
-    if game is not None:
-        from arena.play.game_terminal import play_other_games  # only for another game
-
-        play_other_games(game, Entrant(args.spec, spec), setup, results)
-        return 0
-    play_games(Entrant(args.spec, spec), setup, results)
+    play_games(Entrant(args.spec, spec, game=game.name), game, setup, results)
     return 0

@@ -89,6 +89,8 @@ class Game(ABC, Generic[S, M]):
     DIALECT_ADAPTER: ClassVar[str] = ""
     #: the bot API's names of the two timed calls, as fault details name them
     CALLS: ClassVar[tuple[str, str]] = ("init_player", "select_move")
+    #: what the two sides are called to a person (the pieces' colours or marks)
+    SIDES: ClassVar[tuple[str, str]] = ("first", "second")
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))
@@ -181,6 +183,30 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def drawing(self, state: S) -> dict[str, Any]:
         """A JSON-able description for a viewer: ``{"kind": "grid" | "morris", ...}``."""
+
+    # ------------------------------------------------------------ for a person
+    def describe(self) -> str:
+        """Where the game is played, for a sentence ("in othello size=8")."""
+        return f"in {self.label()}"
+
+    def move_hint(self) -> str:
+        """What the person types, for a sentence ("a move, e.g. d3")."""
+        moves = self.legal_moves(self.initial_state())
+        example = self.move_to_text(self.initial_state(), moves[0]) if moves else ""
+        return f"a move (e.g. {example})" if example else "a move"
+
+    def move_prompt(self) -> str:
+        """What the prompt for a move adds ("(0-6)" for Connect-X's columns); "" for none."""
+        return ""
+
+    def draw_text(self, state: S, highlight: Sequence[Any] = (), color: bool = False) -> str:
+        """The position for a terminal: `render` unless the game draws better (`highlight`:
+        cells of `winning_cells` to mark; `color`: ANSI colours allowed)."""
+        return self.render(state)
+
+    def winning_cells(self, state: S) -> tuple[Any, ...]:
+        """The cells of the line that won the game, to mark (none by default)."""
+        return ()
 
     # ------------------------------------------------------- the referee's view
     def new_position(self) -> Position:

@@ -52,22 +52,25 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.games import Game, drawer_paths, make_game
-from arena.play.game_session import HumanOtherGame, MovedText
 from arena.play.session import (
     DEFAULT_RESULTS,
-    MAX_SIDE,
     MAX_TIMEOUT_S,
     Entrant,
     Event,
     Finished,
     GameSetup,
     HumanGame,
-    IllegalColumn,
+    IllegalMove,
     Moved,
+    check_playable,
 )
+from arena.referee.referee import course_game
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
+
+#: the largest board side the page offers (the session refuses dearer games: `check_playable`)
+MAX_SIDE = 30
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -315,10 +318,9 @@ class _Tab:
             if self.game is None:
                 await self._error("no game: start one first")
                 return
-            try:
-                self.game.play(msg.get("move") if isinstance(self.game, HumanOtherGame)
-                               else msg.get("column"))
-            except IllegalColumn as e:
+            try:  # a gravity game's page sends the column as a number
+                self.game.play(msg["column"] if "column" in msg else msg.get("move"))
+            except IllegalMove as e:
                 await self._error(str(e))
         elif kind == "resign":
             if self.game is not None:
@@ -335,19 +337,19 @@ class _Tab:
                               f"{str(game_name)[:40]} (a game can only name a bot this server "
                               f"listed at start)")
             return
-        rules: Game | None = None
         try:
-            if game_name != "connectx":
+            if "M" in msg:  # the board of the course's game (Connect-X): rows, columns, K
+                rules = course_game(_int(msg.get("M")), _int(msg.get("N")), _int(msg.get("K")))
+            else:
                 params = msg.get("params") or {}
                 if not isinstance(params, dict):
                     raise ValueError("params must be an object of integers")
                 rules = make_game(str(game_name), params)
-                setup = GameSetup(4, 4, 4, timeout_s=_seconds(msg.get("time")),
-                                  human_first=bool(msg.get("first", True)))
-            else:
-                setup = GameSetup(_int(msg.get("M")), _int(msg.get("N")), _int(msg.get("K")),
-                                  timeout_s=_seconds(msg.get("time")),
-                                  human_first=bool(msg.get("first", True)))
+            if rules.name != game_name:
+                raise ValueError(f"a board M N K is for {rules.name}, not {str(game_name)[:40]}")
+            check_playable(rules)
+            setup = GameSetup(timeout_s=_seconds(msg.get("time")),
+                              human_first=bool(msg.get("first", True)))
         except ValueError as e:  # GameError is a ValueError too
             await self._error(f"refused: {e}")
             return
@@ -363,44 +365,39 @@ class _Tab:
             with contextlib.suppress(RuntimeError):  # the server is shutting down
                 self.loop.call_soon_threadsafe(self._on_event, number, event)
 
-        game: HumanGame
         try:
-            if rules is not None:
-                game = HumanOtherGame(entrant, rules, setup, self.state.results_dir,
-                                      on_event=on_event)
-            else:
-                game = HumanGame(entrant, setup, self.state.results_dir, on_event=on_event)
+            game = HumanGame(entrant, rules, setup, self.state.results_dir, on_event=on_event)
         except OSError as e:
             await self._error(f"cannot start a game: {e}")
             return
         self.game = game
         self.state.running += 1
-        if isinstance(game, HumanOtherGame):
-            await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,
-                                   "name": game.game.name, "label": game.game.label(),
-                                   "time": setup.timeout_s, "human": setup.human,
-                                   **_position(game.game, game.state, setup.human)})
+        drawing = rules.drawing(game.state)
+        start: dict[str, Any] = {"type": "started", "game": number, "bot": entrant.name,
+                                 "time": setup.timeout_s, "human": setup.human}
+        if drawing.get("gravity"):  # a board the page drops pieces into, column by column
+            start.update(M=drawing["rows"], N=drawing["cols"], K=rules.params.get("k"))
         else:
-            await self.outbox.put({"type": "started", "game": number, "bot": entrant.name,
-                                   "M": setup.M, "N": setup.N, "K": setup.K,
-                                   "time": setup.timeout_s, "human": setup.human})
+            start.update(name=rules.name, label=rules.label(),
+                         **_position(rules, game.state, setup.human))
+        await self.outbox.put(start)
         game.start()
 
-    def _on_event(self, number: int, event: Event | MovedText) -> None:
-        if isinstance(event, MovedText):
-            game = self.game
-            msg_: dict[str, Any] = {"type": "moved", "game": number, "player": event.player,
-                                    "move": event.text, "elapsed_ms": event.elapsed_ms,
-                                    "by_human": event.by_human, "ends_game": event.ends_game}
-            if isinstance(game, HumanOtherGame) and event.state is not None:
-                msg_.update(_position(game.game, event.state, game.setup.human))
-            self.outbox.put_nowait(msg_)
-            return
+    def _on_event(self, number: int, event: Event) -> None:
+        game = self.game
         if isinstance(event, Moved):
             msg: dict[str, Any] = {"type": "moved", "game": number, "player": event.player,
-                                   "column": event.column, "row": event.row,
                                    "elapsed_ms": event.elapsed_ms, "by_human": event.by_human,
                                    "ends_game": event.ends_game}
+            if game is not None and event.state is not None:
+                drawing = game.game.drawing(event.state)
+                if drawing.get("gravity"):  # where the piece landed: the column's top piece
+                    col = int(event.move)
+                    msg.update(column=col, row=next(
+                        i for i, row in enumerate(drawing["cells"]) if row[col]))
+                else:
+                    msg.update(move=event.move, **_position(game.game, event.state,
+                                                           game.setup.human))
         else:
             self.state.running -= 1
             msg = _finished_json(number, event)

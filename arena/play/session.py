@@ -1,14 +1,17 @@
-"""`HumanGame`: one game of a person against a bot, under the real referee.
+"""`HumanGame`: one game of a person against a bot, in any game, under the real referee.
 
 The bot runs exactly as in a tournament: `arena.referee.Referee` starts it in its own process
 (rlimits, freezing between moves, its time limit enforced, every fault turned into the result).
-The person's side is `arena.play.seat.HumanSeat`, run by the same referee in a process of its
-own and untimed (`Referee.play(untimed=...)`); its moves come from the user interface through
-the game's private Unix socket (`play`, `resign`). The referee reports each legal move as it
-happens (`Referee.play(on_move=...)`), which becomes a `Moved` event; the end of the game is a
-`Finished` event. The finished game is stored as an ordinary `GameRecord` (the person's side
-has the SPEC and name ``human``) in ``<results>/games.sqlite``, so `cxarena report` and the HTML
-report show it like a tournament game.
+The person's side is a seat of `arena.play.seat` (the course API's `HumanSeat` for a game
+with a protocol dialect of its own, Connect-X; `HumanGameSeat` for the others), run by the same
+referee in a process of its own and untimed (`Referee.play(untimed=...)`); its moves come from
+the user interface through the game's private Unix socket (`play`, `resign`). The person's
+input is a move in the game's notation (a Connect-X column is its number), checked against the
+rules before it is sent. The referee reports each legal move as it happens
+(`Referee.play(on_move=...)`), which becomes a `Moved` event with the game's state after it;
+the end of the game is a `Finished` event. The finished game is stored as an ordinary
+`GameRecord` (the person's side has the SPEC and name ``human``) in ``<results>/games.sqlite``,
+so `cxarena report` and the HTML report show it like a tournament game.
 
 Every `HumanGame` has its own `Referee`, so its own bot process; `close()` resigns for the
 person and the referee then ends the bot's process. What must not live here: drawing the board
@@ -32,31 +35,42 @@ from pathlib import Path
 from typing import Any
 
 from arena import defaults
-from arena.board import CXBoard, CXCellState, CXGameState
 from arena.entrants.specs import BotSpec
+from arena.games import Game, GameError
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
 from arena.records import GameRecord, Reason
 from arena.referee.referee import MatchSettings, Referee
 from arena.results.store import DB_FILE, ResultStore
+from arena.wire.protocol import PROTOCOL_V2, version_of
 
 __all__ = ["DEFAULT_RESULTS", "Entrant", "Event", "Finished", "GameSetup", "HumanGame",
-           "IllegalColumn", "Moved", "winning_cells"]
+           "IllegalMove", "Moved", "check_playable"]
 
 #: where played games are stored unless told otherwise
 DEFAULT_RESULTS = Path("results") / "play"
-#: the person's seat: run by the host like any Python bot
+#: the person's seat: run by the host like any Python bot (the course API's, for a game with a
+#: protocol dialect of its own; the `GamePlayer` one for the others)
 SEAT_SPEC = BotSpec(text=HUMAN, module="arena.play.seat", cls="HumanSeat")
-#: longest board side and time limit a game may ask for (keeps a request from tying up a bot)
-MAX_SIDE = 30
+GAME_SEAT_SPEC = BotSpec(text=HUMAN, module="arena.play.seat", cls="HumanGameSeat")
+#: the dearest game a person may ask for (`Game.cost`: a Connect-X board of 30 x 30 cells) and
+#: the longest time limit (keeps a request from tying up a bot)
+MAX_COST = 900.0
 MAX_TIMEOUT_S = 600.0
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")  # kept out of game ids (a SPEC may be a path)
 _STORE_LOCK = threading.Lock()  # games of several tabs finish at once; one writer at a time
 
 
-class IllegalColumn(ValueError):
+class IllegalMove(ValueError):
     """The person's input is not a legal move now (the message says why)."""
+
+
+def check_playable(game: Game) -> Game:
+    """`game`, unless it is too big to offer a person (ValueError)."""
+    if game.cost() > MAX_COST:
+        raise ValueError(f"{game.label()}: too big to play here (at most a 30 x 30 board)")
+    return game
 
 
 @dataclass(frozen=True)
@@ -67,16 +81,13 @@ class Entrant:
     spec: BotSpec
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""  # where it was found ("players/", "configs/quick.yaml")
-    game: str = "connectx"  # the game it plays (`arena.games`; others through protocol v2)
+    game: str = "connectx"  # the name of the game it plays (`arena.games`)
 
 
 @dataclass(frozen=True)
 class GameSetup:
-    """The board, the bot's time limit (seconds) and who moves first."""
+    """The bot's time limit (seconds) and who moves first (the game itself is given apart)."""
 
-    M: int
-    N: int
-    K: int
     timeout_s: float = defaults.TIMEOUT_S
     human_first: bool = True
     grace_s: float = defaults.GRACE_S
@@ -84,13 +95,6 @@ class GameSetup:
     startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
 
     def __post_init__(self) -> None:
-        for name in ("M", "N", "K"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{name} must be an integer, got {value!r}")
-        if max(self.M, self.N) > MAX_SIDE:
-            raise ValueError(f"board {self.M}x{self.N}: at most {MAX_SIDE} rows and columns")
-        CXBoard(self.M, self.N, self.K)  # ValueError with the rule broken
         t = self.timeout_s
         if not (isinstance(t, (int, float)) and 0 < t <= MAX_TIMEOUT_S):
             raise ValueError(f"time limit must be a number of seconds in (0, {MAX_TIMEOUT_S:g}], "
@@ -111,11 +115,11 @@ class Moved:
     """A legal move, as the referee accepted it."""
 
     player: int  # 1 or 2
-    column: int
-    row: int  # where the piece landed (0 = top row)
+    move: str  # its text in the game's notation (a Connect-X column is its number)
     elapsed_ms: float  # thinking time (the referee's measure)
     by_human: bool
-    ends_game: bool = False  # the move won or filled the board (`Finished` follows)
+    ends_game: bool = False  # the move ended the game (`Finished` follows)
+    state: Any = None  # the game's state after the move
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,7 @@ class Finished:
     record: GameRecord | None  # None only if the harness itself failed
     outcome: str  # "win", "loss", "draw" (for the person) or "error"
     message: str  # one or two sentences for the person: who won and why
-    winning_cells: tuple[tuple[int, int], ...] = ()  # (row, column) of the winning line
+    winning_cells: tuple[tuple[int, int], ...] = ()  # (row, column) of a winning line
     game_id: str | None = None  # its id in the results database (None if not stored)
     store_error: str = ""  # why it could not be stored ("" if it was)
 
@@ -137,21 +141,22 @@ class HumanGame:
     """One game of a person against `entrant` (see the module docstring).
 
     Events go to `on_event` (called from the game's threads), else to the `events` queue.
-    Use: `start()`, then `play(column)` whenever `human_to_move()`, until `Finished`; `close()`
+    Use: `start()`, then `play(move)` whenever `human_to_move()`, until `Finished`; `close()`
     at the end, or at any time to give up (the game is then stored as the person's loss).
     """
 
-    def __init__(self, entrant: Entrant, setup: GameSetup,
+    def __init__(self, entrant: Entrant, game: Game, setup: GameSetup,
                  results_dir: Path | str | None = DEFAULT_RESULTS,
                  on_event: Callable[[Event], None] | None = None, seed: int | None = None,
                  log_dir: str | None = None) -> None:
         self.entrant = entrant
+        self.game = game
         self.setup = setup
         self.results_dir = Path(results_dir) if results_dir is not None else None
         self.events: queue.Queue[Event] = queue.Queue()
         self._emit = on_event if on_event is not None else self.events.put
         self.seed = secrets.randbelow(2**31) if seed is None else seed
-        self.board = CXBoard(setup.M, setup.N, setup.K)  # the game as the referee reported it
+        self.state: Any = game.initial_state()  # the game as the referee reported it
         self.finished: Finished | None = None
         self._log_dir = log_dir
         self._lock = threading.Lock()
@@ -181,42 +186,40 @@ class HumanGame:
     def human_to_move(self) -> bool:
         with self._lock:
             return (self.finished is None and not self._pending
-                    and self.board.gameState() is CXGameState.OPEN
-                    and self.board.currentPlayer() + 1 == self.setup.human)
+                    and self.game.outcome(self.state) is None
+                    and self.game.to_move(self.state) + 1 == self.setup.human)
 
-    def check_column(self, text: object) -> int:
-        """The column the person asked for, if it is a legal move now; else IllegalColumn
-        with the reason."""
-        N = self.setup.N
-        if isinstance(text, str):
-            text = text.strip()
-            try:
-                col = int(text)
-            except ValueError:
-                raise IllegalColumn(f"{text[:20]!r} is not a column number; give one from 0 "
-                                    f"to {N - 1}") from None
-        elif isinstance(text, int) and not isinstance(text, bool):
-            col = text
-        else:
-            raise IllegalColumn(f"{text!r} is not a column number")
+    def check_move(self, text: object) -> str:
+        """The move's text if it is legal now (a Connect-X column may be given as an int);
+        else IllegalMove with the reason."""
+        if isinstance(text, bool) or not isinstance(text, (str, int)):
+            raise IllegalMove(f"{str(text)[:20]!r} is not a move")
+        text = str(text).strip()
         with self._lock:
-            if self.finished is not None or self.board.gameState() is not CXGameState.OPEN:
-                raise IllegalColumn("the game is over")
-            if self._pending or self.board.currentPlayer() + 1 != self.setup.human:
-                raise IllegalColumn(f"it is not your turn: {self.entrant.name} is thinking")
-            if not 0 <= col < N:
-                raise IllegalColumn(f"column {col} is out of range 0..{N - 1}")
-            if self.board.fullColumn(col):
-                raise IllegalColumn(f"column {col} is full")
-        return col
+            if self.finished is not None or self.game.outcome(self.state) is not None:
+                raise IllegalMove("the game is over")
+            if self._pending or self.game.to_move(self.state) + 1 != self.setup.human:
+                raise IllegalMove(f"it is not your turn: {self.entrant.name} is thinking")
+            try:
+                move = self.game.parse_move(self.state, text)
+            except GameError as e:
+                raise IllegalMove(str(e)) from None
+            return self.game.move_to_text(self.state, move)
 
-    def play(self, text: object) -> int:
-        """Play the person's move (raises IllegalColumn, and then nothing was played)."""
-        col = self.check_column(text)
+    def legal_texts(self) -> list[str]:
+        """The person's legal moves now, as texts."""
+        with self._lock:
+            return [self.game.move_to_text(self.state, m)
+                    for m in self.game.legal_moves(self.state)]
+
+    def play(self, text: object) -> str:
+        """Play the person's move (raises IllegalMove, and then nothing was played); returns
+        its text."""
+        move = self.check_move(text)
         with self._lock:
             self._pending = True
-        self._outbox.put(f"move {col}\n")
-        return col
+        self._outbox.put(f"move {move}\n")
+        return move
 
     def resign(self, why: str = "resigned") -> None:
         """Give up (the bot wins); a no-op once the game is over."""
@@ -273,16 +276,14 @@ class HumanGame:
                 conn.close()
 
     def _on_move(self, player: int, text: str, elapsed_ms: float) -> None:
-        column = int(text)
         with self._lock:
-            self.board.markColumn(column)
-            last = self.board.getLastMove()
+            self.state = self.game.apply(self.state, self.game.parse_move(self.state, text))
             by_human = player == self.setup.human
             if by_human:
                 self._pending = False
-            ends = self.board.gameState() is not CXGameState.OPEN
-        assert last is not None
-        self._emit(Moved(player, column, last.i, round(elapsed_ms, 3), by_human, ends))
+            ends = self.game.outcome(self.state) is not None
+            after = self.state
+        self._emit(Moved(player, text, round(elapsed_ms, 3), by_human, ends, after))
 
     def _run(self) -> None:
         s = self.setup
@@ -291,18 +292,18 @@ class HumanGame:
                                s.memory_limit_mb or None, where="play"),
             fresh_process=True, log_dir=self._log_dir,
             # a person's game is never played again, and their seat runs outside the sandbox
-            overload_replays=0, unsandboxed=(SEAT_SPEC,))
+            overload_replays=0, unsandboxed=(self._seat,))
         seat_options = {"socket": self._path, "token": self._token}
         bot, bot_options = self.entrant.spec, dict(self.entrant.options)
         if s.human_first:
-            p1, p2, o1, o2 = SEAT_SPEC, bot, seat_options, bot_options
+            p1, p2, o1, o2 = self._seat, bot, seat_options, bot_options
         else:
-            p1, p2, o1, o2 = bot, SEAT_SPEC, bot_options, seat_options
+            p1, p2, o1, o2 = bot, self._seat, bot_options, seat_options
         finished: Finished
         try:
             with Referee(settings) as referee:
-                record = referee.play(p1, p2, s.M, s.N, s.K, self.seed, o1, o2,
-                                      untimed=(s.human,), on_move=self._on_move)
+                record = referee.play(p1, p2, 0, 0, 0, self.seed, o1, o2, untimed=(s.human,),
+                                      on_move=self._on_move, game=self.game)
             record = self._tidy(record)
             record, store_error = self._store(record)
             finished = self._finish(record, record.game_id or None, store_error)
@@ -314,6 +315,12 @@ class HumanGame:
         self._done.set()
         self._cleanup()
         self._emit(finished)
+
+    @property
+    def _seat(self) -> BotSpec:
+        """The person's seat speaks the game's protocol version (the course API's seat for a
+        game with a dialect of its own)."""
+        return GAME_SEAT_SPEC if version_of(self.game) == PROTOCOL_V2 else SEAT_SPEC
 
     def _cleanup(self) -> None:
         try:
@@ -344,8 +351,8 @@ class HumanGame:
         n1, n2 = self._names()
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         safe1, safe2 = (_UNSAFE.sub("_", n).strip("_") for n in (n1, n2))
-        gid = (f"{record.M}x{record.N}x{record.K}-play-{safe1}-{safe2}-{stamp}-"
-               f"{secrets.token_hex(3)}")
+        board = _UNSAFE.sub("_", self.game.label_for_record()).strip("_")
+        gid = f"{board}-play-{safe1}-{safe2}-{stamp}-{secrets.token_hex(3)}"
         try:
             with _STORE_LOCK:
                 self.results_dir.mkdir(parents=True, exist_ok=True)
@@ -361,17 +368,19 @@ class HumanGame:
     def _finish(self, record: GameRecord, game_id: str | None, store_error: str) -> Finished:
         bot, me = self.entrant.name, self.setup.human
         cells: tuple[tuple[int, int], ...] = ()
+        with self._lock:
+            end = self.game.outcome(self.state)  # the rules' own words for an end on the board
         if record.winner is None:
             outcome = "draw"
-            message = ("Draw: the board is full." if not record.detail
-                       else f"Draw: {record.detail}.")
+            words = end.detail or end.reason if end is not None else record.detail
+            message = f"Draw: {words}." if words else "Draw."
         else:
             outcome = "win" if record.winner == me else "loss"
             who = "You win" if outcome == "win" else f"{bot} wins"
-            if record.reason is Reason.CONNECT:
+            if end is not None and record.offender is None:
                 with self._lock:
-                    cells = winning_cells(self.board)
-                message = f"{who}: {record.K} in a row."
+                    cells = self.game.winning_cells(self.state)
+                message = f"{who}: {end.detail or end.reason}."
             elif record.offender == me:
                 resigned = record.detail.partition(f": {HUMAN} ")[2]
                 message = (f"{who}: you {resigned}." if resigned
@@ -383,22 +392,3 @@ class HumanGame:
                 if record.stderr_tail:
                     message += f"\nIts last error output: {record.stderr_tail.splitlines()[-1]}"
         return Finished(record, outcome, message, cells, game_id, store_error)
-
-
-def winning_cells(board: CXBoard) -> tuple[tuple[int, int], ...]:
-    """The (row, column) cells of the line of K or more through the last move, if it won."""
-    last = board.getLastMove()
-    if last is None or last.state is CXCellState.FREE:
-        return ()
-    found: list[tuple[int, int]] = []
-    for di, dj in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        line = [(last.i, last.j)]
-        for sign in (1, -1):
-            i, j = last.i + sign * di, last.j + sign * dj
-            while (0 <= i < board.M and 0 <= j < board.N
-                   and board.cellState(i, j) is last.state):
-                line.append((i, j))
-                i, j = i + sign * di, j + sign * dj
-        if len(line) >= board.K:
-            found.extend(c for c in line if c not in found)
-    return tuple(sorted(found))

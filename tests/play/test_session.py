@@ -12,15 +12,17 @@ import pytest
 
 from arena.board import CXBoard
 from arena.entrants.specs import parse_spec
+from arena.games import make_game
+from arena.games.connectx.game import winning_cells
 from arena.limits import Limits
 from arena.play.session import (
     Entrant,
     Finished,
     GameSetup,
     HumanGame,
-    IllegalColumn,
+    IllegalMove,
     Moved,
-    winning_cells,
+    check_playable,
 )
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
@@ -31,6 +33,10 @@ ZOO = Path(__file__).resolve().parents[1] / "referee" / "zoo"
 
 def l0() -> Entrant:
     return Entrant("L0", parse_spec("L0"))
+
+
+def cx(M: int, N: int, K: int):  # type: ignore[no-untyped-def]
+    return make_game("connectx", {"rows": M, "cols": N, "k": K})
 
 
 def next_event(game: HumanGame) -> Moved | Finished:
@@ -49,14 +55,14 @@ def test_on_move_reports_every_move_of_a_refereed_game() -> None:
 
 def test_the_persons_seat_is_untimed_and_the_game_is_stored(tmp_path: Path) -> None:
     # the bot's limit is 50 ms; the person takes far longer for every move, never a timeout
-    game = HumanGame(l0(), GameSetup(4, 4, 4, timeout_s=0.05), tmp_path / "play", seed=7)
+    game = HumanGame(l0(), cx(4, 4, 4), GameSetup(timeout_s=0.05), tmp_path / "play", seed=7)
     game.start()
     moves: list[Moved] = []
     while True:
         if game.human_to_move():
             if moves:  # the referee is asking the seat now: think 10 times the bot's limit
                 time.sleep(0.5)
-            col = next(c for c in range(4) if not game.board.fullColumn(c))
+            col = next(c for c in range(4) if not game.state.board.fullColumn(c))
             game.play(col)
         event = next_event(game)
         if isinstance(event, Finished):
@@ -65,7 +71,7 @@ def test_the_persons_seat_is_untimed_and_the_game_is_stored(tmp_path: Path) -> N
         assert event.by_human == (event.player == 1)
     rec = event.record
     assert rec is not None and rec.reason in (Reason.CONNECT, Reason.DRAW)
-    assert [m.column for m in moves] == list(rec.moves)
+    assert [int(m.move) for m in moves] == list(rec.moves)
     assert max(rec.times_ms[0::2]) > 60  # the person thought longer than limit + grace
     assert moves[-1].ends_game and not any(m.ends_game for m in moves[:-1])
     assert rec.seed == 7 and rec.extra["human"] == 1 and rec.extra["bot"] == "L0"
@@ -76,15 +82,15 @@ def test_the_persons_seat_is_untimed_and_the_game_is_stored(tmp_path: Path) -> N
 
 
 def test_illegal_columns_are_refused_before_they_reach_the_referee(tmp_path: Path) -> None:
-    game = HumanGame(l0(), GameSetup(2, 3, 2), None, seed=1)
+    game = HumanGame(l0(), cx(2, 3, 2), GameSetup(), None, seed=1)
     game.start()
     for text, why in (("x", "'x' is not a column number; give one from 0 to 2"),
                       ("3", "column 3 is out of range 0..2"), (-1, "column -1 is out of range"),
-                      (None, "None is not a column number"), (True, "True is not a column")):
-        with pytest.raises(IllegalColumn, match=why.replace("(", r"\(").replace(")", r"\)")):
+                      (None, "None' is not a move"), (True, "True' is not a move")):
+        with pytest.raises(IllegalMove, match=why.replace("(", r"\(").replace(")", r"\)")):
             game.play(text)
     game.play("1")
-    with pytest.raises(IllegalColumn, match="it is not your turn|the game is over"):
+    with pytest.raises(IllegalMove, match="it is not your turn|the game is over"):
         game.play("0")  # the bot's reply may be on its way, but it is not ours to play yet
     game.close(wait_s=30)
     fin = game.wait(30)
@@ -92,7 +98,7 @@ def test_illegal_columns_are_refused_before_they_reach_the_referee(tmp_path: Pat
 
 
 def test_resigning_and_closing_lose_for_the_person(tmp_path: Path) -> None:
-    game = HumanGame(l0(), GameSetup(4, 4, 4, human_first=False), tmp_path, seed=2)
+    game = HumanGame(l0(), cx(4, 4, 4), GameSetup(human_first=False), tmp_path, seed=2)
     game.start()
     assert isinstance(next_event(game), Moved)  # the bot's first move
     game.resign("resigned")
@@ -103,7 +109,7 @@ def test_resigning_and_closing_lose_for_the_person(tmp_path: Path) -> None:
     assert rec.reason is Reason.CRASH and rec.detail == "selectColumn (move 2): human resigned"
     assert rec.stderr_tail == ""
 
-    game = HumanGame(l0(), GameSetup(4, 4, 4), tmp_path, seed=3)
+    game = HumanGame(l0(), cx(4, 4, 4), GameSetup(), tmp_path, seed=3)
     game.start()
     game.close("left the game (page closed)", wait_s=30)
     fin = game.wait(0)
@@ -112,21 +118,21 @@ def test_resigning_and_closing_lose_for_the_person(tmp_path: Path) -> None:
 
 
 def test_a_process_without_the_secret_cannot_speak_for_the_person(tmp_path: Path) -> None:
-    game = HumanGame(l0(), GameSetup(4, 4, 4), None, seed=4)
+    game = HumanGame(l0(), cx(4, 4, 4), GameSetup(), None, seed=4)
     intruder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     intruder.connect(game._path)  # before the seat: first in the queue
     intruder.sendall(b"seat guessed-token\nmove 0\n")
     game.start()
     game.play(3)
     event = next_event(game)
-    assert isinstance(event, Moved) and event.by_human and event.column == 3
+    assert isinstance(event, Moved) and event.by_human and event.move == "3"
     game.close(wait_s=30)
     intruder.close()
 
 
 def test_a_bot_that_crashes_loses_and_the_message_says_why() -> None:
     bot = Entrant("crash_later", parse_spec(str(ZOO / "crash_later.py")))
-    game = HumanGame(bot, GameSetup(6, 7, 4), None, seed=5)
+    game = HumanGame(bot, cx(6, 7, 4), GameSetup(), None, seed=5)
     game.start()
     while True:
         if game.human_to_move():
@@ -149,11 +155,14 @@ def test_winning_cells() -> None:
     assert winning_cells(CXBoard.from_moves(3, 3, 3, [0, 1])) == ()
 
 
-@pytest.mark.parametrize("kw, why", [({"M": 31}, "at most 30"), ({"K": 8}, "K must be between"),
-                                     ({"timeout_s": 0}, "time limit"),
-                                     ({"timeout_s": 1e9}, "time limit"),
-                                     ({"M": "6"}, "M must be an integer")])
+@pytest.mark.parametrize("kw, why", [({"timeout_s": 0}, "time limit"),
+                                     ({"timeout_s": 1e9}, "time limit")])
 def test_game_setup_is_checked(kw, why) -> None:
-    args = {"M": 6, "N": 7, "K": 4, "timeout_s": 1.0} | kw
     with pytest.raises(ValueError, match=why):
-        GameSetup(**args)
+        GameSetup(**kw)
+
+
+def test_a_game_too_big_for_a_person_is_refused() -> None:
+    with pytest.raises(ValueError, match="too big"):
+        check_playable(cx(31, 30, 4))
+    assert check_playable(cx(30, 30, 4)).label_for_record() == "30x30x4"

@@ -76,8 +76,8 @@ def test_illegal_input_is_asked_again_with_the_reason(tmp_path: Path) -> None:
     child.sendline("left")
     child.expect(r"'left' is not a column number; give one from 0 to 3; try again")
     child.expect(PROMPT)
-    child.sendline("")
-    child.expect(r"type a column number from 0 to 3, or q to resign")
+    child.sendline("")  # an empty line (or `moves`) lists the legal moves
+    child.expect(r"legal moves: 0 1 2 3")
     for _ in range(2):  # fill column 0 with the bot's help, or until it is full
         child.expect(PROMPT)
         child.sendline("0")
@@ -136,8 +136,7 @@ def test_bot_that_times_out_loses(tmp_path: Path) -> None:
 
 def test_draw_board_marks_the_winning_line() -> None:
     from arena.board import CXBoard
-    from arena.play.session import winning_cells
-    from arena.play.terminal import draw_board
+    from arena.games.connectx.game import draw_board, winning_cells
 
     b = CXBoard.from_moves(3, 11, 3, [10, 0, 9, 0, 8])
     assert draw_board(b, winning_cells(b)) == "\n".join([

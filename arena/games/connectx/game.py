@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.board import CXBoard, CXGameState, CXMoveError
+from arena.board import CXBoard, CXCellState, CXGameState, CXMoveError
 from arena.games.base import (
     Game,
     IllegalMoveError,
@@ -21,7 +21,7 @@ from arena.games.base import (
     Position,
 )
 
-__all__ = ["ConnectX", "ConnectXState"]
+__all__ = ["CXPosition", "ConnectX", "ConnectXState", "draw_board", "winning_cells"]
 
 _COL = re.compile(r"[0-9]+\Z")
 _INT = re.compile(r"-?[0-9]+\Z")
@@ -43,6 +43,7 @@ class ConnectX(Game[ConnectXState, int]):
     DIALECT_FIELDS = 3
     DIALECT_ADAPTER = "arena.games.connectx.entrant:CourseAdapter"
     CALLS = ("initPlayer", "selectColumn")
+    SIDES = ("X", "O")
 
     @classmethod
     def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:
@@ -85,6 +86,23 @@ class ConnectX(Game[ConnectXState, int]):
     def cost(self) -> float:
         return float(self.M * self.N)
 
+    # for a person: the course's words, and the board with its column numbers
+    def describe(self) -> str:
+        return f"on {self.M} rows x {self.N} columns, {self.K} in a row"
+
+    def move_hint(self) -> str:
+        return f"a column (0-{self.N - 1})"
+
+    def move_prompt(self) -> str:
+        return f"(0-{self.N - 1})"
+
+    def draw_text(self, state: ConnectXState, highlight: Sequence[Any] = (),
+                  color: bool = False) -> str:
+        return draw_board(state.board, tuple(highlight), color)
+
+    def winning_cells(self, state: ConnectXState) -> tuple[tuple[int, int], ...]:
+        return winning_cells(state.board)
+
     def initial_state(self) -> ConnectXState:
         return ConnectXState((), CXBoard(self.M, self.N, self.K))
 
@@ -113,19 +131,24 @@ class ConnectX(Game[ConnectXState, int]):
         if gs is CXGameState.OPEN:
             return None
         if gs is CXGameState.DRAW:
-            return Outcome(None, "board-full", "the board is full without a winner")
+            return Outcome(None, "board-full", "the board is full")
         winner = 0 if gs is CXGameState.WINP1 else 1
-        return Outcome(winner, "k-in-a-row", f"player {winner + 1} has {self.K} in a row")
+        return Outcome(winner, "k-in-a-row", f"{self.K} in a row")
 
     def move_to_text(self, state: ConnectXState, move: int) -> str:
         return str(int(move))
 
     def parse_move(self, state: ConnectXState, text: str) -> int:
-        if not _COL.match(text):
-            raise MoveSyntaxError(f"a Connect-X move is a column number, got {text!r}")
+        if not _INT.match(text) or len(text) > 30:
+            raise MoveSyntaxError(f"{text[:20]!r} is not a column number; give one from 0 to "
+                                  f"{self.N - 1}")
         col = int(text)
+        if not 0 <= col < self.N:
+            raise IllegalMoveError(f"column {col} is out of range 0..{self.N - 1}")
+        if state.board.fullColumn(col):
+            raise IllegalMoveError(f"column {col} is full")
         if col not in self.legal_moves(state):
-            raise IllegalMoveError(f"column {col} cannot be played here")
+            raise IllegalMoveError(f"column {col} cannot be played: the game is over")
         return col
 
     def render(self, state: ConnectXState) -> str:
@@ -170,3 +193,51 @@ class CXPosition(Position):
         except CXMoveError as e:
             raise IllegalMoveError(str(e)) from None
         return str(col)
+
+
+_SYMBOLS = {CXCellState.FREE: ".", CXCellState.P1: "X", CXCellState.P2: "O"}
+_COLORS = {CXCellState.P1: "\033[1;31m", CXCellState.P2: "\033[1;33m"}
+_RESET = "\033[0m"
+_WIN = "\033[7m"  # reverse video
+
+
+def draw_board(board: CXBoard, winning: tuple[tuple[int, int], ...] = (),
+               color: bool = False) -> str:
+    """The board with column numbers above; the winning line's pieces as ``*`` (or in reverse
+    video with `color`)."""
+    width = len(str(board.N - 1)) + 1
+    lines = ["".join(str(j).rjust(width) for j in range(board.N))]
+    win = set(winning)
+    for i in range(board.M):
+        row = []
+        for j in range(board.N):
+            cell_state = board.cellState(i, j)
+            sym = _SYMBOLS[cell_state]
+            if (i, j) in win and not color:
+                sym = "*"
+            cell = " " * (width - 1) + sym
+            if color and cell_state is not CXCellState.FREE:
+                cell = " " * (width - 1) + (_WIN if (i, j) in win else "") \
+                    + _COLORS[cell_state] + sym + _RESET
+            row.append(cell)
+        lines.append("".join(row))
+    return "\n".join(lines)
+
+
+def winning_cells(board: CXBoard) -> tuple[tuple[int, int], ...]:
+    """The (row, column) cells of the line of K or more through the last move, if it won."""
+    last = board.getLastMove()
+    if last is None or last.state is CXCellState.FREE:
+        return ()
+    found: list[tuple[int, int]] = []
+    for di, dj in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        line = [(last.i, last.j)]
+        for sign in (1, -1):
+            i, j = last.i + sign * di, last.j + sign * dj
+            while (0 <= i < board.M and 0 <= j < board.N
+                   and board.cellState(i, j) is last.state):
+                line.append((i, j))
+                i, j = i + sign * di, j + sign * dj
+        if len(line) >= board.K:
+            found.extend(c for c in line if c not in found)
+    return tuple(sorted(found))

@@ -63,6 +63,7 @@ def has_run(bits: int, stride: int, k: int) -> bool:
 class MNK(Game[MNKState, int]):
     name = "mnk"
     PARAMS = {"m": 3, "n": 3, "k": 3}
+    SIDES = ("X", "O")
 
     def __init__(self, **params: int) -> None:
         super().__init__(**params)

@@ -118,6 +118,7 @@ def removable(bits: int) -> list[int]:
 class Morris(Game[MorrisState, MorrisMove]):
     name = "morris"
     PARAMS = {"pieces": 9, "no_mill_moves": 50, "flying": 1}
+    SIDES = ("white", "black")
 
     def _validate(self) -> None:
         p = self.params

@@ -109,6 +109,7 @@ def _bits(b: int) -> list[int]:
 class Othello(Game[OthelloState, int]):
     name = "othello"
     PARAMS = {"size": 8}
+    SIDES = ("black", "white")
 
     def _validate(self) -> None:
         n = self.params["size"]

@@ -25,9 +25,10 @@ interval instead, in words, and says when the sample is tiny. Where the units' s
 spread (a perfect or zero score, every pair WL or DD, ...) the normal interval would have width
 0: such a sample alone gets exact binomial figures (at 95% at most 1 - 0.05**(1/n) of its units
 could have scored otherwise). Figures of samples up to ENVELOPE_GAMES games (ENVELOPE_PAIRS
-pairs) are then made monotone (`_envelope`): a better record never gets a lower bound or a LOS
-below a worse one's (fastchess's normal figures are not: 5 wins and a draw would be bounded
-better than 6 wins), while ordinary results keep fastchess's figures.
+pairs) are then made monotone (`_envelope`), cautiously: a better record never gets a lower
+bound or a LOS below a worse one's (fastchess's normal figures are not: 5 wins and a draw would
+be bounded far above the exact bound of 6 wins), while ordinary results keep fastchess's
+figures.
 
 `Sprt`: the generalized sequential probability ratio test (GSPRT) of fishtest, on the
 pentanomial model (or the trinomial one for unpaired games), with **logistic Elo** bounds (as
@@ -188,7 +189,7 @@ class EloEstimate:
     nelo: float  # normalized Elo (nan when undefined)
     bound: float  # perfect / zero score: the one-sided 95% bound on Elo; else nan
     no_spread: bool = False  # every unit scored exactly 1/2 (interval from a binomial bound)
-    record: str = ""  # the result in words ("6 won, 0 drawn, 0 lost"; pairs: "3 pairs WW")
+    record: str = ""  # the result in words ("6 won, 0 drawn, 0 lost"; "3 pairs, WW 3")
 
     @property
     def error(self) -> float:
@@ -330,11 +331,12 @@ def _records(scores: tuple[float, ...], n: int) -> tuple[Any, Any, Any, Any, Any
 
 
 def _envelope(outcomes: Outcomes) -> tuple[float, float, float]:
-    """(lower score, upper score, LOS) made monotone: the lower bound and LOS are the highest
-    of any record of the same size that is nowhere better (each unit's outcome at most this
-    one's), the upper bound the lowest of any record nowhere worse; the LOS halfway between the
-    highest of the worse records' and the lowest of the better ones'. A better record thus
-    never gets a weaker bound or LOS than a worse one, the perfect score included."""
+    """(lower score, upper score, LOS) made monotone, the cautious way: the lower bound is the
+    lowest of any record of the same size that is nowhere worse (each unit's outcome at least
+    this one's), the upper bound the highest of any record nowhere better; the LOS halfway
+    between the highest of the worse records' and the lowest of the better ones'. A better
+    record thus never gets a weaker bound or LOS than a worse one, and a near-perfect record
+    is bounded no more boldly than the perfect one (whose bound is the exact binomial one)."""
     scores = tuple(a for a, _ in outcomes)
     counts = [c for _, c in outcomes]
     n = int(sum(counts))
@@ -345,7 +347,7 @@ def _envelope(outcomes: Outcomes) -> tuple[float, float, float]:
     # LOS: halfway between the highest of the worse records and the lowest of the better
     # ones (both monotone), so that the two players' LOS of one match add up to 1
     los_mid = 0.5 * (float(los[worse].max()) + float(los[better].min()))
-    return float(lower[worse].max()), float(upper[better].min()), los_mid
+    return float(lower[better].min()), float(upper[worse].max()), los_mid
 
 
 def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
@@ -354,8 +356,8 @@ def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
     fastchess's normal figures where the units' scores spread; exact binomial ones where they
     do not (a perfect or zero score, every unit 1/2, ...); on samples of up to ENVELOPE_GAMES
     games (ENVELOPE_PAIRS pairs) both made monotone (`_envelope`): a better record never gets a
-    lower bound or LOS below a worse one's, so a perfect score is bounded at least as well as
-    the near-perfect ones."""
+    lower bound or LOS below a worse one's, and no near-perfect record a bolder bound than the
+    perfect score's exact one."""
     model = Model.PENTANOMIAL if isinstance(result, Pentanomial) else Model.TRINOMIAL
     games = 2 * result.n if model is Model.PENTANOMIAL else result.n
     nan = math.nan
@@ -385,11 +387,11 @@ def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
 
 
 def _record_words(result: Trinomial | Pentanomial) -> str:
-    """The result in words: "6 won, 1 drawn, 0 lost" or "3 pairs: WW 2, WD 1"."""
+    """The result in words: "6 won, 1 drawn, 0 lost" or "3 pairs, WW 2, WD 1"."""
     if isinstance(result, Trinomial):
         return f"{result.wins} won, {result.draws} drawn, {result.losses} lost"
     parts = [f"{k.upper()} {v}" for k, v in reversed(result.as_dict().items()) if v]
-    return f"{result.n} pair{'s' if result.n != 1 else ''}: {', '.join(parts)}"
+    return f"{result.n} pair{'s' if result.n != 1 else ''}, {', '.join(parts)}"
 
 
 # ----------------------------------------------------------------------------------- SPRT

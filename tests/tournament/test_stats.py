@@ -47,10 +47,8 @@ def test_pairs_of_lopsided_openings_are_not_evidence() -> None:
     e = estimate(Pentanomial(wl=20))
     assert e.elo == 0.0 and e.los == 0.5
     # no spread: the interval is the exact bound, not a zero width
-    # (at most the exact bound; no wider than the record one pair better allows)
-    assert 0 < e.upper <= score_to_elo(0.5 + 0.5 * (1 - 0.05 ** (1 / 20))) + 1e-9
-    assert e.upper <= estimate(Pentanomial(wl=19, wd=1)).upper
-    assert 10 < e.error < 60 and "exactly 1/2" in e.describe()
+    assert e.upper == pytest.approx(score_to_elo(0.5 + 0.5 * (1 - 0.05 ** (1 / 20))))
+    assert 40 < e.error < 60 and "exactly 1/2" in e.describe()
     # the same games counted as independent games claim a wide, "informative" spread
     t = estimate(Pentanomial(wl=20).trinomial())
     assert t.elo == 0.0 and t.error > 100
@@ -61,14 +59,11 @@ def test_perfect_score_is_a_bound_not_inf() -> None:
     text = e.describe()
     assert "inf" not in text
     assert "at least" in text and "tiny sample" in text
-    # at least the exact one-sided binomial bound (score 0.05**(1/3)), and never below the
-    # bound of a worse record (issue #33)
-    assert e.bound >= score_to_elo(0.05 ** (1 / 3)) - 1e-9
-    assert e.bound >= estimate(Trinomial(wins=2, draws=1)).lower
-    assert "lower bound of its 95% interval" in text
+    # the bound is the exact one-sided binomial bound: score 0.05**(1/3)
+    assert e.bound == pytest.approx(score_to_elo(0.05 ** (1 / 3)))
     lost = estimate(Pentanomial(ll=30))
     assert "at most" in lost.describe() and "tiny" not in lost.describe()
-    assert lost.bound <= -score_to_elo(0.05 ** (1 / 30)) + 1e-9
+    assert lost.bound == pytest.approx(-score_to_elo(0.05 ** (1 / 30)))
 
 
 def test_no_games_and_unbounded_interval_read_plainly() -> None:

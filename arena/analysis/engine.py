@@ -3,7 +3,9 @@
 The search itself comes from outside (an `Oracle`, passed in by the command layer: the harness
 imports no bot). For each position of the game (the board before each move, and the final one):
 
-- the opening book's outcome where the book has it (two moves deep, K=4 boards up to 7x7);
+- the opening book's outcome where the book has it (K=4 boards up to 7x7: the empty board and,
+  on the boards its builder could solve, the positions after one move); the position after a
+  move the book lists as keeping the outcome gets that outcome too (`_carry_book_values`);
 - else the exact score when the solver proves it within the budget (``budget_s`` of CPU per
   position, spent as node budgets that double until the time is used up; the solver keeps its
   table, and the positions are solved from the last to the first, so each reuses what the
@@ -18,7 +20,8 @@ A move's verdict compares the value before it with the value after it (from the 
   forced loss (within ``threat_plies`` plies, proven by the search) allowed where there was
   none before;
 - ``inaccuracy``: same outcome but a worse exact score (a slower win, a quicker loss);
-- ``best``: the value was kept;
+- ``best``: the value was kept (a move the book lists as keeping it; any move of a lost
+  position);
 - ``unclear``: no exact value on either side and no tactical blunder found.
 """
 
@@ -227,11 +230,25 @@ def analyse_game(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tupl
                                         depth=depth)
         else:
             values[ply] = PositionValue(ply, "estimate", estimate=est, depth=depth)
+    _carry_book_values(values, books, moves)
     positions = tuple(v for v in values if v is not None)
     verdicts = tuple(_verdict(oracle, M, N, K, moves, i, positions, books, budget_s,
                               threat_plies) for i in range(n))
     return GameAnalysis(M, N, K, tuple(moves), positions, verdicts, budget_s, clock.elapsed(),
                         oracle.kind, opening)
+
+
+def _carry_book_values(values: list[PositionValue | None],
+                       books: dict[int, tuple[int, tuple[int, ...]]], moves: list[int]) -> None:
+    """A move the book lists as keeping its position's outcome passes that outcome on: the
+    position after it gets the book's value (for the other side) where it had only an
+    estimate. (The book holds fewer positions than two moves deep on the big boards: 6x7 has
+    only the empty board, whose one winning move, the centre, the literature names.)"""
+    for ply, (outcome, keeping) in sorted(books.items()):
+        after = values[ply + 1] if ply + 1 < len(values) else None
+        if (ply < len(moves) and moves[ply] in keeping and after is not None
+                and after.kind == "estimate"):
+            values[ply + 1] = PositionValue(ply + 1, "book", -outcome)
 
 
 def _verdict(oracle: Oracle, M: int, N: int, K: int, moves: list[int], i: int,
@@ -247,6 +264,14 @@ def _verdict(oracle: Oracle, M: int, N: int, K: int, moves: list[int], i: int,
     wins = [c for c in legal if _wins_with(board, c)]
     if col in wins:
         return MoveVerdict(i, player, col, "best", "wins at once")
+    entry = books.get(i)
+    if entry is not None and col in entry[1] and after.kind in ("book", "end"):
+        words = {1: "the win", 0: "the draw", -1: "the loss"}[entry[0]]
+        return MoveVerdict(i, player, col, "best", f"keeps {words} (book)")
+    if before.outcome == -1 and after.outcome is None:
+        how = "book" if before.kind == "book" else "solver"
+        return MoveVerdict(i, player, col, "best",
+                           f"the position was lost ({how}): no move can make it worse")
     if before.outcome is not None and after.outcome is not None:
         kept = -after.outcome
         names = {1: "won", 0: "drawn", -1: "lost"}

@@ -95,12 +95,15 @@ def run(args: argparse.Namespace) -> int:
     notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
     if notice:
         print(notice, file=sys.stderr, flush=True)
-    print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
-    print(summary(), flush=True)
+
+    def header() -> None:  # once the SPEC and the settings are found good: errors come alone
+        print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
+        print(summary(), flush=True)
+
     report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
                        max_moves=args.max_moves, seed=args.seed, progress=_progress,
                        memory_mb=args.memory_mb, isolation=args.isolation,
-                       max_tasks=args.max_tasks)
+                       max_tasks=args.max_tasks, on_start=header)
     print()
     print(report.text(games=False))
     sys.stdout.flush()
@@ -118,6 +121,9 @@ def _run_game(args: argparse.Namespace) -> int:
     if game is None:
         raise UsageError("--game connectx: check a Connect-X bot without --game")
     timeout_s = args.time if args.time is not None else defaults.TIMEOUT_S
+    from arena.entrants.specs import parse_spec
+
+    parse_spec(args.spec)  # SpecError: an unknown bot is reported alone
     print(f"checking {args.spec} in {game.label()} against a random player, both colours, "
           f"{timeout_s:g} s per move ...", flush=True)
     memory_mb = defaults.MEMORY_LIMIT_MB if args.memory_mb is None else args.memory_mb

@@ -6,6 +6,7 @@ and `load_game_player_class` for the `GamePlayer` API of every game. A game's ow
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -18,8 +19,15 @@ T = TypeVar("T")
 
 
 def _where(spec: BotSpec) -> str:
-    """The bot's file or module as its author wrote it (not the harness's module name)."""
-    return str(spec.path) if spec.path is not None else str(spec.module or spec.text)
+    """The bot's file or module as its author wrote it (not the harness's module name): a file
+    under the current directory by its relative path."""
+    if spec.path is None:
+        return str(spec.module or spec.text)
+    try:
+        relative = os.path.relpath(spec.path)
+    except ValueError:  # another drive
+        return str(spec.path)
+    return str(spec.path) if relative.startswith(os.pardir) else relative
 
 
 def find_player_class(spec: BotSpec, base: type[T],
@@ -39,9 +47,13 @@ def find_player_class(spec: BotSpec, base: type[T],
     if spec.cls is not None:
         obj = getattr(module, spec.cls, None)
         if obj is None:
-            raise SpecError(f"bot SPEC {spec.text!r}: {where} has no class {spec.cls!r}")
+            raise SpecError(f"bot SPEC {spec.text!r}: {where} has no class {spec.cls}")
         if not (inspect.isclass(obj) and issubclass(obj, base)) or not fits(obj):
-            raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls!r} in {where} is not a {kind}")
+            raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls} in {where} is not a {kind}")
+        if inspect.isabstract(obj):
+            missing = ", ".join(sorted(getattr(obj, "__abstractmethods__", ())))
+            raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls} in {where} cannot play: it "
+                            f"does not define {missing}")
         return obj
     found = [obj for obj in vars(module).values()
              if inspect.isclass(obj) and issubclass(obj, base) and fits(obj)

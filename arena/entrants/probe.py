@@ -55,6 +55,17 @@ class Probe:
     name_error: str | None = None
     doc: str = ""  # first line of the module's (else the class's) docstring
 
+    @property
+    def spec_error(self) -> bool:
+        """The error is the SPEC's (no such class, no bot class in the file, ...), not a fault
+        of the bot's code (import, instantiation, time)."""
+        return self.error is not None and not self.error.startswith(BOT_FAULTS)
+
+
+#: how the errors that are the bot's code's own fault begin (the others are the SPEC's)
+BOT_FAULTS = ("fails to import", "fails to instantiate", "inspection failed", "did not finish",
+              "exited with status", "import or playerName()", "importing it ended")
+
 
 def load(target: str) -> type[CXPlayer]:
     """The CXPlayer class behind `target` (raises SpecError, or whatever the bot raises)."""

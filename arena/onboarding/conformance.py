@@ -31,7 +31,8 @@ from typing import Any
 
 from arena import defaults
 from arena.board import CXBoard
-from arena.entrants.specs import BotSpec, parse_spec, time_limit_problem
+from arena.entrants.probe import probe_each
+from arena.entrants.specs import BotSpec, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
 from arena.limits import make_limits
 from arena.player import CXPlayer
@@ -256,7 +257,8 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
               progress: Callable[[CheckGame], None] | None = None,
               memory_mb: int | None = None,
               isolation: str = defaults.ISOLATION,
-              max_tasks: int | None = None) -> CheckReport:
+              max_tasks: int | None = None,
+              on_start: Callable[[], None] | None = None) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     board list or setting; any fault of the bot ends up in the report instead.
 
@@ -264,7 +266,9 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
     (default: `default_settings()`); quick: cap big boards at QUICK_MAX_MOVES plies instead of
     MAX_MOVES; max_moves: the cap itself; progress: called after each game; memory_mb: the
     memory limit per bot process in MiB, 0 for none (default: `default_settings()`); max_tasks:
-    the task cap where cgroups count tasks, 0 for none (default: `default_settings()`).
+    the task cap where cgroups count tasks, 0 for none (default: `default_settings()`);
+    on_start: called once every setting and the SPEC are found good, before the first game
+    (a usage error comes alone, before anything `on_start` prints).
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -288,17 +292,9 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
             raise UsageError(f"board {M}x{N}x{K} is not a valid board")
     started_s = time.perf_counter()
 
-    if memory_mb is not None:
-        if memory_mb != 0 and memory_mb < defaults.MIN_MEMORY_MB:
-            raise UsageError(f"the memory limit must be 0 (no limit) or at least "
-                             f"{defaults.MIN_MEMORY_MB} MiB, got {memory_mb}")
-        settings["memory_limit_mb"] = memory_mb or None
-    if max_tasks is not None:
-        if max_tasks != 0 and max_tasks < defaults.MIN_TASKS:
-            raise UsageError(f"the task cap must be 0 (no cap) or at least "
-                             f"{defaults.MIN_TASKS}, got {max_tasks}")
-        settings["max_tasks"] = max_tasks or None
+    _set_caps(settings, memory_mb, max_tasks)
     refuse_unseen_programs([bot], resolve(isolation).isolated)
+    _refuse_bad_class(bot, float(settings["startup_timeout_s"]))
     limits = make_limits(limit_s, settings["grace_s"], settings["startup_timeout_s"],
                          settings["memory_limit_mb"], where="check-bot",
                          max_tasks=settings.get("max_tasks", defaults.MAX_TASKS))
@@ -311,6 +307,8 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
     games: list[CheckGame] = []
     startup_s: float | None = None
     startup_error = ""
+    if on_start is not None:
+        on_start()
     with Referee(match_settings) as referee:
         for index, (M, N, K), bot_first in plays:
             p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
@@ -329,6 +327,32 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), games, settings["source"],
                   time.perf_counter() - started_s, cap)
+
+
+def _set_caps(settings: dict[str, Any], memory_mb: int | None, max_tasks: int | None) -> None:
+    """The memory limit and task cap given to `run_check` (None: the settings' own)."""
+    if memory_mb is not None:
+        if memory_mb != 0 and memory_mb < defaults.MIN_MEMORY_MB:
+            raise UsageError(f"the memory limit must be 0 (no limit) or at least "
+                             f"{defaults.MIN_MEMORY_MB} MiB, got {memory_mb}")
+        settings["memory_limit_mb"] = memory_mb or None
+    if max_tasks is not None:
+        if max_tasks != 0 and max_tasks < defaults.MIN_TASKS:
+            raise UsageError(f"the task cap must be 0 (no cap) or at least "
+                             f"{defaults.MIN_TASKS}, got {max_tasks}")
+        settings["max_tasks"] = max_tasks or None
+
+
+def _refuse_bad_class(bot: BotSpec, timeout_s: float) -> None:
+    """A SpecError, in the SPEC's own words, when a Python bot's SPEC names no usable class
+    (no such class, none or several in the file, a class of another kind): loaded in a probe
+    process (`arena.entrants.probe`), never in this one. A fault of the bot's code (its
+    import raises, it hangs) is left to the games, whose report shows its traceback."""
+    if not bot.is_python:
+        return
+    probe = probe_each([bot.host_target()], timeout_s).get(bot.host_target())
+    if probe is not None and probe.spec_error:
+        raise SpecError(probe.error)  # it names the bot's file or module
 
 
 def _startup_error(game: CheckGame, startup_limit_s: float) -> str:
@@ -424,7 +448,10 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         if worst_init > RISKY_FRACTION:
             v.warnings.append(f"initPlayer took up to {worst_init:.0%} of the time limit")
     # --- playerName
-    names = [g.bot_name for g in games if g.bot_times_ms]  # games it got to play in
+    # the games whose newgame the bot answered, even if its first move failed: a bad name is
+    # reported with the bot's other problems, not only once they are fixed
+    names = [g.bot_name for g in games
+             if g.bot_times_ms or g.bot_name or g.record.init_ms[g.side - 1] > 0]
     name_problem = _name_problem(names)
     if name_problem:
         v.failures.append(name_problem)

@@ -394,7 +394,8 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
     faults = len(payload["faults"])
     items.append(("faults", f"{faults} (timeouts, illegal moves, crashes)"))
     for k, v in payload["run_info"].items():
-        items.append((k, v if isinstance(v, str) else json.dumps(v)))
+        if k not in {key for key, _ in items}:  # e.g. the version, already from the meta
+            items.append((k, v if isinstance(v, str) else json.dumps(v)))
     items.append(("scoring", f"win {POINTS_WIN}, draw {POINTS_DRAW}, loss 0; a fault loses for "
                              f"the offender"))
     return '<dl class="info">' + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>"

@@ -197,7 +197,8 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     out.append("times:")
     out.append(_times(rec, names, limit_ms))
     if any(rec.init_ms):
-        out.append(f"  initPlayer: {rec.init_ms[0]:.2f} ms / {rec.init_ms[1]:.2f} ms")
+        out.append(f"  initPlayer: {_SYMBOLS[0]} {names[0]} {rec.init_ms[0]:.2f} ms, "
+                   f"{_SYMBOLS[1]} {names[1]} {rec.init_ms[1]:.2f} ms")
     if rec.moves and not step:
         out.append("")
         out.append("moves (player, column, time):")

@@ -186,7 +186,8 @@ class Standings:
                      "Elo); LOS: the probability that the row player is the stronger. Model: "
                      "pentanomial (game pairs are the independent units) where every game was "
                      "paired, else trinomial (games). A perfect score has no finite estimate: "
-                     "it shows the one-sided 95% bound (≥ or ≤). Ratings in the ranking are a "
+                     "it shows the bound of its 95% interval (≥ or ≤); a better record never "
+                     "gets a weaker bound or LOS than a worse one. Ratings in the ranking are a "
                      "Bradley-Terry fit of all games with the same 95% meaning.\n")
         parts.append(tabulate(
             [[a, b, f"{e.n} {'pairs' if e.model.value == 'pentanomial' else 'games'}",
@@ -225,12 +226,19 @@ def _h2h_cells(e: EloEstimate) -> list[str]:
     note = "tiny sample" if e.tiny else ""
     if math.isnan(e.elo):
         sign = "≥" if e.score >= 1.0 else "≤"
-        what = "all won" if e.score >= 1.0 else "all lost"
+        what = ("all won: no finite estimate, ≥ the lower bound of the 95% interval"
+                if e.score >= 1.0 else
+                "all lost: no finite estimate, ≤ the upper bound of the 95% interval")
         return [f"{sign} {e.bound:+.0f}", "bound", f"{100 * e.los:.1f} %",
-                "; ".join(x for x in (f"{what}: one-sided 95% bound", note) if x)]
+                "; ".join(x for x in (what, note) if x)]
     if math.isinf(e.error):
-        err = "unbounded"
-        note = "; ".join(x for x in ("too few results to bound the interval", note) if x)
+        if math.isfinite(e.lower):
+            err, why = f"≥ {e.lower:+.0f}", "no finite upper end: the lower bound"
+        elif math.isfinite(e.upper):
+            err, why = f"≤ {e.upper:+.0f}", "no finite lower end: the upper bound"
+        else:
+            err, why = "unbounded", "too few results to bound the interval"
+        note = "; ".join(x for x in (why, note) if x)
     else:
         err = f"{e.error:.1f}"
     if e.no_spread:

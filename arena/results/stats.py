@@ -20,13 +20,15 @@ interval (score +/- 1.959964 sd/sqrt(n)) through that formula (fastchess's metho
 34, 54, 31, 32, 64, 75 gives +55.58 +/- 27.65), the likelihood of superiority
 ``Phi((score - 1/2) / (sd/sqrt(n)))``, and the normalized Elo (score - 1/2) / sd per game
 (times 800/ln 10, fishtest's nElo). It never returns a bare infinity for display: a perfect (or
-zero) score has no finite estimate, so `EloEstimate.describe` prints a one-sided 95% bound
-instead (from the exact binomial bound 0.05**(1/n) on the rate of a result seen n times out of
-n; its LOS is the exact 1 - 2**-(n+1) of a uniform prior on the win rate), and says when the
-sample is tiny. When every unit scored exactly 1/2 (identical bots: every
-pair WL or DD) the normal interval would have width 0; the interval is then the Elo of a score
-moved by 1/2 in 1 - 0.05**(1/n) of the units (the exact 95% bound on how often a unit could
-have scored otherwise).
+zero) score has no finite estimate, so `EloEstimate.describe` prints the bound of its 95%
+interval instead, in words, and says when the sample is tiny. Where the units' scores do not
+spread (a perfect or zero score, every pair WL or DD, ...) the normal interval would have width
+0: such a sample alone gets exact binomial figures (at 95% at most 1 - 0.05**(1/n) of its units
+could have scored otherwise). Figures of samples up to ENVELOPE_GAMES games (ENVELOPE_PAIRS
+pairs) are then made monotone (`_envelope`), cautiously: a better record never gets a lower
+bound or a LOS below a worse one's (fastchess's normal figures are not: 5 wins and a draw would
+be bounded far above the exact bound of 6 wins), while ordinary results keep fastchess's
+figures.
 
 `Sprt`: the generalized sequential probability ratio test (GSPRT) of fishtest, on the
 pentanomial model (or the trinomial one for unpaired games), with **logistic Elo** bounds (as
@@ -41,10 +43,15 @@ log((1 - beta) / alpha).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
+
+import numpy as np
 
 __all__ = ["PAIR_SCORES", "Z95", "EloEstimate", "Model", "Pentanomial", "Sprt", "SprtResult",
            "SprtState", "Trinomial", "elo_to_score", "estimate", "llr", "phi", "score_to_elo"]
@@ -182,6 +189,7 @@ class EloEstimate:
     nelo: float  # normalized Elo (nan when undefined)
     bound: float  # perfect / zero score: the one-sided 95% bound on Elo; else nan
     no_spread: bool = False  # every unit scored exactly 1/2 (interval from a binomial bound)
+    record: str = ""  # the result in words ("6 won, 0 drawn, 0 lost"; "3 pairs, WW 3")
 
     @property
     def error(self) -> float:
@@ -198,20 +206,27 @@ class EloEstimate:
         unit = "pairs" if self.model is Model.PENTANOMIAL else "games"
         if self.n == 0:
             return "Elo difference: no games"
+        los = f"LOS {100.0 * self.los:.1f} %"
         if math.isnan(self.elo):
-            side = "at least" if self.score >= 1.0 else "at most"
-            what = "every game won" if self.score >= 1.0 else "every game lost"
-            text = (f"Elo difference: {side} {self.bound:+.0f} (95% one-sided bound; {what}, "
-                    f"so no finite estimate), LOS {100.0 * self.los:.1f} %")
+            if self.score >= 1.0:
+                text = (f"Elo difference: at least {self.lower:+.0f} ({self.record}: every "
+                        f"game won, so no finite estimate; {self.lower:+.0f} is the lower "
+                        f"bound of its 95% interval), {los}")
+            else:
+                text = (f"Elo difference: at most {self.upper:+.0f} ({self.record}: every "
+                        f"game lost, so no finite estimate; {self.upper:+.0f} is the upper "
+                        f"bound of its 95% interval), {los}")
         elif math.isinf(self.error):
             if self.upper == math.inf and self.lower == -math.inf:
-                rng = "unbounded"
+                rng = "the 95% interval is unbounded both ways"
             elif self.upper == math.inf:
-                rng = f"at least {self.lower:+.1f}"
+                rng = (f"the 95% interval has no finite upper end and its lower bound is "
+                       f"{self.lower:+.1f}")
             else:
-                rng = f"at most {self.upper:+.1f}"
-            text = (f"Elo difference: {self.elo:+.1f} (95% interval {rng}: too few results "
-                    f"to bound it), LOS {100.0 * self.los:.1f} %")
+                rng = (f"the 95% interval has no finite lower end and its upper bound is "
+                       f"{self.upper:+.1f}")
+            text = (f"Elo difference: {self.elo + 0.0:+.1f} ({self.record}: too few results to "
+                    f"bound it; {rng}), {los}")
         else:
             text = (f"Elo difference: {self.elo + 0.0:+.1f} +/- {self.error:.1f} (95% interval "
                     f"{self.lower:+.1f} .. {self.upper:+.1f}), LOS {100.0 * self.los:.1f} %")
@@ -229,40 +244,154 @@ def _one_sided_bound(n: int) -> float:
     return score_to_elo(0.05 ** (1.0 / n))
 
 
+Outcomes = list[tuple[float, float]]
+
+
+def _wald(outcomes: Outcomes) -> tuple[float, float, float, float] | None:
+    """fastchess's normal ("Wald") figures of a sample whose units do not all score the same:
+    (score, lower score, upper score, LOS), the bounds clipped to 0 and 1; None for a sample
+    without spread."""
+    n, score, var = _mean_var(outcomes)
+    sd_mean = math.sqrt(var / n)
+    if sd_mean == 0.0:
+        return None
+    return (score, max(0.0, score - Z95 * sd_mean), min(1.0, score + Z95 * sd_mean),
+            phi((score - 0.5) / sd_mean))
+
+
+def _moved(outcomes: Outcomes, j: int, step: int) -> Outcomes:
+    """`outcomes` with one unit moved from outcome j to outcome j + step."""
+    out = list(outcomes)
+    out[j] = (out[j][0], out[j][1] - 1)
+    out[j + step] = (out[j + step][0], out[j + step][1] + 1)
+    return out
+
+
+def _constant(outcomes: Outcomes) -> tuple[float, float, float]:
+    """(lower score, upper score, LOS) of a sample whose n units all scored the same `a`, where
+    the normal model has no spread. Alone: at 95% at most q = 1 - 0.05**(1/n) of the units
+    could have gone otherwise (exact binomial bound), to 0 or to 1, giving a*(1-q) .. a + (1-a)q;
+    LOS 1/2 + (a - 1/2)(1 - 2**-n) (a perfect score: the exact 1 - 2**-(n+1) of a uniform prior
+    on the win rate). Then made consistent with the nearest records: never below the figures
+    of the sample with one unit one outcome worse, never above those of the sample with one
+    unit one outcome better (so a better record never gets a weaker bound)."""
+    j = next(i for i, (_, c) in enumerate(outcomes) if c)
+    a, n = outcomes[j][0], outcomes[j][1]
+    q = 1.0 - 0.05 ** (1.0 / n)
+    lower, upper = a * (1.0 - q), a + (1.0 - a) * q
+    los = 0.5 + (a - 0.5) * (1.0 - 0.5 ** n)
+    if n >= 2 and j > 0 and a > 0.5 - 1e-12:  # the record one step worse
+        below = _wald(_moved(outcomes, j, -1))
+        if below is not None:
+            lower = max(lower, below[1])
+            los = max(los, below[3]) if a > 0.5 else los
+    if n >= 2 and j < len(outcomes) - 1 and a < 0.5 + 1e-12:  # one step better
+        above = _wald(_moved(outcomes, j, +1))
+        if above is not None:
+            upper = min(upper, above[2])
+            los = min(los, above[3]) if a < 0.5 else los
+    return lower, upper, los
+
+
+def _elo_or_inf(score: float) -> float:
+    return math.inf if score >= 1.0 else -math.inf if score <= 0.0 else score_to_elo(score)
+
+
+#: the most units (games; pairs) whose figures are made monotone over every record of their
+#: size (`_envelope`); bigger samples keep fastchess's figures (there the normal model's
+#: departures from monotonicity are a fraction of an Elo point)
+ENVELOPE_GAMES = 400
+ENVELOPE_PAIRS = 40
+
+
+@functools.lru_cache(maxsize=16)
+def _records(scores: tuple[float, ...], n: int) -> tuple[Any, Any, Any, Any, Any]:
+    """Every record of n units over outcomes `scores` (ascending), with each one's own figures:
+    (tail sums, lower score, upper score, LOS, mean score). Own figures: fastchess's normal
+    ones where the units' scores spread, else those of `_constant` alone."""
+    k = len(scores)
+    counts = np.array([[b - a - 1 for a, b in zip((-1, *bars), (*bars, n + k - 1),
+                                                   strict=True)]
+                       for bars in itertools.combinations(range(n + k - 1), k - 1)],
+                      dtype=float)
+    a = np.array(scores)
+    mean = counts @ a / n
+    var = np.maximum(counts @ (a * a) / n - mean * mean, 0.0)
+    sd = np.sqrt(var / n)
+    spread = sd > 1e-12
+    safe = np.where(spread, sd, 1.0)
+    q = 1.0 - 0.05 ** (1.0 / n)
+    lower = np.where(spread, np.clip(mean - Z95 * sd, 0.0, 1.0), mean * (1.0 - q))
+    upper = np.where(spread, np.clip(mean + Z95 * sd, 0.0, 1.0), mean + (1.0 - mean) * q)
+    z = (mean - 0.5) / safe / math.sqrt(2.0)
+    los = np.where(spread, 0.5 * (1.0 + np.vectorize(math.erf)(z)),
+                   0.5 + (mean - 0.5) * (1.0 - 0.5 ** n))
+    tails = np.cumsum(counts[:, ::-1], axis=1)[:, :-1]  # units scoring >= each outcome
+    return tails, lower, upper, los, mean
+
+
+def _envelope(outcomes: Outcomes) -> tuple[float, float, float]:
+    """(lower score, upper score, LOS) made monotone, the cautious way: the lower bound is the
+    lowest of any record of the same size that is nowhere worse (each unit's outcome at least
+    this one's), the upper bound the highest of any record nowhere better; the LOS halfway
+    between the highest of the worse records' and the lowest of the better ones'. A better
+    record thus never gets a weaker bound or LOS than a worse one, and a near-perfect record
+    is bounded no more boldly than the perfect one (whose bound is the exact binomial one)."""
+    scores = tuple(a for a, _ in outcomes)
+    counts = [c for _, c in outcomes]
+    n = int(sum(counts))
+    tails, lower, upper, los, _ = _records(scores, n)
+    mine = np.cumsum(np.array(counts[::-1], dtype=float))[:-1]
+    worse = np.all(tails <= mine + 0.5, axis=1)
+    better = np.all(tails >= mine - 0.5, axis=1)
+    # LOS: halfway between the highest of the worse records and the lowest of the better
+    # ones (both monotone), so that the two players' LOS of one match add up to 1
+    los_mid = 0.5 * (float(los[worse].max()) + float(los[better].min()))
+    return float(lower[better].min()), float(upper[worse].max()), los_mid
+
+
 def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
-    """Elo difference, 95% interval and LOS of `result` (trinomial or pentanomial model)."""
+    """Elo difference, 95% interval and LOS of `result` (trinomial or pentanomial model).
+
+    fastchess's normal figures where the units' scores spread; exact binomial ones where they
+    do not (a perfect or zero score, every unit 1/2, ...); on samples of up to ENVELOPE_GAMES
+    games (ENVELOPE_PAIRS pairs) both made monotone (`_envelope`): a better record never gets a
+    lower bound or LOS below a worse one's, and no near-perfect record a bolder bound than the
+    perfect score's exact one."""
     model = Model.PENTANOMIAL if isinstance(result, Pentanomial) else Model.TRINOMIAL
     games = 2 * result.n if model is Model.PENTANOMIAL else result.n
     nan = math.nan
     if result.n == 0:
         return EloEstimate(model, 0, 0, 0.5, nan, -math.inf, math.inf, 0.5, nan, nan)
-    n, score, var = _mean_var(result.outcomes())
-    sd_mean = math.sqrt(var / n)
-    if score >= 1.0 or score <= 0.0:
-        bound = _one_sided_bound(int(n))
-        return EloEstimate(model, result.n, games, score, nan,
-                           bound if score >= 1.0 else -math.inf,
-                           math.inf if score >= 1.0 else -bound,
-                           1.0 - 0.5 ** (n + 1) if score >= 1.0 else 0.5 ** (n + 1), nan,
-                           bound if score >= 1.0 else -bound)
-    elo = score_to_elo(score)
-    hi, lo = score + Z95 * sd_mean, score - Z95 * sd_mean
-    upper = score_to_elo(hi) if hi < 1.0 else math.inf
-    lower = score_to_elo(lo) if lo > 0.0 else -math.inf
-    if sd_mean == 0.0:  # every unit scored exactly 1/2: the normal interval has width 0
-        los = 0.5
-        nelo = 0.0
-        # honest instead: at 95% at most 1 - 0.05**(1/n) of the units could have gone
-        # otherwise (exact binomial bound), each moving the score by at most 1/2
-        shift = 0.5 * (1.0 - 0.05 ** (1.0 / n))
-        lower, upper = score_to_elo(0.5 - shift), score_to_elo(0.5 + shift)
+    outcomes: Outcomes = [(a, float(c)) for a, c in result.outcomes()]
+    n, score, var = _mean_var(outcomes)
+    wald = _wald(outcomes)
+    record = _record_words(result)
+    if wald is None:
+        lo, hi, los = _constant(outcomes)
+        nelo = 0.0 if score == 0.5 else nan
     else:
-        los = phi((score - 0.5) / sd_mean)
+        _, lo, hi, los = wald
         # per-game standard deviation: a pair holds two games
         sd_game = math.sqrt(2.0 * var) if model is Model.PENTANOMIAL else math.sqrt(var)
         nelo = (score - 0.5) / sd_game * (800.0 / math.log(10.0))
-    return EloEstimate(model, result.n, games, score, elo, lower, upper, los, nelo, nan,
-                       no_spread=sd_mean == 0.0)
+    if result.n <= (ENVELOPE_PAIRS if model is Model.PENTANOMIAL else ENVELOPE_GAMES):
+        lo, hi, los = _envelope(outcomes)
+    lower, upper = _elo_or_inf(lo), _elo_or_inf(hi)
+    if score >= 1.0 or score <= 0.0:
+        bound = lower if score >= 1.0 else upper
+        return EloEstimate(model, result.n, games, score, nan, lower, upper, los, nan, bound,
+                           record=record)
+    return EloEstimate(model, result.n, games, score, score_to_elo(score), lower, upper, los,
+                       nelo, nan, no_spread=wald is None and score == 0.5, record=record)
+
+
+def _record_words(result: Trinomial | Pentanomial) -> str:
+    """The result in words: "6 won, 1 drawn, 0 lost" or "3 pairs, WW 2, WD 1"."""
+    if isinstance(result, Trinomial):
+        return f"{result.wins} won, {result.draws} drawn, {result.losses} lost"
+    parts = [f"{k.upper()} {v}" for k, v in reversed(result.as_dict().items()) if v]
+    return f"{result.n} pair{'s' if result.n != 1 else ''}, {', '.join(parts)}"
 
 
 # ----------------------------------------------------------------------------------- SPRT

@@ -124,7 +124,7 @@ def test_paired_games_use_pentanomial_and_bounds_not_inf() -> None:
     ac = est[("a", "c")]
     assert ac.n == 1 and ac.elo == 0.0 and ac.no_spread
     md = st.to_markdown()
-    assert not re.search(r"\binf\b", md) and "≥ +" in md and "one-sided 95% bound" in md
+    assert not re.search(r"\binf\b", md) and "≥ +" in md and "lower bound of the 95% interval" in md
     assert "half the width of its 95% confidence interval" in md
     assert "W-D-L per board" in md and "12-0-0" in md
     assert st.distinct_games == 14 and "Distinct games: 14 of 14." in md

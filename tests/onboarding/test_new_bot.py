@@ -14,14 +14,21 @@ from pathlib import Path
 import pytest
 
 from arena.board import CXBoard, CXGameState
+from arena.onboarding import scaffold
 from arena.onboarding.scaffold import ScaffoldError, check_name, class_name, create_bot
 from arena.player import CXPlayer
-from tests.onboarding.test_discovery import ROOT, cxarena, project_copy
+from tests.onboarding.test_discovery import ROOT, cxarena, project_copy, reference_bots
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A directory with an empty players/ package (plus one local bot, `mine`)."""
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory with an empty players/ package (plus one local bot, `mine`). Of the
+    installed `players` package only the project's own bots count, never a bot the user made
+    in their checkout (`cxarena new-bot mybot` must not fail `test_check_name_accepts[mybot]`)."""
+    real = scaffold.candidate_names
+    shipped = set(reference_bots())
+    monkeypatch.setattr(scaffold, "candidate_names",
+                        lambda: [(n, where) for n, where in real() if n in shipped])
     (tmp_path / "players").mkdir()
     (tmp_path / "players" / "__init__.py").write_text("")
     (tmp_path / "players" / "mine.py").write_text("")

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.report.data import find_db
     from arena.results.folder import code_section, read_standings
     from arena.results.store import ResultStore
+    from arena.tournament.run import forfeit_section
 
     where = Path(args.results)
     db = find_db(where)
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                                  + "\n")
             return 0
         standings, meta = read_standings(store)
-        code = code_section(store)
+        code = forfeit_section(store) + code_section(store)
         stale = stale_players(store, meta)
     if args.csv:
         sys.stdout.write(standings.to_csv())

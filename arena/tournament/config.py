@@ -34,6 +34,8 @@ A config file::
       seed: 1                 #   opening, made from this seed (default: the tournament seed)
       # file: openings.txt    # or the openings in this file (checked on every board)
     scheduler: null           # a Dask scheduler (tcp://HOST:8786): play the games on its workers
+    broken_bots: refuse       # or forfeit: a bot that fails to load is never started and loses
+                              #   each of its games as a crash (also: --forfeit-broken)
 """
 
 from __future__ import annotations

@@ -74,9 +74,22 @@ __all__ = ["Board", "OpeningsConfig", "PlayerEntry", "TournamentConfig", "load_b
 
 Board = tuple[int, int, int]
 
-#: the repository's own configs/ directory (fallback for board sets)
-REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BOARDS_FILE = "boards.yaml"
+#: the configs/ directory of a checkout of the project (absent when cxarena is installed as a
+#: package)
+CHECKOUT_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+#: the board sets shipped as package data: the same file as configs/boards.yaml (a test keeps
+#: them identical), read when there is no checkout
+PACKAGE_DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def configs_dir() -> Path:
+    """Where the project's board sets are: the checkout's configs/, else the package's data."""
+    return CHECKOUT_CONFIGS if (CHECKOUT_CONFIGS / BOARDS_FILE).is_file() else PACKAGE_DATA
+
+
+#: the project's configs (fallback for board sets): a checkout's configs/, else the package data
+REPO_CONFIGS = configs_dir()
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
          "memory_limit_mb", "max_tasks", "cgroups", "startup_timeout_s", "fresh_process",
@@ -249,7 +262,7 @@ def _check_board(item: Any, where: str) -> Board:
 def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str | None]:
     where = f"{cfg_path}: boards"
     if isinstance(value, str):
-        candidates = [cfg_path.parent / BOARDS_FILE, REPO_CONFIGS / BOARDS_FILE]
+        candidates = [cfg_path.parent / BOARDS_FILE, configs_dir() / BOARDS_FILE]
         known: list[str] = []
         for bpath in dict.fromkeys(c.resolve() for c in candidates):
             if not bpath.is_file():
@@ -264,7 +277,7 @@ def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str 
                 return _no_duplicates(boards, f"{bpath}: {value}"), value
             known += [str(k) for k in sets]
         hint = f"known sets: {', '.join(dict.fromkeys(known))}" if known else \
-            f"no {BOARDS_FILE} found next to the config or in {REPO_CONFIGS}"
+            f"no {BOARDS_FILE} found next to the config or in {configs_dir()}"
         raise UsageError(f"{where}: unknown board set {value!r} ({hint})")
     if isinstance(value, list) and value:
         boards = tuple(_check_board(b, f"{where}[{i}]") for i, b in enumerate(value))

@@ -151,10 +151,17 @@ def test_create_bot_never_overwrites(project: Path) -> None:
     assert bot.read_text() == "# edited\n"
 
 
-def test_create_bot_needs_a_players_directory(tmp_path: Path) -> None:
-    with pytest.raises(ScaffoldError, match="no players/ directory"):
+def test_create_bot_outside_a_project_writes_into_the_folder(tmp_path: Path) -> None:
+    """No players/ here (cxarena installed with pip): the bot and its test are files of the
+    folder, the bot's SPEC is its file, and the test imports it from there."""
+    made = create_bot("mybot", tmp_path)
+    assert made.bot_path == tmp_path / "mybot.py" and made.test_path == tmp_path / "test_mybot.py"
+    assert made.spec == "mybot.py"
+    test = made.test_path.read_text()
+    assert "from mybot import Mybot" in test and 'run_check("mybot.py"' in test
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mybot.py", "test_mybot.py"]
+    with pytest.raises(ScaffoldError, match="already exists"):
         create_bot("mybot", tmp_path)
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_new_bot_command(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
 """`cxarena new-bot NAME`: create players/NAME.py (a working bot) and tests/test_NAME.py.
 
 The files are made from arena/templates under the current directory; an existing file is
-never overwritten and a NAME that is not a usable module name (or is taken) is refused.
+never overwritten and a NAME that is not a usable module name (or is taken) is refused. Outside
+a project checkout (no players/ here: cxarena installed with pip), NAME.py and test_NAME.py are
+written into the current folder, and the bot's SPEC is NAME.py.
 """
 
 from __future__ import annotations
@@ -31,8 +33,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     bot = made.bot_path.relative_to(root)
     test = made.test_path.relative_to(root)
-    n = made.name
-    print(f"created {bot} (class {made.cls}) and {test}")
+    n = made.spec or made.name
+    print(f"created {bot} (class {made.cls}) and {test} in {root}")
+    if made.bot_path.parent == root:
+        print("(no players/ folder here, so not a cxarena checkout: the bot is a file of this "
+              f"folder, its SPEC is {n})")
     if args.game is not None:
         g = args.game
         print(f"""
@@ -43,7 +48,7 @@ Next steps:
   3. Run its tests:                     python -m pytest {test}
   4. Play it against a built-in bot:    cxarena match {n} players.{g}.random_bot --game {g} --time 1
   5. Enter it in a tournament: add this line under `players:` in configs/{g}.yaml:
-       - {{spec: {n}, name: {n}}}""")
+       - {{spec: {n}, name: {made.name}}}""")
         return 0
     print(f"""
 Next steps:

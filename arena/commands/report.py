@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 HELP = ("print a tournament's standings (or its game records with --json, or write the HTML "
         "report with --html) from results/<name>")
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.report.data import find_db
     from arena.results.folder import code_section, read_standings
     from arena.results.store import ResultStore
+    from arena.tournament.run import forfeit_section
 
     where = Path(args.results)
     db = find_db(where)
@@ -63,16 +65,55 @@ def run(args: argparse.Namespace) -> int:
         return 0
     with ResultStore(db, create=False) as store:
         if args.json:
+            stale = stale_players(store, json.loads(store.get_meta("config") or "{}"))
+            if stale:
+                print(stale_warning(stale, where), file=sys.stderr)
             for g in store.games():
                 sys.stdout.write(json.dumps({"game_id": g.game_id, **g.record.to_dict()})
                                  + "\n")
             return 0
         standings, meta = read_standings(store)
-        code = code_section(store)
+        code = forfeit_section(store) + code_section(store)
+        stale = stale_players(store, meta)
     if args.csv:
         sys.stdout.write(standings.to_csv())
+        if stale:
+            print(stale_warning(stale, where), file=sys.stderr)
         return 0
     name = meta.get("name", where.name)
     md = standings.to_markdown(title=f"Standings: {name}", expected_games=meta.get("games"))
     print(md + code)
+    if stale:
+        print(stale_warning(stale, where))
     return 0
+
+
+def stale_players(store: Any, meta: dict[str, Any]) -> dict[str, str]:
+    """{player: why} for the players of a results folder whose code today differs from the code
+    their stored games were played with (the stored code1/code2 against
+    `arena.entrants.fingerprint.code_fingerprint` of each stored SPEC, resolved from the current
+    directory, as `cxarena tournament` does)."""
+    from arena.entrants.fingerprint import code_fingerprint
+    from arena.entrants.specs import SpecError, parse_spec
+    from arena.tournament.run import changed_players
+
+    codes: dict[str, str] = {}
+    gone: dict[str, str] = {}
+    for p in meta.get("players", []):
+        if not isinstance(p, dict) or "name" not in p or "spec" not in p:
+            continue
+        try:
+            codes[str(p["name"])] = code_fingerprint(parse_spec(str(p["spec"])))
+        except (SpecError, OSError) as e:
+            gone[str(p["name"])] = f"its SPEC {p['spec']} does not resolve here today: {e}"
+    return {**changed_players(store, codes), **gone}
+
+
+def stale_warning(stale: dict[str, str], where: Path) -> str:
+    """The word `report` says about standings whose bots' code changed (one line per bot)."""
+    lines = [f"warning: the code of {len(stale)} bot(s) changed since its games were played; "
+             f"these standings are of the old code:"]
+    lines += [f"  {name}: {why}" for name, why in sorted(stale.items())]
+    lines.append(f"  (rerun the tournament with --replay-changed to replay exactly their games "
+                 f"into {where})")
+    return "\n".join(lines)

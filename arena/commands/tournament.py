@@ -30,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--replay-changed", action="store_true",
                         help="when bots' code changed since their games were stored, replay "
                              "exactly those bots' games and keep all others")
+    parser.add_argument("--forfeit-broken", action="store_true",
+                        help="a bot that fails to load (e.g. a syntax error) does not stop the "
+                             "tournament: it is never started and loses each of its games as a "
+                             "crash, listed with its error (the config's `broken_bots: "
+                             "forfeit`; default: refuse to start)")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="no progress bar and no standings on stdout (for scripts/CI)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
@@ -56,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
     from arena.tournament.config import load_config
 
-    config = load_config(args.config)
+    config = load_config(args.config,
+                         broken_bots="forfeit" if args.forfeit_broken else None)
     if args.workers is not None:
         if args.workers < 1:
             raise UsageError(f"--workers: the worker count must be a positive integer, got "

@@ -2,7 +2,9 @@
 
 `check_name` says why a NAME cannot be a new bot (or returns None); `create_bot` writes
 ``players/NAME.py`` and ``tests/test_NAME.py`` under a project directory (one that has a
-``players/`` package), never overwriting a file.
+``players/`` package), never overwriting a file. Outside a project (cxarena installed with
+pip, run from any folder) it writes ``NAME.py`` and ``test_NAME.py`` into that folder: the
+bot's SPEC is then its file, ``NAME.py``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class NewBot:
     cls: str
     bot_path: Path
     test_path: Path
+    #: the bot's SPEC: NAME in a project's players/, the file NAME.py outside a project
+    spec: str = ""
 
 
 def class_name(name: str) -> str:
@@ -104,11 +108,17 @@ def _taken_names(root: Path) -> set[str]:
 GAME_BASES = {"othello": "OthelloPlayer", "morris": "MorrisPlayer"}
 
 
-def render(template: str, name: str, cls: str, game: str = "") -> str:
-    """A template with {name}, {cls}, {game} and {base} filled in (other braces are left
-    alone)."""
+def render(template: str, name: str, cls: str, game: str = "", in_project: bool = True) -> str:
+    """A template with {name}, {cls}, {game}, {base}, and the bot's {module}, {spec} and {path}
+    (in a project's players/, else a file of the current folder) filled in (other braces are
+    left alone)."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
     text = text.replace("{game}", game).replace("{base}", GAME_BASES.get(game, ""))
+    if in_project:
+        module, spec, path = f"players.{name}", name, f"players/{name}.py"
+    else:
+        module, spec, path = name, f"{name}.py", f"{name}.py"
+    text = text.replace("{module}", module).replace("{spec}", spec).replace("{path}", path)
     return text.replace("{name}", name).replace("{cls}", cls)
 
 
@@ -117,17 +127,18 @@ def create_bot(name: str, root: Path, game: str | None = None) -> NewBot:
 
     `game`: a bot for another game than Connect-X (a key of `GAME_BASES`).
 
+    Without a players/ directory in `root` (not a project checkout: cxarena installed as a
+    package), NAME.py and test_NAME.py are written into `root` itself.
+
     Nothing is written unless both files can be created; an existing file is never touched.
     """
     players = root / "players"
-    tests = root / "tests"
-    if not players.is_dir():
-        raise ScaffoldError(f"no players/ directory in {root}: run new-bot from the project "
-                            f"directory (the one holding players/ and configs/)")
+    in_project = players.is_dir()
+    tests = root / "tests" if in_project else root
     why = check_name(name, root)
     if why is not None:
         raise ScaffoldError(why)
-    bot_path = players / f"{name}.py"
+    bot_path = (players if in_project else root) / f"{name}.py"
     test_path = tests / f"test_{name}.py"
     for p in (bot_path, test_path):
         if p.exists():
@@ -139,11 +150,11 @@ def create_bot(name: str, root: Path, game: str | None = None) -> NewBot:
                             f"(a Connect-X bot: leave out --game)")
     cls = class_name(name)
     if game is None:
-        bot_text = render("bot.py.tmpl", name, cls)
-        test_text = render("test_bot.py.tmpl", name, cls)
+        bot_text = render("bot.py.tmpl", name, cls, in_project=in_project)
+        test_text = render("test_bot.py.tmpl", name, cls, in_project=in_project)
     else:
-        bot_text = render("game_bot.py.tmpl", name, cls, game)
-        test_text = render("test_game_bot.py.tmpl", name, cls, game)
+        bot_text = render("game_bot.py.tmpl", name, cls, game, in_project)
+        test_text = render("test_game_bot.py.tmpl", name, cls, game, in_project)
     tests.mkdir(exist_ok=True)
     _write_new(bot_path, bot_text)
     try:
@@ -151,7 +162,7 @@ def create_bot(name: str, root: Path, game: str | None = None) -> NewBot:
     except ScaffoldError:
         bot_path.unlink()
         raise
-    return NewBot(name, cls, bot_path, test_path)
+    return NewBot(name, cls, bot_path, test_path, name if in_project else f"{name}.py")
 
 
 def _write_new(path: Path, text: str) -> None:

@@ -34,6 +34,8 @@ A config file::
       seed: 1                 #   opening, made from this seed (default: the tournament seed)
       # file: openings.txt    # or the openings in this file (checked on every board)
     scheduler: null           # a Dask scheduler (tcp://HOST:8786): play the games on its workers
+    broken_bots: refuse       # or forfeit: a bot that fails to load is never started and loses
+                              #   each of its games as a crash (also: --forfeit-broken)
 """
 
 from __future__ import annotations
@@ -72,14 +74,32 @@ __all__ = ["Board", "OpeningsConfig", "PlayerEntry", "TournamentConfig", "load_b
 
 Board = tuple[int, int, int]
 
-#: the repository's own configs/ directory (fallback for board sets)
-REPO_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 BOARDS_FILE = "boards.yaml"
+#: the configs/ directory of a checkout of the project (absent when cxarena is installed as a
+#: package)
+CHECKOUT_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+#: the board sets shipped as package data: the same file as configs/boards.yaml (a test keeps
+#: them identical), read when there is no checkout
+PACKAGE_DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def configs_dir() -> Path:
+    """Where the project's board sets are: the checkout's configs/, else the package's data."""
+    return CHECKOUT_CONFIGS if (CHECKOUT_CONFIGS / BOARDS_FILE).is_file() else PACKAGE_DATA
+
+
+#: the project's configs (fallback for board sets): a checkout's configs/, else the package data
+REPO_CONFIGS = configs_dir()
 
 _KEYS = {"name", "players", "boards", "timeout_s", "grace_s", "rounds", "workers", "seed",
          "memory_limit_mb", "max_tasks", "cgroups", "startup_timeout_s", "fresh_process",
          "description",
-         "isolation", "format", "challengers", "openings", "scheduler", "game", "params"}
+         "isolation", "format", "challengers", "openings", "scheduler", "game", "params",
+         "broken_bots"}
+#: `broken_bots:` what a tournament does with a bot that fails to load: refuse to start (a
+#: student's run), or let it forfeit every game without being started (a teacher's run of 30
+#: bots, where one broken bot must not stop the others)
+BROKEN_BOTS = ("refuse", "forfeit")
 _FORMATS = ("round-robin", "gauntlet")
 _OPENING_KEYS = {"plies", "seed", "file"}
 _REQUIRED = ("players", "boards", "timeout_s")
@@ -134,6 +154,10 @@ class TournamentConfig:
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
     scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
+    broken_bots: str = "refuse"  # not in the fingerprint (BROKEN_BOTS)
+    #: with broken_bots: forfeit, (player name, its load error) of each bot that fails to load:
+    #: it loses each of its games without being started
+    broken: tuple[tuple[str, str], ...] = ()
     #: the game (`arena.games`); another than connectx plays its parameter sets
     #: (`param_sets`, each a tuple of (key, value)) through protocol v2 in place of boards
     game: str = "connectx"
@@ -238,7 +262,7 @@ def _check_board(item: Any, where: str) -> Board:
 def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str | None]:
     where = f"{cfg_path}: boards"
     if isinstance(value, str):
-        candidates = [cfg_path.parent / BOARDS_FILE, REPO_CONFIGS / BOARDS_FILE]
+        candidates = [cfg_path.parent / BOARDS_FILE, configs_dir() / BOARDS_FILE]
         known: list[str] = []
         for bpath in dict.fromkeys(c.resolve() for c in candidates):
             if not bpath.is_file():
@@ -253,7 +277,7 @@ def _resolve_boards(value: Any, cfg_path: Path) -> tuple[tuple[Board, ...], str 
                 return _no_duplicates(boards, f"{bpath}: {value}"), value
             known += [str(k) for k in sets]
         hint = f"known sets: {', '.join(dict.fromkeys(known))}" if known else \
-            f"no {BOARDS_FILE} found next to the config or in {REPO_CONFIGS}"
+            f"no {BOARDS_FILE} found next to the config or in {configs_dir()}"
         raise UsageError(f"{where}: unknown board set {value!r} ({hint})")
     if isinstance(value, list) and value:
         boards = tuple(_check_board(b, f"{where}[{i}]") for i, b in enumerate(value))
@@ -364,6 +388,9 @@ _SCALARS: dict[str, tuple[Callable[[Any], bool], str, Any]] = {
     "description": (lambda v: isinstance(v, str), "expected a string", ""),
     "format": (lambda v: v in _FORMATS, f"expected one of {', '.join(_FORMATS)}",
                "round-robin"),
+    "broken_bots": (lambda v: v in BROKEN_BOTS,
+                    f"expected {' or '.join(BROKEN_BOTS)} (what to do with a bot that fails to "
+                    f"load)", "refuse"),
 }
 
 
@@ -411,8 +438,11 @@ def load_limits(path: str | os.PathLike[str]) -> Limits:
                        v["memory_limit_mb"], where=str(cfg_path), max_tasks=v["max_tasks"])
 
 
-def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
-    """Read and check a tournament config. Raises UsageError (one line) on any problem."""
+def load_config(path: str | os.PathLike[str], *,
+                broken_bots: str | None = None) -> TournamentConfig:
+    """Read and check a tournament config. Raises UsageError (one line) on any problem.
+
+    `broken_bots` overrides the config's `broken_bots:` (`--forfeit-broken`)."""
     cfg_path = Path(path)
     raw = _read_yaml(cfg_path)
     game, param_sets = _check_game(raw, cfg_path)
@@ -432,8 +462,10 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
     else:
         openings = _check_game_openings(data.get("openings"), f"{cfg_path}: openings",
                                         int(v["seed"]))
-    players = _check_players(data["players"], f"{cfg_path}: players", cfg_path,
-                             limits.timeout_s, probe=game == "connectx")
+    broken_mode = broken_bots or v["broken_bots"]
+    players, broken = _check_players(data["players"], f"{cfg_path}: players", cfg_path,
+                                     limits.timeout_s, probe=game == "connectx",
+                                     forfeit=broken_mode == "forfeit")
     challengers = _check_challengers(data.get("challengers"), v["format"],
                                      f"{cfg_path}: challengers", [p.name for p in players])
     scheduler = v["scheduler"]
@@ -443,7 +475,7 @@ def load_config(path: str | os.PathLike[str]) -> TournamentConfig:
         seed=int(v["seed"]), fresh_process=v["fresh_process"], board_set=board_set,
         isolation=v["isolation"], cgroups=v["cgroups"], format=v["format"], challengers=challengers,
         openings=openings, scheduler=scheduler.strip() if scheduler else None, game=game,
-        param_sets=param_sets)
+        param_sets=param_sets, broken_bots=broken_mode, broken=broken)
 
 
 def _check_game(data: Any, cfg_path: Path
@@ -482,10 +514,12 @@ def _check_game(data: Any, cfg_path: Path
 
 
 def _check_players(raw_players: Any, where: str, cfg_path: Path,
-                   timeout_s: float, probe: bool = True) -> tuple[PlayerEntry, ...]:
+                   timeout_s: float, probe: bool = True, forfeit: bool = False
+                   ) -> tuple[tuple[PlayerEntry, ...], tuple[tuple[str, str], ...]]:
     """The players, each checked, with unique names; every bot loads (each in a subprocess of
     its own, so a bot that hangs or exits at import cannot take the run with it) before
-    anything is written."""
+    anything is written. With `forfeit`, a bot that fails to load is kept, and returned with
+    its error (name, error), instead of refused."""
     if not isinstance(raw_players, list):
         raise UsageError(f"{where}: expected a list of players")
     if len(raw_players) < 2:
@@ -508,10 +542,15 @@ def _check_players(raw_players: Any, where: str, cfg_path: Path,
             raise UsageError(f"{cfg_path}: timeout_s: {problem} (players[{i}])")
     # the probes load CXPlayer classes; a bot for another game shows at its start instead
     failed = check_loadable(specs) if probe else {}
+    broken: list[tuple[str, str]] = []
     for i, p in enumerate(players):
-        if p.spec in failed:
-            raise UsageError(f"{where}[{i}].spec: {failed[p.spec]}")
-    return tuple(players)
+        if p.spec in failed and forfeit:
+            broken.append((p.name, failed[p.spec]))
+        elif p.spec in failed:
+            raise UsageError(f"{where}[{i}].spec: {failed[p.spec]} (to play the tournament "
+                             f"without it, the bot losing each of its games: "
+                             f"`broken_bots: forfeit` in the config, or --forfeit-broken)")
+    return tuple(players), tuple(broken)
 
 
 def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tuple[str, ...]:

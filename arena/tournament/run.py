@@ -19,6 +19,7 @@ left), keeps every finished game, writes the standings so far and re-raises.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import logging
 import sys
@@ -34,7 +35,7 @@ from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games.openings import GameJudge
-from arena.records import GameRecord
+from arena.records import GameRecord, Reason
 from arena.referee.cgroups import summary as containment_summary
 from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import Isolation
@@ -49,7 +50,11 @@ from arena.tournament.openings import Judge
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.tournament.schedule import GameSpec, make_schedule
 
-__all__ = ["TournamentOutcome", "default_results_dir", "match_settings", "run_tournament"]
+__all__ = ["FORFEIT", "TournamentOutcome", "default_results_dir", "forfeit_record",
+           "forfeit_section", "forfeits", "match_settings", "run_tournament"]
+
+#: how the detail of a forfeited game starts (`broken_bots: forfeit`): "forfeit: <load error>"
+FORFEIT = "forfeit: "
 
 log = logging.getLogger("arena.tournament.run")
 
@@ -147,6 +152,58 @@ def _labelled(game: GameSpec, record: GameRecord, name: str,
                            player1=game.p1, player2=game.p2, code1=codes.get(game.p1),
                            code2=codes.get(game.p2), version=record.version or __version__,
                            pair_id=game.pair_id)
+
+
+def forfeit_record(game: GameSpec, config: TournamentConfig,
+                   broken: dict[str, str]) -> GameRecord:
+    """The record of a game that a bot which fails to load forfeits (`broken_bots: forfeit`):
+    a crash of that bot (the first one, when both are broken) with no moves, its load error as
+    the detail; nobody is started."""
+    offender = 1 if game.p1 in broken else 2
+    loser = game.p1 if offender == 1 else game.p2
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return GameRecord(
+        M=game.M, N=game.N, K=game.K, p1=game.spec1, p2=game.spec2, names=("", ""), moves=(),
+        times_ms=(), winner=3 - offender, reason=Reason.CRASH,
+        detail=f"{FORFEIT}{broken[loser]}", seed=game.seed, offender=offender,
+        started_at=now, finished_at=now, version=__version__,
+        timeout_s=config.limits.timeout_s, grace_s=config.limits.grace_s,
+        game=game.game, game_params=dict(game.params))
+
+
+def forfeits(store: ResultStore) -> dict[str, str]:
+    """{player: its load error} of the players that forfeited stored games."""
+    out: dict[str, str] = {}
+    for g in store.games():
+        rec = g.record
+        if rec.detail.startswith(FORFEIT) and rec.offender in (1, 2):
+            name = g.player1 if rec.offender == 1 else g.player2
+            out.setdefault(name, rec.detail[len(FORFEIT):])
+    return out
+
+
+def forfeit_section(store: ResultStore) -> str:
+    """A markdown section naming each bot that forfeited its games, with its error."""
+    lost = forfeits(store)
+    if not lost:
+        return ""
+    rows = "\n".join(f"| {name} | {why.replace('|', '/')} |" for name, why in sorted(lost.items()))
+    return ("\n## Forfeits\n\nThese bots fail to load: each lost every game as a crash "
+            "(forfeit) without being started (`broken_bots: forfeit`).\n\n"
+            "| player | error |\n|---|---|\n" + rows + "\n")
+
+
+def _store_forfeits(store: ResultStore, forfeited: list[GameSpec], config: TournamentConfig,
+                    codes: dict[str, str]) -> int:
+    """Store the forfeited games not stored yet; how many."""
+    broken = dict(config.broken)
+    n = 0
+    for game in forfeited:
+        rec = _labelled(game, forfeit_record(game, config, broken), config.name, codes)
+        n += bool(store.add(rec))
+    if n:
+        log.warning("event=forfeits games=%d bots=%s", n, ",".join(sorted(broken)))
+    return n
 
 
 def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, str],
@@ -271,7 +328,13 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
     if isolation.notice():
         print(isolation.notice(), file=sys.stderr)
-    refuse_unseen_programs([parse_spec(p.spec) for p in config.players], isolation.isolated)
+    broken = dict(config.broken)
+    if broken:
+        for name, why in sorted(broken.items()):
+            print(f"forfeit: {name} fails to load, so it loses each of its games without being "
+                  f"started: {why}", file=sys.stderr)
+    refuse_unseen_programs([parse_spec(p.spec) for p in config.players
+                            if p.name not in broken], isolation.isolated)
     if results_dir.exists() and not results_dir.is_dir():
         raise UsageError(f"--results {results_dir}: exists and is not a directory")
     if fresh:
@@ -285,6 +348,9 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         _bind(store, config, len(schedule))
         done = store.done_ids()
         todo = [g for g in schedule if g.game_id not in done]
+        forfeited = [g for g in todo if g.p1 in broken or g.p2 in broken]
+        todo = [g for g in todo if not (g.p1 in broken or g.p2 in broken)]
+        _store_forfeits(store, forfeited, config, codes)
         log.info("event=run-start name=%s games=%d stored=%d to-play=%d workers=%d "
                  "timeout_s=%s isolated=%s config=%s", config.name, len(schedule),
                  len(schedule) - len(todo), len(todo), config.workers, config.timeout_s,
@@ -303,7 +369,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         finally:
             standings, _ = read_standings(store)
             md = write_standings(results_dir, standings, f"Standings: {config.name}",
-                                 len(schedule), code_section(store))
+                                 len(schedule), forfeit_section(store) + code_section(store))
             log.info("event=run-end stored=%d of %d played-now=%d not-played=%d",
                      store.count(), len(schedule), tally.played, len(tally.failed))
         if not quiet:

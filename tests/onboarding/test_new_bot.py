@@ -14,14 +14,21 @@ from pathlib import Path
 import pytest
 
 from arena.board import CXBoard, CXGameState
+from arena.onboarding import scaffold
 from arena.onboarding.scaffold import ScaffoldError, check_name, class_name, create_bot
 from arena.player import CXPlayer
-from tests.onboarding.test_discovery import ROOT, cxarena, project_copy
+from tests.onboarding.test_discovery import ROOT, cxarena, project_copy, reference_bots
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A directory with an empty players/ package (plus one local bot, `mine`)."""
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory with an empty players/ package (plus one local bot, `mine`). Of the
+    installed `players` package only the project's own bots count, never a bot the user made
+    in their checkout (`cxarena new-bot mybot` must not fail `test_check_name_accepts[mybot]`)."""
+    real = scaffold.candidate_names
+    shipped = set(reference_bots())
+    monkeypatch.setattr(scaffold, "candidate_names",
+                        lambda: [(n, where) for n, where in real() if n in shipped])
     (tmp_path / "players").mkdir()
     (tmp_path / "players" / "__init__.py").write_text("")
     (tmp_path / "players" / "mine.py").write_text("")
@@ -144,10 +151,17 @@ def test_create_bot_never_overwrites(project: Path) -> None:
     assert bot.read_text() == "# edited\n"
 
 
-def test_create_bot_needs_a_players_directory(tmp_path: Path) -> None:
-    with pytest.raises(ScaffoldError, match="no players/ directory"):
+def test_create_bot_outside_a_project_writes_into_the_folder(tmp_path: Path) -> None:
+    """No players/ here (cxarena installed with pip): the bot and its test are files of the
+    folder, the bot's SPEC is its file, and the test imports it from there."""
+    made = create_bot("mybot", tmp_path)
+    assert made.bot_path == tmp_path / "mybot.py" and made.test_path == tmp_path / "test_mybot.py"
+    assert made.spec == "mybot.py"
+    test = made.test_path.read_text()
+    assert "from mybot import Mybot" in test and 'run_check("mybot.py"' in test
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mybot.py", "test_mybot.py"]
+    with pytest.raises(ScaffoldError, match="already exists"):
         create_bot("mybot", tmp_path)
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_new_bot_command(tmp_path: Path) -> None:

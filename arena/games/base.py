@@ -91,6 +91,9 @@ class Game(ABC, Generic[S, M]):
     CALLS: ClassVar[tuple[str, str]] = ("init_player", "select_move")
     #: what the two sides are called to a person (the pieces' colours or marks)
     SIDES: ClassVar[tuple[str, str]] = ("first", "second")
+    #: ``module:Class`` of the base class of this game's Python bots (`new-bot --game` writes
+    #: a subclass); "" for none
+    BOT_BASE: ClassVar[str] = ""
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))
@@ -203,6 +206,11 @@ class Game(ABC, Generic[S, M]):
         """The position for a terminal: `render` unless the game draws better (`highlight`:
         cells of `winning_cells` to mark; `color`: ANSI colours allowed)."""
         return self.render(state)
+
+    def fair_opening(self, texts: Sequence[str], end: S) -> bool:
+        """The rules' view of an opening (`texts`, ending in `end`): the game goes on. A game
+        may ask more (Morris: no piece taken)."""
+        return self.outcome(end) is None
 
     def winning_cells(self, state: S) -> tuple[Any, ...]:
         """The cells of the line that won the game, to mark (none by default)."""

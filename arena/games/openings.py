@@ -3,7 +3,7 @@ game pairs (the same opening, colours swapped) and rounds do not all replay one 
 
 `random_opening(game, plies, seed, judge)` plays `plies` uniformly random legal moves from the
 start with a generator seeded by `seed`, and keeps the opening only if the rules call it fair
-(`fair_opening`: the game goes on, and no piece was taken, as by a Morris mill) and the
+(`Game.fair_opening`: the game goes on, and what the game asks besides, e.g. no piece taken) and the
 `judge`, when given, accepts it; else it draws again (at most `TRIES` times, then fewer plies).
 The judge is the game's own search, offered by the bots through the entry point group
 ``cxarena.game_opening_judges`` (one entry per game; `arena.commands.game_opening_judge` loads
@@ -28,8 +28,9 @@ TRIES = 200
 
 
 def fair_opening(game: Game, texts: Sequence[str], end: Any) -> bool:
-    """The rules' view of an opening: the game goes on and no move took a piece."""
-    return game.outcome(end) is None and not any("x" in t for t in texts)
+    """The rules' view of an opening (`Game.fair_opening`: the game goes on, and what else the
+    game asks, e.g. Morris: no piece was taken)."""
+    return game.fair_opening(texts, end)
 
 
 def random_opening(game: Game, plies: int, seed: int,

@@ -104,8 +104,12 @@ def _taken_names(root: Path) -> set[str]:
     return names
 
 
-#: game -> the base class of its bots (`arena.games.player`), for `new-bot --game`
-GAME_BASES = {"othello": "OthelloPlayer", "morris": "MorrisPlayer"}
+def game_bases() -> dict[str, str]:
+    """Game -> ``module:Class`` of its bots' base class (`Game.BOT_BASE`), for `new-bot --game`:
+    every installed game that names one."""
+    from arena.games import GAMES  # the game plug-ins, only for `new-bot --game`
+
+    return {name: cls.BOT_BASE for name, cls in sorted(GAMES.items()) if cls.BOT_BASE}
 
 
 def render(template: str, name: str, cls: str, game: str = "", in_project: bool = True) -> str:
@@ -113,7 +117,9 @@ def render(template: str, name: str, cls: str, game: str = "", in_project: bool 
     (in a project's players/, else a file of the current folder) filled in (other braces are
     left alone)."""
     text = (TEMPLATES / template).read_text(encoding="utf-8")
-    text = text.replace("{game}", game).replace("{base}", GAME_BASES.get(game, ""))
+    base_module, _, base = game_bases().get(game, "").partition(":") if game else ("", "", "")
+    text = (text.replace("{game}", game).replace("{base_module}", base_module)
+            .replace("{base}", base))
     if in_project:
         module, spec, path = f"players.{name}", name, f"players/{name}.py"
     else:
@@ -125,7 +131,7 @@ def render(template: str, name: str, cls: str, game: str = "", in_project: bool 
 def create_bot(name: str, root: Path, game: str | None = None) -> NewBot:
     """Write players/NAME.py and tests/test_NAME.py under `root`. Raises ScaffoldError.
 
-    `game`: a bot for another game than Connect-X (a key of `GAME_BASES`).
+    `game`: a bot for another game than Connect-X (a key of `game_bases()`).
 
     Without a players/ directory in `root` (not a project checkout: cxarena installed as a
     package), NAME.py and test_NAME.py are written into `root` itself.
@@ -145,8 +151,8 @@ def create_bot(name: str, root: Path, game: str | None = None) -> NewBot:
             raise ScaffoldError(f"{p} already exists; not overwriting it")
     if tests.exists() and not tests.is_dir():
         raise ScaffoldError(f"{tests} exists and is not a directory")
-    if game is not None and game not in GAME_BASES:
-        raise ScaffoldError(f"--game {game}: new-bot knows {', '.join(sorted(GAME_BASES))} "
+    if game is not None and game not in game_bases():
+        raise ScaffoldError(f"--game {game}: new-bot knows {', '.join(game_bases())} "
                             f"(a Connect-X bot: leave out --game)")
     cls = class_name(name)
     if game is None:

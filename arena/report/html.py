@@ -39,6 +39,7 @@ from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
 from arena.report.explain import describe_end, fault_move, illegal_column
 from arena.report.frames import game_frames
+from arena.report.show import peak_memory_text
 from arena.results.standings import (
     COLUMN_KEY,
     POINTS_DRAW,
@@ -215,6 +216,9 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if labels:  # each distinct value once in "label_values"; games hold its index
             extra["labels"] = {k: _intern(v, label_values, label_index)
                                for k, v in labels.items()}
+        peaks = peak_memory_text(rec.extra)
+        if peaks:
+            extra["peak_memory"] = list(peaks)
         if rec.opening or rec.opening_texts:  # the first moves: nobody's choice
             extra["opening"] = list(rec.opening) if rec.opening else list(rec.opening_texts)
         if g.game_id in analyses:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from arena.games import GameError, make_game
 from arena.records import GameRecord, Reason, StoredGame
@@ -199,8 +200,23 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     if any(rec.init_ms):
         out.append(f"  initPlayer: {_SYMBOLS[0]} {names[0]} {rec.init_ms[0]:.2f} ms, "
                    f"{_SYMBOLS[1]} {names[1]} {rec.init_ms[1]:.2f} ms")
+    peaks = peak_memory_text(rec.extra)
+    if peaks:
+        out.append(f"  peak memory: {_SYMBOLS[0]} {names[0]} {peaks[0]}, "
+                   f"{_SYMBOLS[1]} {names[1]} {peaks[1]}")
     if rec.moves and not step:
         out.append("")
         out.append("moves (player, column, time):")
         out.append(_move_list(rec.moves, rec.times_ms, len(rec.opening)))
     return "\n".join(out) + "\n"
+
+
+def peak_memory_text(extra: dict[str, Any]) -> tuple[str, str] | None:
+    """Each bot's peak memory in the game, as a record measured it in its cgroup
+    (`extra["peak_memory_mb"]`), for people ("81.0 MiB", "not measured"); None without it."""
+    peaks = extra.get("peak_memory_mb")
+    if not isinstance(peaks, (list, tuple)) or len(peaks) != 2:
+        return None
+    shown = tuple(f"{float(p):.1f} MiB" if isinstance(p, (int, float)) else "not measured"
+                  for p in peaks)
+    return shown[0], shown[1]

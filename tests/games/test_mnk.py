@@ -413,3 +413,26 @@ def test_a_sandboxed_bot_sees_the_shared_game_search() -> None:
     paths = [Path(p) for p in bot_paths(parse_spec("players.mnk.alphabeta"))]
     search = ROOT / "players" / "_games" / "search.py"
     assert any(search == p or search.is_relative_to(p) for p in paths), paths
+
+
+def test_new_bot_knows_the_game_from_its_plug_in(tmp_path: Path) -> None:
+    """`new-bot --game mnk` writes a subclass of the base class the game names (BOT_BASE):
+    nothing outside the game's folder lists it."""
+    from arena.onboarding.scaffold import create_bot, game_bases
+
+    assert game_bases()["mnk"] == "arena.games.mnk.player:MNKPlayer"
+    create_bot("tictac", tmp_path, game="mnk")
+    text = (tmp_path / "tictac.py").read_text()
+    assert "from arena.games.mnk.player import MNKPlayer" in text
+    assert "class Tictac(MNKPlayer)" in text
+
+
+def test_a_move_in_column_x_is_not_a_capture() -> None:
+    """Only Morris calls a move with an ``x`` a capture (its notation): an m,n,k opening in
+    column x is fair."""
+    from arena.games.openings import fair_opening
+
+    game = make_game("mnk", {"m": 3, "n": 26, "k": 3})
+    texts = ["x1", "w1"]
+    end = game.play_texts(texts)
+    assert fair_opening(game, texts, end)

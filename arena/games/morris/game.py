@@ -26,6 +26,7 @@ Points are indexed 0..23 row by row from the top (`POINTS`); a side's pieces are
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +120,11 @@ class Morris(Game[MorrisState, MorrisMove]):
     name = "morris"
     PARAMS = {"pieces": 9, "no_mill_moves": 50, "flying": 1}
     SIDES = ("white", "black")
+    BOT_BASE = "arena.games.player:MorrisPlayer"
+
+    def fair_opening(self, texts: Sequence[str], end: MorrisState) -> bool:
+        """An opening that took a piece (a mill: ``x`` in a move) is not a fair start."""
+        return self.outcome(end) is None and not any("x" in t for t in texts)
 
     def _validate(self) -> None:
         p = self.params

@@ -80,6 +80,7 @@ from arena.league.web.security import (
     json_for_html,
 )
 from arena.league.worker import worker_health
+from arena.report.show import peak_memory_text
 
 __all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
 
@@ -150,8 +151,14 @@ def viewer_game(record: Any, game_id: int, own_words: bool = True) -> dict[str, 
             "explanation": (d.get("detail") or None) if own_words else None,
             "opening": d.get("opening") or [],
             "info": {k: v for k, v in (("pair", d.get("pair_id")),
-                                       ("time limit (s)", d.get("timeout_s")))
+                                       ("time limit (s)", d.get("timeout_s")),
+                                       ("peak memory", _peaks(record)))
                      if v not in (None, "")}}
+
+
+def _peaks(record: Any) -> str | None:
+    peaks = peak_memory_text(record.extra)
+    return " / ".join(peaks) if peaks else None
 
 
 class _App:

@@ -287,6 +287,7 @@
     if (m.detail) { info.detail = m.detail; }
     if (m.init_ms) { info["initPlayer ms"] = m.init_ms.map(function (x) { return x.toFixed(1); })
                                                       .join(" / "); }
+    if (m.peak_memory) { info["peak memory"] = m.peak_memory.join(" / "); }
     if (m.labels) { for (var k in m.labels) { info[k] = D.label_values[m.labels[k]]; } }
     var g = { id: G.id[i], round: G.round[i],
               moves: decodeMoves(i), times_ms: decodeTimes(i),

@@ -15,7 +15,6 @@ tactics, iterative deepening), `players._shared.search` (alpha-beta) and `player
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -112,20 +111,9 @@ def no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-#: set in the environment of every bot process the referee starts (arena's BOT_ENV)
-_BOT_PROCESS_ENV = "CXARENA_BOT"
-
-
 def release_frozen() -> None:
-    """Hand what `no_gc_pauses` froze back to the collector: called when a game starts
-    (initPlayer), so that a process reused for many games frees each old game's search (cycles
-    included) instead of keeping it until it runs out of memory.
-
-    In a bot process of its own (the referee's), the heap is the bot's, and a full collection
-    now is short and keeps the collector from pausing a move later. A bot run inside another
-    program (a test, a notebook) leaves the cycles to the collector's own schedule: there
-    `gc.freeze` froze the host program's whole heap too, and collecting it at every game
-    would scan all of it (seconds per game under pytest)."""
+    """Hand what `no_gc_pauses` froze back to the collector and collect it: called when a game
+    starts (initPlayer), so that a process reused for many games frees each old game's search
+    (cycles included) instead of keeping it until it runs out of memory."""
     gc.unfreeze()
-    if os.environ.get(_BOT_PROCESS_ENV):
-        gc.collect()
+    gc.collect()

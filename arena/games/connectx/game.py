@@ -143,7 +143,9 @@ class ConnectX(Game[ConnectXState, int]):
             raise MoveSyntaxError(f"{text[:20]!r} is not a column number; give one from 0 to "
                                   f"{self.N - 1}")
         col = int(text)
-        if not 0 <= col < self.N:
+        if col < 0:  # not a column at all: the notation's error, said as the course says it
+            raise MoveSyntaxError(f"column {col} is out of range 0..{self.N - 1}")
+        if col >= self.N:
             raise IllegalMoveError(f"column {col} is out of range 0..{self.N - 1}")
         if state.board.fullColumn(col):
             raise IllegalMoveError(f"column {col} is full")

@@ -7,6 +7,7 @@ after comparison in one run (docs/benchmarks.md gives the commands).
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 
@@ -15,12 +16,17 @@ from arena.limits import Limits
 from arena.referee.referee import MatchSettings, Referee
 
 BOARDS = ((6, 7, 4, 300), (100, 100, 30, 4))
+#: whether bots get cgroups (where the tree has them): the comparison of the loop turns them
+#: off, since a tree from before has none (their own cost: bench cgroups)
+CGROUPS = bool(int(os.environ.get("CXARENA_BENCH_CGROUPS", "0")))
 
 
 def measure(M: int, N: int, K: int, games: int) -> dict[str, float]:
     l0 = parse_spec("L0")
-    with Referee(MatchSettings(limits=Limits(timeout_s=5.0), isolation="none",
-                               overload_replays=0)) as referee:
+    settings: dict[str, object] = {"isolation": "none", "overload_replays": 0}
+    if "cgroups" in MatchSettings.__dataclass_fields__:  # the loop alone: no cgroup counters
+        settings["cgroups"] = CGROUPS
+    with Referee(MatchSettings(limits=Limits(timeout_s=5.0), **settings)) as referee:
         referee.play(l0, l0, M, N, K, seed=0)  # starts both processes
         times: list[float] = []
         moves = 0

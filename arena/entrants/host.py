@@ -56,6 +56,10 @@ class Adapter(Protocol):
     def select(self) -> str:
         """The bot's move, as the text of the `play` reply."""
 
+    def played(self, text: str) -> None:
+        """The reply was sent: keep the game in step with it (after the send, so that this
+        work never counts in the bot's time)."""
+
 
 class GamePlayerAdapter:
     """A `GamePlayer` of any game: the host keeps the game's state, applies each opponent's
@@ -104,17 +108,18 @@ class GamePlayerAdapter:
         self.state = self.game.apply(self.state, self.game.parse_move(self.state, move))
 
     def select(self) -> str:
-        # imported here: a course bot's host (version 1) never needs them (start-up time)
-        from arena.games import GameError
-
         answer = self.player.select_move(self.state)
         text = answer if isinstance(answer, str) else self._text(answer)
-        text = "_".join(text.split())[:200] or "<empty>"
+        return "_".join(text.split())[:200] or "<empty>"
+
+    def played(self, text: str) -> None:
+        # imported here: a course bot's host (version 1) never needs it (start-up time)
+        from arena.games import GameError
+
         try:  # keep our state in step; an illegal answer ends the game anyway
             self.state = self.game.apply(self.state, self.game.parse_move(self.state, text))
         except GameError:
             pass
-        return text
 
     def _text(self, answer: object) -> str:
         try:
@@ -232,6 +237,10 @@ class _Host:
         except BaseException as e:
             self.fail("", e)
         self.send(f"play {text}\n")
+        try:
+            self.adapter.played(text)
+        except BaseException as e:
+            self.fail("host: applying the bot's own move", e)
 
     def run(self) -> int:
         while True:

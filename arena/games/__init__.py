@@ -53,15 +53,21 @@ class _Registry(Mapping[str, type[Game]]):
 
     def _load(self) -> dict[str, type[Game]]:
         if self._games is None:
-            games: dict[str, type[Game]] = {}
-            for ep in entry_points(group=ENTRY_POINT_GROUP):
-                cls = ep.load()
-                if not (isinstance(cls, type) and issubclass(cls, Game)):
-                    raise TypeError(f"entry point {ep.name} = {ep.value} of "
-                                    f"{ENTRY_POINT_GROUP} is not a Game class")
-                games[cls.name] = cls
-            self._games = games
+            self._games = {cls.name: cls for cls in self.classes()}
         return self._games
+
+    def classes(self) -> Iterator[type[Game]]:
+        """The game classes one at a time, each loaded when reached (a caller that stops at
+        the one it looks for, e.g. a protocol dialect, loads no other game)."""
+        if self._games is not None:
+            yield from self._games.values()
+            return
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            cls = ep.load()
+            if not (isinstance(cls, type) and issubclass(cls, Game)):
+                raise TypeError(f"entry point {ep.name} = {ep.value} of "
+                                f"{ENTRY_POINT_GROUP} is not a Game class")
+            yield cls
 
     def __getitem__(self, name: str) -> type[Game]:
         return self._load()[name]
@@ -74,7 +80,7 @@ class _Registry(Mapping[str, type[Game]]):
 
 
 #: game name -> its class (every installed game plug-in)
-GAMES: Mapping[str, type[Game]] = _Registry()
+GAMES = _Registry()
 
 
 def make_game(name: str, params: Mapping[str, int] | None = None) -> Game:

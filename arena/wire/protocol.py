@@ -15,6 +15,7 @@ requests and builds replies.
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 import re
@@ -98,11 +99,12 @@ def version_of(game: Game | type[Game]) -> int:
     return game.DIALECT or PROTOCOL_V2
 
 
+@functools.cache
 def dialect_game(version: int) -> type[Game] | None:
     """The game whose dialect `version` is (None for version 2, or an unknown one)."""
     if version == PROTOCOL_V2:
         return None
-    for cls in GAMES.values():
+    for cls in GAMES.classes():  # stops at the game, loading no other
         if cls.DIALECT == version:
             return cls
     return None

@@ -64,10 +64,12 @@ class CourseAdapter:
         """The bot's answer as the `play` field (`encode_answer`: a non-int answer becomes a
         text the referee rejects)."""
         assert self.player is not None and self.board is not None
-        answer = self.player.selectColumn(self.board.copy())
-        text = protocol.encode_answer(answer)
-        try:  # keep our board in step; an illegal answer ends the game anyway
+        return protocol.encode_answer(self.player.selectColumn(self.board.copy()))
+
+    def played(self, text: str) -> None:
+        """Our answer, sent: keep the board in step (an illegal answer ends the game anyway)."""
+        assert self.board is not None
+        try:
             self.board.markColumn(int(text))
         except (ValueError, IndexError):
             pass
-        return text

@@ -32,6 +32,9 @@ class Reason(str, Enum):
     TIMEOUT = "timeout"  # no answer by the deadline (initPlayer or selectColumn)
     ILLEGAL = "illegal"  # full column, out of range, or not an integer
     CRASH = "crash"  # raised, exited, killed, closed its pipes, failed to start, out of memory
+    #: a person left a game of `cxarena play` before its end (Ctrl-C, a closed page, end of
+    #: input): the bot wins, and it is nobody's fault
+    ABANDONED = "abandoned"
 
 
 FAULTS = frozenset({Reason.TIMEOUT, Reason.ILLEGAL, Reason.CRASH})

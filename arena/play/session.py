@@ -62,6 +62,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")  # kept out of game ids (a SPEC may be 
 _STORE_LOCK = threading.Lock()  # games of several tabs finish at once; one writer at a time
 
 
+#: how the reason of a person who left the game (not one who resigned) begins: `close`'s
+#: reasons say "left the game (...)"; such a game is stored as abandoned, not as a fault
+LEFT = "left the game"
+
+
 class IllegalMove(ValueError):
     """The person's input is not a legal move now (the message says why)."""
 
@@ -336,6 +341,10 @@ class HumanGame:
             what, _, rest = record.detail.partition(" failed: ")
             if rest.startswith("raised Resigned: "):
                 why = rest[len("raised Resigned: "):]
+                if why.startswith(LEFT):  # an abandoned game: the bot wins, nobody's fault
+                    return replace(record, reason=Reason.ABANDONED, offender=None,
+                                   detail=f"{what}: {HUMAN} {why}", stderr_tail="",
+                                   extra=extra)
                 return replace(record, detail=f"{what}: {HUMAN} {why}", stderr_tail="",
                                extra=extra)
         return replace(record, extra=extra)
@@ -377,7 +386,9 @@ class HumanGame:
         else:
             outcome = "win" if record.winner == me else "loss"
             who = "You win" if outcome == "win" else f"{bot} wins"
-            if end is not None and record.offender is None:
+            if record.reason is Reason.ABANDONED:
+                message = f"{who}: you left the game."
+            elif end is not None and record.offender is None:
                 with self._lock:
                     cells = self.game.winning_cells(self.state)
                 message = f"{who}: {end.detail or end.reason}."

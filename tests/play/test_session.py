@@ -166,3 +166,27 @@ def test_a_game_too_big_for_a_person_is_refused() -> None:
     with pytest.raises(ValueError, match="too big"):
         check_playable(cx(31, 30, 4))
     assert check_playable(cx(30, 30, 4)).label_for_record() == "30x30x4"
+
+
+def test_leaving_the_game_is_stored_as_abandoned_not_a_fault(tmp_path: Path) -> None:
+    """Ctrl-C, a closed page or the end of input: the game is kept as abandoned (the bot wins),
+    and the person's side is not charged a crash in the standings."""
+    from arena.report.explain import describe_end
+    from arena.results.standings import compute_standings
+
+    game = HumanGame(l0(), cx(4, 4, 4), GameSetup(), tmp_path, seed=9)
+    game.start()
+    game.close("left the game (interrupted)", wait_s=30)
+    fin = game.wait(0)
+    assert fin is not None and fin.record is not None
+    rec = fin.record
+    assert rec.reason is Reason.ABANDONED and rec.offender is None and rec.winner == 2
+    assert rec.detail == "selectColumn (move 1): human left the game (interrupted)"
+    assert fin.message == "L0 wins: you left the game."
+    assert describe_end(rec, "human", "L0").startswith("L0 (second player) wins: the game was "
+                                                       "abandoned after 0 moves")
+    with ResultStore(tmp_path / DB_FILE, create=False) as store:
+        games = list(store.games())
+    st = compute_standings(["human", "L0"], games)
+    human = next(r for r in st.ranking if r.player == "human")
+    assert human.crashes == 0 and human.losses == 1

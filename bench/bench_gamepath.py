@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from typing import Any
 
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
@@ -23,7 +24,7 @@ CGROUPS = bool(int(os.environ.get("CXARENA_BENCH_CGROUPS", "0")))
 
 def measure(M: int, N: int, K: int, games: int) -> dict[str, float]:
     l0 = parse_spec("L0")
-    settings: dict[str, object] = {"isolation": "none", "overload_replays": 0}
+    settings: dict[str, Any] = {"isolation": "none", "overload_replays": 0}
     if "cgroups" in MatchSettings.__dataclass_fields__:  # the loop alone: no cgroup counters
         settings["cgroups"] = CGROUPS
     with Referee(MatchSettings(limits=Limits(timeout_s=5.0), **settings)) as referee:

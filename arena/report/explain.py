@@ -87,8 +87,8 @@ def describe_end(rec: GameRecord, player1: str = "", player2: str = "") -> str:
             return f"Draw after {n} moves: {rec.detail}."
         return f"Draw: the board is full after {n} moves, nobody has {rec.K} in a row."
     if rec.reason is Reason.ABANDONED:
-        w = rec.winner
-        who = f"{names[w - 1]} ({seat_name(w)}) wins" if w in (1, 2) else "No result"
+        who = (f"{names[rec.winner - 1]} ({seat_name(rec.winner)}) wins" if rec.winner in (1, 2)
+               else "No result")
         return f"{who}: the game was abandoned after {n} moves ({rec.detail})."
     off = rec.offender if rec.offender in (1, 2) else None
     bad = f"{names[off - 1]} ({seat_name(off)})" if off else "a player"

@@ -68,8 +68,11 @@ def _where(rec: GameRecord) -> tuple[str, str]:
     return "before the first move", rest
 
 
-def describe_end(rec: GameRecord, player1: str = "", player2: str = "") -> str:
-    """One sentence: who won and why (the fault in words, if there was one)."""
+def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
+                 bot_text: bool = True) -> str:
+    """One sentence: who won and why (the fault in words, if there was one). Without
+    `bot_text`, a fault is told by its reason and move only: no word of the detail, which can
+    hold the bot's own text (its exception, its answer), shown only to its author."""
     names = (player1 or rec.p1, player2 or rec.p2)
     n = rec.n_moves
     if rec.reason is Reason.WIN and rec.winner in (1, 2):  # another game, won by its rules
@@ -95,6 +98,9 @@ def describe_end(rec: GameRecord, player1: str = "", player2: str = "") -> str:
     win = f" {names[rec.winner - 1]} wins." if rec.winner in (1, 2) else ""
     where, rest = _where(rec)
     rest = rest.rstrip(".")
+    if not bot_text:
+        said = {Reason.TIMEOUT: "lost on time", Reason.ILLEGAL: "lost by an illegal move"}
+        return f"{bad} {said.get(rec.reason, 'crashed')} {where}.{win}"
     if rec.reason is Reason.TIMEOUT:
         text = f"{bad} lost on time {where}: {rest}."
     elif rec.reason is Reason.ILLEGAL:

@@ -154,8 +154,10 @@ def _intern(value: Any, values: list[Any], index: dict[str, int]) -> int:
     return index[key]
 
 
-def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The page's game data, and every player's move times (ms) for the plot."""
+def _payload(data: ReportData, bot_text: bool = True) -> tuple[dict[str, Any],
+                                                               dict[str, np.ndarray]]:
+    """The page's game data, and every player's move times (ms) for the plot. Without
+    `bot_text`, no fault's detail or stderr (a bot's own words: its author's to read)."""
     players = [r.player for r in data.standings.ranking]
     pidx = {p: i for i, p in enumerate(players)}
     boards: list[Any] = [b if isinstance(b, str) else list(b) for b in data.standings.boards]
@@ -204,11 +206,13 @@ def _payload(data: ReportData) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         if frames is not None:
             extra["game"] = frames
         if rec.detail or rec.is_fault:
-            extra["detail"] = rec.detail
-            extra["explain"] = describe_end(rec, g.player1, g.player2)
+            if bot_text or not rec.is_fault:
+                extra["detail"] = rec.detail
+            extra["explain"] = describe_end(rec, g.player1, g.player2, bot_text=bot_text)
         if rec.is_fault:
             faults.append(i)
-            extra["stderr"] = rec.stderr_tail
+            if bot_text:
+                extra["stderr"] = rec.stderr_tail
             extra["fault_move"] = fault_move(rec)
             extra["illegal_col"] = illegal_column(rec)
             extra["init_ms"] = list(rec.init_ms)
@@ -455,9 +459,10 @@ def _analysis_html(data: ReportData) -> str:
             f'<tbody>{body}</tbody></table>')
 
 
-def render_html(data: ReportData) -> str:
-    """The page for `data` (see the module docstring)."""
-    payload, times = _payload(data)
+def render_html(data: ReportData, bot_text: bool = True) -> str:
+    """The page for `data` (see the module docstring); `bot_text=False` leaves out what the
+    bots wrote (fault details, stderr), for readers who are not the bots' authors."""
+    payload, times = _payload(data, bot_text)
     st = data.standings
     limit_ms = payload["timeout_ms"]
     elo = plots.elo_svg([r.player for r in st.ranking], [r.elo for r in st.ranking],
@@ -493,11 +498,13 @@ def render_report(results_dir: str | Path) -> str:
     return render_html(load_report(results_dir))
 
 
-def write_report(results_dir: str | Path, path: str | Path | None = None) -> Path:
-    """Write the report (default `results_dir/report.html`, atomically); returns its path."""
+def write_report(results_dir: str | Path, path: str | Path | None = None,
+                 bot_text: bool = True) -> Path:
+    """Write the report (default `results_dir/report.html`, atomically); returns its path.
+    `bot_text=False`: without what the bots wrote (see `render_html`)."""
     data = load_report(results_dir)
     out = Path(path) if path is not None else data.results_dir / REPORT_HTML
-    text = render_html(data)
+    text = render_html(data, bot_text)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)

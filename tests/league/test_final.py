@@ -102,3 +102,57 @@ def test_the_admin_page_runs_the_final_and_links_its_report(
     assert 'id="final-report"' in c.get("/").text
     report = c.get("/final/report.html")
     assert report.status_code == 200 and "ann" in report.text and "bob" in report.text
+
+
+CRASHER = b'''from arena.player import CXPlayer
+
+
+class Crasher(CXPlayer):
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        pass
+
+    def selectColumn(self, B):
+        raise ValueError("BOT-WORDS-" + "x" * 3)
+
+    def playerName(self):
+        return "crasher"
+'''
+
+
+def test_students_read_the_final_report_without_the_bots_own_words(tmp_path: Path) -> None:
+    """A bot's exception text and stderr are its author's and the admins' to read: the final's
+    report as a student gets it says how each game ended, not what the bot wrote."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
+                   "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
+               "bob": lg.add_user("bob")}
+    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
+    lg.submit("bob", [("crasher.py", CRASHER)])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.freeze()
+    lg.conn.close()
+    d = tmp_path / "lg"
+    c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
+
+    def login(name: str) -> str:
+        token = csrf_of(c.get("/login").text)
+        assert c.post("/login", data={"name": name, "secret": secrets[name],
+                                      "csrf": token}).status_code == 303
+        return csrf_of(c.get("/").text)
+
+    token = login("teacher")
+    assert c.post("/admin/final", data={"csrf": token}).status_code == 200
+    assert wait_finished(d) == "finished"
+    full = c.get("/final/report.html")
+    assert full.status_code == 200 and "BOT-WORDS-xxx" in full.text
+    c.post("/logout", data={"csrf": token})
+    for name in ("ann", "bob"):  # the author reads it in the league's own game pages
+        token = login(name)
+        public = c.get("/final/report.html")
+        assert public.status_code == 200 and "bob" in public.text
+        assert "BOT-WORDS" not in public.text and "crashed" in public.text
+        assert "script-src 'self' 'sha256-" in public.headers["content-security-policy"]
+        c.post("/logout", data={"csrf": token})

@@ -80,6 +80,7 @@ from arena.league.web.security import (
     json_for_html,
 )
 from arena.league.worker import worker_health
+from arena.report.html import write_report
 from arena.report.show import peak_memory_text
 
 __all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
@@ -87,6 +88,8 @@ __all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
 HERE = Path(__file__).resolve().parent
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 SECRET_FILE = "web-session.key"
+#: the final's report as students see it (no bot's own words), beside report.html
+PUBLIC_REPORT_HTML = "report-public.html"
 #: the body cap of every request but an upload (forms are small)
 FORM_LIMIT_BYTES = 64 * 1024
 #: room for the multipart framing and the other fields around the uploaded files
@@ -507,6 +510,8 @@ class _App:
         path = getattr(status, "report", None) or getattr(status, "path", None)
         if not path or not Path(path).is_file():
             raise HTTPException(404, "No report of the final round robin yet.")
+        if not request.state.user.admin:  # the bots' own words are their authors' to read
+            path = await run_in_threadpool(public_report, Path(path))
         text = Path(path).read_text(encoding="utf-8")  # self-contained: its own scripts only
         return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
 
@@ -515,6 +520,15 @@ class _App:
         text = await self.db(self.core.standings_csv)
         return Response(text, media_type="text/csv",
                         headers={"Content-Disposition": 'attachment; filename="standings.csv"'})
+
+
+def public_report(report: Path) -> Path:
+    """The final's report without what the bots wrote (fault details, stderr), for students:
+    `report-public.html` beside `report`, made again whenever `report` is newer."""
+    public = report.with_name(PUBLIC_REPORT_HTML)
+    if not public.is_file() or public.stat().st_mtime < report.stat().st_mtime:
+        write_report(report.parent, public, bot_text=False)
+    return public
 
 
 def _side_label(lg: League, side: str) -> str:

@@ -24,7 +24,7 @@ from arena.league.db import League
 from arena.onboarding.conformance import run_check
 
 __all__ = ["INTERNAL_ERROR", "check_next", "claim_check", "materialise", "next_queued",
-           "spec_in", "spec_of", "write_files"]
+           "requeue_interrupted", "spec_in", "spec_of", "write_files"]
 
 #: the verdict of a check that failed for a reason of the harness, not of the bot
 INTERNAL_ERROR = "check failed: internal error"
@@ -85,13 +85,27 @@ def next_queued(league: League) -> int | None:
 
 
 def claim_check(league: League) -> int | None:
-    """Mark the next queued version "checking" and return its id (None: none is queued)."""
+    """Mark the next queued version "checking" and return its id (None: none is queued).
+    The mark is taken only from "queued": of two processes that chose the same version (the
+    server's check thread and `league check`), one gets it and the other takes the next."""
+    while True:
+        with league.conn:
+            sid = next_queued(league)
+            if sid is None:
+                return None
+            cur = league.conn.execute(
+                "UPDATE submissions SET status='checking', check_started_at=? "
+                "WHERE id=? AND status='queued'", (time.time(), sid))
+        if cur.rowcount == 1:
+            return sid
+
+
+def requeue_interrupted(league: League) -> int:
+    """Queue again every version left "checking" by a server that was killed mid-check;
+    returns how many (called once when the server starts)."""
     with league.conn:
-        sid = next_queued(league)
-        if sid is not None:
-            league.conn.execute("UPDATE submissions SET status='checking', check_started_at=? "
-                                "WHERE id=?", (time.time(), sid))
-    return sid
+        return league.conn.execute(
+            "UPDATE submissions SET status='queued' WHERE status='checking'").rowcount
 
 
 def check_next(league: League, *, quick: bool = True) -> int | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import uvicorn
 
 from arena.league import League, LeagueError
-from arena.league.checks import check_next
+from arena.league.checks import check_next, requeue_interrupted
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
 from arena.league.worker import start_workers
 from arena.referee.sandbox import resolve
@@ -44,8 +44,7 @@ class CheckThread:
         self._stop = threading.Event()
         lg = League.open(self.dir)
         try:  # a check in flight when the server was killed runs again
-            with lg.conn:
-                lg.conn.execute("UPDATE submissions SET status='queued' WHERE status='checking'")
+            requeue_interrupted(lg)
         finally:
             lg.conn.close()
         self.thread = threading.Thread(target=self._run, name="league-checks", daemon=True)

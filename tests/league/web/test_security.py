@@ -16,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.league import League, LeagueError
-from arena.league.checks import INTERNAL_ERROR, check_next, claim_check
+from arena.league.checks import INTERNAL_ERROR, check_next, claim_check, requeue_interrupted
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.league.web.security import CSP, inline_script_csp, json_for_html
@@ -394,3 +394,31 @@ def test_admin_page_shows_a_dying_worker_and_its_error(league: Fixture) -> None:
     assert table, "no workers table"
     text = html.unescape(table.group(0))
     assert "worker 1" in text and ">4<" in text and "unknown board set 'nosuch'" in text
+
+
+def test_two_processes_never_claim_the_same_check(league: Fixture,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's check thread and `league check` both claim: a version another process
+    marked "checking" between the choice and the mark is not taken again."""
+    import arena.league.checks as checks
+
+    first, second = League.open(league.dir), League.open(league.dir)
+    taken = claim_check(second)
+    assert taken == league.subs["alice"]
+    stale = iter([taken])  # `first` chose it before `second` marked it
+    real = checks.next_queued
+    monkeypatch.setattr(checks, "next_queued", lambda lg: next(stale, None) or real(lg))
+    assert claim_check(first) == league.subs["bob"]
+    assert claim_check(first) is None
+    first.conn.close()
+    second.conn.close()
+
+
+def test_a_check_in_flight_at_a_crash_runs_again(league: Fixture) -> None:
+    lg = League.open(league.dir)
+    sid = claim_check(lg)
+    assert lg.submission(sid).status == "checking"
+    assert requeue_interrupted(lg) == 1  # what the server does when it starts
+    assert lg.submission(sid).status == "queued"
+    assert sid in (claim_check(lg), claim_check(lg))  # bob's turn first: alice had one
+    lg.conn.close()

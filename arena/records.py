@@ -12,10 +12,15 @@ from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-__all__ = ["FAULTS", "RECORD_SCHEMA", "GameRecord", "Reason", "StoredGame"]
+__all__ = ["FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord", "Reason",
+           "StoredGame"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
 RECORD_SCHEMA = 2
+#: a record's extra["cgroup"] when its bots had no cgroup (else the backend, "v1" or "v2")
+NO_CGROUP = "none"
+#: what that means, in the words every command and the report use
+RLIMITS_ONLY = "rlimits only; shared memory and child processes are not counted"
 
 #: the labels a record of schema 1 kept in `extra` and that are fields since schema 2
 _LABELS_OF_SCHEMA_1 = {"game_id": "game_id", "tournament": "tournament", "round": "round",

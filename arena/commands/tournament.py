@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--isolation", choices=MODES, default=None,
                         help="override the config's isolation of bots (default: the config's, "
                              "else auto)")
+    parser.add_argument("--max-tasks", type=int, default=None, metavar="N",
+                        help="override the config's max_tasks: processes and threads each bot "
+                             "may run at once, where cgroups count them; 0 for no cap")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="play the games on the workers of this Dask scheduler, e.g. "
                              "tcp://lab-01:8786 (overrides the config's `scheduler`; needs "
@@ -58,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
+    from arena import defaults
     from arena.errors import UsageError
     from arena.tournament.config import load_config
 
@@ -70,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         config = dataclasses.replace(config, workers=args.workers)
     if args.isolation is not None:
         config = dataclasses.replace(config, isolation=args.isolation)
+    if args.max_tasks is not None:
+        if args.max_tasks and args.max_tasks < defaults.MIN_TASKS:
+            raise UsageError(f"--max-tasks must be 0 (no cap) or at least "
+                             f"{defaults.MIN_TASKS}, got {args.max_tasks}")
+        config = dataclasses.replace(config, limits=dataclasses.replace(
+            config.limits, max_tasks=args.max_tasks or None))
     if args.scheduler is not None:
         if not args.scheduler.strip():
             raise UsageError("--scheduler: expected a Dask scheduler address, e.g. "

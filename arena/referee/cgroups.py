@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arena.records import RLIMITS_ONLY
 from arena.referee.containment import owner_mark
 
 __all__ = ["BACKENDS", "BotGroup", "Cgroups", "Support", "detect", "group_name", "open_cgroups",
@@ -55,7 +56,6 @@ _V2_NEEDED = ("memory", "pids")
 _NAME = re.compile(r"^o(\d+)\.(\d+)\.")
 _FREEZE_TIMEOUT_S = 1.0
 _RMDIR_TIMEOUT_S = 1.0
-_RLIMITS_ONLY = "rlimits only; shared memory and child processes are not counted"
 DELEGATE_HINT = "systemd-run --user --scope -p Delegate=yes -- cxarena ..."
 
 
@@ -81,7 +81,7 @@ class Support:
     def summary(self) -> str:
         """One line: "containment: cgroup v1 (memory, pids, cpuacct, freezer)"."""
         if not self.available:
-            return f"containment: {_RLIMITS_ONLY}"
+            return f"containment: {RLIMITS_ONLY}"
         return f"containment: cgroup {self.backend} ({', '.join(self.controllers)})"
 
 
@@ -593,7 +593,7 @@ def _machine_cgroups() -> Cgroups | None:
 def summary(enabled: bool = True) -> str:
     """The one line a run prints at its start: what contains the bots on this machine."""
     if not enabled:
-        return f"containment: {_RLIMITS_ONLY} (cgroups turned off)"
+        return f"containment: {RLIMITS_ONLY} (cgroups turned off)"
     return detect().summary()
 
 

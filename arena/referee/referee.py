@@ -47,7 +47,7 @@ from arena import __version__, defaults
 from arena.errors import UsageError
 from arena.games import Game, GameError, Outcome
 from arena.limits import Limits
-from arena.records import GameRecord, Reason
+from arena.records import NO_CGROUP, GameRecord, Reason
 from arena.referee import cgroups, containment
 from arena.referee.faults import (
     FAILED_TO_START,
@@ -457,9 +457,9 @@ class Referee:
 
     def _containment_extra(self, seats: list[Seat]) -> dict[str, Any]:
         """The cgroup backend and each bot's peak memory in MiB (None: not known), where bots
-        have cgroups."""
+        have cgroups; "cgroup": "none" where they have rlimits only."""
         if self._cgroups is None:
-            return {}
+            return {"cgroup": NO_CGROUP}
         peaks: list[float | None] = []
         for seat in seats:
             peak = seat.proc.memory_peak_bytes() if seat.proc is not None else None

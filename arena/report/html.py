@@ -34,7 +34,7 @@ from arena.analysis.batch import blunder_rows
 from arena.analysis.render import viewer_data
 from arena.analysis.store import AnalysisStore
 from arena.games import drawer_paths
-from arena.records import Reason, StoredGame
+from arena.records import NO_CGROUP, RLIMITS_ONLY, Reason, StoredGame
 from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
 from arena.report.explain import describe_end, fault_move, illegal_column
@@ -411,14 +411,16 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
 
 
 def _containment(data: ReportData) -> str:
-    """What contained the bots, from the records ("cgroup v1 in 90 of 90 games"; "" when no
-    record says, i.e. games stored before cgroups were used)."""
+    """What contained the bots, from the records ("cgroup v1 in 90 of 90 games", "rlimits only
+    (...) in 4 of 4 games"; "" when no record says, i.e. games stored before cgroups were
+    used)."""
     kinds: dict[str, int] = {}
     for g in data.games:
         kind = g.record.extra.get("cgroup")
-        key = f"cgroup {kind}" if isinstance(kind, str) else "rlimits only"
+        key = (RLIMITS_ONLY if kind == NO_CGROUP else f"cgroup {kind}" if isinstance(kind, str)
+               else "not recorded")
         kinds[key] = kinds.get(key, 0) + 1
-    if not any(k.startswith("cgroup") for k in kinds):
+    if set(kinds) == {"not recorded"}:
         return ""
     total = len(data.games)
     return "; ".join(f"{k} in {n} of {total} games" for k, n in sorted(kinds.items()))

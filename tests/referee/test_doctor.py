@@ -46,6 +46,12 @@ def test_the_report_says_what_contained_the_bots() -> None:
     def game(extra: dict[str, object]) -> SimpleNamespace:
         return SimpleNamespace(record=SimpleNamespace(extra=extra))
 
-    data = SimpleNamespace(games=[game({"cgroup": "v1"}), game({"cgroup": "v1"}), game({})])
-    assert _containment(data) == "cgroup v1 in 2 of 3 games; rlimits only in 1 of 3 games"  # type: ignore[arg-type]
+    data = SimpleNamespace(games=[game({"cgroup": "v1"}), game({"cgroup": "v1"}),
+                                  game({"cgroup": "none"})])
+    assert _containment(data) == (  # type: ignore[arg-type]
+        "cgroup v1 in 2 of 3 games; rlimits only; shared memory and child processes are not "
+        "counted in 1 of 3 games")
+    only = SimpleNamespace(games=[game({"cgroup": "none"})] * 2)
+    assert _containment(only).startswith("rlimits only")  # type: ignore[arg-type]
     assert _containment(SimpleNamespace(games=[game({})])) == ""  # type: ignore[arg-type]
+

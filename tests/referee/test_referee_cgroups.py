@@ -145,7 +145,8 @@ def test_cgroups_can_be_turned_off(tmp_path: Path) -> None:
     with Referee(settings) as referee:
         assert not referee.containment.available
         rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 3, seed=1)
-    assert "cgroup" not in rec.extra and "peak_memory_mb" not in rec.extra
+    # the record says so (the report's "rlimits only" line), and knows no peak
+    assert rec.extra["cgroup"] == "none" and "peak_memory_mb" not in rec.extra
 
 
 def test_the_groups_of_a_killed_referee_are_removed_by_the_next(tmp_path: Path) -> None:

@@ -219,3 +219,22 @@ def test_task_cap_and_cgroups_load(tmp_path: Path) -> None:
     assert "max_tasks" not in default.fingerprint()
     assert load_config(write(tmp_path, BASE + "max_tasks: null\n", "n.yaml")).limits.max_tasks \
         is None
+
+
+def test_max_tasks_on_the_tournament_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`tournament --max-tasks N` overrides the config's cap (and is part of the run's
+    fingerprint, as the key is); a cap below the minimum is one usage error."""
+    from arena.cli import main
+    from arena.results.store import ResultStore
+
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("name: t\nplayers: [players.L0, players.L1]\nboards: [[4, 4, 3]]\n"
+                   "timeout_s: 1\nworkers: 1\nisolation: none\nopenings: {plies: 0}\n")
+    assert main(["tournament", str(cfg), "--results", "out", "--quiet", "--max-tasks", "2"]) == 2
+    assert "--max-tasks must be 0 (no cap) or at least 16" in capsys.readouterr().err
+    assert main(["tournament", str(cfg), "--results", "out", "--quiet",
+                 "--max-tasks", "64"]) == 0
+    with ResultStore(tmp_path / "out" / "games.sqlite", create=False) as store:
+        assert (store.fingerprint() or {})["max_tasks"] == 64

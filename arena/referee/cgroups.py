@@ -81,8 +81,16 @@ class Support:
     def summary(self) -> str:
         """One line: "containment: cgroup v1 (memory, pids, cpuacct, freezer)"."""
         if not self.available:
-            return f"containment: {RLIMITS_ONLY}"
+            return f"containment: {RLIMITS_ONLY}{task_cap_note()}"
         return f"containment: cgroup {self.backend} ({', '.join(self.controllers)})"
+
+
+def task_cap_note() -> str:
+    """What caps a bot's tasks without a cgroup: RLIMIT_NPROC in the sandbox's own user
+    namespace (`arena.referee.process.task_cap`), which the kernel does not apply to uid 0."""
+    if os.geteuid() == 0:
+        return "; no task cap (root is exempt from RLIMIT_NPROC)"
+    return "; a sandboxed bot's tasks capped by RLIMIT_NPROC"
 
 
 # ------------------------------------------------------------------------------- detection
@@ -593,7 +601,7 @@ def _machine_cgroups() -> Cgroups | None:
 def summary(enabled: bool = True) -> str:
     """The one line a run prints at its start: what contains the bots on this machine."""
     if not enabled:
-        return f"containment: {RLIMITS_ONLY} (cgroups turned off)"
+        return f"containment: {RLIMITS_ONLY}{task_cap_note()} (cgroups turned off)"
     return detect().summary()
 
 

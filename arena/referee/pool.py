@@ -25,7 +25,7 @@ from arena.referee import containment
 from arena.referee.cgroups import Cgroups
 from arena.referee.faults import FAILED_TO_START, Fault, SeatFault, startup_output, with_memory
 from arena.referee.logcap import BUDGET_FILE, LogBudget
-from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits
+from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits, task_cap
 from arena.referee.sandbox import Sandbox
 from arena.wire import protocol
 from arena.wire.launch import BotLaunch, Launchable
@@ -120,6 +120,8 @@ class BotPool:
                               cgroups=self.cgroups, max_tasks=self.limits.max_tasks)
         # bwrap's --die-with-parent replaces the lifeline (whose parent check sees the
         # sandbox's init, not the referee)
+        if self.cgroups is None and self.limits.max_tasks:
+            argv = wrap(argv, 0, [task_cap(self.limits.max_tasks)])
         boxed = self.sandbox.launch(argv, list(launch.expose))
         try:
             proc = BotProcess(boxed.argv, log_path=log_path,

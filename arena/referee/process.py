@@ -51,7 +51,7 @@ from typing import Any
 from arena.referee import containment, logcap
 from arena.referee.cgroups import BotGroup, Cgroups
 
-__all__ = ["BotProcess", "LineTooLong", "THREAD_ENV", "bot_limits"]
+__all__ = ["BotProcess", "LineTooLong", "THREAD_ENV", "bot_limits", "task_cap"]
 
 #: environment that keeps numeric libraries to one thread
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -78,6 +78,13 @@ def bot_limits(memory_limit_bytes: int | None) -> list[tuple[int, int]]:
     if memory_limit_bytes is not None:
         limits.append((resource.RLIMIT_DATA, int(memory_limit_bytes)))
     return limits
+
+
+def task_cap(max_tasks: int) -> tuple[int, int]:
+    """The process cap of a sandboxed bot without a cgroup: RLIMIT_NPROC, set inside the
+    sandbox's own user namespace, where it counts the bot's tasks (processes and threads) only
+    (the kernel keeps the count per user namespace; the bot has no capability to raise it)."""
+    return (resource.RLIMIT_NPROC, int(max_tasks))
 
 
 class _Spawner:

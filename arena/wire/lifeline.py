@@ -49,7 +49,8 @@ def wrap(argv: list[str], parent_pid: int,
          limits: list[tuple[int, int]] | None = None) -> list[str]:
     """The command line that runs `argv` under the lifeline, with these resource limits
     ((RLIMIT_x, value) pairs, set before the exec so that a wrapper program and everything it
-    starts inherit them)."""
+    starts inherit them). `parent_pid` 0: no parent check (in a sandbox, whose own init is the
+    parent; bwrap's --die-with-parent ties it to the referee)."""
     opts = [f"--rlimit={res}:{value}" for res, value in (limits or [])]
     return [sys.executable, "-m", "arena.wire.lifeline", str(parent_pid), *opts, "--", *argv]
 
@@ -66,7 +67,7 @@ def main(args: list[str]) -> int:
     if len(args) < 3 or args[1] != "--" or not args[0].isdigit():
         print(usage, file=sys.stderr)
         return 2
-    die_with_parent(int(args[0]))
+    die_with_parent(int(args[0]) or None)  # 0: no parent to check (inside a sandbox)
     for res, value in limits:
         try:
             resource.setrlimit(res, (value, value))

@@ -45,7 +45,8 @@ def test_summary_lines() -> None:
     assert Support("v1", ("memory", "pids", "cpuacct", "freezer")).summary() == \
         "containment: cgroup v1 (memory, pids, cpuacct, freezer)"
     assert Support("none", reason="x").summary() == \
-        "containment: rlimits only; shared memory and child processes are not counted"
+        ("containment: rlimits only; shared memory and child processes are not counted"
+         + cgroups.task_cap_note())
 
 
 def test_detect_says_something_here() -> None:

@@ -510,9 +510,10 @@ class _App:
         path = getattr(status, "report", None) or getattr(status, "path", None)
         if not path or not Path(path).is_file():
             raise HTTPException(404, "No report of the final round robin yet.")
+        report = Path(path)
         if not request.state.user.admin:  # the bots' own words are their authors' to read
-            path = await run_in_threadpool(public_report, Path(path))
-        text = Path(path).read_text(encoding="utf-8")  # self-contained: its own scripts only
+            report = await run_in_threadpool(public_report, report)
+        text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
         return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
 
     async def standings_csv(self, request: Request) -> Response:

@@ -46,11 +46,11 @@ class ReferenceScore:
 
 @dataclass(frozen=True)
 class StandingRow:
-    """One row of the leaderboard: an entry (a user's current version, ranked) or a reference
-    bot (`kind` "reference", `rank` None, `user` its short name, `spec` its SPEC, `anchor` when
-    its rating is the fixed point of the scale)."""
+    """One row of the leaderboard: an entry (a user's current version, ranked from 1) or a
+    reference bot (`kind` "reference", not ranked: `rank` 0, `user` its short name, `spec` its
+    SPEC, `anchor` when its rating is the fixed point of the scale)."""
 
-    rank: int | None
+    rank: int
     user: str
     submission_id: int
     version: int
@@ -189,7 +189,7 @@ def leaderboard(league: League) -> list[StandingRow]:
                                    count.get(side, 0), faults.get(side, 0), created,
                                    vs_reference=scores))
         else:
-            out.append(StandingRow(None, names[side], 0, 0, elo, elo - err, elo + err,
+            out.append(StandingRow(0, names[side], 0, 0, elo, elo - err, elo + err,
                                    count.get(side, 0), faults.get(side, 0), 0.0,
                                    kind="reference", spec=side, anchor=side == anchor))
     return out

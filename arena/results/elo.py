@@ -190,10 +190,10 @@ def fit_ratings(players: Sequence[str], games: Iterable[tuple[str, str, float]],
         centre = np.eye(n) - np.full((n, n), 1.0 / n)  # rating i - the mean
         zero, shift = float(beta.mean()), 0.0
     else:
-        a = index[anchor]
+        fixed = index[anchor]
         centre = np.eye(n)
-        centre[:, a] -= 1.0  # rating i - the anchor's
-        zero, shift = float(beta[a]), anchor_elo
+        centre[:, fixed] -= 1.0  # rating i - the anchor's
+        zero, shift = float(beta[fixed]), anchor_elo
     cov = centre @ cov @ centre.T
     elo = (beta - zero) * _ELO_PER_NAT + shift
     err = Z95 * np.sqrt(np.clip(np.diag(cov), 0.0, None)) * _ELO_PER_NAT

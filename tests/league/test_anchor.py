@@ -113,8 +113,8 @@ def test_reference_rows_are_unranked_and_interleaved_by_rating(tmp_path: Path) -
     _play(lg, s["bob"], L1, 0, 1, 7)
     rows = leaderboard(lg)
     assert [(r.user, r.rank, r.kind) for r in rows] == [
-        ("ann", 1, "entry"), ("L1", None, "reference"), ("bob", 2, "entry"),
-        ("L0", None, "reference")]
+        ("ann", 1, "entry"), ("L1", 0, "reference"), ("bob", 2, "entry"),
+        ("L0", 0, "reference")]
     assert [r.elo for r in rows] == sorted((r.elo for r in rows), reverse=True)
     ref = {r.spec: r for r in rows if r.kind == "reference"}
     assert ref[L1].anchor and not ref[L0].anchor

@@ -1,5 +1,6 @@
-"""A league's settings (league.yaml): boards, time limit, reference bots, pairs per version,
-openings of rating games, and the final round robin's boards and pairs.
+"""A league's settings (league.yaml): boards, time limit, reference bots (and the one that
+anchors the Elo scale), pairs per version, openings of rating games, and the final round
+robin's boards and pairs.
 
 `parse_config` checks every key and value, so that `cxarena league init` refuses a bad one
 (naming it) before anything is created: board sets must exist (configs/boards.yaml, or a
@@ -9,6 +10,7 @@ configs use; `board_set:` is its old name, still accepted (not both)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -21,7 +23,10 @@ from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.tournament.config import resolve_board_set
 
-__all__ = ["LeagueConfig", "parse_config"]
+__all__ = ["ANCHOR_ELO", "LeagueConfig", "parse_config"]
+
+#: the rating of the anchor, the reference bot that fixes the leaderboard's Elo scale
+ANCHOR_ELO = 1000.0
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,15 @@ class LeagueConfig:
     board_list: tuple[tuple[int, int, int], ...] = ()
     #: the same for `final_board_set`
     final_board_list: tuple[tuple[int, int, int], ...] = ()
+    #: the reference bot (a SPEC of reference_bots) whose rating is fixed at `anchor_elo`
+    #: (Ordo's -A); "" means the last reference bot: see `anchor_bot`
+    anchor: str = ""
+    anchor_elo: float = ANCHOR_ELO
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def anchor_bot(self) -> str:
+        """The SPEC the leaderboard's scale is anchored to ("" without reference bots)."""
+        return self.anchor or (self.reference_bots[-1] if self.reference_bots else "")
 
     def boards(self) -> tuple[tuple[int, int, int], ...]:
         """The boards the rating games rotate over."""
@@ -56,7 +69,7 @@ class LeagueConfig:
 _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
-         "final_pairs", "max_uploads_per_day"}
+         "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo"}
 
 
 @functools.lru_cache(maxsize=64)
@@ -149,7 +162,15 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         final_board_set=final_set, final_board_list=final_list,
         final_pairs=_number(data, "final_pairs", 1, where),
         max_uploads_per_day=_number(data, "max_uploads_per_day", 10, where),
+        anchor_elo=float(_number(data, "anchor_elo", ANCHOR_ELO, where, integer=False)),
     )
+    if "anchor" in data:
+        anchor = data["anchor"]
+        if not isinstance(anchor, str) or anchor.strip() not in cfg.reference_bots:
+            raise ValueError(f"{where}: anchor: expected one of reference_bots "
+                             f"({', '.join(cfg.reference_bots) or 'none given'}), "
+                             f"got {anchor!r}")
+        cfg = dataclasses.replace(cfg, anchor=anchor.strip())
     if (cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1
             or cfg.final_pairs < 1 or cfg.max_uploads_per_day < 1):
         raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes, "

@@ -3,8 +3,14 @@
 Games live in the `games` table (one row per finished game: the two sides, the score of side A
 -- a fault already scored as a loss of its author -- and who faulted), each with its full record
 (moves, times, the faulting side's stderr tail) in `game_records`, for the replay viewer. Each
-active entry is the latest accepted version of a user; reference bots are rated alongside but
-not ranked.
+active entry is the latest accepted version of a user; the reference bots of the league's
+config are rated alongside and shown as rows of the leaderboard, but not ranked.
+
+The Elo scale is anchored (Ordo's -A): the config's `anchor` reference bot (by default the last
+one, players.L1) is fixed at `anchor_elo` (1000), so a rating does not move merely because
+another student joined. Until the anchor has played a game, the ratings' mean is `anchor_elo`.
+Each entry's row also carries its score against each reference bot (points: a win 1, a draw
+1/2, over the games its current version played against that bot).
 """
 
 from __future__ import annotations
@@ -14,16 +20,36 @@ import io
 import json
 import time
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from arena.league.db import League
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "StandingRow", "game_record", "games_of",
-           "insert_game", "record_game", "standings"]
+__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "game_record", "games_of",
+           "insert_game", "leaderboard", "record_game", "reference_name", "standings",
+           "standings_csv"]
+
+
+@dataclass(frozen=True)
+class ReferenceScore:
+    """An entry's score against one reference bot, over the games its current version played
+    against it: `points` (a win 1, a draw 1/2) out of `games`; str() gives "7.5/8"."""
+
+    bot: str  # the reference bot's short name (players.L1 -> L1)
+    points: float
+    games: int
+
+    def __str__(self) -> str:
+        return f"{_points(self.points)}/{self.games}"
+
 
 @dataclass(frozen=True)
 class StandingRow:
+    """One row of the leaderboard: an entry (a user's current version, ranked from 1) or a
+    reference bot (`kind` "reference", not ranked: `rank` 0, `user` its short name, `spec` its
+    SPEC, `anchor` when its rating is the fixed point of the scale)."""
+
     rank: int
     user: str
     submission_id: int
@@ -34,6 +60,37 @@ class StandingRow:
     games: int
     faults: int
     latest_version_at: float
+    kind: str = "entry"
+    spec: str = ""
+    anchor: bool = False
+    #: an entry's score against each reference bot, in the config's order (empty for a bot)
+    vs_reference: tuple[ReferenceScore, ...] = ()
+
+
+def _points(points: float) -> str:
+    """8.0 -> "8", 7.5 -> "7.5" (points are whole or half)."""
+    return str(int(points)) if points == int(points) else f"{points:.1f}"
+
+
+def reference_name(spec: str) -> str:
+    """A reference bot's short name: the last part of its class, module or file name
+    (players.L1 -> L1, java:bots:connectx.L1.L1 -> L1, bots/strong.py -> strong)."""
+    text = spec.strip()
+    if text.startswith("exec:"):
+        return text
+    for prefix in ("java:", "kaggle:"):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    last = text.rsplit(":", 1)[-1]
+    if last.endswith(".py") or "/" in last or "\\" in last:
+        return PurePath(last).stem or text
+    return last.rsplit(".", 1)[-1] or text
+
+
+def _reference_names(specs: tuple[str, ...]) -> dict[str, str]:
+    """SPEC -> short name; the whole SPEC where two reference bots share a short name."""
+    short = [reference_name(s) for s in specs]
+    return {s: n if short.count(n) == 1 else s for s, n in zip(specs, short, strict=True)}
 
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
@@ -73,7 +130,17 @@ def game_record(league: League, game_id: int) -> GameRecord | None:
 
 
 def standings(league: League) -> list[StandingRow]:
-    """One row per user whose latest accepted version has played, best Elo first."""
+    """One row per user whose latest accepted version has played, best Elo first (the ranked
+    entries of `leaderboard`, without the reference bots)."""
+    return [r for r in leaderboard(league) if r.kind == "entry"]
+
+
+def leaderboard(league: League) -> list[StandingRow]:
+    """The ranked entries and the reference bots that have played, best Elo first; the Elo
+    scale is anchored to the config's anchor at its `anchor_elo`."""
+    cfg = league.config
+    refs = cfg.reference_bots
+    names = _reference_names(refs)
     latest: dict[str, tuple[int, int, float]] = {}
     for sub in league.submissions():
         if sub.status in ("rating", "active"):
@@ -84,6 +151,7 @@ def standings(league: League) -> list[StandingRow]:
     count: dict[str, int] = {}
     faults: dict[str, int] = {}
     players: set[str] = set()
+    versus: dict[tuple[str, str], tuple[float, int]] = {}  # (entry, reference) -> (pts, n)
     for a, b, s, faulted in rows:
         if (a.startswith("sub:") and a not in entries) or (b.startswith("sub:")
                                                            and b not in entries):
@@ -94,15 +162,36 @@ def standings(league: League) -> list[StandingRow]:
             count[side] = count.get(side, 0) + 1
         if faulted:
             faults[faulted] = faults.get(faulted, 0) + 1
-    ratings = fit_ratings(sorted(players), games).as_dict()
-    ranked = sorted((e for e in entries if e in ratings), key=lambda e: -ratings[e][0])
+        for me, other, mine in ((a, b, float(s)), (b, a, 1.0 - float(s))):
+            if me in entries and other in names:
+                pts, n = versus.get((me, other), (0.0, 0))
+                versus[(me, other)] = (pts + mine, n + 1)
+    anchor = cfg.anchor_bot()
+    if anchor in players:
+        ratings = fit_ratings(sorted(players), games, anchor=anchor,
+                              anchor_elo=cfg.anchor_elo).as_dict()
+    else:  # the anchor has not played yet: centre the scale on its value meanwhile
+        ratings = {p: (elo + cfg.anchor_elo, err)
+                   for p, (elo, err) in fit_ratings(sorted(players), games).as_dict().items()}
+    shown = [e for e in entries if e in ratings] + [r for r in refs if r in ratings]
+    shown.sort(key=lambda side: -ratings[side][0])
     out = []
-    for rank, entry in enumerate(ranked, 1):
-        user = entries[entry]
-        sid, version, created = latest[user]
-        elo, err = ratings[entry]
-        out.append(StandingRow(rank, user, sid, version, elo, elo - err, elo + err,
-                               count.get(entry, 0), faults.get(entry, 0), created))
+    rank = 0
+    for side in shown:
+        elo, err = ratings[side]
+        if side in entries:
+            rank += 1
+            user = entries[side]
+            sid, version, created = latest[user]
+            scores = tuple(ReferenceScore(names[r], *versus.get((side, r), (0.0, 0)))
+                           for r in refs)
+            out.append(StandingRow(rank, user, sid, version, elo, elo - err, elo + err,
+                                   count.get(side, 0), faults.get(side, 0), created,
+                                   vs_reference=scores))
+        else:
+            out.append(StandingRow(0, names[side], 0, 0, elo, elo - err, elo + err,
+                                   count.get(side, 0), faults.get(side, 0), 0.0,
+                                   kind="reference", spec=side, anchor=side == anchor))
     return out
 
 
@@ -131,14 +220,23 @@ def games_of(league: League, submission_id: int) -> list[GameSummary]:
 
 
 def standings_csv(league: League) -> str:
-    """The leaderboard as CSV (one row per ranked entry)."""
+    """The leaderboard as CSV: one row per ranked entry and per reference bot (an empty rank;
+    `kind` says entry, reference or anchor), with each entry's points and games against each
+    reference bot (vs_<bot>_points, vs_<bot>_games)."""
+    refs = _reference_names(league.config.reference_bots)
     buf = io.StringIO()
     writer = csv.writer(buf)
     writer.writerow(["rank", "user", "submission_id", "version", "elo", "elo_low",
-                     "elo_high", "games", "faults", "latest_version_at"])
-    for r in standings(league):
-        writer.writerow([r.rank, r.user, r.submission_id, r.version, f"{r.elo:.1f}",
-                         f"{r.elo_low:.1f}", f"{r.elo_high:.1f}", r.games, r.faults,
-                         time.strftime("%Y-%m-%d %H:%M:%S",
-                                       time.gmtime(r.latest_version_at))])
+                     "elo_high", "games", "faults", "latest_version_at", "kind"]
+                    + [f"vs_{n}_{what}" for n in refs.values() for what in ("points", "games")])
+    for r in leaderboard(league):
+        numbers = [f"{r.elo:.1f}", f"{r.elo_low:.1f}", f"{r.elo_high:.1f}", r.games, r.faults]
+        if r.kind == "entry":
+            writer.writerow([r.rank, r.user, r.submission_id, r.version, *numbers,
+                             time.strftime("%Y-%m-%d %H:%M:%S",
+                                           time.gmtime(r.latest_version_at)), r.kind]
+                            + [x for v in r.vs_reference for x in (_points(v.points), v.games)])
+        else:
+            writer.writerow(["", r.user, "", "", *numbers, "",
+                             "anchor" if r.anchor else r.kind] + ["", ""] * len(refs))
     return buf.getvalue()

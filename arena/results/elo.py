@@ -7,7 +7,9 @@
   likelihood Bradley-Terry fit (draws count as half a win, as Ordo does), mean 0, with 95%
   confidence intervals from the Fisher information. A weak prior (one virtual draw between
   every pair that met, plus a very wide Gaussian around 0) keeps the ratings finite for a
-  player that won or lost every game and pins down players that never met.
+  player that won or lost every game and pins down players that never met. With `anchor=`
+  the scale is instead fixed by one player at `anchor_elo` (Ordo's -A): that player's rating
+  is exact and the others' intervals are relative to it (the league's leaderboard).
 
 The fit has no first-move term on purpose: every schedule (round robin, gauntlet; with or
 without openings) plays each pairing on each board as often with one player first as with the
@@ -113,7 +115,8 @@ def elo_difference(wins: int, losses: int, draws: int) -> EloDifference:
 
 @dataclass(frozen=True)
 class Ratings:
-    """Fitted Elo ratings (mean 0) and the half-widths of their 95% confidence intervals."""
+    """Fitted Elo ratings (mean 0, or the anchor at its value) and the half-widths of their
+    95% confidence intervals."""
 
     players: tuple[str, ...]
     elo: tuple[float, ...]
@@ -126,7 +129,8 @@ class Ratings:
 
 def fit_ratings(players: Sequence[str], games: Iterable[tuple[str, str, float]],
                 prior_draws: float = 1.0, prior_sd_elo: float = 2000.0,
-                max_iter: int = 100) -> Ratings:
+                max_iter: int = 100, anchor: str | None = None,
+                anchor_elo: float = 0.0) -> Ratings:
     """Maximum-likelihood Bradley-Terry ratings from `games` (a, b, score of a: 1, 0.5 or 0).
 
     P(a beats b) = 1 / (1 + 10^((r_b - r_a)/400)); a draw counts as half a win and half a loss.
@@ -134,11 +138,18 @@ def fit_ratings(players: Sequence[str], games: Iterable[tuple[str, str, float]],
     prior_sd_elo^2) on each rating; ratings are shifted to mean 0. The 95% intervals come from
     the inverse of the observed Fisher information (the Hessian of the log posterior),
     projected onto mean-zero ratings.
+
+    With `anchor` (one of `players`) the ratings are shifted so that the anchor's is exactly
+    `anchor_elo` instead of the mean being 0 (Ordo's -A): the anchor's interval is 0 and every
+    other interval is that of its difference to the anchor. The differences between players
+    are the same either way.
     """
     names = list(players)
     index = {p: i for i, p in enumerate(names)}
     if len(index) != len(names):
         raise ValueError("duplicate player names")
+    if anchor is not None and anchor not in index:
+        raise ValueError(f"anchor {anchor!r} is not one of the players")
     n = len(names)
     if n == 0:
         return Ratings((), (), ())
@@ -175,8 +186,15 @@ def fit_ratings(players: Sequence[str], games: Iterable[tuple[str, str, float]],
     w = played * p * (1.0 - p)
     info = np.diag(w.sum(axis=1)) - w + precision * np.eye(n)
     cov = np.linalg.inv(info)
-    centre = np.eye(n) - np.full((n, n), 1.0 / n)
-    cov = centre @ cov @ centre
-    elo = (beta - beta.mean()) * _ELO_PER_NAT
+    if anchor is None:
+        centre = np.eye(n) - np.full((n, n), 1.0 / n)  # rating i - the mean
+        zero, shift = float(beta.mean()), 0.0
+    else:
+        fixed = index[anchor]
+        centre = np.eye(n)
+        centre[:, fixed] -= 1.0  # rating i - the anchor's
+        zero, shift = float(beta[fixed]), anchor_elo
+    cov = centre @ cov @ centre.T
+    elo = (beta - zero) * _ELO_PER_NAT + shift
     err = Z95 * np.sqrt(np.clip(np.diag(cov), 0.0, None)) * _ELO_PER_NAT
     return Ratings(tuple(names), tuple(float(x) for x in elo), tuple(float(x) for x in err))

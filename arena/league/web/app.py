@@ -252,15 +252,21 @@ class _App:
 
     # ------------------------------------------------------------------ pages
     async def leaderboard(self, request: Request) -> Response:
-        def read(lg: League) -> tuple[list[Any], bool, bool]:
+        from arena.league.standings import leaderboard
+
+        def read(lg: League) -> tuple[list[Any], bool, bool, float]:
             try:
                 final = bool(getattr(self.core.final_status(lg), "report", ""))
             except NotAvailable:
                 final = False
-            return self.core.standings(lg), lg.frozen, final
+            # the ranked entries and the reference bots, on the anchored scale
+            return leaderboard(lg), lg.frozen, final, lg.config.anchor_elo
 
-        rows, frozen, final = await self.db(read)
-        return self.page(request, "leaderboard.html", rows=rows, frozen=frozen, final=final)
+        rows, frozen, final, anchor_elo = await self.db(read)
+        anchor = next((r for r in rows if r.anchor), None)
+        return self.page(request, "leaderboard.html", rows=rows, frozen=frozen, final=final,
+                         anchor=anchor, anchor_elo=anchor_elo,
+                         references=any(r.kind == "reference" for r in rows))
 
     async def submit_get(self, request: Request) -> Response:
         def read(lg: League) -> tuple[Any, Any, bool]:

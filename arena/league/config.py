@@ -11,6 +11,7 @@ configs use; `board_set:` is its old name, still accepted (not both)."""
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import functools
 import math
 import os
@@ -55,6 +56,12 @@ class LeagueConfig:
     #: (Ordo's -A); "" means the last reference bot: see `anchor_bot`
     anchor: str = ""
     anchor_elo: float = ANCHOR_ELO
+    #: when uploads close and the league freezes by itself (seconds since the epoch; None: the
+    #: teacher freezes by hand). league.yaml's `deadline`: a date and time, e.g.
+    #: 2026-12-18 23:59 (the server's local time) or 2026-12-18T23:59:00+01:00
+    deadline_ts: float | None = None
+    #: start the final round robin at the deadline (`serve` does it)
+    final_at_deadline: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def anchor_bot(self) -> str:
@@ -69,7 +76,8 @@ class LeagueConfig:
 _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
-         "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo"}
+         "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
+         "final_at_deadline"}
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,6 +122,13 @@ def _number(data: dict[str, Any], key: str, default: float, where: str,
     return value
 
 
+def _flag(data: dict[str, Any], key: str, default: bool, where: str) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"{where}: {key}: expected true or false, got {value!r}")
+    return value
+
+
 def _reference_bots(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(b, str) and b.strip() for b in value):
         raise ValueError(f"{where}: reference_bots: expected a list of bot SPECs (e.g. "
@@ -124,6 +139,28 @@ def _reference_bots(value: Any, where: str) -> tuple[str, ...]:
         except SpecError as exc:
             raise ValueError(f"{where}: reference_bots: {exc}") from None
     return tuple(b.strip() for b in value)
+
+
+def _deadline(value: Any, where: str) -> float | None:
+    """The deadline as seconds since the epoch: YAML's own timestamp, or an ISO 8601 text; a
+    time without a zone is the server's local time."""
+    if value is None:
+        return None
+    when: datetime.datetime | None = None
+    if isinstance(value, datetime.datetime):
+        when = value
+    elif isinstance(value, datetime.date):
+        when = datetime.datetime.combine(value, datetime.time(23, 59, 59))
+    elif isinstance(value, str):
+        try:
+            when = datetime.datetime.fromisoformat(value.strip())
+        except ValueError:
+            when = None
+    if when is None:
+        raise ValueError(f"{where}: deadline: expected a date and time such as "
+                         f"2026-12-18 23:59 (local time) or 2026-12-18T23:59:00+01:00, "
+                         f"got {value!r}")
+    return when.timestamp()  # a naive time is taken as local time
 
 
 def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
@@ -145,9 +182,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     board_set, board_list = _boards(data.get(boards_key, "competition"), boards_key, where)
     final_set, final_list = _boards(data.get("final_board_set", "competition"),
                                     "final_board_set", where)
-    isolation = data.get("isolation", True)
-    if not isinstance(isolation, bool):
-        raise ValueError(f"{where}: isolation: expected true or false, got {isolation!r}")
+    isolation = _flag(data, "isolation", True, where)
     cfg = LeagueConfig(
         board_set=board_set, board_list=board_list,
         timeout_s=float(_number(data, "timeout_s", 1.0, where, integer=False)),
@@ -163,7 +198,11 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         final_pairs=_number(data, "final_pairs", 1, where),
         max_uploads_per_day=_number(data, "max_uploads_per_day", 10, where),
         anchor_elo=float(_number(data, "anchor_elo", ANCHOR_ELO, where, integer=False)),
+        deadline_ts=_deadline(data.get("deadline"), where),
+        final_at_deadline=_flag(data, "final_at_deadline", False, where),
     )
+    if cfg.final_at_deadline and cfg.deadline_ts is None:
+        raise ValueError(f"{where}: final_at_deadline needs a deadline")
     if "anchor" in data:
         anchor = data["anchor"]
         if not isinstance(anchor, str) or anchor.strip() not in cfg.reference_bots:

@@ -19,6 +19,7 @@ from pathlib import Path
 from arena.league.config import LeagueConfig, parse_config
 
 __all__ = ["League", "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError",
+           "format_deadline", "time_left",
            "User", "check_file_name"]
 
 DB_NAME = "league.sqlite"
@@ -138,8 +139,28 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def format_deadline(config: LeagueConfig) -> str:
+    """The deadline in the server's local time, with its zone ("" without one)."""
+    if config.deadline_ts is None:
+        return ""
+    return time.strftime("%Y-%m-%d %H:%M %Z", time.localtime(config.deadline_ts))
+
+
+def time_left(config: LeagueConfig, now: float | None = None) -> str:
+    """What the pages say of the deadline: "closes 2026-12-18 23:59 UTC (3 days 4 h left)",
+    "closed 2026-12-18 23:59 UTC", or "" without a deadline."""
+    if config.deadline_ts is None:
+        return ""
+    left = config.deadline_ts - (time.time() if now is None else now)
+    if left <= 0:
+        return f"closed {format_deadline(config)}"
+    return f"closes {format_deadline(config)} ({_duration(left)} left)"
+
+
 def _duration(seconds: float) -> str:
     minutes = math.ceil(seconds / 60)
+    if minutes >= 48 * 60:
+        return f"{minutes // 1440} days {minutes % 1440 // 60} h"
     return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
 
 
@@ -399,6 +420,9 @@ class League:
             raise UploadError(f"no user {user!r}")
         if account.disabled:
             raise UploadError(f"user {user!r} is disabled")
+        if self.deadline_passed():
+            raise UploadError(f"the league's deadline ({format_deadline(self.config)}) has "
+                              f"passed: no new versions are accepted")
         if self.frozen:
             raise UploadError("the league is frozen: no new versions are accepted")
         size = sum(len(d) for _, d in files)
@@ -465,8 +489,13 @@ class League:
 
     @property
     def frozen(self) -> bool:
+        """Frozen by the admin, or by the deadline (league.yaml's `deadline`) having passed."""
         row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
-        return row is not None
+        return row is not None or self.deadline_passed()
+
+    def deadline_passed(self, now: float | None = None) -> bool:
+        deadline = self.config.deadline_ts
+        return deadline is not None and (time.time() if now is None else now) >= deadline
 
     def disable(self, submission_id: int) -> None:
         with self.conn:

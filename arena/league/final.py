@@ -168,6 +168,17 @@ def start_final(league: League, results_root: Path) -> str:
     return str(results)
 
 
+def final_at_deadline(league: League, results_root: Path) -> str | None:
+    """Start the final round robin if league.yaml asks for it at the deadline
+    (`final_at_deadline`), the deadline has passed, and it has never been started; returns its
+    results folder, or None. The server calls it between its checks."""
+    if not (league.config.final_at_deadline and league.deadline_passed()):
+        return None
+    if _state(league):  # started before (by this, or by the admin): never twice
+        return None
+    return start_final(league, results_root)
+
+
 #: the processes this one started (reaped by `final_status`, so none stays a zombie)
 _children: list[subprocess.Popen[bytes]] = []
 

@@ -66,7 +66,8 @@ from starlette.staticfiles import StaticFiles
 import arena.report
 from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
-from arena.league.db import QuotaExceeded, check_file_name
+from arena.league.config import LeagueConfig
+from arena.league.db import QuotaExceeded, check_file_name, time_left
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
     CSRF_FIELD,
@@ -168,6 +169,9 @@ class _App:
     def __init__(self, core: Core, results_root: Path) -> None:
         self.core = core
         self.results_root = results_root
+        #: the league's settings (league.yaml, stored in the league at init: fixed while it
+        #: runs); None until `create_app` reads them
+        self.config: LeagueConfig | None = None
         #: failed logins per user name (a rotating client address does not get past it)
         self.name_limiter = LoginLimiter()
         #: and per client address (nor does a rotating user name)
@@ -181,6 +185,7 @@ class _App:
     def page(self, request: Request, template: str, status: int = 200,
              **ctx: Any) -> HTMLResponse:
         user = request.state.user if hasattr(request.state, "user") else None
+        ctx.setdefault("deadline", time_left(self.config) if self.config else "")
         html = self.env.get_template(template).render(
             user=user, csrf=csrf_token(request.session), **ctx)
         return HTMLResponse(html, status_code=status)
@@ -572,7 +577,8 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
     directory = Path(directory)
     core = Core(directory)
     app = _App(core, Path(results_root) if results_root else directory / "results")
-    upload_cap = core.run(lambda lg: lg.config.max_upload_bytes) + MULTIPART_OVERHEAD_BYTES
+    app.config = core.run(lambda lg: lg.config)
+    upload_cap = app.config.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
 
     def logged_in(handler: Any, admin: bool = False) -> Any:
         async def endpoint(request: Request) -> Response:

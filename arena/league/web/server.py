@@ -25,6 +25,7 @@ import uvicorn
 
 from arena.league import League, LeagueError
 from arena.league.checks import check_next, requeue_interrupted
+from arena.league.final import final_at_deadline
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
 from arena.league.worker import start_workers
 from arena.referee.sandbox import resolve
@@ -38,9 +39,12 @@ log = logging.getLogger("arena.league.web")
 class CheckThread:
     """Runs the queued conformance checks, one at a time, until stopped."""
 
-    def __init__(self, directory: Path, idle_s: float = 0.5) -> None:
+    def __init__(self, directory: Path, idle_s: float = 0.5,
+                 results_root: Path | None = None) -> None:
         self.dir = Path(directory)
         self.idle_s = idle_s
+        #: where the final's results go when the deadline starts it (`final_at_deadline`)
+        self.results_root = results_root or self.dir / "results"
         self._stop = threading.Event()
         lg = League.open(self.dir)
         try:  # a check in flight when the server was killed runs again
@@ -57,6 +61,10 @@ class CheckThread:
                 lg = League.open(self.dir)
                 try:
                     done = check_next(lg)
+                    started = final_at_deadline(lg, self.results_root)
+                    if started:
+                        log.warning("the deadline has passed: the final round robin started "
+                                    "(%s)", started)
                 finally:
                     lg.conn.close()
             except Exception:  # a check must never take the server down

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.onboarding.discovery import discover
@@ -32,8 +34,8 @@ def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str
         docs[info.name] = info.doc
     configs = sorted(configs_dir.glob("*.yaml")) if configs_dir and configs_dir.is_dir() else []
     for path in configs:
-        if path.name == "boards.yaml":  # the board sets, not a tournament
-            continue
+        if path.name == "boards.yaml" or not _names_players(path):  # the board sets, a
+            continue  # league's settings: not tournaments, no bots to offer
         try:
             config = load_config(path)
         except (UsageError, SpecError) as e:
@@ -55,3 +57,13 @@ def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str
             entrants[name] = Entrant(name, spec, dict(p.options), str(path), config.game)
             docs[name] = f"{p.spec} {dict(p.options) or ''}".strip()
     return list(entrants.values()), docs, warnings
+
+
+def _names_players(path: Path) -> bool:
+    """Whether a YAML file is a tournament config (a mapping with `players`); a file that
+    cannot be read is, so that its error is shown."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return True
+    return not isinstance(data, dict) or "players" in data

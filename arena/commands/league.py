@@ -192,7 +192,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.league_command == "init":
             _check_config_file(args.config)
-            League.init(args.dir, args.config)
+            league = League.init(args.dir, args.config)
+            for note in league.config.notes:
+                print(f"note: {note}", file=sys.stderr)
             print(f"league created in {args.dir}")
             return 0
         return _COMMANDS[args.league_command](League.open(args.dir), args)

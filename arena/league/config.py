@@ -62,6 +62,8 @@ class LeagueConfig:
     deadline_ts: float | None = None
     #: start the final round robin at the deadline (`serve` does it)
     final_at_deadline: bool = False
+    #: what `league init` says of the file beyond errors (an old key name still accepted)
+    notes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def anchor_bot(self) -> str:
@@ -201,6 +203,10 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         deadline_ts=_deadline(data.get("deadline"), where),
         final_at_deadline=_flag(data, "final_at_deadline", False, where),
     )
+    if boards_key == "board_set":
+        cfg = dataclasses.replace(cfg, notes=(
+            f"{where}: board_set: is the old name of boards: (the name tournament configs "
+            f"use); it still works, and boards: is what to write",))
     if cfg.final_at_deadline and cfg.deadline_ts is None:
         raise ValueError(f"{where}: final_at_deadline needs a deadline")
     if "anchor" in data:

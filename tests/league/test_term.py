@@ -126,6 +126,16 @@ def test_boards_is_the_shared_name_and_board_set_still_works() -> None:
     assert parse_config("boards: [[4, 4, 3]]\n").boards() == ((4, 4, 3),)
     assert parse_config("boards: competition\n").board_set == "competition"
     assert parse_config("board_set: [[4, 4, 3]]\n").boards() == ((4, 4, 3),)
+    assert parse_config("boards: [[4, 4, 3]]\n").notes == ()
+
+
+def test_the_old_name_is_accepted_with_a_note(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 4, 3]]\n")
+    assert cli_main(["league", "init", str(tmp_path / "lg"), "--config", str(cfg)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("note: ") and "board_set: is the old name of boards:" in err
 
 
 def test_init_outside_the_project_names_the_missing_config(

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from arena.analysis.engine import Oracle
 from arena.board import CXBoard
 from arena.errors import UsageError
-from arena.games.openings import GameJudge
 from arena.tournament.openings import Judge
 
 if TYPE_CHECKING:
@@ -35,36 +34,26 @@ def checked_board(board: list[int]) -> tuple[int, int, int]:
     return M, N, K
 
 
-#: the entry-point group where a package offers its judge of generated openings
+#: the entry-point group of the judges of generated openings: one entry per game name
 JUDGE_GROUP = "cxarena.opening_judges"
+#: the judge names of older configs and installs, and the game each stands for
+JUDGE_ALIASES = {"search": "connectx"}
 
 
-#: the entry point group of other games' opening judges (one entry per game name)
-GAME_JUDGE_GROUP = "cxarena.game_opening_judges"
+def opening_judge(game: str = "connectx") -> Judge:
+    """The judge of `game`'s generated openings (`arena.tournament.openings`), found by its
+    entry point in `JUDGE_GROUP` under the game's name (pyproject.toml registers each game's
+    judge, from the search of its built-in bots; ``search`` is Connect-X's older name): the
+    bots offer it, so nothing in `arena/` imports `players`."""
+    from importlib.metadata import entry_points  # only when asked
 
-
-def game_opening_judge(game: str) -> GameJudge:
-    """The judge of another game's generated openings (its bots' search, registered in
-    pyproject.toml under `GAME_JUDGE_GROUP` by game name; `arena.games.openings`)."""
-    from importlib.metadata import entry_points  # as opening_judge: only when asked
-
-    found = [ep for ep in entry_points(group=GAME_JUDGE_GROUP) if ep.name == game]
+    name = JUDGE_ALIASES.get(game, game)
+    # the game's own name first, then an older name (an install made before the one group)
+    names = [name] + [old for old, new in JUDGE_ALIASES.items() if new == name]
+    found = sorted((ep for ep in entry_points(group=JUDGE_GROUP) if ep.name in names),
+                   key=lambda ep: names.index(ep.name))
     if not found:
         raise UsageError(f"no opening judge for {game!r} is installed (entry point group "
-                         f"{GAME_JUDGE_GROUP}); reinstall cxarena (make, or pip install -e .)")
-    judge: GameJudge = found[0].load()
-    return judge
-
-
-def opening_judge(name: str = "search") -> Judge:
-    """The judge of generated openings, found by its entry point (pyproject.toml registers
-    `players._shared.judge:judge_opening`, the search engine shared by the built-in bots, as
-    ``search``): the bots offer it, so nothing in `arena/` imports `players`."""
-    from importlib.metadata import entry_points
-
-    found = [ep for ep in entry_points(group=JUDGE_GROUP) if ep.name == name]
-    if not found:
-        raise UsageError(f"no opening judge {name!r} is installed (entry point group "
                          f"{JUDGE_GROUP}); reinstall cxarena (make, or pip install -e .)")
     judge: Judge = found[0].load()
     return judge

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from arena import defaults
-from arena.commands import checked_board, game_opening_judge, opening_judge
+from arena.commands import checked_board, opening_judge
 from arena.errors import UsageError
-from arena.games.openings import random_opening
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
 from arena.tournament import schedule
+from arena.tournament.openings import random_opening
 
 HELP = "play a few games between two bots and print the results and a summary"
 
@@ -170,13 +170,13 @@ def _game_pairs_open(args: argparse.Namespace) -> bool:
 
 
 def game_opening(args: argparse.Namespace, game: Any, k: int) -> tuple[str, ...]:
-    """Pair k's opening in another game: random legal plies (`arena.games.openings`) from a
+    """Pair k's opening in another game: random legal plies (`arena.tournament.openings`) from a
     seed made from --seed and k; none for a single pair or with --no-openings."""
     if not _game_pairs_open(args):
         return ()
     plies = GAME_PLIES if args.plies is None else args.plies
     return random_opening(game, plies, schedule.game_seed(args.seed, f"match-pair-{k + 1}"),
-                          game_opening_judge(game.name))
+                          opening_judge(game.name))
 
 
 def game_starts(args: argparse.Namespace, game: Any) -> str:

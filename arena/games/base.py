@@ -216,6 +216,18 @@ class Game(ABC, Generic[S, M]):
         """The cells of the line that won the game, to mark (none by default)."""
         return ()
 
+    # ------------------------------------------------- generated openings
+    def opening_moves(self, state: S) -> Sequence[M]:
+        """The moves a generated opening draws from, uniformly (`arena.tournament.openings`):
+        every legal move by default; a game may keep openings where its play is."""
+        return self.legal_moves(state)
+
+    def opening_key(self, state: S, texts: Sequence[str]) -> Hashable:
+        """Generated openings with equal keys count as one (the first is kept): the move texts
+        by default; a game may say more (the position, move orders that transpose, mirror
+        images)."""
+        return tuple(texts)
+
     # ------------------------------------------------------- the referee's view
     def new_position(self) -> Position:
         """A mutable position at the start, for the referee's hot loop (`Position`). Games

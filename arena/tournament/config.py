@@ -575,7 +575,7 @@ def _check_challengers(value: Any, fmt: str, where: str, names: list[str]) -> tu
 
 def _check_game_openings(value: Any, where: str, seed: int) -> OpeningsConfig | None:
     """`openings: {plies: P, seed: S}` of another game (random legal plies,
-    `arena.games.openings`); no opening files."""
+    `arena.tournament.openings`); no opening files."""
     if value is None:
         return None
     if not isinstance(value, dict) or "file" in value:

@@ -34,7 +34,6 @@ from arena import __version__
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
-from arena.games.openings import GameJudge
 from arena.records import GameRecord, Reason
 from arena.referee.cgroups import summary as containment_summary
 from arena.referee.referee import MatchSettings
@@ -317,9 +316,9 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    quiet: bool = False, fresh: bool = False, replay_changed: bool = False,
                    executor: Executor | None = None, judge: Judge | None = None,
                    out: TextIO | None = None,
-                   game_judge: GameJudge | None = None) -> TournamentOutcome:
+                   game_judge: Judge | None = None) -> TournamentOutcome:
     """Run (or resume) `config`; see the module docstring. `judge` judges generated openings
-    (`arena.tournament.openings`), `game_judge` another game's (`arena.games.openings`).
+    (`arena.tournament.openings`), `game_judge` another game's.
     Raises UsageError, KeyboardInterrupt."""
     out = sys.stdout if out is None else out
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)

@@ -28,9 +28,8 @@ from typing import Any
 
 from arena.errors import UsageError
 from arena.games import make_game
-from arena.games.openings import GameJudge, random_opening
 from arena.tournament.config import TournamentConfig
-from arena.tournament.openings import Judge, OpeningStream, parse_suite
+from arena.tournament.openings import Judge, OpeningStream, parse_suite, random_opening
 
 __all__ = ["SEED_BITS", "GameSpec", "game_id", "game_seed", "make_schedule", "pairings"]
 
@@ -117,10 +116,10 @@ def _openings(config: TournamentConfig,
 
 
 def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...], vname: str,
-                  r: int, judge: GameJudge | None) -> tuple[str, ...]:
+                  r: int, judge: Judge | None) -> tuple[str, ...]:
     """Another game's opening for one round of one parameter set (the same for every pairing:
     random legal plies from the config's openings seed that `judge` accepts,
-    `arena.games.openings`)."""
+    `arena.tournament.openings`)."""
     oc = config.openings
     if oc is None or oc.plies == 0:
         return ()
@@ -129,10 +128,10 @@ def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...],
 
 
 def make_schedule(config: TournamentConfig, judge: Judge | None = None,
-                  game_judge: GameJudge | None = None) -> list[GameSpec]:
+                  game_judge: Judge | None = None) -> list[GameSpec]:
     """Every game of the tournament, longest first; `judge` judges generated openings
-    (`arena.tournament.openings`), `game_judge` another game's (`arena.games.openings`; None:
-    the rules' check only). Raises UsageError on an id clash."""
+    (`arena.tournament.openings`), `game_judge` another game's (None: the rules' check
+    only). Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
     opening_for = (_openings(config, judge) if config.is_connectx

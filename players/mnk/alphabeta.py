@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from arena.games.base import Game
 from arena.games.mnk import MNK, MNKPlayer, MNKState
 from arena.timing import Deadline
-from players._games.search import INF, WIN, Search
+from players._games.judge import SearchJudge
+from players._games.search import WIN, Search
 
 __all__ = ["MNKAlphaBeta", "judge_opening"]
 
@@ -127,20 +128,6 @@ JUDGE_DEPTH = 4
 JUDGE_LINES = 2
 
 
-def judge_opening(game: Game, texts: Sequence[str]) -> bool:
-    """The opening judge of the m,n,k-game (entry point ``cxarena.game_opening_judges``): True
-    when a short search finds neither side winning by force (nor about to) after `texts`, and
-    scores the position within JUDGE_LINES open lines of k-1 stones of even."""
-    bot = MNKAlphaBeta()
-    bot.init_player(game, True, 60.0)
-    bot.search.reset(Deadline(30.0))
-    state = game.play_texts(texts)
-    if game.is_terminal(state):
-        return False
-    value = bot.search.negamax(state, JUDGE_DEPTH, -INF, INF)
-    return abs(value) <= JUDGE_LINES * bot.lines.weights[max(1, bot.lines.k - 1)]
-
-
 class MNKAlphaBeta(MNKPlayer):
     #: deepest iteration (an option a config may set)
     max_depth: int = 64
@@ -213,3 +200,14 @@ class MNKAlphaBeta(MNKPlayer):
 
     def player_name(self) -> str:
         return "MNKAlphaBeta"
+
+
+def _judge_margin(bot: MNKAlphaBeta) -> int:
+    """`JUDGE_LINES` open lines of k-1 stones, in the bot's evaluation points."""
+    return JUDGE_LINES * bot.lines.weights[max(1, bot.lines.k - 1)]
+
+
+#: the opening judge of the m,n,k-game (entry point ``mnk`` of ``cxarena.opening_judges``): an
+#: opening is kept when a short search finds neither side winning by force (nor about to) and
+#: scores the position within JUDGE_LINES open lines of k-1 stones of even
+judge_opening = SearchJudge(MNKAlphaBeta, JUDGE_DEPTH, _judge_margin)

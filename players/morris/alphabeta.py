@@ -12,13 +12,12 @@ last completed depth.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from arena.games.base import Game
 from arena.games.morris import MILLS, Morris, MorrisMove, MorrisState
 from arena.games.player import MorrisPlayer
 from arena.timing import Deadline
-from players._games.search import INF, WIN, Search
+from players._games.judge import SearchJudge
+from players._games.search import WIN, Search
 
 __all__ = ["WIN", "MorrisAlphaBeta", "judge_opening"]
 
@@ -32,16 +31,6 @@ _MILL_MASKS = tuple((1 << a) | (1 << b) | (1 << c) for a, b, c in MILLS)
 #: position, as judged by a `JUDGE_DEPTH`-ply search, to be used
 JUDGE_MARGIN = 60
 JUDGE_DEPTH = 3
-
-
-def judge_opening(game: Game, texts: Sequence[str]) -> bool:
-    """The opening judge of Morris (entry point ``cxarena.game_opening_judges``): True when a
-    short search scores the position after `texts` within JUDGE_MARGIN of even."""
-    bot = MorrisAlphaBeta()
-    bot.init_player(game, True, 60.0)
-    bot.search.reset(Deadline(30.0))
-    state = game.play_texts(texts)
-    return abs(bot.search.negamax(state, JUDGE_DEPTH, -INF, INF, 0)) <= JUDGE_MARGIN
 
 
 class MorrisAlphaBeta(MorrisPlayer):
@@ -80,3 +69,8 @@ class MorrisAlphaBeta(MorrisPlayer):
 
     def player_name(self) -> str:
         return "MorrisAlphaBeta"
+
+
+#: the opening judge of Morris (entry point ``morris`` of ``cxarena.opening_judges``): an
+#: opening is kept when a short search scores the position after it within JUDGE_MARGIN of even
+judge_opening = SearchJudge(MorrisAlphaBeta, JUDGE_DEPTH, JUDGE_MARGIN)

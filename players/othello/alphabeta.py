@@ -17,7 +17,8 @@ from arena.games.base import Game
 from arena.games.othello import PASS, Othello, OthelloState
 from arena.games.player import OthelloPlayer
 from arena.timing import Deadline
-from players._games.search import INF, WIN, Search
+from players._games.judge import SearchJudge
+from players._games.search import WIN, Search
 
 MOBILITY = 8
 CORNER = 30
@@ -48,16 +49,6 @@ def weight_table(n: int) -> list[int]:
 #: position, as judged by a `JUDGE_DEPTH`-ply search, to be used
 JUDGE_MARGIN = 60
 JUDGE_DEPTH = 3
-
-
-def judge_opening(game: Game, texts: Sequence[str]) -> bool:
-    """The opening judge of Othello (entry point ``cxarena.game_opening_judges``): True when a
-    short search scores the position after `texts` within JUDGE_MARGIN of even."""
-    bot = OthelloAlphaBeta()
-    bot.init_player(game, True, 60.0)
-    bot.search.reset(Deadline(30.0))
-    state = game.play_texts(texts)
-    return abs(bot.search.negamax(state, JUDGE_DEPTH, -INF, INF)) <= JUDGE_MARGIN
 
 
 class OthelloAlphaBeta(OthelloPlayer):
@@ -118,3 +109,8 @@ class OthelloAlphaBeta(OthelloPlayer):
 
     def player_name(self) -> str:
         return "OthelloAlphaBeta"
+
+
+#: the opening judge of Othello (entry point ``othello`` of ``cxarena.opening_judges``): an
+#: opening is kept when a short search scores the position after it within JUDGE_MARGIN of even
+judge_opening = SearchJudge(OthelloAlphaBeta, JUDGE_DEPTH, JUDGE_MARGIN)

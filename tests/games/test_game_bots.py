@@ -3,6 +3,10 @@ cheap to show (a short time limit keeps these tests to seconds)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import pytest
+
 from arena.games import make_game
 from arena.games.local import play_local
 from arena.games.morris import Morris
@@ -60,12 +64,13 @@ def test_morris_alphabeta_closes_a_mill_and_beats_random() -> None:
 def test_opening_judges_keep_some_and_refuse_some() -> None:
     import random
 
-    from arena.commands import game_opening_judge
-    from arena.games.openings import random_opening
+    from arena.commands import opening_judge
+    from arena.errors import UsageError
+    from arena.tournament.openings import random_opening
     from players.morris.alphabeta import judge_opening as judge_morris
     from players.othello.alphabeta import judge_opening as judge_othello
 
-    assert game_opening_judge("othello") is judge_othello  # the installed entry point
+    assert opening_judge("othello") is judge_othello  # the installed entry point
     for name, judge, plies in (("othello", judge_othello, 8), ("morris", judge_morris, 10)):
         game = make_game(name)
         rng = random.Random(1)
@@ -77,8 +82,9 @@ def test_opening_judges_keep_some_and_refuse_some() -> None:
                 texts.append(game.move_to_text(state, move))
                 state = game.apply(state, move)
             if game.outcome(state) is None:
-                verdicts.append(judge(game, texts))
+                verdicts.append(judge(game, texts).lost_side is None)
         assert any(verdicts) and not all(verdicts), (name, verdicts)
         kept = random_opening(game, 4, 7, judge)
-        assert len(kept) == 4 and judge(game, kept)
-        assert random_opening(game, 4, 7, lambda g, t: False) == ()  # nothing acceptable
+        assert len(kept) == 4 and judge(game, kept).lost_side is None
+        with pytest.raises(UsageError, match="no playable 4-ply opening"):  # none acceptable
+            random_opening(game, 4, 7, lambda g, t: SimpleNamespace(lost_side=1, value=None))

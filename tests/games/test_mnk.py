@@ -279,22 +279,22 @@ def test_alphabeta_blocks_the_only_threat_and_beats_random_on_larger_boards() ->
 
 
 def test_the_opening_judge() -> None:
-    from arena.commands import game_opening_judge
-    from arena.games.openings import random_opening
+    from arena.commands import opening_judge
+    from arena.tournament.openings import random_opening
 
-    assert game_opening_judge("mnk") is judge_opening  # the installed entry point
+    assert opening_judge("mnk") is judge_opening  # the installed entry point
     game = MNK()
-    assert judge_opening(game, ["b2", "b1"]) is False  # an edge answer to the centre loses
-    assert judge_opening(game, ["b2", "a1"]) is True  # a corner holds
-    assert judge_opening(game, ["a1", "b1", "b2", "c2", "c3"]) is False  # over
+    assert judge_opening(game, ["b2", "b1"]).lost_side == 2  # an edge answer to the centre loses
+    assert judge_opening(game, ["b2", "a1"]).lost_side is None  # a corner holds
+    assert judge_opening(game, ["a1", "b1", "b2", "c2", "c3"]).lost_side == 2  # over: the first player won
     rng = random.Random(1)
     verdicts = []
     for _ in range(20):
         texts = [game.cell_name(c) for c in rng.sample(range(9), 2)]
-        verdicts.append(judge_opening(game, texts))
+        verdicts.append(judge_opening(game, texts).lost_side is None)
     assert any(verdicts) and not all(verdicts)
     kept = random_opening(MNK(m=7, n=7, k=4), 3, 5, judge_opening)
-    assert len(kept) == 3 and judge_opening(MNK(m=7, n=7, k=4), kept)
+    assert len(kept) == 3 and judge_opening(MNK(m=7, n=7, k=4), kept).lost_side is None
 
 
 # ------------------------------------------------------------------------ end to end
@@ -430,7 +430,7 @@ def test_new_bot_knows_the_game_from_its_plug_in(tmp_path: Path) -> None:
 def test_a_move_in_column_x_is_not_a_capture() -> None:
     """Only Morris calls a move with an ``x`` a capture (its notation): an m,n,k opening in
     column x is fair."""
-    from arena.games.openings import fair_opening
+    from arena.tournament.openings import fair_opening
 
     game = make_game("mnk", {"m": 3, "n": 26, "k": 3})
     texts = ["x1", "w1"]

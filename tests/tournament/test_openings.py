@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from arena.cli import main
 from arena.errors import UsageError
+from arena.games.base import Game
 from arena.records import GameRecord
 from arena.results.store import ResultStore
 from arena.tournament.config import load_config
@@ -33,7 +34,7 @@ class _Verdict:
         self.lost_side, self.value = lost_side, value
 
 
-def _accept_all(M: int, N: int, K: int, moves: tuple[int, ...]) -> _Verdict:
+def _accept_all(game: Game, texts: tuple[str, ...]) -> _Verdict:
     return _Verdict(None, None)
 
 
@@ -49,9 +50,9 @@ def test_suite_is_reproducible_distinct_and_judged() -> None:
 def test_judge_rejects_lost_openings_and_the_real_judge_stores_values() -> None:
     calls = []
 
-    def reject_col0(M: int, N: int, K: int, moves: tuple[int, ...]) -> _Verdict:
-        calls.append(moves)
-        return _Verdict(2 if 0 in moves else None, 1)
+    def reject_col0(game: Game, texts: tuple[str, ...]) -> _Verdict:
+        calls.append(texts)
+        return _Verdict(2 if "0" in texts else None, 1)
 
     s = make_suite(5, 5, 4, 6, plies=2, seed=1, judge=reject_col0)
     assert all(0 not in o.moves for o in s.openings) and s.rejected > 0

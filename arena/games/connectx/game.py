@@ -103,6 +103,22 @@ class ConnectX(Game[ConnectXState, int]):
     def winning_cells(self, state: ConnectXState) -> tuple[tuple[int, int], ...]:
         return winning_cells(state.board)
 
+    # generated openings: near the centre on wide boards, one per position up to its mirror
+    def opening_moves(self, state: ConnectXState) -> list[int]:
+        """The legal columns; on boards wider than 9 columns those within 3 of the centre, so
+        that openings stay where the game is."""
+        legal = self.legal_moves(state)
+        if self.N <= 9:
+            return legal
+        centre = (self.N - 1) / 2
+        return [c for c in legal if abs(c - centre) <= 3] or legal
+
+    def opening_key(self, state: ConnectXState, texts: Sequence[str]) -> bytes:
+        """The position, the same for its mirror image and for move orders that transpose
+        (mirror images make the same games for any bot that does not prefer a side)."""
+        grid = state.board.getBoard()
+        return min(grid.tobytes(), grid[:, ::-1].copy().tobytes())
+
     def initial_state(self) -> ConnectXState:
         return ConnectXState((), CXBoard(self.M, self.N, self.K))
 

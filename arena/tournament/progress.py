@@ -6,11 +6,15 @@ count said 3 h, and it took 10 min. Here a game's **prior** cost is its `Game.co
 (Connect-X: the board's cells) times the per-move limit. As games finish, their measured
 durations refine it, per board (a `key`: one board, or one parameter set of another game):
 
-- the seen boards give a fit `duration = a * prior ** slope` (least squares on the logarithms,
-  weighed by games; `slope` kept within `SLOPE_RANGE`; one seen board: `slope` 1), so a board
-  not played yet is expected to cost what the fit says: big boards end long before they are
-  full and each game pays to start its bots, so small boards cost more than their cells say;
-- a board's own mean duration is blended with the fit, the fit counting as `PRIOR_GAMES` games.
+- a game's duration is its overhead (starting the bots, the protocol: its wall time minus the
+  time the bots thought, the same on every board: the mean over all measured games) plus its
+  thinking time;
+- the seen boards' thinking time per game gives a fit `a * prior ** slope` (least squares on
+  the logarithms, weighed by games; `slope` kept within `SLOPE_RANGE`; one seen board: `slope`
+  1), so a board not played yet is expected to think what the fit says (big boards end long
+  before they are full, so small boards may cost more than their cells say);
+- a board's own mean thinking time is blended with the fit, the fit counting as `PRIOR_GAMES`
+  games.
 
 ETA = the expected seconds of the games left / the rate of this run (the measured seconds of
 the games it finished per second of wall time, about the number of busy workers). The fraction
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
     from arena.tournament.schedule import GameSpec
 
 __all__ = ["PRIOR_GAMES", "SLOPE_RANGE", "Progress", "clock", "count_eta_s", "key_and_prior",
-           "measured_s", "record_key_and_prior"]
+           "measured_s", "record_key_and_prior", "thinking_s"]
 
 #: how many games of its own the fit over all seen boards counts for, against a board's games
 PRIOR_GAMES = 2.0
@@ -75,8 +79,13 @@ def measured_s(rec: GameRecord) -> float | None:
         seconds = (datetime.fromisoformat(rec.finished_at)
                    - datetime.fromisoformat(rec.started_at)).total_seconds()
     except ValueError:
-        seconds = (sum(rec.times_ms) + sum(rec.init_ms)) / 1000.0
+        seconds = thinking_s(rec)
     return seconds if seconds > 0 else None
+
+
+def thinking_s(rec: GameRecord) -> float:
+    """The time the bots thought in a game (moves and initPlayer), seconds."""
+    return (sum(rec.times_ms) + sum(rec.init_ms)) / 1000.0
 
 
 def count_eta_s(done: int, total: int, elapsed_s: float) -> float | None:
@@ -103,6 +112,7 @@ class Board:
     done: int = 0
     measured: int = 0  # finished games with a measured duration
     measured_s: float = 0.0  # their summed durations, seconds
+    overhead_s: float = 0.0  # of which not the bots' thinking, seconds
 
 
 @dataclass(frozen=True)
@@ -123,17 +133,21 @@ class Progress:
             boards[key] = Board(prior, 1) if b is None else replace(b, left=b.left + 1)
         return cls(boards)
 
-    def finish(self, key: str, duration_s: float | None, this_run: bool = True) -> Progress:
+    def finish(self, key: str, duration_s: float | None, this_run: bool = True,
+               think_s: float | None = None) -> Progress:
         """One game of board `key` is done, after `duration_s` (None or 0: not measured, e.g.
-        a forfeit); `this_run`: finished by this run (else stored by an earlier one: it
-        refines the costs but not the rate). ValueError if no game of `key` is left."""
+        a forfeit) of which its bots thought `think_s` (None: all of it); `this_run`: finished
+        by this run (else stored by an earlier one: it refines the costs but not the rate).
+        ValueError if no game of `key` is left."""
         b = self.boards.get(key)
         if b is None or b.left <= 0:
             raise ValueError(f"no game left on board {key!r}")
         seconds = duration_s if duration_s is not None and duration_s > 0 else None
         b = replace(b, left=b.left - 1, done=b.done + 1)
         if seconds is not None:
-            b = replace(b, measured=b.measured + 1, measured_s=b.measured_s + seconds)
+            overhead = 0.0 if think_s is None else min(seconds, max(0.0, seconds - think_s))
+            b = replace(b, measured=b.measured + 1, measured_s=b.measured_s + seconds,
+                        overhead_s=b.overhead_s + overhead)
         boards = dict(self.boards)
         boards[key] = b
         run_s = self.run_s + (seconds if this_run and seconds is not None else 0.0)
@@ -144,13 +158,19 @@ class Progress:
               timeout_s: float) -> Progress:
         """A run that plays `todo` after the games of an earlier run, `stored` (which refine
         the costs by their measured durations)."""
-        old = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, timeout_s), measured_s(r))
+        old = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, timeout_s), r)
                for r in stored]
         p = cls.plan([key_and_prior(g.game, dict(g.params), g.M, g.N, g.K, timeout_s)
                       for g in todo] + [kp for kp, _ in old])
-        for (key, _), seconds in old:
-            p = p.finish(key, seconds, this_run=False)
+        for (key, _), rec in old:
+            p = p.finish_record(key, rec, this_run=False)
         return p
+
+    def finish_record(self, key: str, rec: GameRecord | None, this_run: bool = True) -> Progress:
+        """`finish` with the durations of `rec` (None: a game the harness could not play)."""
+        if rec is None:
+            return self.finish(key, None, this_run)
+        return self.finish(key, measured_s(rec), this_run, thinking_s(rec))
 
     def line(self, elapsed_s: float, faults: int) -> str:
         """What the progress bar shows after its fraction: ``412/1050 games, 4:00<6:21,
@@ -167,26 +187,33 @@ class Progress:
     def games_total(self) -> int:
         return sum(b.done + b.left for b in self.boards.values())
 
-    def _fit(self) -> tuple[float, float] | None:
-        """(log a, slope) of `duration = a * prior ** slope` over the measured boards."""
-        seen = [(math.log(b.prior), math.log(b.measured_s / b.measured), b.measured)
-                for b in self.boards.values() if b.measured and b.prior > 0]
-        if not seen:
+    def _fit(self) -> tuple[float, float, float] | None:
+        """(log a, slope, overhead) of `duration = overhead + a * prior ** slope` over the
+        measured boards; None before any game was measured."""
+        measured = [b for b in self.boards.values() if b.measured]
+        if not measured:
             return None
+        overhead = sum(b.overhead_s for b in measured) / sum(b.measured for b in measured)
+        seen = [(math.log(b.prior), math.log((b.measured_s - b.overhead_s) / b.measured),
+                 b.measured) for b in measured if b.prior > 0 and b.measured_s > b.overhead_s]
+        if not seen:
+            return -math.inf, 1.0, overhead
         weight = sum(w for _, _, w in seen)
         x_mean = sum(x * w for x, _, w in seen) / weight
         y_mean = sum(y * w for _, y, w in seen) / weight
         sxx = sum(w * (x - x_mean) ** 2 for x, _, w in seen)
         sxy = sum(w * (x - x_mean) * (y - y_mean) for x, y, w in seen)
         slope = 1.0 if sxx <= 1e-12 else min(max(sxy / sxx, SLOPE_RANGE[0]), SLOPE_RANGE[1])
-        return y_mean - slope * x_mean, slope
+        return y_mean - slope * x_mean, slope, overhead
 
-    def _expected(self, b: Board, fit: tuple[float, float] | None) -> float:
+    def _expected(self, b: Board, fit: tuple[float, float, float] | None) -> float:
         if fit is None:
             return b.prior  # nothing measured: in prior units (a fraction needs no seconds)
-        log_a, slope = fit
-        fitted_s = math.exp(log_a + slope * math.log(b.prior)) if b.prior > 0 else 0.0
-        return (b.measured_s + PRIOR_GAMES * fitted_s) / (b.measured + PRIOR_GAMES)
+        log_a, slope, overhead = fit
+        fitted_s = (math.exp(log_a + slope * math.log(b.prior))
+                    if b.prior > 0 and log_a > -math.inf else 0.0)
+        think_s = b.measured_s - b.overhead_s
+        return overhead + (think_s + PRIOR_GAMES * fitted_s) / (b.measured + PRIOR_GAMES)
 
     def expected_s(self, key: str) -> float | None:
         """The expected duration of one more game of board `key`; None before any game was

@@ -49,7 +49,7 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.tournament.openings import Judge
 from arena.tournament.preflight import refuse_unseen_programs
-from arena.tournament.progress import Progress, key_and_prior, measured_s
+from arena.tournament.progress import Progress, key_and_prior
 from arena.tournament.schedule import GameSpec, make_schedule
 
 __all__ = ["FORFEIT", "TournamentOutcome", "default_results_dir", "forfeit_record",
@@ -302,7 +302,7 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameSpec],
             tally.count(store, oc, config.name, codes)
             key, _ = key_and_prior(oc.game.game, dict(oc.game.params), oc.game.M, oc.game.N,
                                    oc.game.K, config.timeout_s)
-            progress = progress.finish(key, None if oc.record is None else measured_s(oc.record))
+            progress = progress.finish_record(key, oc.record)
             show()
     finally:
         outcomes.close()  # stops the workers (and their bots) if we leave early

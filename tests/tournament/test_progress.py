@@ -30,6 +30,7 @@ from tests.helpers import JUDGE
 from tests.tournament.test_tournament_parts import config, fake_record
 
 TIMEOUT_S = 0.08
+OVERHEAD_S = 0.4  # to start a game's bots
 
 
 def simulate(durations_s: Sequence[float], workers: int) -> list[tuple[int, float]]:
@@ -45,15 +46,17 @@ def simulate(durations_s: Sequence[float], workers: int) -> list[tuple[int, floa
 
 
 def replay(boards: Sequence[tuple[str, float]], durations_s: Sequence[float], workers: int,
-           at: float) -> tuple[float, float, float]:
+           at: float, overhead_s: float | None = None) -> tuple[float, float, float]:
     """(truth, count-based ETA, cost-weighted ETA) when the fraction `at` of the games is
-    done; boards[i] is game i's (key, prior cost)."""
+    done; boards[i] is game i's (key, prior cost); `overhead_s` of each game is not thinking
+    (None: not known)."""
     order = simulate(durations_s, workers)
     end_s = order[-1][1]
     p = Progress.plan(boards)
     n = max(1, round(at * len(order)))
     for i, _ in order[:n]:
-        p = p.finish(boards[i][0], durations_s[i])
+        think_s = None if overhead_s is None else durations_s[i] - overhead_s
+        p = p.finish(boards[i][0], durations_s[i], think_s=think_s)
     now_s = order[n - 1][1]
     old = count_eta_s(n, len(order), now_s)
     new = p.eta_s(now_s)
@@ -75,17 +78,21 @@ def tournament_like() -> tuple[list[tuple[str, float]], list[float]]:
         fill = 0.35 if m >= 20 else 0.8  # share of the cells played
         for g in range(30):
             boards.append((key, prior))
-            durations.append(0.4 + (m * n * fill) * 0.03 * (0.8 + 0.4 * ((g * 7) % 10) / 10))
+            durations.append(OVERHEAD_S + (m * n * fill) * 0.03 * (0.8 + 0.4 * ((g * 7) % 10) / 10))
     return boards, durations
 
 
-@pytest.mark.parametrize(("at", "within"), [(0.1, 3.0), (0.2, 1.15), (0.5, 1.15), (0.9, 1.15)])
+@pytest.mark.parametrize(("at", "within", "overhead_known"),
+                         [(0.1, 3.0, False), (0.1, 1.6, True), (0.2, 1.15, False),
+                          (0.5, 1.15, False), (0.9, 1.15, False), (0.5, 1.15, True)])
 def test_big_boards_first_cost_eta_is_close_where_counting_games_is_far_off(
-        at: float, within: float) -> None:
+        at: float, within: float, overhead_known: bool) -> None:
     boards, durations = tournament_like()
-    truth, old, new = replay(boards, durations, workers=2, at=at)
+    truth, old, new = replay(boards, durations, workers=2, at=at,
+                             overhead_s=OVERHEAD_S if overhead_known else None)
     # at 10 % only big boards were seen, and small ones cost more per cell than they say: the
-    # ETA is low, but within a factor; from 20 % on, the small boards' cost is fitted
+    # ETA is low, less so when the overhead is known; from 20 % on, the small boards' cost is
+    # fitted
     assert truth / within <= new <= truth * within, (at, truth, old, new)
     assert old > 3 * truth, (at, truth, old, new)  # counting games: fails within any factor
 
@@ -242,7 +249,8 @@ class TimedExecutor(Executor):
         for n, g in enumerate(games):
             if n == len(games) - 1:
                 self.bar_before_last = self.capsys.readouterr().err
-            rec = fake_record(g).labelled(started_at=stamp(0.0), finished_at=stamp(g.cells))
+            rec = fake_record(g).labelled(started_at=stamp(0.0), finished_at=stamp(g.cells),
+                                          times_ms=(1000.0 * g.cells,))
             yield GameOutcome(g, rec)
 
 
@@ -256,3 +264,14 @@ def test_the_runs_bar_shows_the_cost_weighted_fraction(
     # 3 of 4 games are done: by count 75 %, by cost (400 + 400 + 16) / 832 = 98 %
     assert " 98%|" in line, line
     assert "3/4 games" in line and "faults=0" in line, line
+
+
+def test_the_overhead_of_a_game_is_the_same_on_every_board() -> None:
+    # 1 s to start the bots, then thinking in proportion to the prior: an unseen small board
+    # costs its overhead plus its share of the thinking, not its share of the whole duration
+    p = Progress.plan([("big", 100.0)] * 3 + [("small", 4.0)])
+    for _ in range(3):
+        p = p.finish("big", 1.0 + 50.0, think_s=50.0)
+    assert p.expected_s("small") == pytest.approx(1.0 + 2.0)
+    q = Progress.plan([("big", 100.0), ("small", 4.0)]).finish("big", 51.0)  # no think time
+    assert q.expected_s("small") == pytest.approx(51.0 * 4 / 100)

@@ -289,12 +289,14 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameSpec],
     progress = Progress.start(todo, stored, config.timeout_s)
     outcomes = executor.run(todo)
     start_s = time.monotonic()
+    # the text after the bar is ours (in `unit`): tqdm's own counts, rate and ETA count games
     bar = tqdm(total=1.0, disable=quiet, dynamic_ncols=True, desc=config.name, file=sys.stderr,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}")
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {unit}")
 
     def show() -> None:
         bar.n = progress.fraction()
-        bar.set_postfix_str(progress.line(time.monotonic() - start_s, tally.faults))
+        bar.unit = progress.line(time.monotonic() - start_s, tally.faults)
+        bar.refresh()
 
     show()
     try:

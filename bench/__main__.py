@@ -3,6 +3,7 @@
     python -m bench                 # all of them
     python -m bench board referee   # only bench_board and bench_referee
     python -m bench sprt            # bench_sprt: SPRT cost by simulation (no real games)
+    python -m bench eta             # bench_eta: ETA error, count vs cost (CXARENA_ETA_RESULTS=DIR)
 """
 
 from __future__ import annotations

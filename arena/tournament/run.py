@@ -23,6 +23,7 @@ import datetime
 import json
 import logging
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.tournament.openings import Judge
 from arena.tournament.preflight import refuse_unseen_programs
+from arena.tournament.progress import Progress, key_and_prior
 from arena.tournament.schedule import GameSpec, make_schedule
 
 __all__ = ["FORFEIT", "TournamentOutcome", "default_results_dir", "forfeit_record",
@@ -277,19 +279,32 @@ class _Tally:
         self.overloaded_games += bool(incidents)
 
 
-def _play(store: ResultStore, executor: Executor, todo: list[GameSpec], total: int,
+def _play(store: ResultStore, executor: Executor, todo: list[GameSpec],
           config: TournamentConfig, codes: dict[str, str], quiet: bool) -> _Tally:
-    """Play `todo`, storing each game the moment it arrives, with a progress bar."""
-    tally = _Tally(faults=sum(1 for g in store.games() if g.record.is_fault))
+    """Play `todo`, storing each game the moment it arrives, with a progress bar whose fraction
+    and ETA weigh each game by its expected cost (`arena.tournament.progress`)."""
+    stored = [g.record for g in store.games()]
+    tally = _Tally(faults=sum(1 for r in stored if r.is_fault))
+    progress = Progress.start(todo, stored, config.timeout_s)
     outcomes = executor.run(todo)
-    bar = tqdm(total=total, initial=total - len(todo), unit="game", disable=quiet,
-               dynamic_ncols=True, desc=config.name, file=sys.stderr)
-    bar.set_postfix(faults=tally.faults, refresh=False)
+    start_s = time.monotonic()
+    # the text after the bar is ours (in `unit`): tqdm's own counts, rate and ETA count games
+    bar = tqdm(total=1.0, disable=quiet, dynamic_ncols=True, desc=config.name, file=sys.stderr,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {unit}")
+
+    def show() -> None:
+        bar.n = progress.fraction()
+        bar.unit = progress.line(time.monotonic() - start_s, tally.faults)
+        bar.refresh()
+
+    show()
     try:
         for oc in outcomes:
             tally.count(store, oc, config.name, codes)
-            bar.update(1)
-            bar.set_postfix(faults=tally.faults, refresh=False)
+            key, _ = key_and_prior(oc.game.game, dict(oc.game.params), oc.game.M, oc.game.N,
+                                   oc.game.K, config.timeout_s)
+            progress = progress.finish_record(key, oc.record)
+            show()
     finally:
         outcomes.close()  # stops the workers (and their bots) if we leave early
         bar.close()
@@ -360,7 +375,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         tally = _Tally()
         try:
             tally = _play(store, executor or _executor(config, results_dir, isolation), todo,
-                          len(schedule), config, codes, quiet)
+                          config, codes, quiet)
         except KeyboardInterrupt:
             print(f"interrupted: {store.count()} of {len(schedule)} games stored in "
                   f"{results_dir}; run the same command again to resume", file=sys.stderr)

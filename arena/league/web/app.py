@@ -68,6 +68,7 @@ from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
 from arena.league.config import LeagueConfig
 from arena.league.db import QuotaExceeded, check_file_name, time_left
+from arena.league.standings import leaderboard
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
     CSRF_FIELD,
@@ -257,8 +258,6 @@ class _App:
 
     # ------------------------------------------------------------------ pages
     async def leaderboard(self, request: Request) -> Response:
-        from arena.league.standings import leaderboard
-
         def read(lg: League) -> tuple[list[Any], bool, bool, float]:
             try:
                 final = bool(getattr(self.core.final_status(lg), "report", ""))

@@ -51,6 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("final", help="run (or resume) the final round robin over the frozen "
                        "entries in the foreground (what the admin page starts)")
     p.add_argument("dir", type=Path)
+    p.add_argument("--dry-run", action="store_true",
+                   help="only say how many games it has and how long it will take (estimated "
+                        "from the league's measured rating games), and how to shorten it")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="games at once (default: one per usable core)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="play its games on a Dask cluster (as `tournament --scheduler`)")
     p = sub.add_parser("worker", help="one rating-game worker process (what `serve` starts; "
                        "it claims, plays and stores game pairs until stopped)")
     p.add_argument("dir", type=Path)
@@ -105,12 +112,17 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
 
 def _final(league: Any, args: argparse.Namespace) -> int:
     from arena.cli import main as cli_main
-    from arena.league.final import write_final_config
+    from arena.league.final import plan_final, write_final_config
 
+    if args.dry_run:
+        print(plan_final(league, args.workers).text())
+        return 0
     config = write_final_config(league)
     results = args.dir / "results" / "final"
     print(f"final round robin: {config} -> {results}", flush=True)
-    return cli_main(["tournament", str(config), "--results", str(results)])
+    more = ([f"--workers={args.workers}"] if args.workers else []) + (
+        [f"--scheduler={args.scheduler}"] if args.scheduler else [])
+    return cli_main(["tournament", str(config), "--results", str(results), *more])
 
 
 def _worker(league: Any, args: argparse.Namespace) -> int:

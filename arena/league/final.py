@@ -26,13 +26,77 @@ import yaml
 
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
+from arena.league.standings import game_records
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE
 from arena.tournament.config import resolve_board_set
+from arena.tournament.cores import usable_cores
+from arena.tournament.progress import Progress, key_and_prior
 
-__all__ = ["FinalStatus", "final_status", "start_final", "write_final_config"]
+__all__ = ["FinalPlan", "FinalStatus", "final_at_deadline", "final_status", "plan_final",
+           "start_final", "write_final_config"]
 
 
+@dataclass(frozen=True)
+class FinalPlan:
+    """What the final round robin will take, before it starts (`league final --dry-run`, the
+    admin page)."""
+
+    players: int  # entries and reference bots
+    boards: int
+    games: int
+    workers: int  # games played at once (the tournament's default: one per usable core)
+    duration_s: float  # the estimate, wall time
+    measured_games: int  # rating games whose measured durations the estimate rests on
+    #: True: an estimate from measured games; False: the upper bound (every move its full time)
+    measured: bool
+
+    def text(self) -> str:
+        """The plan in words, with how to shorten it."""
+        how = (f"estimated from {self.measured_games} measured rating games"
+               if self.measured else "at most (no rating game measured yet: every move of "
+                                     "every game taking its full time)")
+        return (f"The final round robin: {self.players} players, {self.boards} boards, "
+                f"{self.games} games on {self.workers} worker(s): {_hours(self.duration_s)}, "
+                f"{how}. To shorten it: fewer boards (final_board_set), fewer pairs "
+                f"(final_pairs), a shorter time limit, or more machines (league final "
+                f"--scheduler tcp://HOST:8786 with Dask workers).")
+
+
+def _hours(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+def plan_final(league: League, workers: int | None = None) -> FinalPlan:
+    """The final's size and its duration, estimated from the league's own rating games (their
+    measured durations per board, refined over board sizes: `arena.tournament.progress`), for
+    the entries and reference bots as they are now. `workers`: default the tournament's (one
+    per usable core)."""
+    cfg = league.config
+    players = len(entries(league)) + len(cfg.reference_bots)
+    boards = list(cfg.final_board_list) or list(resolve_board_set(cfg.final_board_set,
+                                                                  "final_board_set"))
+    per_board = players * (players - 1) // 2 * 2 * cfg.final_pairs
+    final = [key_and_prior("connectx", {}, m, n, k, cfg.timeout_s) for m, n, k in boards]
+    records = [r for r in (game_records(league)) if r.timeout_s in (None, cfg.timeout_s)]
+    stored = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, cfg.timeout_s), r)
+              for r in records]
+    plan = Progress.plan([kp for kp in final for _ in range(per_board)]
+                         + [kp for kp, _ in stored])
+    for (key, _), rec in stored:
+        plan = plan.finish_record(key, rec, this_run=False)
+    final_keys = {key for key, _ in final}
+    measured = any(b.measured for b in plan.boards.values())
+    if measured:
+        seconds = sum(b.left * (plan.expected_s(k) or 0.0)
+                      for k, b in plan.boards.items() if k in final_keys)
+    else:  # the bound: a full board, every move its whole time limit
+        seconds = sum(prior * per_board for _, prior in final)
+    workers = workers or usable_cores()
+    return FinalPlan(players, len(boards), per_board * len(boards), workers,
+                     seconds / max(1, min(workers, per_board * len(boards))),
+                     sum(b.measured for b in plan.boards.values()), measured)
 
 
 @dataclass(frozen=True)

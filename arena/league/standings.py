@@ -26,9 +26,9 @@ from arena.league.db import League
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "game_record", "games_of",
-           "insert_game", "leaderboard", "record_game", "reference_name", "standings",
-           "standings_csv"]
+__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "game_record", "game_records",
+           "games_of", "insert_game", "leaderboard", "record_game", "reference_name",
+           "standings", "standings_csv"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,12 @@ def insert_game(league: League, side_a: str, side_b: str, board: str, score_a: f
         league.conn.execute("INSERT INTO game_records VALUES (?, ?)",
                             (game_id, record.to_json()))
     return game_id
+
+
+def game_records(league: League) -> list[GameRecord]:
+    """Every stored game's full record (the rating games), oldest first."""
+    rows = league.conn.execute("SELECT record FROM game_records ORDER BY game_id").fetchall()
+    return [GameRecord.from_dict(json.loads(r[0])) for r in rows]
 
 
 def game_record(league: League, game_id: int) -> GameRecord | None:

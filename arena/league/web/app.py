@@ -64,10 +64,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import arena.report
+from arena.errors import UsageError
 from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
 from arena.league.config import LeagueConfig
 from arena.league.db import QuotaExceeded, check_file_name, time_left
+from arena.league.final import entries, plan_final
 from arena.league.standings import leaderboard
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
@@ -173,6 +175,7 @@ class _App:
         #: the league's settings (league.yaml, stored in the league at init: fixed while it
         #: runs); None until `create_app` reads them
         self.config: LeagueConfig | None = None
+        self._plan: tuple[Any, str] | None = None  # the final's plan, and what it rests on
         #: failed logins per user name (a rotating client address does not get past it)
         self.name_limiter = LoginLimiter()
         #: and per client address (nor does a rotating user name)
@@ -428,10 +431,25 @@ class _App:
         sessions: dict[str, list[Any]] = {}
         for session in lg.sessions():
             sessions.setdefault(session.user, []).append(session)
+        plan = None
+        if final is None or final.get("state") == "not started":
+            try:
+                plan = self._final_plan(lg)
+            except (LeagueError, ValueError, UsageError) as exc:
+                plan = f"The final round robin cannot be planned yet: {exc}"
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
                 "workers": worker_health(lg.dir),
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
-                "sessions": sessions}
+                "final_plan": plan, "sessions": sessions}
+
+    def _final_plan(self, lg: League) -> str:
+        """The final's plan in words (`plan_final`), made again only when a game was stored or
+        the entries changed."""
+        (games,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        key = (games, tuple(entries(lg)))
+        if self._plan is None or self._plan[0] != key:
+            self._plan = (key, plan_final(lg).text())
+        return self._plan[1]
 
     async def admin(self, request: Request, **extra: Any) -> Response:
         self._admin(request)

@@ -1,0 +1,82 @@
+"""Planning the final round robin before it starts (`league final --dry-run`, the admin page):
+how many games, and how long, from the league's own measured rating games; with none measured,
+the upper bound (every move its full time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main as cli_main
+from arena.entrants.specs import parse_spec
+from arena.league import League
+from arena.league.final import plan_final
+from arena.league.standings import record_game
+from arena.limits import Limits
+from arena.referee.referee import MatchSettings, Referee
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _league(tmp_path: Path) -> League:
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("boards: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3], [5, 6, 4]]\n"
+                   "timeout_s: 0.5\nreference_bots: [L0]\nisolation: false\nfinal_pairs: 2\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    for user, bot in (("ann", "L1.py"), ("bob", "L0.py")):
+        lg.add_user(user)
+        lg.submit(user, [(bot, (ROOT / "players" / bot).read_bytes())])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    return lg
+
+
+def test_without_rating_games_the_plan_is_the_upper_bound(tmp_path: Path) -> None:
+    lg = _league(tmp_path)
+    plan = plan_final(lg, workers=2)
+    # 3 players: 3 pairings x 2 colours x 2 pairs, on 2 boards
+    assert (plan.players, plan.boards, plan.games) == (3, 2, 24)
+    assert not plan.measured and plan.measured_games == 0
+    assert plan.duration_s == pytest.approx((16 + 30) * 0.5 * 12 / 2)
+    assert "at most" in plan.text() and "fewer boards" in plan.text()
+
+
+def test_the_plan_rests_on_measured_rating_games(tmp_path: Path) -> None:
+    lg = _league(tmp_path)
+    settings = MatchSettings(limits=Limits(timeout_s=0.5), isolation="none")
+    with Referee(settings) as referee:
+        for seed in range(6):
+            rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 4, 3, seed=seed)
+            record_game(lg, "sub:2", "sub:1", "4x4x3", 0.0, record=rec)
+    plan = plan_final(lg, workers=2)
+    assert plan.measured and plan.measured_games == 6
+    bound = (16 + 30) * 0.5 * 12 / 2
+    # L0 and L1 answer at once: far below the bound, and at least the games' measured time
+    assert 0 < plan.duration_s < bound / 10, plan
+    assert "estimated from 6 measured rating games" in plan.text()
+    lg.conn.close()
+
+
+def test_league_final_dry_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _league(tmp_path).conn.close()
+    assert cli_main(["league", "final", str(tmp_path / "lg"), "--dry-run", "--workers", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("The final round robin: 3 players, 2 boards, 24 games on 4 worker(s)")
+    assert not (tmp_path / "lg" / "final" / "state.json").exists()  # nothing started
+
+
+def test_the_admin_page_shows_the_plan(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from arena.league.web.app import create_app
+    from tests.league.web.conftest import csrf_of
+
+    lg = _league(tmp_path)
+    secret = lg.add_user("teacher", admin=True)
+    lg.conn.close()
+    c = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1")
+    c.post("/login", data={"name": "teacher", "secret": secret,
+                           "csrf": csrf_of(c.get("/login").text)})
+    page = c.get("/admin").text
+    assert 'id="final-plan"' in page and "24 games" in page

@@ -6,7 +6,7 @@ commands -> (play, report, onboarding) -> tournament -> results -> (referee, ent
 adapter of its own bot API (`arena/games/NAME/entrant.py`, with the entrants)
 
 - no module of `arena/referee/` imports `arena.entrants`, and no module of `arena/entrants/`
-  imports `arena.referee` (they meet in `arena.wire`);
+  imports `arena.referee` (they meet in `arena.wire`, which of `arena` imports only the games);
 - no module of `arena/tournament/` or `arena/results/` imports `arena.report`, `arena.play`,
   `arena.onboarding` or `arena.commands`;
 - nothing in `arena/` imports `players` (the opening judge comes through an entry point);
@@ -109,6 +109,14 @@ def test_referee_and_entrants_meet_only_in_the_wire() -> None:
             assert not [t for t in targets if t.startswith("arena.entrants")], name
         if name.startswith("arena.entrants"):
             assert not [t for t in targets if t.startswith("arena.referee")], name
+
+
+def test_the_wire_imports_only_the_games() -> None:
+    """As arena/wire/__init__.py says: of `arena`, the wire imports only `arena.games`."""
+    outside = sorted(f"{name} imports {t}" for name, targets in _graph().items()
+                     if name.startswith("arena.wire") for t in targets
+                     if not t.startswith(("arena.wire", "arena.games")))
+    assert outside == []
 
 
 def test_no_import_cycle_between_files() -> None:

@@ -245,9 +245,19 @@ class Game(ABC, Generic[S, M]):
                 "move_texts": tuple(texts), "opening_texts": tuple(opening)}
 
     def cost(self) -> float:
-        """A rough relative cost of one game (the schedule plays the dearest first and
-        weighs progress by it): the number of legal first moves by default."""
-        return float(max(1, len(self.legal_moves(self.initial_state()))))
+        """A rough relative cost of one game (the schedule plays the dearest first; `cxarena
+        play` refuses the too dear): by default the places of the board at the start, as drawn
+        (the cells of a grid, or the points), else the number of legal first moves. A game
+        that knows better says so (Connect-X: its cells)."""
+        start = self.initial_state()
+        drawing = self.drawing(start)
+        if "cells" in drawing:
+            places = sum(len(row) for row in drawing["cells"])
+        elif "points" in drawing:
+            places = len(drawing["points"])
+        else:
+            places = len(self.legal_moves(start))
+        return float(max(1, places))
 
     # ----------------------------------------------------------------- helpers
     def play_texts(self, texts: Sequence[str], state: S | None = None) -> S:

@@ -1,24 +1,21 @@
 """The referee: `MatchSettings` and `Referee`, which plays games between bot processes.
 
 The referee owns the true board. Each bot runs in its own OS process (`arena.referee.process`) and
-sees
-the game only through the line protocol (`arena.wire.protocol`, docs/protocol.md), so it can
-never
-touch the referee's board. Per request the referee: writes the request, thaws the bot (SIGCONT),
-waits for the answer with `select`/`poll` until limit + grace, freezes the bot again (SIGSTOP).
-The time of a move runs from writing the request to the kernel's arrival stamp of the answer
-line (so a referee thread woken late by a busy machine does not count against the bot). Every bot
-fault (late, illegal, crashed, failed to start) ends the game as a `GameRecord` with the right
+sees the game only through the line protocol (`arena.wire.protocol`, docs/protocol.md), so it can
+never touch the referee's board. Per request the referee: writes the request, thaws the bot
+(SIGCONT), waits for the answer with `select`/`poll` until limit + grace, freezes the bot again
+(SIGSTOP). The time of a move runs from writing the request to the kernel's arrival stamp of the
+answer line (so a referee thread woken late by a busy machine does not count against the bot). Every
+bot fault (late, illegal, crashed, failed to start) ends the game as a `GameRecord` with the right
 reason; `Referee.play` never raises because of a bot.
 
-Bots run sandboxed (`arena.referee.sandbox`) unless `MatchSettings.isolation` says otherwise
-or the machine cannot isolate (`auto`); each record says which in `extra["isolated"]`.
-Where the machine offers cgroups (`arena.referee.cgroups`, unless `MatchSettings.cgroups` is
-False) each bot process tree has a group of its own: its memory limit and task cap count
-everything it starts, going over either is a `crash` whose detail says so ("out of memory: used
-more than 256 MiB; peak 256.0 MiB"), everything in the group is stopped between turns (the
-cgroup v2 freezer; SIGSTOP on v1), and the CPU its own children and threads take is its own
-time in the overload rule. Records then carry each
+Bots run sandboxed (`arena.referee.sandbox`) unless `MatchSettings.isolation` says otherwise or the
+machine cannot isolate (`auto`); each record says which in `extra["isolated"]`. Where the machine
+offers cgroups (`arena.referee.cgroups`, unless `MatchSettings.cgroups` is False) each bot process
+tree has a group of its own: its memory limit and task cap count everything it starts, going over
+either is a `crash` whose detail says so ("out of memory: used more than 256 MiB; peak 256.0 MiB"),
+everything in the group is stopped between turns (the cgroup v2 freezer; SIGSTOP on v1), and the CPU
+its own children and threads take is its own time in the overload rule. Records then carry each
 bot's peak memory (`extra["peak_memory_mb"]`) and the backend (`extra["cgroup"]`).
 
 The referee starts bots from the launch values (`arena.wire.launch`) the entrants give it and

@@ -14,8 +14,9 @@ A game's id names it (board, round, first and second player) and its seed is
 derived from the tournament seed and that id with SHA-256, so it is the same in every run and
 on every machine (Python's hash() is salted per process and would not be).
 
-Games are ordered longest first (biggest boards first, M*N descending) so that a parallel run
-does not end waiting on one slow game.
+Games are ordered dearest first, by the game's own expected cost (`Game.cost`: Connect-X's is
+its cells, M*N; Othello's grows with its size) so that a parallel run does not end waiting on one
+slow game. The sort is stable: games of equal cost keep the order they are made in.
 """
 
 from __future__ import annotations
@@ -129,9 +130,9 @@ def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...],
 
 def make_schedule(config: TournamentConfig, judge: Judge | None = None,
                   game_judge: Judge | None = None) -> list[GameSpec]:
-    """Every game of the tournament, longest first; `judge` judges generated openings
-    (`arena.tournament.openings`), `game_judge` another game's (None: the rules' check
-    only). Raises UsageError on an id clash."""
+    """Every game of the tournament, dearest first (by the game's own cost); `judge` judges
+    generated openings (`arena.tournament.openings`), `game_judge` another game's (None: the
+    rules' check only). Raises UsageError on an id clash."""
     games: list[GameSpec] = []
     seen: dict[str, GameSpec] = {}
     opening_for = (_openings(config, judge) if config.is_connectx
@@ -140,6 +141,8 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
     variants: list[tuple[tuple[int, int, int], tuple[tuple[str, int], ...] | None]] = (
         [(b, None) for b in config.boards] if config.is_connectx
         else [((0, 0, 0), p) for p in config.param_sets])
+    cost = {v: _cost(config.game, *v) for v in variants}
+    costs: list[float] = []  # of each game in `games`
     for a, b in pairings(config):
         for (M, N, K), params in variants:
             vname = None if params is None else variant_name(config.game, params)
@@ -162,6 +165,17 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
                             f"({gid}); rename one of them")
                     seen[gid] = g
                     games.append(g)
-    # stable sort: within one board size the pairs stay interleaved in a fixed order
-    games.sort(key=lambda g: -g.cells)
-    return games
+                    costs.append(cost[(M, N, K), params])
+    # stable sort: among games of one cost the pairs stay interleaved in a fixed order
+    order = sorted(range(len(games)), key=lambda i: -costs[i])
+    return [games[i] for i in order]
+
+
+def _cost(game: str, board: tuple[int, int, int],
+          params: tuple[tuple[str, int], ...] | None) -> float:
+    """The expected cost of one game of a variant (a Connect-X board, or another game's
+    parameter set), as the game itself rates it."""
+    if params is None:
+        M, N, K = board
+        return make_game(game, {"rows": M, "cols": N, "k": K}).cost()
+    return make_game(game, dict(params)).cost()

@@ -26,7 +26,8 @@ from arena.onboarding.conformance import (
 from arena.records import GameRecord, Reason
 from arena.referee.referee import MOVE_CAP_DETAIL
 from players.L0 import L0
-from tests.onboarding.test_discovery import ROOT, cxarena
+from tests.conftest import ROOT
+from tests.helpers import cxarena
 
 BOT = '''
     import time

@@ -6,67 +6,16 @@ its playerName() and docstring, or with its error; helpers (`_x`) are skipped; i
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from arena.games import GAMES
 from arena.onboarding.discovery import BotInfo, first_doc_line
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _shipped_players() -> set[str] | None:
-    """The files of the repository's players/ that git tracks (paths relative to players/), or
-    None when ROOT is not a git checkout. A bot a user made with `cxarena new-bot` in their
-    checkout is not tracked, and no test may see it (it may be half written)."""
-    try:
-        r = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--", "players"],
-                           capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if r.returncode != 0 or not r.stdout:
-        return None
-    return {str(Path(f).relative_to("players")) for f in r.stdout.split("\0") if f}
-
-
-def _not_shipped(shipped: set[str] | None) -> Callable[[str, list[str]], set[str]]:
-    """A copytree `ignore` that leaves out caches and the user's own (untracked) files."""
-    caches = shutil.ignore_patterns("__pycache__", "*.pyc")
-
-    def ignore(folder: str, names: list[str]) -> set[str]:
-        out = set(caches(folder, names))
-        if shipped is None:
-            return out
-        base = Path(folder).resolve().relative_to((ROOT / "players").resolve())
-        for n in names:
-            rel = str(base / n) if str(base) != "." else n
-            if not any(s == rel or s.startswith(rel + "/") for s in shipped):
-                out.add(n)
-        return out
-    return ignore
-
-
-def project_copy(tmp_path: Path) -> Path:
-    """arena/, players/ and configs/ copied into tmp_path (the copy's players/ is used); of
-    players/ only the project's own files (not a bot the user added to their checkout)."""
-    for d in ("arena", "configs"):
-        shutil.copytree(ROOT / d, tmp_path / d,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    shutil.copytree(ROOT / "players", tmp_path / "players",
-                    ignore=_not_shipped(_shipped_players()))
-    return tmp_path
-
-
-def cxarena(cwd: Path, *args: str, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(cwd))
-    return subprocess.run([sys.executable, "-m", "arena", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout_s)
+from tests.conftest import ROOT
+from tests.helpers import cxarena, project_copy, reference_bots
 
 
 def write(path: Path, text: str) -> None:
@@ -94,16 +43,6 @@ GOOD_BOT = '''
 def good_bot(doc: str = "A fine bot.", classdoc: str = "", name_body: str = "return 'Fine'"
              ) -> str:
     return textwrap.dedent(GOOD_BOT).format(doc=doc, classdoc=classdoc, name_body=name_body)
-
-
-def reference_bots() -> list[str]:
-    """The Connect-X bots of the repository's own players/ (modules not starting with "_";
-    the packages of other games' bots, players/othello/ and players/morris/, are not listed)."""
-    shipped = _shipped_players()
-    return [p.stem for p in (ROOT / "players").iterdir()
-            if not p.name.startswith("_") and p.name not in GAMES
-            and (p.suffix == ".py" or (p / "__init__.py").exists())
-            and (shipped is None or p.name in shipped or f"{p.name}/__init__.py" in shipped)]
 
 
 def rows(stdout: str) -> dict[str, str]:

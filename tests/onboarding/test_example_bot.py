@@ -14,7 +14,8 @@ from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee
-from tests.onboarding.test_discovery import ROOT, cxarena
+from tests.conftest import ROOT
+from tests.helpers import cxarena
 
 SOURCE = ROOT / "examples" / "cxbot.c"
 

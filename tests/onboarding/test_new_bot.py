@@ -17,7 +17,8 @@ from arena.board import CXBoard, CXGameState
 from arena.onboarding import scaffold
 from arena.onboarding.scaffold import ScaffoldError, check_name, class_name, create_bot
 from arena.player import CXPlayer
-from tests.onboarding.test_discovery import ROOT, cxarena, project_copy, reference_bots
+from tests.conftest import ROOT
+from tests.helpers import cxarena, project_copy, reference_bots
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.onboarding.test_discovery import cxarena, project_copy
+from tests.helpers import cxarena, project_copy
 
 CONFIG = """\
 name: first

@@ -2,8 +2,9 @@
 scratch and incremental), exact scores against a brute-force solver, tactics, legality on every
 board, time budget, bounded table, determinism.
 
-The naive reference implementations here (`naive_heuristic`, `naive_value`, `naive_solve`) work
-on `CXBoard` only, so they share no code with the bots; test_minimax.py uses them too.
+The naive reference implementations (`naive_heuristic`, `naive_value`, `naive_solve`, in
+tests/helpers.py) work on `CXBoard` only, so they share no code with the bots; test_minimax.py
+uses them too.
 """
 
 from __future__ import annotations
@@ -17,77 +18,14 @@ import pytest
 from arena.board import CXBoard, CXGameState, has_run
 from players._shared.bitboard import BitPosition, centre_order, geometry
 from players._shared.common import fallback_column, forced_column, immediate_threats, immediate_wins
-from players._shared.engine import SearchResult, win_score
+from players._shared.engine import SearchResult
 from players._shared.heuristic import GridPosition, bound, evaluate, window_count, window_masks
 from players._shared.search import BitSearch, GridSearch
-from players._shared.searchbot import SearchPlayer, table_entries
+from players._shared.searchbot import table_entries
 from players.alphabeta import AlphaBeta, solve
 from tests.conftest import ALL_BOARDS
+from tests.helpers import L2, L3, WINS, make, naive_heuristic, naive_solve
 from tests.tactics import random_position
-
-WINS = (CXGameState.WINP1, CXGameState.WINP2)
-
-
-# ------------------------------------------------------------------ naive references
-def naive_heuristic(b: CXBoard) -> int:
-    """Squared-open-run score for the side to move, by scanning every window of the grid."""
-    grid = b.getBoard().tolist()
-    M, N, K = b.M, b.N, b.K
-    me = b.currentPlayer() + 1
-    total = 0
-    for di, dj in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        for i in range(M):
-            for j in range(N):
-                cells = [(i + t * di, j + t * dj) for t in range(K)]
-                if not all(0 <= r < M and 0 <= c < N for r, c in cells):
-                    continue
-                vals = [grid[r][c] for r, c in cells]
-                mine, theirs = vals.count(me), vals.count(3 - me)
-                if mine and not theirs:
-                    total += mine * mine
-                elif theirs and not mine:
-                    total -= theirs * theirs
-    return total
-
-
-def naive_value(b: CXBoard, depth: int, scale: int, memo: dict | None = None) -> int:
-    """Negamax value of an open position for the side to move: every move of every node to
-    `depth`, exact win scores (Pons) times `scale`, the naive heuristic at the horizon."""
-    size, moves = b.M * b.N, b.numOfMarkedCells()
-    if depth <= 0:
-        return naive_heuristic(b)
-    key = (b.bitboards, depth) if memo is not None else None
-    if memo is not None and key in memo:
-        return memo[key]
-    best = -math.inf
-    for c in b.getAvailableColumns():
-        state = b.markColumn(c)
-        if state in WINS:
-            v = win_score(size, moves + 1) * scale
-        elif state is CXGameState.DRAW:
-            v = 0
-        else:
-            v = -naive_value(b, depth - 1, scale, memo)
-        b.unmarkColumn()
-        best = max(best, v)
-    if memo is not None:
-        memo[key] = best
-    return best  # type: ignore[return-value]
-
-
-def naive_solve(b: CXBoard, memo: dict) -> int:
-    """Exact Pons score of an open position, by brute force (memoised)."""
-    return naive_value(b, b.numOfFreeCells(), 1, memo)
-
-
-def make(cls: type[SearchPlayer], b: CXBoard, timeout_s: float = 1.0, seed: int = 1,
-         **options: object) -> SearchPlayer:
-    p = cls()
-    p.seed = seed
-    for k, v in options.items():
-        setattr(p, k, v)
-    p.initPlayer(b.M, b.N, b.K, b.currentPlayer() == 0, timeout_s)
-    return p
 
 
 # --------------------------------------------------------------------- bitboards
@@ -241,8 +179,6 @@ def test_a_full_depth_search_is_exact_and_proven_on_both_engines():
     column) report the exact score of late 6x7 positions, marked proven. (When the root
     tactics leave a single sensible move it is played at once, unscored: then that move must
     keep the exact score.)"""
-    from tests.players.test_pons import L3
-
     quiet = [(m, s) for m, s in L3
              if not (lambda p: p.winning_moves() or p.threats())(
                  BitPosition.from_board(CXBoard.from_moves(6, 7, 4, m)))]
@@ -271,8 +207,6 @@ def test_solve_outcome_keeps_the_exact_outcome():
     """`BitSearch.solve_outcome` (the exact attempt after the heuristic search) plays a move
     keeping the win, draw or loss, whatever the heuristic's guess was; proven, score = outcome
     times scale."""
-    from tests.players.test_pons import L2
-
     checker = BitSearch(6, 7, 4)
     seen = set()
     for moves, expected in L2[:60]:

@@ -18,7 +18,7 @@ from players.mcts import MCTS
 from players.minimax import Minimax
 from players.montecarlo import MonteCarlo
 from tests.conftest import ALL_BOARDS, COMPETITION
-from tests.players.test_montecarlo import make, play_game
+from tests.helpers import make, play_game
 from tests.tactics import random_position
 
 MONTE_CARLO = [MonteCarlo, MCTS]

@@ -13,7 +13,7 @@ import pytest
 from arena.board import CXBoard, CXGameState
 from players._shared.bitboard import BitPosition
 from players._shared.fastsolve import HAVE_NUMBA, FastSolver, PySolver, available, make_solver
-from tests.players.test_pons import L2, L3
+from tests.helpers import L2, L3
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed")
 STRIDE = 1 if os.environ.get("CXARENA_PONS_ALL") == "1" else 25

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from arena.board import CXBoard
 from players.mcts import LOSS, MCTS, WIN, Node
-from tests.players.test_montecarlo import make
+from tests.helpers import make
 
 
 def test_reuses_the_subtree_of_the_opponents_reply():

@@ -14,12 +14,7 @@ from players._shared.common import immediate_wins
 from players._shared.heuristic import bound
 from players._shared.minimax import BitMinimax, GridMinimax
 from players.minimax import Minimax
-from tests.players.test_alphabeta import (
-    WINS,
-    make,
-    naive_solve,
-    naive_value,
-)
+from tests.helpers import WINS, make, naive_solve, naive_value
 from tests.tactics import random_position
 
 

@@ -1,9 +1,5 @@
 """The playout engine (`players._shared.playout`) and the flat Monte-Carlo bot
 (`players.montecarlo`).
-
-Also home of the helpers the MCTS tests share: tactical positions taken from random games (on
-50x50x10 random positions almost never have an immediate win, the end of a random game always
-has one) and in-process games.
 """
 
 from __future__ import annotations
@@ -15,37 +11,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from arena.board import CXBoard, CXGameState, has_run
-from arena.player import CXPlayer
 from players._shared.common import immediate_threats, immediate_wins
 from players._shared.playout import Position, candidate_columns, random_playout, tactical_moves
 from players.montecarlo import MonteCarlo
 from tests.conftest import ALL_BOARDS
+from tests.helpers import make
 from tests.tactics import random_position
-
-
-# ------------------------------------------------------------------------------ helpers
-def make(cls: type[CXPlayer], B: CXBoard, seed: int = 1, timeout_s: float = 10.0,
-         first: bool | None = None, **options: object) -> CXPlayer:
-    """A bot set up as the harness does (seed and options before initPlayer) for a game on B's
-    board; `first` defaults to "it is to move in B"."""
-    p = cls()
-    p.seed = seed
-    for name, value in options.items():
-        setattr(p, name, value)
-    if first is None:
-        first = B.currentPlayer() == 0
-    p.initPlayer(B.M, B.N, B.K, first, timeout_s)
-    return p
-
-
-def play_game(first: CXPlayer, second: CXPlayer, B: CXBoard) -> CXGameState:
-    """Play out B in process; every answer must be legal. Returns the final state."""
-    players = (first, second)
-    while B.gameState() is CXGameState.OPEN:
-        c = players[B.currentPlayer()].selectColumn(B.copy())
-        assert c in B.getAvailableColumns()
-        B.markColumn(c)
-    return B.gameState()
 
 
 # ------------------------------------------------------------------------- playouts

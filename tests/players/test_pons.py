@@ -7,7 +7,6 @@ game so far (1-based columns) and the exact score of the position for the side t
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -15,22 +14,7 @@ from arena.board import CXBoard
 from players._shared.bitboard import BitPosition
 from players._shared.search import BitSearch
 from players.alphabeta import AlphaBeta
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "pons"
-
-
-def load(name: str) -> list[tuple[list[int], int]]:
-    """(0-based columns played, exact score) for every line of a Pons test file."""
-    out = []
-    for line in (DATA / name).read_text().splitlines():
-        if line.strip():
-            moves, score = line.split()
-            out.append(([int(c) - 1 for c in moves], int(score)))
-    return out
-
-
-L3 = load("Test_L3_R1")  # End-Easy: more than 28 moves played, fewer than 14 left
-L2 = load("Test_L2_R1")  # Middle-Easy: 15 to 28 moves played, fewer than 14 left
+from tests.helpers import L2, L3
 
 
 def test_data_files_are_complete():

@@ -15,7 +15,8 @@ from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import FAULTS, Reason
 from arena.referee.referee import MatchSettings, Referee
-from tests.helpers import ZOO, tagged_pids, wait_until, zoo
+from tests.conftest import ROOT
+from tests.helpers import ZOO, cxarena, tagged_pids, wait_until, zoo
 
 JAVA_SOURCE = Path(__file__).resolve().parent / "java" / "Bot.java"
 
@@ -122,8 +123,6 @@ def test_memory_mb_means_the_same_in_match_and_check_bot(tmp_path: Path, memory_
     import json
 
     from arena.onboarding.conformance import run_check
-    from tests.conftest import ROOT
-    from tests.onboarding.test_discovery import cxarena
 
     bot = tmp_path / "limit_reporter.py"
     bot.write_text(LIMIT_REPORTER)
@@ -136,8 +135,5 @@ def test_memory_mb_means_the_same_in_match_and_check_bot(tmp_path: Path, memory_
 
 
 def test_check_bot_refuses_a_tiny_memory_limit() -> None:
-    from tests.conftest import ROOT
-    from tests.onboarding.test_discovery import cxarena
-
     r = cxarena(ROOT, "check-bot", "L1", "--memory-mb", "10")
     assert r.returncode == 2 and "--memory-mb must be 0 (no limit) or at least" in r.stderr

@@ -14,8 +14,8 @@ import pytest
 from arena.analysis.store import AnalysisStore
 from arena.commands import analyse_results
 from arena.report.html import write_report
+from tests.helpers import Page, browser  # noqa: F401 (the fixture)
 from tests.report.conftest import Played
-from tests.report.test_browser import Page, browser  # noqa: F401 (the fixture)
 
 
 @pytest.fixture(scope="module")

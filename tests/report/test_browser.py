@@ -4,7 +4,6 @@ Playwright's Python package. Skipped, with the reason, when either is missing.""
 from __future__ import annotations
 
 import io
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,50 +12,8 @@ import pytest
 
 from arena.board import CXBoard
 from arena.records import Reason
+from tests.helpers import Page, browser  # noqa: F401 (the fixture)
 from tests.report.conftest import Played
-
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--no-first-run", "--disable-sync"]
-
-
-def chromium_path() -> str | None:
-    if Path("/usr/bin/chromium").is_file():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_path()
-    if exe is None:
-        pytest.skip("headless Chromium not found (/usr/bin/chromium or chromium on PATH); "
-                    "install Debian's chromium package to run the browser tests")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright's Python package is not installed "
-                                      "(pip install -e '.[dev]')")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_FLAGS, headless=True)
-        yield b
-        b.close()
-
-
-class Page:
-    """A loaded report page, with every console message, page error and request it made."""
-
-    def __init__(self, browser: Any, path: Path, fragment: str = "") -> None:
-        self.console: list[tuple[str, str]] = []
-        self.requests: list[str] = []
-        self.url = path.resolve().as_uri()
-        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
-        self.page.on("console", lambda m: self.console.append((m.type, m.text)))
-        self.page.on("pageerror", lambda e: self.console.append(("pageerror", str(e))))
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.goto(self.url + fragment)
-        self.page.wait_for_selector("html[data-cx-ready='1']", timeout=30_000)
-
-    def errors(self) -> list[tuple[str, str]]:
-        return [(t, m) for t, m in self.console if t in ("error", "pageerror", "warning")]
 
 
 @pytest.fixture

@@ -33,8 +33,7 @@ from arena.tournament.cores import usable_core_ids
 from arena.tournament.dask_worker import CORE_LOCK_DIR_ENV, claim_cores
 from arena.tournament.run import match_settings, run_tournament
 from arena.tournament.schedule import make_schedule
-from tests.helpers import JUDGE
-from tests.tournament.test_tournament import SLEEPY, wait_gone
+from tests.helpers import JUDGE, SLEEPY, db_count, wait_gone
 
 distributed = pytest.importorskip(
     "distributed", reason="`distributed` is not installed (pip install 'cxarena[dask]')")
@@ -383,7 +382,6 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
     on the same port with new workers, as a supervisor would: the coordinator reconnects,
     submits the lost games again and finishes; nobody is charged."""
     from arena.tournament.dask_executor import DaskExecutor
-    from tests.tournament.test_tournament import db_count
 
     address = loopback_cluster.start(workers=2)
     port = int(address.rsplit(":", 1)[1])

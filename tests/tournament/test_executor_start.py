@@ -16,8 +16,8 @@ import pytest
 from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, PlayFn
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import GameSpec, make_schedule
-from tests.helpers import JUDGE
-from tests.tournament.test_tournament_parts import config, fake_record
+from tests.helpers import JUDGE, fake_record
+from tests.helpers import tournament_config as config
 
 HELD = threading.Lock()
 

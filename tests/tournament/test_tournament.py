@@ -19,12 +19,11 @@ import pytest
 
 from arena.cli import main
 from arena.records import GameRecord, Reason, StoredGame
-from arena.referee.containment import environ_value
 from arena.results.standings import compute_standings
 from arena.results.store import ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
-from tests.helpers import JUDGE, live
+from tests.helpers import JUDGE, SLEEPY, db_count, wait_gone
 
 pytestmark = pytest.mark.slow
 
@@ -51,30 +50,6 @@ CRASH3 = textwrap.dedent("""\
             return "crash3"
     """)
 
-SLEEPY = textwrap.dedent("""\
-    import random
-    import time
-
-    from arena.player import CXPlayer
-
-
-    class Sleepy(CXPlayer):
-        \"\"\"A seeded random player that takes a while over every move.\"\"\"
-
-        delay_s = 0.05
-
-        def initPlayer(self, M, N, K, first, timeout_in_secs):
-            self.rng = random.Random(self.seed)
-
-        def selectColumn(self, B):
-            time.sleep(self.delay_s)
-            return self.rng.choice(B.getAvailableColumns())
-
-        def playerName(self):
-            return "sleepy"
-    """)
-
-
 def write_config(tmp_path: Path, players: str, boards: str, name: str = "e2e",
                  extra: str = "") -> Path:
     (tmp_path / "crash3.py").write_text(CRASH3)
@@ -88,35 +63,6 @@ def write_config(tmp_path: Path, players: str, boards: str, name: str = "e2e",
 def stored(results: Path) -> list[tuple[str, GameRecord, str, str]]:
     with ResultStore(results / "games.sqlite", create=False) as s:
         return [(g.game_id, g.record, g.player1, g.player2) for g in s.games()]
-
-
-def db_count(results: Path) -> int:
-    import sqlite3
-
-    db = results / "games.sqlite"
-    if not db.is_file():
-        return 0
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.OperationalError:
-        return 0
-
-
-def marked_processes(mark: str) -> list[int]:
-    """Pids of live processes whose environment carries CXARENA_TEST_MARK=mark."""
-    return [int(e) for e in os.listdir("/proc") if e.isdigit()
-            and environ_value(int(e), "CXARENA_TEST_MARK") == mark and live(int(e))]
-
-
-def wait_gone(mark: str, timeout_s: float = 10.0) -> list[int]:
-    deadline = time.monotonic() + timeout_s
-    while (left := marked_processes(mark)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return left
 
 
 def start(cfg: Path, results: Path, mark: str) -> subprocess.Popen[bytes]:

@@ -19,21 +19,13 @@ from pathlib import Path
 import pytest
 
 from arena.errors import UsageError
-from arena.limits import Limits
-from arena.records import GameRecord, Reason
-from arena.tournament.config import PlayerEntry, TournamentConfig
+from arena.records import GameRecord
+from arena.tournament.config import PlayerEntry
 from arena.tournament.executor import LocalExecutor, PlayFn, usable_core_ids
 from arena.tournament.schedule import GameSpec, game_id, game_seed, make_schedule
-from tests.helpers import JUDGE
-
-BOARDS = ((4, 4, 4), (7, 6, 4), (5, 5, 4), (20, 20, 10))
-
-
-def config(names: list[str], rounds: int = 1, seed: int = 7,
-           boards: tuple[tuple[int, int, int], ...] = BOARDS) -> TournamentConfig:
-    return TournamentConfig(path="t.yaml", name="t", limits=Limits(timeout_s=0.5), rounds=rounds,
-                            seed=seed,
-                            players=tuple(PlayerEntry(n, "L0") for n in names), boards=boards)
+from tests.helpers import JUDGE, fake_record
+from tests.helpers import SCHEDULE_BOARDS as BOARDS
+from tests.helpers import tournament_config as config
 
 
 # ------------------------------------------------------------------------------- schedule
@@ -92,12 +84,6 @@ class FakeSettings:
         """As MatchSettings.for_worker: pinned, logs in log_dir/worker-<index>."""
         log_dir = None if self.log_dir is None else f"{self.log_dir}/worker-{index}"
         return replace(self, cpu=self.cpu if cpu is None else cpu, log_dir=log_dir)
-
-
-def fake_record(g: GameSpec, **extra: object) -> GameRecord:
-    return GameRecord(M=g.M, N=g.N, K=g.K, p1=g.spec1, p2=g.spec2, names=(g.p1, g.p2),
-                      moves=(0,), times_ms=(1.0,), winner=1 + g.seed % 2, reason=Reason.CONNECT,
-                      detail="", seed=g.seed, extra=dict(extra))
 
 
 @contextlib.contextmanager

@@ -7,7 +7,6 @@ logins; and a `kill -9` of the server followed by a restart that lost nothing.""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sqlite3
 import time
@@ -17,12 +16,10 @@ from pathlib import Path
 import pytest
 
 from arena.league import League
+from tests.helpers import browser, log_in  # noqa: F401 (the fixture)
 from tests.league.web.conftest import ROOT, csrf_of
 from tests.league.web.server_proc import Server, start_server
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-sync"]
 L1 = ROOT / "players" / "L1.py"
 L0 = ROOT / "players" / "L0.py"
 
@@ -40,32 +37,12 @@ def make_league(d: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    exe = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-    if exe is None:
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright (dev extra) is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, headless=True, args=FLAGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
 def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path, dict]]:
     d = tmp_path_factory.mktemp("league") / "lg"
     secrets = make_league(d)
     server = start_server(d)
     yield server, d, secrets
     server.stop()
-
-
-def log_in(page, url: str, name: str, secret: str) -> None:
-    page.goto(url + "/login")
-    page.fill("#name", name)
-    page.fill("#secret", secret)
-    page.click("#login")
 
 
 def test_student_uploads_and_sees_check_games_replay(browser, running) -> None:

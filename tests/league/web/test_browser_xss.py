@@ -22,9 +22,9 @@ import httpx2 as httpx
 import pytest
 
 from arena.league import League
+from tests.helpers import browser, log_in  # noqa: F401 (the fixture)
 from tests.league.web.conftest import ROOT, csrf_of
 from tests.league.web.server_proc import Server, start_server
-from tests.league.web.test_browser import browser, log_in  # noqa: F401 (fixture)
 
 PAYLOAD = '</script><script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
 NAME_PAYLOAD = "<img src=x onerror=window.__xss=3>"  # 34 characters: a usable playerName

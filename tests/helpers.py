@@ -401,3 +401,21 @@ def log_in(page: Any, url: str, name: str, secret: str) -> None:
     page.fill("#name", name)
     page.fill("#secret", secret)
     page.click("#login")
+
+
+def wait_finished(d: Path, timeout_s: float = 120.0) -> str:
+    """The state the league in `d`'s final round robin ends in (finished or stopped)."""
+    from arena.league import League
+    from arena.league.final import final_status
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        lg = League.open(d)
+        try:
+            status = final_status(lg)
+        finally:
+            lg.conn.close()
+        if status.state in ("finished", "stopped"):
+            return status.state
+        time.sleep(0.3)
+    raise AssertionError("the final did not finish")

@@ -16,7 +16,7 @@ from arena.league.config import parse_config
 from arena.league.db import time_left
 from arena.league.final import final_at_deadline, final_status
 from arena.league.web.app import create_app
-from tests.league.test_final import wait_finished
+from tests.helpers import wait_finished
 from tests.league.web.conftest import csrf_of
 
 ROOT = Path(__file__).resolve().parents[2]

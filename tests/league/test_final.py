@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from arena.league import League, LeagueError
 from arena.league.final import final_status, write_final_config
 from arena.league.web.app import create_app
+from tests.helpers import wait_finished
 from tests.league.web.conftest import csrf_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,20 +56,6 @@ def test_the_config_names_the_frozen_entries(league: tuple[Path, dict[str, str]]
     assert data["players"][0]["spec"].endswith("submissions/1/L1.py")
     assert data["boards"] == [[4, 4, 3], [4, 5, 3]] and data["isolation"] == "none"
     assert data["openings"] == {"plies": 2, "seed": 0} and data["timeout_s"] == 0.5
-
-
-def wait_finished(d: Path, timeout_s: float = 120.0) -> str:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        lg = League.open(d)
-        try:
-            status = final_status(lg)
-        finally:
-            lg.conn.close()
-        if status.state in ("finished", "stopped"):
-            return status.state
-        time.sleep(0.3)
-    raise AssertionError("the final did not finish")
 
 
 def test_the_admin_page_runs_the_final_and_links_its_report(

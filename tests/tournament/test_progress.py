@@ -27,7 +27,8 @@ from arena.tournament.progress import (
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import GameSpec, make_schedule
 from tests.helpers import JUDGE
-from tests.tournament.test_tournament_parts import config, fake_record
+from tests.helpers import fake_record
+from tests.helpers import tournament_config as config
 
 TIMEOUT_S = 0.08
 OVERHEAD_S = 0.4  # to start a game's bots

@@ -4,7 +4,6 @@ tournament in its own process, and its report is linked from the league."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest

@@ -26,8 +26,7 @@ from arena.tournament.progress import (
 )
 from arena.tournament.run import run_tournament
 from arena.tournament.schedule import GameSpec, make_schedule
-from tests.helpers import JUDGE
-from tests.helpers import fake_record
+from tests.helpers import JUDGE, fake_record
 from tests.helpers import tournament_config as config
 
 TIMEOUT_S = 0.08

@@ -29,6 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("--user", required=True)
     p.add_argument("--kaggle", action="store_true", help="the .py file is a Kaggle agent")
+    p.add_argument("--class", dest="class_name", default=None, metavar="NAME",
+                   help="the class to play when the files hold several bots (e.g. "
+                        "connectx.mybot.MyPlayer; a Kaggle agent: its function); default: "
+                        "the user's last choice; '' clears it")
     p.add_argument("paths", type=Path, nargs="+")
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
@@ -187,8 +191,10 @@ def _roster_names(path: Path) -> list[str]:
 
 def _submit(league: Any, args: argparse.Namespace) -> int:
     files = [(p.name, p.read_bytes()) for p in args.paths]
-    sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None)
-    print(f"submission {sub.id}: {sub.user} version {sub.version} ({sub.kind}), "
+    sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None,
+                        class_name=args.class_name)
+    chosen = f", class {sub.class_name}" if sub.class_name else ""
+    print(f"submission {sub.id}: {sub.user} version {sub.version} ({sub.kind}{chosen}), "
           f"fingerprint {sub.fingerprint}, {sub.status}")
     return 0
 

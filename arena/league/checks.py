@@ -42,18 +42,21 @@ def write_files(folder: Path, files: list[tuple[str, bytes]]) -> Path:
     return folder
 
 
-def spec_in(folder: Path, kind: str, filename: str) -> str:
-    """The player SPEC of a version of `kind` whose files are in `folder`."""
+def spec_in(folder: Path, kind: str, filename: str, class_name: str = "") -> str:
+    """The player SPEC of a version of `kind` whose files are in `folder` (`class_name`: the
+    class, or Kaggle function, to play; "": the one the loader finds)."""
     first = filename.split(", ")[0]
     if kind == "python":
-        return str(folder / first)
-    if kind == "kaggle":
-        return f"kaggle:{folder / first}"
-    if kind == "jar":
-        return f"java:{folder / first}"
-    if kind == "java-zip":
-        return f"java:{folder / 'src'}"
-    return f"java:{folder}"
+        spec = str(folder / first)
+    elif kind == "kaggle":
+        spec = f"kaggle:{folder / first}"
+    elif kind == "jar":
+        spec = f"java:{folder / first}"
+    elif kind == "java-zip":
+        spec = f"java:{folder / 'src'}"
+    else:
+        spec = f"java:{folder}"
+    return f"{spec}:{class_name}" if class_name else spec
 
 
 def materialise(league: League, submission_id: int) -> Path:
@@ -66,7 +69,7 @@ def spec_of(league: League, submission_id: int) -> str:
     sub = league.submission(submission_id)
     if sub is None:
         raise KeyError(submission_id)
-    return spec_in(materialise(league, submission_id), sub.kind, sub.filename)
+    return spec_in(materialise(league, submission_id), sub.kind, sub.filename, sub.class_name)
 
 
 _NEXT_QUEUED = """
@@ -124,6 +127,9 @@ def check_next(league: League, *, quick: bool = True) -> int | None:
                            if g.record.stderr_tail)
     except (SpecError, UsageError, OSError) as exc:
         summary, passed = f"FAILED: {exc}", False
+        if "name one:" in summary:  # several bots in the files: how to choose, here
+            summary += ("\nName the class to play in the upload form's \"Class to play\" "
+                        "(or `cxarena league submit --class NAME`) and upload again.")
     except Exception:  # the harness's fault, not the bot's: the admin reads it in the log
         log.exception("the check of submission %d failed inside the harness", sid)
         summary = f"{INTERNAL_ERROR} (the league's admin can read it in the server's log)"

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import io
 import math
+import re
 import secrets
 import sqlite3
 import time
@@ -64,6 +65,19 @@ def check_user_name(name: str) -> None:
     """LeagueError unless `name` is a usable account name."""
     if not name or not name.replace("_", "").replace("-", "").replace(".", "").isalnum():
         raise LeagueError(f"user name {name!r}: use letters, digits, '_', '-' or '.'")
+
+
+_CLASS_NAME = re.compile(r"^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$")
+
+
+def check_class_name(name: str) -> str:
+    """A class name as the SPEC's last part (``connectx.schillaci.Bot``, ``MyPlayer``); the
+    name stripped, UploadError for anything else."""
+    name = name.strip()
+    if name and (len(name) > 200 or not _CLASS_NAME.match(name)):
+        raise UploadError(f"class {name[:60]!r}: expected a class name such as MyPlayer or "
+                          f"connectx.mybot.MyPlayer (letters, digits, _, $ and dots)")
+    return name
 
 
 def check_file_name(name: str) -> None:
@@ -133,6 +147,9 @@ class Submission:
     status: str
     check_summary: str
     check_stderr: str
+    #: the class (Java, Python) or function (Kaggle) to play when the files hold several
+    #: bots: the SPEC's last part; "" to let the loader find the one
+    class_name: str = ""
 
 
 def _token_hash(token: str) -> str:
@@ -226,7 +243,8 @@ class League:
     def _migrate(self) -> None:
         """Columns added since a league was made."""
         for table, column, decl in (("users", "disabled", "INTEGER NOT NULL DEFAULT 0"),
-                                    ("submissions", "check_started_at", "REAL")):
+                                    ("submissions", "check_started_at", "REAL"),
+                                    ("submissions", "class_name", "TEXT NOT NULL DEFAULT ''")):
             cols = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
             if cols and column not in cols:
                 with self.conn:
@@ -411,10 +429,13 @@ class League:
 
     # uploads
     def submit(self, user: str, files: list[tuple[str, bytes]],
-               kind: str | None = None, quota: bool = False) -> Submission:
+               kind: str | None = None, quota: bool = False,
+               class_name: str | None = None) -> Submission:
         """Store a new version of `user`'s bot, queued for its check. `quota`: refuse it
         (`QuotaExceeded`) past the user's `max_uploads_per_day` (the web form; an admin's
-        `league submit` is not counted against it)."""
+        `league submit` is not counted against it). `class_name`: the class (or Kaggle
+        function) to play when the files hold several (e.g. a Java package with the bot and
+        copies of L0 and L1); None keeps the user's last choice, "" lets the loader find it."""
         account = self.user(user)
         if account is None:
             raise UploadError(f"no user {user!r}")
@@ -432,6 +453,10 @@ class League:
         for name, _ in files:
             check_file_name(name)
         kind = _detect_kind(files, kind)
+        if class_name is None:
+            last = self.submissions(user)
+            class_name = last[-1].class_name if last and last[-1].kind == kind else ""
+        class_name = check_class_name(class_name)
         if kind in ("jar", "java-zip"):
             _check_archive(files[0][1])
         digest = hashlib.sha256()
@@ -450,9 +475,9 @@ class League:
                 (user,)).fetchone()
             cur = self.conn.execute(
                 "INSERT INTO submissions (user, version, kind, filename, created_at, fingerprint,"
-                " status) VALUES (?,?,?,?,?,?,'queued')",
+                " status, class_name) VALUES (?,?,?,?,?,?,'queued',?)",
                 (user, version, kind, ", ".join(n for n, _ in files), time.time(),
-                 digest.hexdigest()[:16]))
+                 digest.hexdigest()[:16], class_name))
             sid = cur.lastrowid
             self.conn.executemany("INSERT INTO files VALUES (?,?,?)",
                                   [(sid, n, d) for n, d in files])
@@ -462,7 +487,7 @@ class League:
 
     # queries
     _COLS = ("id, user, version, kind, filename, created_at, fingerprint, status,"
-             " check_summary, check_stderr")
+             " check_summary, check_stderr, class_name")
 
     def submissions(self, user: str | None = None) -> list[Submission]:
         if user is None:

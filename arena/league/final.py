@@ -168,7 +168,8 @@ def _entry_spec(league: League, submission_id: int) -> str:
     sub = league.submission(submission_id)
     if sub is None:
         raise KeyError(submission_id)
-    return spec_in(materialise(league, submission_id).resolve(), sub.kind, sub.filename)
+    return spec_in(materialise(league, submission_id).resolve(), sub.kind, sub.filename,
+                   sub.class_name)
 
 
 def _absolute(spec: str) -> str:

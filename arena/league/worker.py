@@ -83,6 +83,7 @@ class Side:
     filename: str = ""
     fingerprint: str = ""
     files: tuple[tuple[str, bytes], ...] = ()
+    class_name: str = ""  # the class to play, when the files hold several
 
     def spec(self, root: Path) -> str:
         """The SPEC to play this side, writing a version's files under `root` once."""
@@ -96,7 +97,7 @@ class Side:
                 os.rename(tmp, folder)
             except OSError:  # another worker wrote it first
                 _remove_tree(tmp)
-        return spec_in(folder, self.kind, self.filename)
+        return spec_in(folder, self.kind, self.filename, self.class_name)
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,7 @@ def _side(lg: League, key: str) -> Side:
     if sub is None:
         raise LeagueError(f"no submission {key[4:]}")
     return Side(key, f"{sub.user} v{sub.version}", sub.kind, sub.filename, sub.fingerprint,
-                tuple(lg.submission_files(sub.id)))
+                tuple(lg.submission_files(sub.id)), sub.class_name)
 
 
 class _Openings:

@@ -281,7 +281,8 @@ class _App:
 
         mine, config, frozen = await self.db(read)
         return self.page(request, "submit.html", mine=list(reversed(mine)), config=config,
-                         frozen=frozen, error=None)
+                         frozen=frozen, error=None,
+                         last_class=mine[-1].class_name if mine else "")
 
     async def submit_post(self, request: Request) -> Response:
         form = await self.form(request)
@@ -294,9 +295,14 @@ class _App:
         except UploadError as exc:
             return self.refuse(request, 400, f"Upload refused: {exc}")
         kind = "kaggle" if form.get("kind") == "kaggle" else None
+        chosen = form.get("class_name")
+        # an empty field keeps the last version's choice; "-" clears it
+        class_name = None if not isinstance(chosen, str) or not chosen.strip() else (
+            "" if chosen.strip() == "-" else chosen)
         user = request.state.user.name
         try:
-            sub = await self.db(lambda lg: lg.submit(user, files, kind=kind, quota=True))
+            sub = await self.db(lambda lg: lg.submit(user, files, kind=kind, quota=True,
+                                                     class_name=class_name))
         except QuotaExceeded as exc:
             wait = str(int(exc.retry_after_s) + 1)
             return self.refuse(request, 429, f"Upload refused: {exc}.", {"Retry-After": wait})

@@ -4,6 +4,7 @@ problem in one run, one report)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -15,12 +16,13 @@ from arena.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: per registered game: small parameters (quick games) and a bot of players/ that plays it well
+#: per registered game: small parameters (quick games), a bot of players/ that plays it well
+#: and how its bot API names the name call
 GAME_CASES = {
-    "connectx": (["rows=4", "cols=4", "k=4"], "L1"),
-    "othello": (["size=4"], "players.othello.greedy"),
-    "morris": (["pieces=3", "no_mill_moves=10"], "players.morris.random_bot"),
-    "mnk": (["m=3", "n=3", "k=3"], "players.mnk.random_bot"),
+    "connectx": (["rows=4", "cols=4", "k=4"], "L1", "playerName()"),
+    "othello": (["size=4"], "players.othello.greedy", "player_name()"),
+    "morris": (["pieces=3", "no_mill_moves=10"], "players.morris.random_bot", "player_name()"),
+    "mnk": (["m=3", "n=3", "k=3"], "players.mnk.random_bot", "player_name()"),
 }
 
 #: a bot of any game in POSIX shell: it answers `hello` with the version it was offered
@@ -46,7 +48,7 @@ def cxarena(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def check(cwd: Path, game: str, spec: str, *args: str) -> subprocess.CompletedProcess[str]:
-    params, _ = GAME_CASES[game]
+    params = GAME_CASES[game][0]
     flags = [f for p in params for f in ("--param", p)]
     return cxarena(cwd, "check-bot", spec, "--game", game, *flags, *args)
 
@@ -69,7 +71,7 @@ def test_a_good_bot_passes(game: str) -> None:
     assert "bot first:" in out and "bot second:" in out
     assert "start-up (process start to 'ready'):" in out
     assert "of the limit, 99th percentile" in out
-    assert "playerName():" in out
+    assert f"{GAME_CASES[game][2]}: " in out
     assert out.rstrip().endswith("PASSED: the bot is ready for a tournament."), out
 
 
@@ -95,13 +97,14 @@ def test_every_problem_is_reported_in_one_run(tmp_path: Path, game: str) -> None
     r = check(tmp_path, game, shell_bot(tmp_path, 'echo "play banana"', name="N" * 41),
               "--time", "0.5")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "illegal move" in r.stdout and "playerName() is 41 characters long" in r.stdout
+    assert "illegal move" in r.stdout, r.stdout
+    assert f"{GAME_CASES[game][2]} is 41 characters long" in r.stdout, r.stdout
     assert "FAILED: 2 problem(s)" in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("flags, cap", [(["--max-moves", "6"], 6), (["--quick"], 12)])
 def test_quick_and_max_moves_cap_a_big_game_of_another_game(flags: list[str], cap: int) -> None:
-    # gomoku-like 11 x 11: 121 cells, a big game, as a 11 x 11 Connect-X board is
+    # the m,n,k-game on 11 x 11: 121 cells, a big game, as an 11 x 11 Connect-X board is
     r = cxarena(ROOT, "check-bot", "players.mnk.random_bot", "--game", "mnk",
                 "--param", "m=11", "--param", "n=11", "--param", "k=5", "--time", "1", *flags)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -140,3 +143,28 @@ def test_usage_errors_of_game_flags_exit_2(args: list[str], message: str) -> Non
     r = cxarena(ROOT, "check-bot", *args)
     assert r.returncode == 2, r.stdout + r.stderr
     assert message in r.stderr and r.stderr.startswith("cxarena check-bot: error:"), r.stderr
+
+
+def test_the_commands_pick_their_game_without_changing_args() -> None:
+    from arena.commands.match import _pick, course_board, pick_game
+    from arena.games import make_game
+
+    params = ["rows=5"]
+    game = pick_game("connectx", params, None)
+    assert params == ["rows=5"] and course_board(game) == (5, 7, 4)
+    assert course_board(make_game("othello")) is None
+    args = argparse.Namespace(game="connectx", param=["rows=5"], board=None, openings=None,
+                              plies=None, no_openings=False)
+    before = dict(vars(args))
+    assert _pick(args) == (None, (5, 7, 4)) and vars(args) == before
+    args = argparse.Namespace(game="othello", param=["size=6"], board=None)
+    assert _pick(args) == (make_game("othello", {"size": 6}), None)
+    args = argparse.Namespace(game=None, param=[], board=[4, 5, 4])
+    assert _pick(args) == (None, (4, 5, 4))
+
+
+@pytest.mark.parametrize("command", ["check-bot", "match", "new-bot"])
+def test_help_lists_the_registered_games(command: str) -> None:
+    r = cxarena(ROOT, command, "--help")
+    assert r.returncode == 0, r.stderr
+    assert ", ".join(sorted(GAMES)) in " ".join(r.stdout.split()), r.stdout

@@ -34,6 +34,7 @@ from typing import Any
 
 from arena import defaults
 from arena.entrants.java import JavaTarget, check_argv
+from arena.entrants.loading import load_game_player_class
 from arena.entrants.specs import BotSpec, Kind, SpecError, bot_pythonpath, parse_spec
 from arena.games.connectx.entrant import load_player_class
 
@@ -72,8 +73,6 @@ def load(target: str, game: str | None = None) -> type[Any]:
     """The CXPlayer class behind `target`, or with `game` its GamePlayer class for that game
     (raises SpecError, or whatever the bot raises)."""
     if game is not None:
-        from arena.entrants.loading import load_game_player_class
-
         return load_game_player_class(target, game)
     return load_player_class(parse_spec(target))
 

@@ -512,8 +512,8 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.notes.append(f"{name_call}: {names[0]!r}")
     capped = list(dict.fromkeys(g.game.label_for_record() for g in games if g.capped))
     if capped:
-        v.notes.append(f"big games ({', '.join(capped)}: cost over {BIG_GAME_COST}, for a "
-                       f"board its cells) stop after {cap} moves (as draws)")
+        v.notes.append(f"games on {', '.join(capped)} (more than {BIG_GAME_COST} cells: "
+                       f"Game.cost()) stop after {cap} moves (as draws)")
     lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
                (None, g.side))  # lost by the rules
     if lost:

@@ -1,10 +1,10 @@
-"""`cxarena check-bot SPEC`: is this bot ready for a tournament?
+"""`cxarena check-bot SPEC [--game NAME]`: is this bot ready for a tournament?
 
-Plays short games against L0 under the real referee on the competition's smallest and
-largest boards and on 6x7x4, both colours, with the tournament's time limit, and reports in
-plain words (see `arena.onboarding.conformance`). Exit code 0 if the bot passed, 1 if not, 2 for a
-usage
-error (unknown SPEC, bad option).
+Plays short games against L0's strategy under the real referee, both colours, with the
+tournament's limits, and reports in plain words (`arena.onboarding.conformance`, one check for
+every game). Without --game: Connect-X on the competition's smallest and largest boards and on
+6x7x4 (or each --board); with --game NAME: that registered game with its --param values. Exit
+code 0 if the bot passed, 1 if not, 2 for a usage error (unknown SPEC, bad option).
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ import argparse
 import sys
 
 from arena import defaults
+from arena.commands.match import known_games, pick_game
 from arena.errors import UsageError
 from arena.onboarding.conformance import (
-    BIG_BOARD_CELLS,
+    BIG_GAME_COST,
     MAX_MOVES,
     QUICK_MAX_MOVES,
     CheckGame,
+    course_games,
     run_check,
 )
 from arena.referee.sandbox import MODES
@@ -34,10 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="per-move time limit (default: timeout_s of "
                              "configs/tournament.yaml, else 1)")
     parser.add_argument("--quick", action="store_true",
-                        help=f"stop big-board games after {QUICK_MAX_MOVES} moves instead of "
+                        help=f"stop big games after {QUICK_MAX_MOVES} moves instead of "
                              f"{MAX_MOVES}")
     parser.add_argument("--max-moves", type=int, default=None, metavar="N",
-                        help=f"stop games on boards of more than {BIG_BOARD_CELLS} cells after "
+                        help=f"stop big games (boards of more than {BIG_GAME_COST} cells) after "
                              f"N moves (both players'), as draws")
     parser.add_argument("--board", type=int, nargs=3, action="append", metavar=("M", "N", "K"),
                         help="check on this board instead (repeatable); default: the smallest "
@@ -47,8 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the board set of configs/boards.yaml to take the smallest and "
                              "largest board from (default: competition)")
     parser.add_argument("--game", metavar="NAME", default=None,
-                        help="check a bot for another game (othello, morris) through protocol "
-                             "v2: two games against a random player, one in each colour")
+                        help=f"check a bot for this registered game ({known_games()}) with its "
+                             f"--param values instead of Connect-X's boards")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of --game (e.g. size=6); repeatable")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
@@ -84,11 +86,14 @@ def run(args: argparse.Namespace) -> int:
                          f"got {args.max_tasks}")
     if args.max_moves is not None and args.max_moves < 2:
         raise UsageError(f"--max-moves must be at least 2, got {args.max_moves}")
-    if args.game is not None:
-        return _run_game(args)
-    boards = ([tuple(b) for b in args.board] if args.board
-              else check_boards(args.board_set))
-    names = ", ".join(f"{M}x{N}x{K}" for M, N, K in boards)
+    if args.game is not None and args.board:
+        raise UsageError(f"--board is Connect-X's; a game's parameters come with --param "
+                         f"(--game {args.game})")
+    game = pick_game(args.game, args.param, None)
+    games = ([game] if game is not None else
+             course_games([tuple(b) for b in args.board] if args.board
+                          else check_boards(args.board_set)))
+    names = ", ".join(g.label_for_record() for g in games)
     from arena.referee.cgroups import summary
     from arena.referee.sandbox import resolve
 
@@ -100,39 +105,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
         print(summary(), flush=True)
 
-    report = run_check(args.spec, boards=boards, timeout_s=args.time, quick=args.quick,
+    report = run_check(args.spec, games=games, timeout_s=args.time, quick=args.quick,
                        max_moves=args.max_moves, seed=args.seed, progress=_progress,
                        memory_mb=args.memory_mb, isolation=args.isolation,
                        max_tasks=args.max_tasks, on_start=header)
     print()
     print(report.text(games=False))
     sys.stdout.flush()
-    return 0 if report.passed else 1
-
-
-def _run_game(args: argparse.Namespace) -> int:
-    """check-bot --game: the check for another game (`arena.onboarding.game_check`)."""
-    from arena.commands.match import game_of
-    from arena.onboarding.game_check import run_game_check
-
-    args.openings = args.plies = args.board = None
-    args.no_openings = False
-    game = game_of(args)
-    if game is None:
-        raise UsageError("--game connectx: check a Connect-X bot without --game")
-    timeout_s = args.time if args.time is not None else defaults.TIMEOUT_S
-    from arena.entrants.specs import parse_spec
-
-    parse_spec(args.spec)  # SpecError: an unknown bot is reported alone
-    print(f"checking {args.spec} in {game.label()} against a random player, both colours, "
-          f"{timeout_s:g} s per move ...", flush=True)
-    memory_mb = defaults.MEMORY_LIMIT_MB if args.memory_mb is None else args.memory_mb
-    max_tasks = defaults.MAX_TASKS if args.max_tasks is None else args.max_tasks
-    from arena.referee.cgroups import summary
-
-    print(summary(), flush=True)
-    report = run_game_check(args.spec, game, timeout_s, seed=args.seed,
-                            isolation=args.isolation, memory_mb=memory_mb,
-                            max_tasks=max_tasks)
-    print(report.text())
     return 0 if report.passed else 1

@@ -54,8 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="cycle the pairs over every board of a set in boards.yaml "
                             "(e.g. competition)")
     where.add_argument("--game", metavar="NAME", default=None,
-                       help="play another game than Connect-X through protocol v2: othello "
-                            "or morris (parameters with --param)")
+                       help=f"play a registered game by name: {known_games()} (parameters "
+                            f"with --param)")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter of --game, e.g. size=6 (othello) or no_mill_moves=60 "
                              "(morris); repeatable")
@@ -136,29 +136,25 @@ def pick_game(name: str | None, params: list[str], board: list[int] | None) -> A
         raise UsageError(f"{what}: {e}") from None
 
 
-def game_of(args: argparse.Namespace) -> Any:
-    """The `arena.games.Game` of --game/--param (None without --game). Connect-X given as
-    --game connectx becomes its --board (protocol v1, as always)."""
-    if args.game is None:
-        if args.param:
-            raise UsageError("--param needs --game")
-        return None
-    from arena.games import GameError, make_game
-    from arena.games.params import parse_params
+def course_board(game: Any) -> tuple[int, int, int] | None:
+    """(M, N, K) when `game` is the course's game (the one whose own dialect is protocol version
+    1: Connect-X), which a match plays on its boards with its openings; None for any other."""
+    from arena.wire.protocol import PROTOCOL_VERSION, version_of
 
-    try:
-        params = parse_params(",".join(args.param)) if args.param else {}
-        game = make_game(args.game, params)
-    except GameError as e:
-        raise UsageError(f"--game {args.game}: {e}") from None
-    if game.name == "connectx":
-        args.board = [game.params["rows"], game.params["cols"], game.params["k"]]
-        args.game = None
+    if version_of(game) != PROTOCOL_VERSION:
         return None
-    if args.openings is not None:
-        raise UsageError(f"--game {game.name}: --openings FILE is for Connect-X; another game's "
-                         f"pairs start from random legal plies (--plies P)")
-    return game
+    M, N, K = (int(f) for f in game.dialect_fields(game.params))
+    return M, N, K
+
+
+def known_games() -> str:
+    """The registered games' names, for help texts ("connectx, mnk, morris, othello"): the
+    names of the entry points through which they register, read without loading any game."""
+    from importlib.metadata import entry_points
+
+    from arena.games import ENTRY_POINT_GROUP
+
+    return ", ".join(sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}))
 
 
 #: plies of another game's generated openings unless --plies says otherwise
@@ -187,12 +183,16 @@ def game_starts(args: argparse.Namespace, game: Any) -> str:
             f"opening per pair")
 
 
-def _check(args: argparse.Namespace) -> None:
-    if args.board is not None:
-        checked_board(args.board)
+def _check(args: argparse.Namespace, game: Any, board: tuple[int, int, int] | None) -> None:
+    """The flags' errors; `game`, `board`: what `_pick` found."""
+    if board is not None:
+        checked_board(list(board))
     if args.games is None:
         args.games = SPRT_DEFAULT_CAP if args.sprt else 2
-    if args.openings is not None and args.board is None:
+    if args.openings is not None and game is not None:
+        raise UsageError(f"--game {game.name}: --openings FILE is for Connect-X; another game's "
+                         f"pairs start from random legal plies (--plies P)")
+    if args.openings is not None and board is None:
         raise UsageError("--openings FILE holds openings for one board: use it with --board")
     if args.openings is not None and args.no_openings:
         raise UsageError("--openings and --no-openings contradict each other")
@@ -256,27 +256,39 @@ def prune_match_logs(keep: int, current: str) -> list[str]:
     return old
 
 
-def _boards(args: argparse.Namespace) -> list[tuple[int, int, int]]:
-    if args.game is not None:
-        return [(0, 0, 0)]
-    if args.board is not None:
-        M, N, K = args.board
-        return [(M, N, K)]
+def _pick(args: argparse.Namespace) -> tuple[Any, tuple[int, int, int] | None]:
+    """(the game, None) for a game of its own (--game), or (None, its board) for the course's
+    Connect-X (--board, or --game connectx with its --param): it plays on its boards with its
+    openings. (None, None) for --board-set. `args` are not changed."""
+    picked = pick_game(args.game, args.param, args.board)
+    board = None if picked is None else course_board(picked)
+    return (None, board) if board is not None or picked is None else (picked, None)
+
+
+def _boards(args: argparse.Namespace,
+            board: tuple[int, int, int] | None) -> list[tuple[int, int, int]]:
+    """The course's boards of the match: `board`, else every board of --board-set."""
+    if board is not None:
+        return [board]
     from arena.tournament.config import resolve_board_set
 
     return list(resolve_board_set(args.board_set))
 
 
 class _Starts:
-    """Where each pair starts: (board, opening) for pair k (0-based)."""
+    """Where each pair starts: (game, opening as move texts) for pair k (0-based). `game`: a
+    game of its own (--game), which makes its openings itself (`game_opening`); None: the
+    course's game on `boards`, with its opening suites."""
 
-    def __init__(self, args: argparse.Namespace, boards: list[tuple[int, int, int]]) -> None:
+    def __init__(self, args: argparse.Namespace, game: Any,
+                 boards: list[tuple[int, int, int]]) -> None:
         from arena.tournament.openings import DEFAULT_PLIES, OpeningStream, read_suite
 
+        self.args = args
+        self.game = game
         self.boards = boards
         pairs = (args.games + 1) // 2
-        # another game (--game) makes its openings itself (`game_opening`)
-        self.use_openings = (args.game is None and not args.no_openings
+        self.use_openings = (game is None and not args.no_openings
                              and (pairs > 1 or args.openings is not None))
         self.file = None if args.openings is None else read_suite(args.openings, *boards[0])
         plies = DEFAULT_PLIES if args.plies is None else args.plies
@@ -286,16 +298,24 @@ class _Starts:
                              seed=args.seed)
             for b in boards}
 
-    def at(self, k: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+    def at(self, k: int) -> tuple[Any, tuple[str, ...]]:
+        from arena.referee.referee import course_game
+
+        if self.game is not None:
+            return self.game, game_opening(self.args, self.game, k)
         board = self.boards[k % len(self.boards)]
         if not self.use_openings:
-            return board, ()
+            return course_game(*board), ()
         j = k // len(self.boards)
         if self.file is not None:
-            return board, self.file.openings[j % len(self.file.openings)].moves
-        return board, self.streams[board].get(j).moves
+            moves = self.file.openings[j % len(self.file.openings)].moves
+        else:
+            moves = self.streams[board].get(j).moves
+        return course_game(*board), tuple(str(c) for c in moves)
 
     def describe(self) -> str:
+        if self.game is not None:
+            return game_starts(self.args, self.game)
         if not self.use_openings:
             return "every game from the empty board"
         if self.file is not None:
@@ -310,14 +330,14 @@ def run(args: argparse.Namespace) -> int:
     from arena.entrants.specs import SpecError, parse_spec, time_limit_problem
     from arena.limits import make_limits
     from arena.referee.cgroups import summary as containment_summary
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import GameRequest, MatchSettings, Referee
     from arena.referee.sandbox import resolve
     from arena.results.stats import Pentanomial, Sprt, SprtResult
     from arena.tournament.preflight import refuse_unseen_programs
 
-    game = game_of(args)
-    _check(args)
-    boards = _boards(args)
+    game, board = _pick(args)
+    _check(args, game, board)
+    boards = _boards(args, board) if game is None else []
     isolation = resolve(args.isolation)  # UsageError: namespaces, impossible here
     notice = isolation.notice()
     if notice:
@@ -332,7 +352,7 @@ def run(args: argparse.Namespace) -> int:
     failed = check_loadable([spec1, spec2]) if game is None else {}
     if failed:
         raise SpecError(next(iter(failed.values())))
-    starts = _Starts(args, boards)
+    starts = _Starts(args, game, boards)
     log_dir = args.log_dir or tempfile.mkdtemp(prefix=MATCH_LOGS_PREFIX)
     if args.log_dir is None:
         prune_match_logs(keep=defaults.KEEP_MATCH_LOGS, current=log_dir)
@@ -354,12 +374,10 @@ def run(args: argparse.Namespace) -> int:
     with Referee(settings) as referee:
         for i in range(1, args.games + 1):
             k = (i - 1) // 2
-            (M, N, K), opening = starts.at(k)
+            rules, opening = starts.at(k)
             first, second = (spec1, spec2) if i % 2 == 1 else (spec2, spec1)
-            texts = () if game is None else game_opening(args, game, k)
-            rec = referee.play(first, second, M, N, K, game_seed(args.seed, i),
-                               game_id=f"{i} of the match", opening=opening, game=game,
-                               opening_texts=texts)
+            rec = referee.run(GameRequest(first, second, rules, game_seed(args.seed, i),
+                                          game_id=f"{i} of the match", opening=opening))
             rec = dataclasses.replace(rec, pair_id=f"match-{args.seed}-pair{k + 1}")
             records.append(rec)
             if args.json:
@@ -375,7 +393,7 @@ def run(args: argparse.Namespace) -> int:
                     verdict = state
                     break
     lines = summary_lines(records, args.spec1, args.spec2, args.time)
-    lines.insert(1, f"  starts: {starts.describe() if game is None else game_starts(args, game)}")
+    lines.insert(1, f"  starts: {starts.describe()}")
     if sprt is not None:
         if verdict is None:
             st = sprt.state(penta)

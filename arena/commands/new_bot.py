@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from arena.commands.match import known_games
 from arena.errors import UsageError
 from arena.onboarding.scaffold import ScaffoldError, create_bot
 
@@ -22,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="module name of the bot (letters, digits, underscores); it is "
                              "also the bot's SPEC")
     parser.add_argument("--game", metavar="NAME", default=None,
-                        help="a bot for another game: othello or morris (default: Connect-X)")
+                        help=f"a bot for another registered game than the course's Connect-X "
+                             f"(registered: {known_games()}); default: Connect-X")
 
 
 def run(args: argparse.Namespace) -> int:

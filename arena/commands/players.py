@@ -11,6 +11,7 @@ import argparse
 
 from tabulate import tabulate
 
+from arena.commands.match import known_games
 from arena.onboarding.discovery import BotInfo, discover
 
 HELP = "list the bots in players/ (short SPEC, playerName(), description or error)"
@@ -22,8 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--import-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="give up on a bot whose import takes longer (default 10)")
     parser.add_argument("--games", action="store_true",
-                        help="list the bots of the other games (players/othello/, "
-                             "players/morris/) instead, from their files")
+                        help=f"list the bots of the other registered games ({known_games()}: "
+                             f"players/GAME/) instead, from their files")
 
 
 def _row(b: BotInfo, paths: bool) -> list[str]:
@@ -70,7 +71,8 @@ def _game_bots(paths: bool) -> int:
 
     bots = game_bot_files()
     if not bots:
-        print("no bots of other games found (players/othello/, players/morris/)")
+        print(f"no bots of other games found (players/GAME/ for a registered game: "
+              f"{known_games()})")
         return 0
     rows = [[b.game, b.spec, b.doc] + ([b.location] if paths else []) for b in bots]
     print(tabulate(rows, headers=["game", "SPEC", "description"] + (["file"] if paths else []),

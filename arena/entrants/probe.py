@@ -2,9 +2,10 @@
 behind `specs.check_loadable` (a config's or a match's players), `discovery.discover`
 (`cxarena players`) and the host (`arena.entrants.host`, which loads its bot with `load`).
 
-``python -m arena.entrants.probe TARGET...`` prints ``READY`` once the harness is imported,
-then, for each TARGET in turn (a SPEC as `BotSpec.host_target()` writes it), loads the bot
-exactly as the host does at ``hello`` (`load`), instantiates it, asks its playerName() and
+``python -m arena.entrants.probe [--game NAME] TARGET...`` prints ``READY`` once the harness is
+imported, then, for each TARGET in turn (a SPEC as `BotSpec.host_target()` writes it), loads the
+bot exactly as the host does (`load`: the course's `CXPlayer`, or with ``--game`` the
+`GamePlayer` of that game, played in protocol version 2), instantiates it, asks its name and
 prints one JSON line (a `Probe`). A bot's own output goes to stderr, never into those lines; a
 bot that hangs, exits or crashes at import cannot take the caller with it.
 
@@ -29,12 +30,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from arena import defaults
 from arena.entrants.java import JavaTarget, check_argv
+from arena.entrants.loading import load_game_player_class
 from arena.entrants.specs import BotSpec, Kind, SpecError, bot_pythonpath, parse_spec
 from arena.games.connectx.entrant import load_player_class
-from arena.player import CXPlayer
 
 __all__ = ["Probe", "ProbeProcess", "check_loadable", "inspect_target", "load", "probe_each",
            "probe_in_turn"]
@@ -67,9 +69,11 @@ BOT_FAULTS = ("fails to import", "fails to instantiate", "inspection failed", "d
               "exited with status", "import or playerName()", "importing it ended")
 
 
-def load(target: str) -> type[CXPlayer]:
-    """The CXPlayer class behind `target` (raises SpecError, or whatever the bot raises)."""
-
+def load(target: str, game: str | None = None) -> type[Any]:
+    """The CXPlayer class behind `target`, or with `game` its GamePlayer class for that game
+    (raises SpecError, or whatever the bot raises)."""
+    if game is not None:
+        return load_game_player_class(target, game)
     return load_player_class(parse_spec(target))
 
 
@@ -86,12 +90,12 @@ def one_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
-def inspect_target(target: str) -> Probe:
-    """Load, instantiate and name the bot behind `target` in this process. Never raises for a
-    fault of the bot: it is in the returned `Probe`."""
+def inspect_target(target: str, game: str | None = None) -> Probe:
+    """Load, instantiate and name the bot behind `target` (for `game`: see `load`) in this
+    process. Never raises for a fault of the bot: it is in the returned `Probe`."""
 
     try:
-        cls = load(target)
+        cls = load(target, game)
     except SpecError as e:
         return Probe(target, error=_SPEC_PREFIX.sub("", " ".join(str(e).split())))
     except BaseException as e:  # the bot's own code failed (even sys.exit)
@@ -102,17 +106,18 @@ def inspect_target(target: str) -> Probe:
         player = cls()
     except BaseException as e:
         return Probe(target, error=f"fails to instantiate: {one_line(e)}", doc=doc)
+    call = "playerName" if game is None else "player_name"
     try:
-        name = player.playerName()
+        name = getattr(player, call)()
     except BaseException as e:
-        return Probe(target, name_error=f"playerName() failed: {one_line(e)}", doc=doc)
+        return Probe(target, name_error=f"{call}() failed: {one_line(e)}", doc=doc)
     if not isinstance(name, str):
-        return Probe(target, name_error=f"playerName() returned {type(name).__name__}, "
+        return Probe(target, name_error=f"{call}() returned {type(name).__name__}, "
                                         f"not str", doc=doc)
     return Probe(target, player_name=name, doc=doc)
 
 
-def _serve(targets: Sequence[str]) -> int:
+def _serve(targets: Sequence[str], game: str | None = None) -> int:
     """The probe process: READY, then one JSON line per target (bots print to stderr)."""
     import arena.entrants.specs  # noqa: F401 - the harness (and numpy) before READY
 
@@ -123,7 +128,7 @@ def _serve(targets: Sequence[str]) -> int:
     for target in targets:
         with contextlib.redirect_stdout(sys.stderr):
             try:
-                probe = inspect_target(target)
+                probe = inspect_target(target, game)
             except BaseException as e:  # anything at all: report, go on
                 probe = Probe(target, error=f"inspection failed: {one_line(e)}")
         print(json.dumps(asdict(probe)), file=out, flush=True)
@@ -132,13 +137,15 @@ def _serve(targets: Sequence[str]) -> int:
 
 
 class ProbeProcess:
-    """One probe process over `targets`; read its lines with timeouts."""
+    """One probe process over `targets` (bots of `game`: see `load`); read its lines with
+    timeouts."""
 
-    def __init__(self, targets: Sequence[str]) -> None:
+    def __init__(self, targets: Sequence[str], game: str | None = None) -> None:
 
         env = dict(os.environ, PYTHONPATH=bot_pythonpath())  # what a bot's process imports
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "arena.entrants.probe", *targets], env=env,
+            [sys.executable, "-m", "arena.entrants.probe",
+             *(["--game", game] if game is not None else []), *targets], env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True)
         self._buf = b""
@@ -185,10 +192,12 @@ class ProbeProcess:
             self.proc.stdout.close()
 
 
-def probe_each(targets: Sequence[str], timeout_s: float) -> dict[str, Probe]:
-    """Probe every target in a process of its own, all at once, within `timeout_s` in all
-    (start-up included). A target that takes longer or ends its process gets an error."""
-    procs = {t: ProbeProcess([t]) for t in dict.fromkeys(targets)}
+def probe_each(targets: Sequence[str], timeout_s: float,
+               game: str | None = None) -> dict[str, Probe]:
+    """Probe every target (bots of `game`: see `load`) in a process of its own, all at once,
+    within `timeout_s` in all (start-up included). A target that takes longer or ends its
+    process gets an error."""
+    procs = {t: ProbeProcess([t], game) for t in dict.fromkeys(targets)}
     deadline_s = time.monotonic() + timeout_s
     out: dict[str, Probe] = {}
     try:
@@ -242,7 +251,10 @@ def probe_in_turn(targets: Sequence[str], each_timeout_s: float,
 
 
 if __name__ == "__main__":
-    raise SystemExit(_serve(sys.argv[1:]))
+    _args = sys.argv[1:]
+    if _args[:1] == ["--game"]:
+        raise SystemExit(_serve(_args[2:], _args[1]))
+    raise SystemExit(_serve(_args))
 
 
 def check_loadable(specs: Sequence[BotSpec],

@@ -1,20 +1,25 @@
-"""The conformance check of one bot (`cxarena check-bot`): short games against L0 under the
-real referee, and a plain-words report of everything that would cost it games in a tournament.
+"""The conformance check of one bot (`cxarena check-bot`), the same for every game: short games
+against L0's strategy under the real referee, and a plain-words report of everything that would
+cost the bot games in a tournament.
 
-`run_check(spec, ...)` plays, on each board of the check, one game with the bot moving first
-and one with it moving second, against L0 (the random reference bot, whose strategy
-`RandomOpponent` repeats here so that arena imports no bot), under `arena.referee.referee.Referee`
-with
-the tournament's time limit. Processes are reused between games, so the first game starts the
-bot: its record gives the bot's start-up (process start to ``ready``), or why it did not start
-(then no more games are played). The `CheckReport` it returns says what failed:
+`run_check(spec, ...)` plays each game of the check (`arena.games.Game`s: by default the course's
+Connect-X on the competition's smallest and largest boards and on 6x7x4, `check_boards`; or any
+registered game with its parameters) twice, the bot moving first and then second, against
+`RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here because arena
+imports no bot), under `arena.referee.referee.Referee` with the tournament's limits
+(`default_settings`: configs/tournament.yaml). Processes are reused between games, so the first
+game starts the bot: its record gives the bot's start-up (process start to ``ready``), or why it
+did not start (then no more games are played). Before any game, the bot's class is loaded in a
+probe process, so that a SPEC naming no usable class is one plain usage error. The `CheckReport`
+it returns says what failed:
 
 - illegal moves, crashes (with the tail of the bot's stderr), timeouts;
 - how close the answers came to the limit (max and 99th percentile of move time / limit);
-- slow start-up; a playerName() that is empty, unprintable or too long.
+- slow start-up; a name (playerName(), player_name()) that is empty, unprintable or too long.
 
-Games on big boards (more than BIG_BOARD_CELLS cells) stop after `max_moves` plies
-(`MAX_MOVES`, `QUICK_MAX_MOVES`): the referee's move cap ends them as draws.
+Big games (`Game.cost()` over BIG_GAME_COST: Connect-X and m,n,k boards of more than 100 cells)
+stop after `max_moves` plies (`MAX_MOVES`, `QUICK_MAX_MOVES`): the referee's move cap ends them
+as draws.
 """
 
 from __future__ import annotations
@@ -34,16 +39,26 @@ from arena.board import CXBoard
 from arena.entrants.probe import probe_each
 from arena.entrants.specs import BotSpec, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
+from arena.games import Game
+from arena.games.player import GamePlayer
 from arena.limits import make_limits
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
-from arena.referee.referee import FAILED_TO_START, MOVE_CAP_DETAIL, MatchSettings, Referee
+from arena.referee.referee import (
+    FAILED_TO_START,
+    MOVE_CAP_DETAIL,
+    GameRequest,
+    MatchSettings,
+    Referee,
+    course_game,
+)
 from arena.referee.sandbox import resolve
 from arena.tournament.config import BOARDS_FILE, REPO_CONFIGS, load_boards, load_limits
 from arena.tournament.preflight import refuse_unseen_programs
+from arena.wire.protocol import PROTOCOL_V2, version_of
 
 __all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
-           "default_settings", "percentile", "run_check"]
+           "course_games", "default_settings", "percentile", "run_check"]
 
 Board = tuple[int, int, int]
 
@@ -51,11 +66,12 @@ Board = tuple[int, int, int]
 DEFAULT_TIMEOUT_S = defaults.TIMEOUT_S
 #: the board every check plays besides the competition's smallest and largest
 STANDARD_BOARD: Board = (6, 7, 4)
-#: plies after which a game on a big board stops (normal / --quick)
+#: plies after which a big game stops (normal / --quick)
 MAX_MOVES = 60
 QUICK_MAX_MOVES = 12
-#: boards with more cells than this are "big" (their games are capped)
-BIG_BOARD_CELLS = 100
+#: games whose `Game.cost()` is over this are "big" (their games are capped): for Connect-X
+#: and the m,n,k-game the cost is the board's cells
+BIG_GAME_COST = 100
 #: the opponent of every check game: L0's strategy, defined here (arena imports no bot)
 OPPONENT = "L0"
 OPPONENT_SPEC = "arena.onboarding.conformance:RandomOpponent"
@@ -69,9 +85,14 @@ STARTUP_FAIL_FRACTION = 0.5
 RISKY_FRACTION = 0.9
 
 
-class RandomOpponent(CXPlayer):
-    """The check's opponent: L0's strategy (a uniformly random legal column from a generator
-    seeded with the game's seed), repeated here because arena imports no bot."""
+class RandomOpponent(CXPlayer, GamePlayer):
+    """The check's opponent in every game: L0's strategy (a uniformly random legal move from a
+    generator seeded with the game's seed), repeated here because arena imports no bot.
+
+    It is a bot of both Python APIs, so that one SPEC plays every game: the course's `CXPlayer`
+    (Connect-X's protocol version 1) and the `GamePlayer` of any game (version 2)."""
+
+    GAME = ""  # every game
 
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
         self.rng = random.Random(self.seed)
@@ -82,12 +103,22 @@ class RandomOpponent(CXPlayer):
     def playerName(self) -> str:
         return OPPONENT
 
+    def init_player(self, game: Game, first: bool, timeout_s: float) -> None:
+        self.game = game
+        self.rng = random.Random(self.seed)
+
+    def select_move(self, state: Any) -> Any:
+        return self.rng.choice(list(self.game.legal_moves(state)))
+
+    def player_name(self) -> str:
+        return OPPONENT
+
 
 @dataclass(frozen=True)
 class CheckGame:
     """One game of the check, seen from the checked bot."""
 
-    board: Board
+    game: Game
     bot_first: bool
     record: GameRecord
     wall_s: float  # how long the game took
@@ -122,18 +153,17 @@ class CheckGame:
 
     @property
     def bot_times_ms(self) -> list[float]:
-        """The bot's move times (every other entry of times_ms)."""
-        return list(self.record.times_ms[self.side - 1::2])
+        """The bot's move times."""
+        return list(self.record.played_times_ms[self.side - 1])
 
     @property
     def bot_name(self) -> str:
         return self.record.names[self.side - 1]
 
     def describe(self) -> str:
-        M, N, K = self.board
         r = self.record
         colour = "first" if self.bot_first else "second"
-        n = len(r.moves)
+        n = r.n_moves
         if self.capped:
             outcome = "stopped at the move cap"
         elif r.is_fault:
@@ -143,7 +173,7 @@ class CheckGame:
             outcome = "draw"
         else:
             outcome = "won" if r.winner == self.side else f"lost to {OPPONENT}"
-        return (f"{M}x{N}x{K}, bot {colour}: {outcome} after {n} moves "
+        return (f"{self.game.label_for_record()}, bot {colour}: {outcome} after {n} moves "
                 f"({self.wall_s:.1f} s)")
 
 
@@ -251,7 +281,20 @@ def default_settings() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- the check
-def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
+def course_games(boards: Sequence[Board]) -> list[Game]:
+    """The course's game (Connect-X, protocol version 1) on each board; UsageError naming a
+    board its rules refuse."""
+    games = []
+    for M, N, K in boards:
+        try:
+            games.append(course_game(M, N, K))
+        except ValueError as e:
+            raise UsageError(f"board {M}x{N}x{K} is not a valid board: {e}") from None
+    return games
+
+
+def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
+              boards: Sequence[Board] | None = None,
               timeout_s: float | None = None, quick: bool = False,
               max_moves: int | None = None, seed: int = 1,
               progress: Callable[[CheckGame], None] | None = None,
@@ -260,15 +303,17 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
               max_tasks: int | None = None,
               on_start: Callable[[], None] | None = None) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
-    board list or setting; any fault of the bot ends up in the report instead.
+    game or setting; any fault of the bot ends up in the report instead.
 
-    boards: the boards to play (default: `check_boards()`); timeout_s: the per-move limit
-    (default: `default_settings()`); quick: cap big boards at QUICK_MAX_MOVES plies instead of
-    MAX_MOVES; max_moves: the cap itself; progress: called after each game; memory_mb: the
-    memory limit per bot process in MiB, 0 for none (default: `default_settings()`); max_tasks:
-    the task cap where cgroups count tasks, 0 for none (default: `default_settings()`);
-    on_start: called once every setting and the SPEC are found good, before the first game
-    (a usage error comes alone, before anything `on_start` prints).
+    games: the games to play, each once with the bot first and once second (default: the
+    course's game on `boards`); boards: Connect-X boards for `games` (default:
+    `check_boards()`); timeout_s: the per-move limit (default: `default_settings()`); quick: cap
+    big games at QUICK_MAX_MOVES plies instead of MAX_MOVES; max_moves: the cap itself;
+    progress: called after each game; memory_mb: the memory limit per bot process in MiB, 0 for
+    none (default: `default_settings()`); max_tasks: the task cap where cgroups count tasks, 0
+    for none (default: `default_settings()`); on_start: called once every setting and the SPEC
+    are found good, before the first game (a usage error comes alone, before anything
+    `on_start` prints).
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -286,15 +331,17 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
     cap = max_moves if max_moves is not None else (QUICK_MAX_MOVES if quick else MAX_MOVES)
     if cap < 2:
         raise UsageError(f"max_moves must be at least 2, got {cap}")
-    chosen = list(boards) if boards is not None else check_boards()
-    for M, N, K in chosen:
-        if M < 1 or N < 1 or not 1 <= K <= max(M, N):
-            raise UsageError(f"board {M}x{N}x{K} is not a valid board")
+    if games is not None and boards is not None:
+        raise UsageError("give the check games or Connect-X boards, not both")
+    chosen = list(games) if games is not None else course_games(
+        boards if boards is not None else check_boards())
+    if not chosen:
+        raise UsageError("the check needs at least one game")
     started_s = time.perf_counter()
 
     _set_caps(settings, memory_mb, max_tasks)
     refuse_unseen_programs([bot], resolve(isolation).isolated)
-    _refuse_bad_class(bot, float(settings["startup_timeout_s"]))
+    _refuse_bad_class(bot, float(settings["startup_timeout_s"]), chosen)
     limits = make_limits(limit_s, settings["grace_s"], settings["startup_timeout_s"],
                          settings["memory_limit_mb"], where="check-bot",
                          max_tasks=settings.get("max_tasks", defaults.MAX_TASKS))
@@ -302,30 +349,31 @@ def run_check(spec: str | BotSpec, *, boards: Sequence[Board] | None = None,
         limits=limits,
         fresh_process=False,  # the first game starts the bot; later games reuse its process
         isolation=isolation)
-    plays = [(index, board, bot_first) for index, board in enumerate(chosen)
+    plays = [(index, game, bot_first) for index, game in enumerate(chosen)
              for bot_first in (True, False)]
-    games: list[CheckGame] = []
+    played: list[CheckGame] = []
     startup_s: float | None = None
     startup_error = ""
     if on_start is not None:
         on_start()
     with Referee(match_settings) as referee:
-        for index, (M, N, K), bot_first in plays:
+        for index, game, bot_first in plays:
             p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
             game_start_s = time.perf_counter()
-            rec = referee.play(p1, p2, M, N, K, seed=seed + 2 * index + (not bot_first),
-                               max_moves=cap if M * N > BIG_BOARD_CELLS else None)
-            game = CheckGame((M, N, K), bot_first, rec, time.perf_counter() - game_start_s)
-            if not games:  # the first game started the bot's process
-                startup_s = game.startup_s
-                if game.failed_to_start:  # every game would fail the same way: stop here
-                    startup_error = _startup_error(game, limits.startup_timeout_s)
+            rec = referee.run(GameRequest(
+                p1, p2, game, seed=seed + 2 * index + (not bot_first),
+                max_moves=cap if game.cost() > BIG_GAME_COST else None))
+            check_game = CheckGame(game, bot_first, rec, time.perf_counter() - game_start_s)
+            if not played:  # the first game started the bot's process
+                startup_s = check_game.startup_s
+                if check_game.failed_to_start:  # every game would fail the same way: stop
+                    startup_error = _startup_error(check_game, limits.startup_timeout_s)
                     break
-            games.append(game)
+            played.append(check_game)
             if progress is not None:
-                progress(game)
+                progress(check_game)
     return _judge(bot.text, limit_s, startup_s, startup_error,
-                  float(settings["startup_timeout_s"]), games, settings["source"],
+                  float(settings["startup_timeout_s"]), played, settings["source"],
                   time.perf_counter() - started_s, cap)
 
 
@@ -343,16 +391,20 @@ def _set_caps(settings: dict[str, Any], memory_mb: int | None, max_tasks: int | 
         settings["max_tasks"] = max_tasks or None
 
 
-def _refuse_bad_class(bot: BotSpec, timeout_s: float) -> None:
+def _refuse_bad_class(bot: BotSpec, timeout_s: float, games: Sequence[Game]) -> None:
     """A SpecError, in the SPEC's own words, when a Python bot's SPEC names no usable class
-    (no such class, none or several in the file, a class of another kind): loaded in a probe
-    process (`arena.entrants.probe`), never in this one. A fault of the bot's code (its
-    import raises, it hangs) is left to the games, whose report shows its traceback."""
+    for `games` (no such class, none or several in the file, a class of another kind or of
+    another game): loaded as the host loads it for each game's protocol version, in a probe
+    process (`arena.entrants.probe`), never in this one. A fault of the bot's code (its import
+    raises, it hangs) is left to the games, whose report shows its traceback."""
     if not bot.is_python:
         return
-    probe = probe_each([bot.host_target()], timeout_s).get(bot.host_target())
-    if probe is not None and probe.spec_error:
-        raise SpecError(probe.error)  # it names the bot's file or module
+    # a game of its own dialect (Connect-X) plays the course's API, any other the GamePlayer's
+    kinds = dict.fromkeys(g.name if version_of(g) == PROTOCOL_V2 else None for g in games)
+    for kind in kinds:
+        probe = probe_each([bot.host_target()], timeout_s, kind).get(bot.host_target())
+        if probe is not None and probe.spec_error:
+            raise SpecError(probe.error)  # it names the bot's file or module
 
 
 def _startup_error(game: CheckGame, startup_limit_s: float) -> str:
@@ -410,7 +462,7 @@ def _judge_faults(v: _Verdict, games: list[CheckGame]) -> None:
         groups.setdefault(key, []).append(g)
     for (reason, _, tail), group in groups.items():
         first = group[0].record
-        games_text = "; ".join(f"{_where(g)}, move {len(g.record.moves) + 1}" for g in group)
+        games_text = "; ".join(f"{_where(g)}, move {g.record.n_moves + 1}" for g in group)
         text = (f"{_REASON_WORDS[reason]} in {len(group)} game(s) ({games_text}): "
                 f"{first.detail}")
         if reason == Reason.TIMEOUT.value:
@@ -425,6 +477,7 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
            startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
            cap: int) -> CheckReport:
     v = _Verdict()
+    init_call, name_call = _calls(games)
     v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
     _judge_startup(v, startup_s, startup_error, startup_limit_s)
     _judge_faults(v, games)
@@ -444,24 +497,25 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
                               f"busy tournament machine this may time out")
     if inits:
         worst_init = max(inits) / limit_ms
-        v.notes.append(f"initPlayer: max {max(inits):.0f} ms = {worst_init:.0%} of the limit")
+        v.notes.append(f"{init_call}: max {max(inits):.0f} ms = {worst_init:.0%} of the limit")
         if worst_init > RISKY_FRACTION:
-            v.warnings.append(f"initPlayer took up to {worst_init:.0%} of the time limit")
-    # --- playerName
+            v.warnings.append(f"{init_call} took up to {worst_init:.0%} of the time limit")
+    # --- the bot's name
     # the games whose newgame the bot answered, even if its first move failed: a bad name is
     # reported with the bot's other problems, not only once they are fixed
     names = [g.bot_name for g in games
              if g.bot_times_ms or g.bot_name or g.record.init_ms[g.side - 1] > 0]
-    name_problem = _name_problem(names)
+    name_problem = _name_problem(names, name_call)
     if name_problem:
         v.failures.append(name_problem)
     elif names:
-        v.notes.append(f"playerName(): {names[0]!r}")
-    if any(g.capped for g in games):
-        v.notes.append(f"games on boards of more than {BIG_BOARD_CELLS} cells stop after {cap} "
-                       f"moves (as draws)")
+        v.notes.append(f"{name_call}: {names[0]!r}")
+    capped = list(dict.fromkeys(g.game.label_for_record() for g in games if g.capped))
+    if capped:
+        v.notes.append(f"games on {', '.join(capped)} (more than {BIG_GAME_COST} cells: "
+                       f"Game.cost()) stop after {cap} moves (as draws)")
     lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
-               (None, g.side))  # lost by K in a row
+               (None, g.side))  # lost by the rules
     if lost:
         v.warnings.append(f"lost {lost} of {len(games)} games to {OPPONENT}, a random "
                           f"player (not a conformance problem, but a weak strategy)")
@@ -475,24 +529,31 @@ _REASON_WORDS = {Reason.ILLEGAL.value: "illegal move", Reason.TIMEOUT.value: "ti
 
 
 def _where(g: CheckGame) -> str:
-    M, N, K = g.board
-    return f"{M}x{N}x{K} bot {'first' if g.bot_first else 'second'}"
+    return f"{g.game.label_for_record()} bot {'first' if g.bot_first else 'second'}"
 
 
-def _name_problem(names: list[str]) -> str | None:
-    """Why the bot's playerName() is not usable, or None."""
+def _calls(games: Sequence[CheckGame]) -> tuple[str, str]:
+    """How the bot API of the games' first names its preparing call and its name call, for the
+    report: the course's ``initPlayer``, ``playerName()``; the GamePlayer's ``init_player``,
+    ``player_name()`` (`Game.CALLS`; the name call in the same style)."""
+    init = games[0].game.CALLS[0] if games else "initPlayer"
+    return init, ("player_name()" if "_" in init else "playerName()")
+
+
+def _name_problem(names: list[str], call: str = "playerName()") -> str | None:
+    """Why the bot's name (as `call` gave it) is not usable, or None."""
     if not names:
         return None  # the bot never got that far: its crash is reported already
     distinct = list(dict.fromkeys(names))
     name = distinct[0]
     if not name.strip():
-        return ("playerName() gave an empty name (or raised: see the bot's log); return a "
+        return (f"{call} gave an empty name (or raised: see the bot's log); return a "
                 "short non-empty string")
     if not name.isprintable():
-        return f"playerName() {name!r} contains unprintable characters"
+        return f"{call} {name!r} contains unprintable characters"
     if len(name) > MAX_NAME_CHARS:
-        return (f"playerName() is {len(name)} characters long; keep it at most "
+        return (f"{call} is {len(name)} characters long; keep it at most "
                 f"{MAX_NAME_CHARS} so it fits in the standings")
     if len(distinct) > 1:
-        return f"playerName() changes from game to game: {', '.join(map(repr, distinct))}"
+        return f"{call} changes from game to game: {', '.join(map(repr, distinct))}"
     return None

@@ -26,6 +26,7 @@ from arena.entrants.probe import Probe, first_doc_line, inspect_target, probe_in
 from arena.entrants.specs import PLAYERS_PACKAGE
 from arena.errors import UsageError
 from arena.games import GAMES
+from arena.wire.protocol import PROTOCOL_V2, version_of
 
 __all__ = ["BotInfo", "GameBotFile", "candidate_names", "discover", "first_doc_line",
            "game_bot_files", "inspect_bot"]
@@ -77,7 +78,8 @@ def game_bot_files() -> list[GameBotFile]:
     for base in _players_paths():
         for game in sorted(GAMES):
             folder = Path(base) / game
-            if game == "connectx" or not (folder / "__init__.py").is_file():
+            # a game of its own dialect (Connect-X) has its bots in players/ itself
+            if version_of(GAMES[game]) != PROTOCOL_V2 or not (folder / "__init__.py").is_file():
                 continue
             for path in sorted(folder.glob("*.py")):
                 if path.name.startswith("_"):

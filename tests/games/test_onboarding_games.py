@@ -1,4 +1,5 @@
-"""`cxarena new-bot NAME --game` and `cxarena check-bot SPEC --game` for Othello and Morris."""
+"""`cxarena new-bot NAME --game` and `cxarena check-bot SPEC --game` for Othello and Morris (the
+check of every game at full strength: tests/onboarding/test_check_games.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.games import GAMES, make_game
+from arena.games import make_game
 from arena.games.local import play_local
-from arena.onboarding.game_check import RandomGameOpponent, run_game_check
-from arena.onboarding.scaffold import ScaffoldError, create_bot
+from arena.onboarding.conformance import RandomOpponent, run_check
+from arena.onboarding.scaffold import ScaffoldError, create_bot, game_bases
 
 ZOO = Path(__file__).parent / "zoo"
 
@@ -28,22 +29,23 @@ def test_new_bot_for_a_game_plays_legal_games(tmp_path: Path, game: str) -> None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     bot = getattr(module, made.cls)()
-    result = play_local(make_game(game), [bot, RandomGameOpponent()], timeout_s=1.0, seed=4)
+    result = play_local(make_game(game), [bot, RandomOpponent()], timeout_s=1.0, seed=4)
     assert result.outcome is not None
 
 
 def test_new_bot_refuses_an_unknown_game(tmp_path: Path) -> None:
     (tmp_path / "players").mkdir()
-    others = ", ".join(sorted(g for g in GAMES if g != "connectx"))
-    with pytest.raises(ScaffoldError, match=f"new-bot knows {others} "):
+    with pytest.raises(ScaffoldError, match=f"new-bot knows {', '.join(game_bases())} "):
         create_bot("mine", tmp_path, "chess")
     assert not (tmp_path / "players" / "mine.py").exists()
 
 
 def test_check_bot_for_a_game() -> None:
-    good = run_game_check("players.othello.greedy", make_game("othello", {"size": 6}), 1.0)
-    assert good.passed and len(good.records) == 2 and "PASSED" in good.text()
-    bad = run_game_check(f"exec:sh {ZOO / 'pass_bot.sh'}", make_game("othello"), 1.0)
+    good = run_check("players.othello.greedy", games=[make_game("othello", {"size": 6})],
+                     timeout_s=1.0)
+    assert good.passed and len(good.games) == 2 and "PASSED" in good.text()
+    bad = run_check(f"exec:sh {ZOO / 'pass_bot.sh'}", games=[make_game("othello")],
+                    timeout_s=1.0)
     assert not bad.passed and "pass is only allowed" in bad.text()
     assert main(["check-bot", "players.morris.random_bot", "--game", "morris",
                  "--param", "no_mill_moves=10", "--time", "1"]) == 0

@@ -1,7 +1,7 @@
-"""`cxarena check-bot` (`arena.onboarding.conformance`): a good bot passes (exit 0); each kind of
-fault
-(crash with its traceback, illegal move, timeout, bad playerName(), failed or slow start-up)
-is reported in plain words with exit code 1; usage errors give exit code 2."""
+"""`cxarena check-bot` (`arena.onboarding.conformance`) on Connect-X's boards: a good bot passes
+(exit 0); each kind of fault (crash with its traceback, illegal move, timeout, bad playerName(),
+failed or slow start-up) is reported in plain words with exit code 1; usage errors give exit
+code 2. Every other game: tests/onboarding/test_check_games.py."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from arena.onboarding.conformance import (
     percentile,
 )
 from arena.records import GameRecord, Reason
-from arena.referee.referee import MOVE_CAP_DETAIL
+from arena.referee.referee import MOVE_CAP_DETAIL, course_game
 from players.L0 import L0
 from tests.conftest import ROOT
 from tests.helpers import cxarena
@@ -163,20 +163,21 @@ def test_start_up_is_judged_against_the_start_up_limit() -> None:
 
 
 def test_a_check_game_reads_the_bots_side_of_its_record() -> None:
+    small, big = course_game(4, 4, 4), course_game(50, 50, 10)
     rec = _record(startup_ms=[1234.0, 56.0])
-    first, second = CheckGame((4, 4, 4), True, rec, 1.0), CheckGame((4, 4, 4), False, rec, 1.0)
+    first, second = CheckGame(small, True, rec, 1.0), CheckGame(small, False, rec, 1.0)
     assert first.startup_s == pytest.approx(1.234) and second.startup_s == pytest.approx(0.056)
-    assert CheckGame((4, 4, 4), True, _record(), 1.0).startup_s is None  # a reused process
+    assert CheckGame(small, True, _record(), 1.0).startup_s is None  # a reused process
     assert not first.capped and not first.failed_to_start
     capped = _record(detail=f"{MOVE_CAP_DETAIL} (12 moves)")
-    assert CheckGame((50, 50, 10), True, capped, 1.0).capped
-    assert "stopped at the move cap after 2 moves" in CheckGame(
-        (50, 50, 10), True, capped, 1.0).describe()
+    assert CheckGame(big, True, capped, 1.0).capped
+    assert "50x50x10, bot first: stopped at the move cap after 2 moves" in CheckGame(
+        big, True, capped, 1.0).describe()
     crashed = _record(Reason.CRASH, "failed to start: no `ready` within 2 s", offender=2)
-    assert CheckGame((4, 4, 4), False, crashed, 1.0).failed_to_start
-    assert not CheckGame((4, 4, 4), True, crashed, 1.0).failed_to_start  # the opponent's
+    assert CheckGame(small, False, crashed, 1.0).failed_to_start
+    assert not CheckGame(small, True, crashed, 1.0).failed_to_start  # the opponent's
     moved = _record(Reason.CRASH, "selectColumn (move 2): the bot exited", offender=1)
-    assert not CheckGame((4, 4, 4), True, moved, 1.0).failed_to_start
+    assert not CheckGame(small, True, moved, 1.0).failed_to_start
 
 
 def test_an_exec_bot_is_checked_like_any_other(tmp_path: Path) -> None:

@@ -21,7 +21,10 @@ from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.tournament.config import resolve_board_set
 
-__all__ = ["LeagueConfig", "parse_config"]
+__all__ = ["ANALYSIS_BUDGET_S", "LeagueConfig", "parse_config"]
+
+#: the default of `analysis_budget_s`: CPU seconds per analysed game
+ANALYSIS_BUDGET_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class LeagueConfig:
     final_pairs: int = 1
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: int = 10
+    #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
+    #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
+    analysis_budget_s: float = ANALYSIS_BUDGET_S
     #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
     #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[tuple[int, int, int], ...] = ()
@@ -56,7 +62,7 @@ class LeagueConfig:
 _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
-         "final_pairs", "max_uploads_per_day"}
+         "final_pairs", "max_uploads_per_day", "analysis_budget_s"}
 
 
 @functools.lru_cache(maxsize=64)
@@ -149,6 +155,8 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         final_board_set=final_set, final_board_list=final_list,
         final_pairs=_number(data, "final_pairs", 1, where),
         max_uploads_per_day=_number(data, "max_uploads_per_day", 10, where),
+        analysis_budget_s=float(_number(data, "analysis_budget_s", ANALYSIS_BUDGET_S, where,
+                                        integer=False)),
     )
     if (cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1
             or cfg.final_pairs < 1 or cfg.max_uploads_per_day < 1):
@@ -159,4 +167,6 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
                          f"pairs_per_submission ({cfg.pairs_per_submission})")
     if cfg.opening_plies < 0:
         raise ValueError(f"{where}: opening_plies must be 0 or more")
+    if cfg.analysis_budget_s < 0:
+        raise ValueError(f"{where}: analysis_budget_s must be 0 (no analyses) or more")
     return cfg

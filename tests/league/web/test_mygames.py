@@ -28,7 +28,7 @@ from arena.commands import analysis_oracle
 from arena.league import League
 from arena.league.analysis import cached_analysis, first_blunder
 from arena.league.web.app import create_app
-from arena.league.worker import run_worker
+from arena.league.worker import plan_next, run_worker
 from tests.league.web.conftest import ROOT, csrf_of
 from tests.league.web.server_proc import start_server
 from tests.league.web.test_browser import browser, log_in  # noqa: F401 (fixture)
@@ -203,7 +203,13 @@ def _settled(d: Path) -> bool:
         leases = c.execute("SELECT COUNT(*) FROM leases").fetchone()[0]
         analysed = {r[0] for r in c.execute("SELECT game_id FROM analyses")}
     losses = {gid for u in ("alice", "bob") for gid, _ in lost(d, u)}
-    return games >= 8 and not leases and losses <= analysed
+    if not games or leases or not losses <= analysed:
+        return False
+    lg = League.open(d)
+    try:
+        return plan_next(lg) is None
+    finally:
+        lg.conn.close()
 
 
 def test_browser_my_games_and_the_first_blunder(browser: Any, serving: Any) -> None:  # noqa: F811

@@ -17,10 +17,20 @@
     timeout_ms: limit ? limit * 1000 : undefined
   });
   if (at === null) { return; }
-  var row = box.querySelector('.cx-moves tr[data-move="' + (at + 1) + '"]');
-  if (row) { row.classList.add("cx-first-blunder"); row.title = "your first blunder"; }
-  var cell = box.querySelector('.cx-evalstrip [data-ply="' + at + '"]');
-  if (cell) { cell.classList.add("cx-first-blunder"); }
+  /* the viewer builds its move list once the game's drawer has loaded (a script of its own) */
+  function mark() {
+    var row = box.querySelector('.cx-moves tr[data-move="' + (at + 1) + '"]');
+    var cell = box.querySelector('.cx-evalstrip [data-ply="' + at + '"]');
+    if (!row || !cell) { return false; }
+    row.classList.add("cx-first-blunder");
+    row.title = "your first blunder";
+    cell.classList.add("cx-first-blunder");
+    return true;
+  }
+  if (!mark()) {
+    var watch = new MutationObserver(function () { if (mark()) { watch.disconnect(); } });
+    watch.observe(box, { childList: true, subtree: true });
+  }
   var go = document.getElementById("goto-blunder");
   if (go) { go.addEventListener("click", function () { window.cxviewer.goto(at + 1); }); }
 })();

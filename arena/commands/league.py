@@ -130,13 +130,14 @@ def _final(league: Any, args: argparse.Namespace) -> int:
 
 
 def _worker(league: Any, args: argparse.Namespace) -> int:
-    from arena.commands import opening_judge
+    from arena.commands import analysis_oracle, opening_judge
     from arena.league.worker import worker_main
     from arena.referee.cgroups import summary
 
     print(summary(), file=sys.stderr, flush=True)
     league.conn.close()
-    return worker_main(args.dir, opening_judge())
+    # the search the analyses of lost games use comes from here, like the opening judge
+    return worker_main(args.dir, opening_judge(), analysis_oracle)
 
 
 def _accounts(league: Any, args: argparse.Namespace) -> int:

@@ -24,10 +24,12 @@ from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.tournament.config import resolve_board_set
 
-__all__ = ["ANCHOR_ELO", "LeagueConfig", "parse_config"]
+__all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "LeagueConfig", "parse_config"]
 
 #: the rating of the anchor, the reference bot that fixes the leaderboard's Elo scale
 ANCHOR_ELO = 1000.0
+#: the default of `analysis_budget_s`: CPU seconds per analysed game
+ANALYSIS_BUDGET_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,9 @@ class LeagueConfig:
     final_pairs: int = 1
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: int = 10
+    #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
+    #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
+    analysis_budget_s: float = ANALYSIS_BUDGET_S
     #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
     #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[tuple[int, int, int], ...] = ()
@@ -79,7 +84,7 @@ _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submis
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
-         "final_at_deadline"}
+         "final_at_deadline", "analysis_budget_s"}
 
 
 @functools.lru_cache(maxsize=64)
@@ -202,6 +207,8 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         anchor_elo=float(_number(data, "anchor_elo", ANCHOR_ELO, where, integer=False)),
         deadline_ts=_deadline(data.get("deadline"), where),
         final_at_deadline=_flag(data, "final_at_deadline", False, where),
+        analysis_budget_s=float(_number(data, "analysis_budget_s", ANALYSIS_BUDGET_S, where,
+                                        integer=False)),
     )
     if boards_key == "board_set":
         cfg = dataclasses.replace(cfg, notes=(
@@ -225,4 +232,6 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
                          f"pairs_per_submission ({cfg.pairs_per_submission})")
     if cfg.opening_plies < 0:
         raise ValueError(f"{where}: opening_plies must be 0 or more")
+    if cfg.analysis_budget_s < 0:
+        raise ValueError(f"{where}: analysis_budget_s must be 0 (no analyses) or more")
     return cfg

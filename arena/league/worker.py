@@ -25,7 +25,8 @@ No pair is claimed once the league is frozen: the final round robin gets the mac
 in flight finish and are stored).
 
 **Workers.** `LocalWorkers` runs N worker processes (``python -m arena league worker DIR``,
-which runs `run_worker`) and starts a new one when one dies, after a backoff while it keeps
+which runs `run_worker`; after each pair it stores, it analyses the games a student lost,
+`arena.league.analysis`) and starts a new one when one dies, after a backoff while it keeps
 dying (1 s doubling to 60 s), announcing its last error each time and keeping it in
 ``DIR/workers.json`` for the admin page (`worker_health`). `DaskWorkers` hands pairs to the
 Dask cluster that tournaments use (a thread of the server claims them and stores the results;
@@ -53,6 +54,7 @@ from typing import Any, NamedTuple
 
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
+from arena.league.analysis import Analyser, OracleFactory
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
 from arena.league.rating import previous_of
@@ -394,10 +396,14 @@ def queue_state(lg: League) -> dict[str, Any]:
 
 
 def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
-               stop: threading.Event | None = None, max_pairs: int | None = None) -> int:
+               stop: threading.Event | None = None, max_pairs: int | None = None,
+               oracle_factory: OracleFactory | None = None) -> int:
     """Claim, play and store pairs until `stop` is set (or `max_pairs` are stored, or, with
-    `max_pairs`, nothing is left to play). Returns the number of pairs stored."""
+    `max_pairs`, nothing is left to play). Returns the number of pairs stored. With
+    `oracle_factory` (the command layer's analysis search), the games of each stored pair
+    that a student lost are then analysed (`arena.league.analysis`; a failure is logged)."""
     directory = Path(directory)
+    analyser = Analyser(oracle_factory) if oracle_factory is not None else None
     holder = holder_name("local")
     openings = _Openings(judge)
     root = directory / "work"
@@ -429,8 +435,11 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
                     release(lg, job.lease_id)
                     stop.wait(idle_s)
                     continue
-                if store_pair(lg, job, records) is not None:
+                ids = store_pair(lg, job, records)
+                if ids is not None:
                     stored += 1
+                    if analyser is not None:
+                        _analyse(lg, analyser, ids)
             finally:
                 lg.conn.close()
     finally:
@@ -439,7 +448,18 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
     return stored
 
 
-def worker_main(directory: Path, judge: Judge | None) -> int:
+def _analyse(lg: League, analyser: Analyser, game_ids: list[int]) -> None:
+    """Analyse the stored games a student lost (within the league's budget); a failure is
+    logged, never stops the worker."""
+    for gid in game_ids:
+        try:
+            analyser.analyse_game(lg, gid)
+        except Exception as exc:
+            log.error("analysis of game %d failed: %s", gid, _one_line(exc), exc_info=True)
+
+
+def worker_main(directory: Path, judge: Judge | None,
+                oracle_factory: OracleFactory | None = None) -> int:
     """`cxarena league worker DIR`: one worker process, as `LocalWorkers` starts it; it dies
     with the process that started it. An error that stops it ends its output with one line,
     ``league worker: error: ...``, that `LocalWorkers` shows in the server's terminal."""
@@ -447,7 +467,7 @@ def worker_main(directory: Path, judge: Judge | None) -> int:
     logging.basicConfig(level=logging.WARNING, format="league worker: %(message)s")
     try:
         League.open(directory).conn.close()
-        run_worker(directory, judge)
+        run_worker(directory, judge, oracle_factory=oracle_factory)
     except Exception as exc:  # shown by the server (its terminal, the admin page)
         log.exception("stopped by an error")
         print(f"league worker: error: {_one_line(exc)}", file=sys.stderr, flush=True)

@@ -10,7 +10,11 @@ Routes (all but /login and /static need a logged-in session; /admin* need an adm
   bot's own stderr), its rating games as they are played (the page polls
   ``/submissions/{id}/status.json``), the result against the author's previous version;
 - ``GET /submissions/{id}/download``: the version's files as uploaded (a zip when several);
-- ``GET /games/{id}``: the replay viewer (arena/report/static/viewer.js);
+- ``GET /my-games``: the student's games (every version), newest first, filtered by version,
+  board, opponent and result (GET parameters), each linking to its replay;
+- ``GET /games/{id}``: the replay viewer (arena/report/static/viewer.js); for the author of a
+  side (and admins), the workers' analysis (evaluation strip, blunders) and the first blunder
+  of the author's side (arena.league.analysis);
   ``GET /games/{id}/log/{submission_id}``: that side's stderr, for its author;
 - ``GET /admin``, ``POST /admin/disable``, ``/admin/reset-secret``, ``/admin/freeze``,
   ``/admin/final``; ``GET /standings.csv``.
@@ -64,9 +68,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import arena.report
+from arena.analysis.batch import covered
+from arena.analysis.render import viewer_data
 from arena.errors import UsageError
 from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
+from arena.league.analysis import cached_analysis, first_blunder, losing_students, student_games
 from arena.league.config import LeagueConfig
 from arena.league.db import QuotaExceeded, check_file_name, time_left
 from arena.league.final import entries, plan_final
@@ -99,6 +106,8 @@ FORM_LIMIT_BYTES = 64 * 1024
 #: room for the multipart framing and the other fields around the uploaded files
 MULTIPART_OVERHEAD_BYTES = 64 * 1024
 MAX_FILES = 50
+#: the most rows the "My games" page lists (the newest of those the filters match)
+MY_GAMES_SHOWN = 500
 #: how long a login session lives (server-side; the cookie's own lifetime is the same)
 SESSION_TTL_S = 7 * 24 * 3600
 #: the session cookie's key that holds the server-side session's token
@@ -389,7 +398,35 @@ class _App:
             # the faulting bot's own words (its exception text): its author and admins only
             game = viewer_game(record, gid, own_words=me.admin or side in own
                                or not str(side or "").startswith("sub:"))
-        return self.page(request, "game.html", gid=gid, sides=labels, game=game, logs=logs)
+        blunder, analysis_state = None, None
+        if game is not None and sides is not None and own:
+            blunder, analysis_state = await self.db(
+                lambda lg: _own_analysis(lg, gid, record, sides, own, labels, game))
+        return self.page(request, "game.html", gid=gid, sides=labels, game=game, logs=logs,
+                         blunder=blunder, analysis_state=analysis_state)
+
+    async def my_games(self, request: Request) -> Response:
+        """The logged-in student's games (every version's), newest first, filtered by the GET
+        parameters version, board, opponent and result (a value not offered is ignored)."""
+        me = request.state.user
+        games, versions = await self.db(lambda lg: (
+            student_games(lg, me.name), [s.version for s in lg.submissions(me.name)]))
+        options = {
+            "version": [str(v) for v in versions],
+            "board": sorted({g.board for g in games}, key=_board_order),
+            "opponent": sorted({g.opponent_key for g in games}),
+            "result": ["win", "draw", "loss"],
+        }
+        chosen = {k: str(request.query_params.get(k, "")) for k in options}
+        chosen = {k: v if v in options[k] else "" for k, v in chosen.items()}
+        rows = [g for g in games
+                if (not chosen["version"] or str(g.version) == chosen["version"])
+                and (not chosen["board"] or g.board == chosen["board"])
+                and (not chosen["opponent"] or g.opponent_key == chosen["opponent"])
+                and (not chosen["result"] or g.result == chosen["result"])]
+        return self.page(request, "mygames.html", rows=rows[:MY_GAMES_SHOWN], matching=len(rows),
+                         total=len(games), options=options, chosen=chosen,
+                         shown=MY_GAMES_SHOWN)
 
     async def game_log(self, request: Request) -> Response:
         gid = int(request.path_params["gid"])
@@ -566,6 +603,42 @@ def public_report(report: Path) -> Path:
     return public
 
 
+def _board_order(board: str) -> tuple[int, ...]:
+    """'6x7x4' as (6, 7, 4), so that boards sort by size."""
+    try:
+        return tuple(int(x) for x in board.split("x"))
+    except ValueError:
+        return (1 << 30,)
+
+
+def _own_analysis(lg: League, gid: int, record: Any, sides: tuple[str, str], own: set[str],
+                  labels: list[str], game: dict[str, Any]
+                  ) -> tuple[dict[str, Any] | None, str | None]:
+    """For a viewer who wrote a side of the game (or an admin): the cached analysis into the
+    viewer's game object, and the first blunder of the viewer's side (the side that lost when
+    the viewer has both); ("pending") when a student lost it on a covered board and the
+    workers have not analysed it yet; (None, None) when there is none to come."""
+    analysis = cached_analysis(lg, gid)
+    if analysis is None or analysis.moves != tuple(record.moves):
+        lost = losing_students(sides, record.winner)
+        pending = bool(lost) and (sides[lost[0] - 1] in own and lg.config.analysis_budget_s > 0
+                   and record.game == "connectx" and covered(record.M, record.N))
+        return None, "pending" if pending else None
+    game["analysis"] = viewer_data(analysis)
+    mine = [p for p in (1, 2) if sides[p - 1] in own]
+    loser = 3 - record.winner if record.winner in (1, 2) else None
+    player = loser if loser in mine else mine[0]
+    first = first_blunder(analysis, player)
+    sub = lg.submission(int(sides[player - 1][4:]))
+    return {"player": player, "label": labels[player - 1] if player <= len(labels) else "",
+            "author": sub.user if sub else "",
+            "ply": None if first is None else first.ply,
+            "move": None if first is None else first.ply + 1,
+            "col": None if first is None else first.col,
+            "reason": "" if first is None else first.reason,
+            "better": [] if first is None else list(first.better)}, "ready"
+
+
 def _side_label(lg: League, side: str) -> str:
     """'alice v2' for 'sub:<id>', a reference bot's SPEC as it is."""
     if side.startswith("sub:") and side[4:].isdigit():
@@ -631,6 +704,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/submissions/{sid:int}", logged_in(app.submission)),
         Route("/submissions/{sid:int}/status.json", logged_in(app.submission_status)),
         Route("/submissions/{sid:int}/download", logged_in(app.download)),
+        Route("/my-games", logged_in(app.my_games)),
         Route("/games/{gid:int}", logged_in(app.game)),
         Route("/games/{gid:int}/log/{sid:int}", logged_in(app.game_log)),
         Route("/admin", logged_in(app.admin)),

@@ -29,9 +29,9 @@ from arena.league import League
 from arena.league.analysis import cached_analysis, first_blunder
 from arena.league.web.app import create_app
 from arena.league.worker import plan_next, run_worker
+from tests.helpers import browser, log_in  # noqa: F401 (fixture)
 from tests.league.web.conftest import ROOT, csrf_of
 from tests.league.web.server_proc import start_server
-from tests.league.web.test_browser import browser, log_in  # noqa: F401 (fixture)
 
 L0 = (ROOT / "players" / "L0.py").read_bytes()
 CONFIG = ("boards: [[5, 5, 4], [5, 6, 4]]\ntimeout_s: 0.5\npairs_per_submission: 2\n"

@@ -98,6 +98,10 @@ class Game(ABC, Generic[S, M]):
     TITLE: ClassVar[str] = ""
     #: what `cxarena show`'s move list calls a move ("column" in Connect-X)
     MOVE_NOUN: ClassVar[str] = "move"
+    #: whether the game's drawer (``draw.js``) replays a record's moves itself, so that the
+    #: report sends no frames (`arena.report.frames`): Connect-X's does, a frame per position
+    #: of a 100 x 100 board being too big to send
+    DRAWER_REPLAYS: ClassVar[bool] = False
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))

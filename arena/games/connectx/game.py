@@ -47,6 +47,7 @@ class ConnectX(Game[ConnectXState, int]):
     SIDES = ("X", "O")
     TITLE = "Connect-X"
     MOVE_NOUN = "column"
+    DRAWER_REPLAYS = True  # draw.js knows the rules: the report sends the columns
 
     @classmethod
     def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:

@@ -96,6 +96,8 @@ class Game(ABC, Generic[S, M]):
     BOT_BASE: ClassVar[str] = ""
     #: the game's name for people (the play page's menu); "" for `name`
     TITLE: ClassVar[str] = ""
+    #: what the play page's form calls each parameter; a parameter not named here: its name
+    PARAM_LABELS: ClassVar[Mapping[str, str]] = {}
     #: what `cxarena show`'s move list calls a move ("column" in Connect-X)
     MOVE_NOUN: ClassVar[str] = "move"
     #: whether the game's drawer (``draw.js``) replays a record's moves itself, so that the

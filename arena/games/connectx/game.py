@@ -46,6 +46,7 @@ class ConnectX(Game[ConnectXState, int]):
     CALLS = ("initPlayer", "selectColumn")
     SIDES = ("X", "O")
     TITLE = "Connect-X"
+    PARAM_LABELS = {"rows": "Rows M", "cols": "Columns N", "k": "In a row K"}
     MOVE_NOUN = "column"
     DRAWER_REPLAYS = True  # draw.js knows the rules: the report sends the columns
 
@@ -191,8 +192,9 @@ class ConnectX(Game[ConnectXState, int]):
         return str(state.board)
 
     def drawing(self, state: ConnectXState) -> dict[str, Any]:
-        return {"kind": "grid", "rows": self.M, "cols": self.N,
-                "cells": state.board.getBoard().tolist(), "gravity": True}
+        return {"kind": "grid", "rows": self.M, "cols": self.N, "k": self.K,
+                "cells": state.board.getBoard().tolist(), "gravity": True,
+                "colors": ["red", "yellow"]}
 
 
 class CXPosition(Position):

@@ -7,13 +7,16 @@ loses for the offender (`offender`, 1 or 2) and wins for the opponent.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from arena.games import GAMES, Game, GameError, ParamError
+
 __all__ = ["FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord", "Reason",
-           "StoredGame"]
+           "StoredGame", "recorded_game"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
 RECORD_SCHEMA = 2
@@ -97,22 +100,39 @@ class GameRecord:
     #: another game's opening (the first moves of `move_texts`, played for both sides)
     opening_texts: tuple[str, ...] = ()
 
+    def rules(self) -> Game:
+        """The game this record was played in, with its parameters (`arena.games`; the game
+        reads them from the fields its `Game.record_fields` wrote). Raises GameError for a
+        game, or parameters, this cxarena does not know."""
+        return recorded_game(self.game, self.M, self.N, self.K,
+                             tuple(self.game_params.items()))
+
     @property
-    def is_connectx(self) -> bool:
-        return self.game == "connectx"
+    def texts(self) -> tuple[str, ...]:
+        """Every move's text in the game's notation, the opening's first (GameError as
+        `rules`)."""
+        return self.rules().texts_of_record(self.moves, self.move_texts)
+
+    @property
+    def opening_moves(self) -> tuple[str, ...]:
+        """The opening's moves as texts (GameError as `rules`)."""
+        return self.rules().texts_of_record(self.opening, self.opening_texts)
 
     @property
     def n_moves(self) -> int:
-        """How many moves were played (opening included)."""
-        return len(self.moves) if self.is_connectx else len(self.move_texts)
+        """How many moves were played (opening included): a game's `record_fields` keeps them
+        in one of `moves` and `move_texts`."""
+        return max(len(self.moves), len(self.move_texts))
 
     @property
     def game_label(self) -> str:
-        """``6x7x4`` for Connect-X, else the game and its parameters: ``othello size=8``."""
-        if self.is_connectx:
-            return f"{self.M}x{self.N}x{self.K}"
-        params = " ".join(f"{k}={v}" for k, v in self.game_params.items())
-        return f"{self.game} {params}".strip()
+        """How the game names the board (`Game.label_for_record`: ``6x7x4``, ``othello
+        size=8``); for a game this cxarena does not know, its name and parameters."""
+        try:
+            return self.rules().label_for_record()
+        except GameError:
+            params = " ".join(f"{k}={v}" for k, v in self.game_params.items())
+            return f"{self.game} {params}".strip()
 
     @property
     def is_fault(self) -> bool:
@@ -166,6 +186,18 @@ class GameRecord:
                     d.setdefault(new, extra.pop(old))
             d["extra"] = extra
         return cls(**d)
+
+
+@functools.lru_cache(maxsize=256)
+def recorded_game(name: str, M: int, N: int, K: int,
+                  params: tuple[tuple[str, int], ...]) -> Game:
+    """The game `name` whose parameters a record, or a scheduled game, holds in its fields
+    M, N, K and `params` (`Game.params_of_record`); one object for the many records of one
+    board. Raises GameError."""
+    cls = GAMES.get(name)
+    if cls is None:
+        raise ParamError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
+    return cls(**cls.params_of_record(M, N, K, dict(params)))
 
 
 @dataclass(frozen=True)

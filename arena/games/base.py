@@ -94,6 +94,16 @@ class Game(ABC, Generic[S, M]):
     #: ``module:Class`` of the base class of this game's Python bots (`new-bot --game` writes
     #: a subclass); "" for none
     BOT_BASE: ClassVar[str] = ""
+    #: the game's name for people (the play page's menu); "" for `name`
+    TITLE: ClassVar[str] = ""
+    #: what the play page's form calls each parameter; a parameter not named here: its name
+    PARAM_LABELS: ClassVar[Mapping[str, str]] = {}
+    #: what `cxarena show`'s move list calls a move ("column" in Connect-X)
+    MOVE_NOUN: ClassVar[str] = "move"
+    #: whether the game's drawer (``draw.js``) replays a record's moves itself, so that the
+    #: report sends no frames (`arena.report.frames`): Connect-X's does, a frame per position
+    #: of a 100 x 100 board being too big to send
+    DRAWER_REPLAYS: ClassVar[bool] = False
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))
@@ -114,6 +124,11 @@ class Game(ABC, Generic[S, M]):
         """Raise ParamError for out-of-range parameters (subclasses)."""
 
     # ------------------------------------------------------------------ identity
+    @classmethod
+    def title(cls) -> str:
+        """The game's name for people: `TITLE`, else `name`."""
+        return cls.TITLE or cls.name
+
     def label(self) -> str:
         """A short text naming the game and its parameters: ``othello size=8``."""
         params = " ".join(f"{k}={v}" for k, v in self.params.items())
@@ -204,8 +219,32 @@ class Game(ABC, Generic[S, M]):
 
     def draw_text(self, state: S, highlight: Sequence[Any] = (), color: bool = False) -> str:
         """The position for a terminal: `render` unless the game draws better (`highlight`:
-        cells of `winning_cells` to mark; `color`: ANSI colours allowed)."""
+        cells of `winning_cells` to mark, as ``*`` without colour; `color`: ANSI colours
+        allowed)."""
         return self.render(state)
+
+    def move_words(self, text: str) -> str:
+        """The move `text` in a sentence ("plays d3"; Connect-X: "plays column 3")."""
+        return text
+
+    def move_short(self, text: str) -> str:
+        """The move `text` in `cxarena show`'s list of moves ("d3"; Connect-X: "c3")."""
+        return text
+
+    def show_heading(self) -> str:
+        """The board and parameters as `cxarena show`'s first line names them: `label()`."""
+        return self.label()
+
+    def show_board(self, state: S, numbered: bool, highlight: Sequence[Any] = ()) -> str:
+        """The position for `cxarena show`: `numbered`, the final one, with each piece's move
+        number where the game writes them; else one of `--step`'s, with the last move marked
+        where the game marks it. `highlight` as for `draw_text`; `draw_text` by default."""
+        return self.draw_text(state, highlight)
+
+    def show_notes(self, numbered: bool, highlight: bool) -> str:
+        """What `show_board` marks, for the line above it ("* the winning line"); "" for
+        nothing."""
+        return "* the winning line" if highlight else ""
 
     def fair_opening(self, texts: Sequence[str], end: S) -> bool:
         """The rules' view of an opening (`texts`, ending in `end`): the game goes on. A game
@@ -243,6 +282,23 @@ class Game(ABC, Generic[S, M]):
         `opening` first): the game's name, parameters and move texts by default."""
         return {"M": 0, "N": 0, "K": 0, "game": self.name, "game_params": dict(self.params),
                 "move_texts": tuple(texts), "opening_texts": tuple(opening)}
+
+    @classmethod
+    def params_of_record(cls, M: int, N: int, K: int,
+                         params: Mapping[str, int]) -> dict[str, int]:
+        """The game's parameters as a record (or a scheduled game) holds them in the fields
+        `record_fields` writes: its `game_params` by default."""
+        return dict(params)
+
+    def texts_of_record(self, moves: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
+        """The move texts a record holds, in the fields `record_fields` writes (`moves` or
+        `move_texts`, the opening's the same way): `texts` by default."""
+        return tuple(texts)
+
+    def board_key(self) -> tuple[int, int, int] | str:
+        """How the standings and the report tell this game's boards apart: the record's label
+        by default."""
+        return self.label_for_record()
 
     def cost(self) -> float:
         """A rough relative cost of one game (the schedule plays the dearest first; `cxarena

@@ -8,15 +8,19 @@ HTTP or WebSocket code is written here. Routes:
   and ``/viewer/report.css``, with the games' drawers: ``/viewer/games/NAME/draw.js`` (the
   ``draw.js`` of each installed game's folder, `arena.games.drawer_paths`) and all of them as
   one script, ``/viewer/drawers.js``;
-- ``/api/bots``: the bots a game may name (`BotList`, fixed when the server starts) and limits;
+- ``/api/bots``: the bots a game may name (`BotList`, fixed when the server starts), the games
+  they play as each game describes itself (`games_json`: its title, its parameters with their
+  labels and defaults; the page names no game) and limits;
 - ``/ws/play``: one WebSocket per browser tab; each tab plays its own `HumanGame`s, so has its
-  own bot process. Messages are JSON: the tab sends ``{"type": "new", "bot": NAME, "M", "N",
-  "K", "time", "first"}``, ``{"type": "move", "column": C}``, ``{"type": "resign"}``; the server
-  answers ``started``, ``moved``, ``finished`` (with the stored record) or ``error``;
-- ``/games``: the same page, another game than Connect-X chosen first: Othello and Morris
-  against the bots of their configs; on the same WebSocket, ``new`` carries ``"game": NAME``
-  and ``"params"``, a move is ``{"type": "move", "move": TEXT}``, and ``started`` / ``moved``
-  carry the position's drawing (`Game.drawing`) and the person's legal moves;
+  own bot process. Messages are JSON: the tab sends ``{"type": "new", "game": NAME, "bot":
+  NAME, "params": {...}, "time", "first"}`` (a board's ``"M", "N", "K"`` in place of
+  ``params``: the game's record fields, `Game.params_of_record`), ``{"type": "move", "move":
+  TEXT}`` (``"column": C`` as well), ``{"type": "resign"}``; the server answers ``started``
+  (the game's name, title, label and colours), ``moved``, ``finished`` (with the stored
+  record) or ``error``. For a game whose pieces drop down columns (the drawing's ``gravity``)
+  ``started`` gives the board (``M``, ``N``, ``K``) and ``moved`` the column and row; for the
+  others both carry the position's drawing (`Game.drawing`) and the person's legal moves;
+- ``/games``: the same page, the second game of the menu chosen first;
 - ``/results``: the results folders (each with a ``games.sqlite``) under the results root, and
   ``/results/NAME/``: that folder's HTML report (`arena.report.html.render_report`, imported
   when asked; without it the page says the report module is not available).
@@ -51,7 +55,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from arena.games import Game, drawer_paths, make_game
+from arena.games import GAMES, Game, GameError, drawer_paths, make_game
 from arena.play.session import (
     DEFAULT_RESULTS,
     MAX_TIMEOUT_S,
@@ -64,7 +68,6 @@ from arena.play.session import (
     Moved,
     check_playable,
 )
-from arena.referee.referee import course_game
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
@@ -128,7 +131,8 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
 
     async def api_bots(request: Request) -> Response:
         return JSONResponse({"bots": state.bots.to_json(),
-                             "defaults": {"M": 6, "N": 7, "K": 4, "time": 1.0},
+                             "games": games_json({e.game for e in state.bots.entrants}),
+                             "defaults": {"time": 1.0},
                              "limits": {"max_side": MAX_SIDE, "max_time": MAX_TIMEOUT_S}})
 
     async def results_list(request: Request) -> Response:
@@ -330,7 +334,7 @@ class _Tab:
 
     async def _new(self, msg: dict[str, Any]) -> None:
         entrant = self.state.bots.get(msg.get("bot"))
-        game_name = msg.get("game", "connectx")
+        game_name = msg.get("game") or _first_game()
         if entrant is None or entrant.game != game_name:
             shown = str(msg.get("bot"))[:80]
             await self._error(f"refused: {shown!r} is not one of the listed bots of "
@@ -338,15 +342,16 @@ class _Tab:
                               f"listed at start)")
             return
         try:
-            if "M" in msg:  # the board of the course's game (Connect-X): rows, columns, K
-                rules = course_game(_int(msg.get("M")), _int(msg.get("N")), _int(msg.get("K")))
-            else:
-                params = msg.get("params") or {}
-                if not isinstance(params, dict):
-                    raise ValueError("params must be an object of integers")
-                rules = make_game(str(game_name), params)
-            if rules.name != game_name:
-                raise ValueError(f"a board M N K is for {rules.name}, not {str(game_name)[:40]}")
+            params = msg.get("params") or {}
+            if not isinstance(params, dict):
+                raise ValueError("params must be an object of integers")
+            if "M" in msg:  # a board as records hold it: the game reads its parameters there
+                cls = GAMES.get(str(game_name))
+                if cls is None:
+                    raise GameError(f"unknown game {str(game_name)[:40]!r}")
+                params = cls.params_of_record(_int(msg.get("M")), _int(msg.get("N")),
+                                              _int(msg.get("K")), params)
+            rules = make_game(str(game_name), params)
             check_playable(rules)
             setup = GameSetup(timeout_s=_seconds(msg.get("time")),
                               human_first=bool(msg.get("first", True)))
@@ -374,12 +379,14 @@ class _Tab:
         self.state.running += 1
         drawing = rules.drawing(game.state)
         start: dict[str, Any] = {"type": "started", "game": number, "bot": entrant.name,
-                                 "time": setup.timeout_s, "human": setup.human}
+                                 "time": setup.timeout_s, "human": setup.human,
+                                 "name": rules.name, "title": rules.title(),
+                                 "label": rules.label(), "describe": rules.describe(),
+                                 "colors": list(drawing.get("colors") or type(rules).SIDES)}
         if drawing.get("gravity"):  # a board the page drops pieces into, column by column
-            start.update(M=drawing["rows"], N=drawing["cols"], K=rules.params.get("k"))
+            start.update(M=drawing["rows"], N=drawing["cols"], K=drawing.get("k"))
         else:
-            start.update(name=rules.name, label=rules.label(),
-                         **_position(rules, game.state, setup.human))
+            start.update(**_position(rules, game.state, setup.human))
         await self.outbox.put(start)
         game.start()
 
@@ -408,6 +415,23 @@ class _Tab:
         if game is not None and game.finished is None:
             game.close(why)
             await self.loop.run_in_executor(None, game.wait, _CLOSE_WAIT_S)
+
+
+def _first_game() -> str:
+    """The game a request that names none plays: the first of the menu."""
+    return games_json(GAMES)[0]["name"]
+
+
+def games_json(names: Iterable[str]) -> list[dict[str, Any]]:
+    """The installed games among `names` as the play page shows them, each as it describes
+    itself: its name, title (`Game.title`) and parameters (name, label (`PARAM_LABELS`) and
+    default). The menu's order: a game with a protocol dialect of its own (the course's game)
+    first, then by title."""
+    classes = sorted((GAMES[n] for n in set(names) if n in GAMES),
+                     key=lambda c: (c.DIALECT is None, c.title().lower()))
+    return [{"name": c.name, "title": c.title(),
+             "params": [{"name": p, "label": c.PARAM_LABELS.get(p, p), "default": d}
+                        for p, d in c.PARAMS.items()]} for c in classes]
 
 
 def _position(game: Game, state: Any, human: int) -> dict[str, Any]:

@@ -2,13 +2,13 @@
 
 The bot runs exactly as in a tournament: `arena.referee.Referee` starts it in its own process
 (rlimits, freezing between moves, its time limit enforced, every fault turned into the result).
-The person's side is a seat of `arena.play.seat` (the course API's `HumanSeat` for a game
-with a protocol dialect of its own, Connect-X; `HumanGameSeat` for the others), run by the same
-referee in a process of its own and untimed (`Referee.play(untimed=...)`); its moves come from
+The person's side is the seat of `arena.play.seat` (`HumanSeat`, one for every game: it speaks
+whichever bot API the game's protocol version loads), run by the same referee in a process of
+its own and untimed (`GameRequest.untimed`); its moves come from
 the user interface through the game's private Unix socket (`play`, `resign`). The person's
 input is a move in the game's notation (a Connect-X column is its number), checked against the
 rules before it is sent. The referee reports each legal move as it happens
-(`Referee.play(on_move=...)`), which becomes a `Moved` event with the game's state after it;
+(`GameRequest.on_move`), which becomes a `Moved` event with the game's state after it;
 the end of the game is a `Finished` event. The finished game is stored as an ordinary
 `GameRecord` (the person's side has the SPEC and name ``human``) in ``<results>/games.sqlite``,
 so `cxarena report` and the HTML report show it like a tournament game.
@@ -40,19 +40,16 @@ from arena.games import Game, GameError
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
 from arena.records import GameRecord, Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import GameRequest, MatchSettings, Referee
 from arena.results.store import DB_FILE, ResultStore
-from arena.wire.protocol import PROTOCOL_V2, version_of
 
 __all__ = ["DEFAULT_RESULTS", "Entrant", "Event", "Finished", "GameSetup", "HumanGame",
            "IllegalMove", "Moved", "check_playable"]
 
 #: where played games are stored unless told otherwise
 DEFAULT_RESULTS = Path("results") / "play"
-#: the person's seat: run by the host like any Python bot (the course API's, for a game with a
-#: protocol dialect of its own; the `GamePlayer` one for the others)
+#: the person's seat, in every game: run by the host like any Python bot
 SEAT_SPEC = BotSpec(text=HUMAN, module="arena.play.seat", cls="HumanSeat")
-GAME_SEAT_SPEC = BotSpec(text=HUMAN, module="arena.play.seat", cls="HumanGameSeat")
 #: the dearest game a person may ask for (`Game.cost`: a Connect-X board of 30 x 30 cells) and
 #: the longest time limit (keeps a request from tying up a bot)
 MAX_COST = 900.0
@@ -297,18 +294,18 @@ class HumanGame:
                                s.memory_limit_mb or None, where="play"),
             fresh_process=True, log_dir=self._log_dir,
             # a person's game is never played again, and their seat runs outside the sandbox
-            overload_replays=0, unsandboxed=(self._seat,))
+            overload_replays=0, unsandboxed=(SEAT_SPEC,))
         seat_options = {"socket": self._path, "token": self._token}
         bot, bot_options = self.entrant.spec, dict(self.entrant.options)
         if s.human_first:
-            p1, p2, o1, o2 = self._seat, bot, seat_options, bot_options
+            p1, p2, o1, o2 = SEAT_SPEC, bot, seat_options, bot_options
         else:
-            p1, p2, o1, o2 = bot, self._seat, bot_options, seat_options
+            p1, p2, o1, o2 = bot, SEAT_SPEC, bot_options, seat_options
         finished: Finished
         try:
             with Referee(settings) as referee:
-                record = referee.play(p1, p2, 0, 0, 0, self.seed, o1, o2, untimed=(s.human,),
-                                      on_move=self._on_move, game=self.game)
+                record = referee.run(GameRequest(p1, p2, self.game, self.seed, (o1, o2),
+                                                 untimed=(s.human,), on_move=self._on_move))
             record = self._tidy(record)
             record, store_error = self._store(record)
             finished = self._finish(record, record.game_id or None, store_error)
@@ -320,12 +317,6 @@ class HumanGame:
         self._done.set()
         self._cleanup()
         self._emit(finished)
-
-    @property
-    def _seat(self) -> BotSpec:
-        """The person's seat speaks the game's protocol version (the course API's seat for a
-        game with a dialect of its own)."""
-        return GAME_SEAT_SPEC if version_of(self.game) == PROTOCOL_V2 else SEAT_SPEC
 
     def _cleanup(self) -> None:
         try:

@@ -9,15 +9,15 @@ position (the start and after each move): the pieces, ``0`` (empty), ``1`` (firs
 numbers that change (Morris: the pieces in hand), ``/`` and those numbers joined by ``,``
 (``.../9,8``).
 
-Connect-X is replayed in JavaScript from its columns (its drawer knows the rules), so has no
-frames here.
+A game whose drawer replays the moves itself (`Game.DRAWER_REPLAYS`: Connect-X's, from its
+columns) has no frames here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena.games import GameError, make_game
+from arena.games import GameError
 from arena.records import GameRecord
 
 __all__ = ["game_frames", "frame_of"]
@@ -49,17 +49,17 @@ def _fixed(drawing: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_frames(rec: GameRecord) -> dict[str, Any] | None:
-    """The viewer's description of `rec` (None for Connect-X, replayed by its drawer)."""
-    if rec.is_connectx:
-        return None
+    """The viewer's description of `rec` (None for a game whose drawer replays the moves)."""
     try:
-        game = make_game(rec.game, rec.game_params)
+        game = rec.rules()
     except GameError:
         return None  # a game this cxarena does not know: the list still shows the moves
+    if game.DRAWER_REPLAYS:
+        return None
     state = game.initial_state()
     first = game.drawing(state)
     frames = [frame_of(first)]
-    for text in rec.move_texts:
+    for text in game.texts_of_record(rec.moves, rec.move_texts):
         try:
             state = game.apply(state, game.parse_move(state, text))
         except GameError:

@@ -29,6 +29,7 @@ from itertools import combinations
 
 from tabulate import tabulate
 
+from arena.games import GameError
 from arena.records import GameRecord, Reason, StoredGame
 from arena.results.elo import EloDifference, Ratings, elo_difference, fit_ratings
 from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
@@ -102,8 +103,12 @@ def board_label(board: BoardKey) -> str:
 
 
 def board_of(rec: GameRecord) -> BoardKey:
-    """The per-board key of a record."""
-    return (rec.M, rec.N, rec.K) if rec.is_connectx else rec.game_label
+    """The per-board key of a record: as its game keys it (`Game.board_key`), the record's
+    label for a game this cxarena does not know."""
+    try:
+        return rec.rules().board_key()
+    except GameError:
+        return rec.game_label
 
 
 @dataclass(frozen=True)

@@ -48,10 +48,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.entrants.specs import BotSpec, parse_spec
-from arena.games import make_game
-from arena.records import GameRecord
+from arena.records import GameRecord, recorded_game
 from arena.referee.containment import environ_value
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import GameRequest, MatchSettings, Referee
 from arena.tournament.cores import usable_core_ids
 from arena.tournament.schedule import GameSpec
 from arena.wire.lifeline import die_with_parent
@@ -106,10 +105,10 @@ def referee_runner(settings: MatchSettings) -> Iterator[PlayFn]:
 
     with Referee(settings) as referee:
         def play(g: GameSpec) -> GameRecord:
-            game = None if g.game == "connectx" else make_game(g.game, dict(g.params))
-            return referee.play(spec(g.spec1), spec(g.spec2), g.M, g.N, g.K, g.seed,
-                                g.options1, g.options2, game_id=g.game_id, opening=g.opening,
-                                game=game, opening_texts=g.opening_texts)
+            game = recorded_game(g.game, g.M, g.N, g.K, g.params)
+            return referee.run(GameRequest(
+                spec(g.spec1), spec(g.spec2), game, g.seed, (g.options1, g.options2),
+                game_id=g.game_id, opening=game.texts_of_record(g.opening, g.opening_texts)))
 
         yield play
 

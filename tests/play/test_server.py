@@ -100,8 +100,8 @@ def start_game(page, url: str, bot: str, M: int, N: int, K: int, first: bool = T
     page.goto(url)
     page.wait_for_function("document.querySelectorAll('#bot option').length > 0")
     page.select_option("#bot", bot)
-    for name, value in (("M", M), ("N", N), ("K", K)):
-        page.fill(f"#{name}", str(value))
+    for name, value in (("rows", M), ("cols", N), ("k", K)):  # the game's own parameters
+        page.fill(f"#param-{name}", str(value))
     page.fill("#time", "1")
     if not first:
         page.uncheck("#first")

@@ -47,3 +47,11 @@ def test_connectx_has_no_frames_and_every_game_a_drawer() -> None:
     assert {"connectx", "othello", "morris"} <= set(drawers)
     for name, path in drawers.items():
         assert f"drawers.{name} = " in path.read_text()
+
+
+def test_the_game_says_whether_its_drawer_replays(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    rec = _rec("othello", (), size=6)
+    assert game_frames(rec) is not None
+    monkeypatch.setattr(type(make_game("othello")), "DRAWER_REPLAYS", True)
+    assert game_frames(rec) is None  # no name of a game in frames.py: the game's flag
+    assert game_frames(_rec("nosuchgame", ("x",))) is None

@@ -34,7 +34,7 @@ def test_show_prints_another_games_opening_as_an_opening() -> None:
     assert f"opening ply 2: {second} (not chosen by the bots)" in step
     assert "plays " + first not in step and "move 1:" not in step
     assert step.count("plays ") == 2  # moves 3 and 4: the bots'
-    assert "move 3: greedy plays" in step
+    assert "move 3: black greedy plays" in step
 
 
 def test_show_prints_a_connectx_opening_as_an_opening() -> None:

@@ -21,7 +21,8 @@ from arena.games.base import (
     Position,
 )
 
-__all__ = ["CXPosition", "ConnectX", "ConnectXState", "draw_board", "winning_cells"]
+__all__ = ["CXPosition", "ConnectX", "ConnectXState", "draw_board", "numbered_board",
+           "winning_cells"]
 
 _COL = re.compile(r"[0-9]+\Z")
 _INT = re.compile(r"-?[0-9]+\Z")
@@ -44,6 +45,10 @@ class ConnectX(Game[ConnectXState, int]):
     DIALECT_ADAPTER = "arena.games.connectx.entrant:CourseAdapter"
     CALLS = ("initPlayer", "selectColumn")
     SIDES = ("X", "O")
+    TITLE = "Connect-X"
+    PARAM_LABELS = {"rows": "Rows M", "cols": "Columns N", "k": "In a row K"}
+    MOVE_NOUN = "column"
+    DRAWER_REPLAYS = True  # draw.js knows the rules: the report sends the columns
 
     @classmethod
     def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:
@@ -83,6 +88,17 @@ class ConnectX(Game[ConnectXState, int]):
         return {"M": self.M, "N": self.N, "K": self.K, "moves": tuple(int(t) for t in texts),
                 "opening": tuple(int(t) for t in opening)}
 
+    @classmethod
+    def params_of_record(cls, M: int, N: int, K: int,
+                         params: Mapping[str, int]) -> dict[str, int]:
+        return {"rows": M, "cols": N, "k": K}
+
+    def texts_of_record(self, moves: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
+        return tuple(str(c) for c in moves)
+
+    def board_key(self) -> tuple[int, int, int]:
+        return (self.M, self.N, self.K)
+
     def cost(self) -> float:
         return float(self.M * self.N)
 
@@ -118,6 +134,25 @@ class ConnectX(Game[ConnectXState, int]):
         (mirror images make the same games for any bot that does not prefer a side)."""
         grid = state.board.getBoard()
         return min(grid.tobytes(), grid[:, ::-1].copy().tobytes())
+
+    # for `cxarena show`: columns in words, the board with each piece's move number
+    def move_words(self, text: str) -> str:
+        return f"column {text}"
+
+    def move_short(self, text: str) -> str:
+        return f"c{text}"
+
+    def show_heading(self) -> str:
+        return f"{self.M}x{self.N} board (rows x columns), K={self.K}"
+
+    def show_board(self, state: ConnectXState, numbered: bool,
+                   highlight: Sequence[Any] = ()) -> str:
+        return numbered_board(self.M, self.N, state.moves, numbered, set(highlight),
+                              last=not numbered)
+
+    def show_notes(self, numbered: bool, highlight: bool) -> str:
+        notes = ["numbers: the move that filled the cell"] if numbered else []
+        return "; ".join(notes + (["* the winning line"] if highlight else []))
 
     def initial_state(self) -> ConnectXState:
         return ConnectXState((), CXBoard(self.M, self.N, self.K))
@@ -173,8 +208,9 @@ class ConnectX(Game[ConnectXState, int]):
         return str(state.board)
 
     def drawing(self, state: ConnectXState) -> dict[str, Any]:
-        return {"kind": "grid", "rows": self.M, "cols": self.N,
-                "cells": state.board.getBoard().tolist(), "gravity": True}
+        return {"kind": "grid", "rows": self.M, "cols": self.N, "k": self.K,
+                "cells": state.board.getBoard().tolist(), "gravity": True,
+                "colors": ["red", "yellow"]}
 
 
 class CXPosition(Position):
@@ -259,3 +295,44 @@ def winning_cells(board: CXBoard) -> tuple[tuple[int, int], ...]:
         if len(line) >= board.K:
             found.extend(c for c in line if c not in found)
     return tuple(sorted(found))
+
+
+def _filled(M: int, N: int, moves: Sequence[int]) -> list[list[int]]:
+    """The move number (1-based) that filled each cell, 0 if free; stops at an impossible
+    move."""
+    grid = [[0] * N for _ in range(M)]
+    heights = [0] * N
+    for n, c in enumerate(moves):
+        if not 0 <= c < N or heights[c] >= M:
+            break
+        grid[M - 1 - heights[c]][c] = n + 1
+        heights[c] += 1
+    return grid
+
+
+def numbered_board(M: int, N: int, moves: Sequence[int], numbers: bool,
+                   marked: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
+                   last: bool = False) -> str:
+    """The position after `moves` with column numbers above: ``X12`` (the first player's
+    piece, move 12) with `numbers`, else ``X``; `marked` cells get ``*``, else with `last` the
+    last move ``<``."""
+    grid = _filled(M, N, moves)
+    n_moves = len(moves)
+    width = (len(str(n_moves)) + 1 if numbers else 1) + 1  # + 1 for a '*' or '<' mark
+    width = max(width, len(str(N - 1)))
+    lines = [" ".join(f"{j:>{width}}" for j in range(N))]
+    for i in range(M):
+        row = []
+        for j in range(N):
+            n = grid[i][j]
+            if n == 0:
+                text = "."
+            else:
+                text = ConnectX.SIDES[(n - 1) % 2] + (str(n) if numbers else "")
+                if (i, j) in marked:
+                    text += "*"
+                elif last and n == n_moves:
+                    text += "<"
+            row.append(f"{text:>{width}}")
+        lines.append(" ".join(row))
+    return "\n".join(lines)

@@ -64,6 +64,7 @@ class MNK(Game[MNKState, int]):
     name = "mnk"
     PARAMS = {"m": 3, "n": 3, "k": 3}
     SIDES = ("X", "O")
+    TITLE = "m,n,k-game"
     BOT_BASE = "arena.games.mnk.player:MNKPlayer"
 
     def __init__(self, **params: int) -> None:

@@ -120,6 +120,7 @@ class Morris(Game[MorrisState, MorrisMove]):
     name = "morris"
     PARAMS = {"pieces": 9, "no_mill_moves": 50, "flying": 1}
     SIDES = ("white", "black")
+    TITLE = "Nine Men's Morris"
     BOT_BASE = "arena.games.player:MorrisPlayer"
 
     def fair_opening(self, texts: Sequence[str], end: MorrisState) -> bool:

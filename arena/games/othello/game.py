@@ -110,6 +110,7 @@ class Othello(Game[OthelloState, int]):
     name = "othello"
     PARAMS = {"size": 8}
     SIDES = ("black", "white")
+    TITLE = "Othello"
     BOT_BASE = "arena.games.player:OthelloPlayer"
 
     def _validate(self) -> None:

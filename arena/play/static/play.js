@@ -2,16 +2,19 @@
 // is the game viewer of the report (/viewer/viewer.js) with the games' drawers
 // (/viewer/drawers.js: arena/games/<game>/draw.js), live: each move is pushed onto it, and
 // the squares, points or columns the person may click carry data-target="1".
-// Connect-X: click a column. Othello: click a square (or Pass). Morris: click a point to
-// place; to move, click your piece, then its target; after a mill, click the piece to remove.
-// A click sequence becomes the move's text, matched against the legal moves the server sent.
+// The page names no game: the games, their titles and their parameters come from the server
+// (/api/bots: each game's own description), and so does how a game is played:
+// - a board whose pieces drop down columns (the server's `started` gives M, N, K): click a
+//   column;
+// - any other: click a square or a point (or Pass); a move of several points (a piece's
+//   move, then a capture) is clicked point by point. A click sequence becomes the move's
+//   text, matched against the legal moves the server sent.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const TITLES = { connectx: "Connect-X", othello: "Othello", morris: "Nine Men's Morris",
-                 mnk: "m,n,k-game" };
-const st = { ws: null, game: 0, bots: [], name: "connectx", bot: "", over: true,
-             viewer: null, legal: [], sel: [], myTurn: false, N: 0, heights: [], M: 0 };
+const st = { ws: null, game: 0, bots: [], games: [], name: "", bot: "", over: true,
+             viewer: null, legal: [], sel: [], myTurn: false, columns: false, N: 0,
+             heights: [], M: 0 };
 
 function send(msg) {
   if (st.ws && st.ws.readyState === WebSocket.OPEN) { st.ws.send(JSON.stringify(msg)); return true; }
@@ -33,7 +36,7 @@ function candidates(sel) {
 
 function mark() {
   if (!st.viewer) return;
-  if (st.name === "connectx") {
+  if (st.columns) {
     const free = new Set();
     if (st.myTurn && !st.over) {
       for (let j = 0; j < st.N; j++) if (st.heights[j] < st.M) free.add(j);
@@ -93,28 +96,27 @@ function started(msg) {
   $("resign").disabled = false;
   if (st.viewer) st.viewer.destroy();
   let game;
-  if (msg.drawing) {  // another game: the server draws each position (Game.drawing)
-    st.name = msg.name;
+  st.name = msg.name;
+  st.columns = !msg.drawing;
+  if (msg.drawing) {  // the server draws each position (Game.drawing)
     game = Object.assign({}, msg.drawing, { game: msg.name, frames: [msg.drawing], moves: [],
                                             times_ms: [], players: players(msg.human),
                                             label: msg.label });
     st.myTurn = st.legal.length > 0;
-    $("legend").textContent = `${msg.label}: you play ${msg.drawing.colors[msg.human - 1]}; `
-      + `${st.bot} has ${msg.time} s per move, you have no limit.`;
-  } else {
-    st.name = "connectx";
+  } else {  // pieces drop down columns: the game's drawer replays the columns
     Object.assign(st, { M: msg.M, N: msg.N, heights: new Array(msg.N).fill(0) });
-    game = { game: "connectx", M: msg.M, N: msg.N, K: msg.K, moves: [], times_ms: [],
+    game = { game: msg.name, M: msg.M, N: msg.N, K: msg.K, moves: [], times_ms: [],
              players: players(msg.human) };
     st.myTurn = msg.human === 1;
-    const colors = { 1: "red", 2: "yellow" };
-    $("legend").textContent = `You play ${colors[msg.human]}, ${st.bot} ${colors[3 - msg.human]}; `
-      + `${msg.K} in a row wins; ${st.bot} has ${msg.time} s per move, you have no limit.`;
   }
+  const colors = msg.colors;
+  $("legend").textContent = `${msg.title} ${msg.describe}: you play ${colors[msg.human - 1]}, `
+    + `${st.bot} ${colors[2 - msg.human]}; ${st.bot} has ${msg.time} s per move, you have no `
+    + "limit.";
   st.viewer = CXViewer.mount($("board"), game, { position: "end", timeout_ms: msg.time * 1000,
                                                  onColumnClick: clickColumn,
                                                  onPointClick: clickPoint });
-  status(st.myTurn ? (st.name === "connectx" ? "Your turn: click a column." : "Your turn.")
+  status(st.myTurn ? (st.columns ? "Your turn: click a column." : "Your turn.")
     : `${st.bot} is thinking ...`);
   mark();
 }
@@ -163,7 +165,7 @@ function finished(msg) {
 function handle(msg) {
   if (msg.type === "error") {
     notice(msg.message);
-    if (msg.game === st.game && st.name === "connectx" && !st.over) { st.myTurn = true; mark(); }
+    if (msg.game === st.game && st.columns && !st.over) { st.myTurn = true; mark(); }
     return;
   }
   if (msg.game !== st.game && msg.type !== "started") return;  // an older game's message
@@ -176,7 +178,7 @@ function handle(msg) {
 function fillBots() {
   const select = $("bot"), game = $("game").value;
   select.innerHTML = "";
-  for (const b of st.bots.filter((x) => (x.game || "connectx") === game)) {
+  for (const b of st.bots.filter((x) => x.game === game)) {
     const opt = document.createElement("option");
     opt.value = b.name;
     const doc = b.doc.toLowerCase().startsWith(`${b.name.toLowerCase()}:`) ? b.doc
@@ -184,22 +186,35 @@ function fillBots() {
     opt.textContent = b.source.startsWith("players") ? doc : `${doc} (${b.source})`;
     select.appendChild(opt);
   }
-  for (const el of document.querySelectorAll(".connectx-only")) el.hidden = game !== "connectx";
-  for (const el of document.querySelectorAll(".other-only")) el.hidden = game === "connectx";
+  fillParams(game);
+}
+
+// the game's parameters, each a number field (its label and default: the game's own)
+function fillParams(name) {
+  const box = $("params");
+  box.innerHTML = "";
+  const game = st.games.find((g) => g.name === name);
+  for (const p of (game ? game.params : [])) {
+    const label = document.createElement("label");
+    const input = Object.assign(document.createElement("input"),
+      { id: `param-${p.name}`, name: p.name, type: "number", step: "1", value: p.default });
+    label.append(`${p.label} `, input);
+    box.appendChild(label);
+  }
 }
 
 async function start() {
   const resp = await fetch("/api/bots");
-  st.bots = (await resp.json()).bots;
-  const games = [...new Set(st.bots.map((b) => b.game || "connectx"))]
-    .sort((a, b) => (a === "connectx" ? -1 : b === "connectx" ? 1 : a.localeCompare(b)));
-  for (const g of games) {
+  const data = await resp.json();
+  st.bots = data.bots;
+  st.games = data.games;  // in the menu's order, each with its title and parameters
+  for (const g of st.games) {
     const opt = document.createElement("option");
-    opt.value = g; opt.textContent = TITLES[g] || g;
+    opt.value = g.name; opt.textContent = g.title;
     $("game").appendChild(opt);
   }
-  if (location.pathname === "/games" && games.some((g) => g !== "connectx")) {
-    $("game").value = games.find((g) => g !== "connectx");  // the old address of the others
+  if (location.pathname === "/games" && st.games.length > 1) {
+    $("game").value = st.games[1].name;  // the old address of the games after the first
   }
   fillBots();
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -214,15 +229,9 @@ $("setup").addEventListener("submit", (ev) => {
   notice("");
   const game = $("game").value;
   const msg = { type: "new", game, bot: $("bot").value, time: Number($("time").value),
-                first: $("first").checked };
-  if (game === "connectx") Object.assign(msg, { M: Number($("M").value), N: Number($("N").value),
-                                               K: Number($("K").value) });
-  else {  // "size=6" or "m=15 n=15 k=5": the game's parameters (the rest: its defaults)
-    msg.params = {};
-    for (const kv of $("params").value.split(/[\s,]+/).filter(Boolean)) {
-      const [k, v] = kv.split("=");
-      msg.params[k] = Number(v);
-    }
+                first: $("first").checked, params: {} };
+  for (const input of $("params").querySelectorAll("input")) {
+    msg.params[input.name] = Number(input.value);
   }
   send(msg);
 });

@@ -80,3 +80,28 @@ def test_the_admin_page_shows_the_plan(tmp_path: Path) -> None:
                            "csrf": csrf_of(c.get("/login").text)})
     page = c.get("/admin").text
     assert 'id="final-plan"' in page and "24 games" in page
+
+
+def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: Path) -> None:
+    """Half the pairings of a final stored (a real tournament of two of its three players):
+    the admin's line weighs the games by their cost and says the time left."""
+    import time
+
+    from arena.league.final import _time_left
+
+    first = tmp_path / "first.yaml"
+    first.write_text("name: final\nplayers: [players.L0, players.L1]\n"
+                     "boards: [[4, 4, 3], [6, 7, 4]]\ntimeout_s: 0.5\nworkers: 1\n"
+                     "isolation: none\nopenings: {plies: 0}\n")
+    started = time.time()
+    assert cli_main(["tournament", str(first), "--results", str(tmp_path / "res"),
+                     "--quiet"]) == 0
+    final = tmp_path / "final.yaml"  # the whole final: a third player, the same boards
+    final.write_text(first.read_text().replace("[players.L0, players.L1]",
+                                               "[players.L0, players.L1, players.L1]"))
+    final.write_text(final.read_text().replace(
+        "players: [players.L0, players.L1, players.L1]",
+        "players: [players.L0, players.L1, {spec: players.L1, name: again}]"))
+    line = _time_left(final, tmp_path / "res", started)
+    share = int(line.split(", ")[1].split("%")[0])
+    assert 20 <= share <= 50 and "left" in line, line  # 4 of 12 games, each board weighed

@@ -66,7 +66,9 @@ class FinalPlan:
 
 
 def _hours(seconds: float) -> str:
-    minutes = max(1, round(seconds / 60))
+    if seconds < 60:
+        return f"{max(1, round(seconds))} s"
+    minutes = round(seconds / 60)
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 

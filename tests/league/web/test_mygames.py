@@ -225,6 +225,13 @@ def test_browser_my_games_and_the_first_blunder(browser: Any, serving: Any) -> N
     page.on("pageerror", lambda e: errors.append(str(e)))
     log_in(page, server.url, "alice", secrets["alice"])
     page.wait_for_selector("h1:text('Leaderboard')")
+    # the leaderboard: the reference bot a row of its own, marked, unranked, the scale's anchor
+    ref = page.locator("#standings tr.reference.anchor")
+    assert ref.count() == 1 and "reference · anchor" in ref.inner_text()
+    assert ref.locator("td").first.inner_text().strip() == ""  # no rank
+    assert "fixed" in ref.inner_text()
+    mine = page.locator("#standings tr.mine")
+    assert mine.count() == 1 and "L1 " in mine.inner_text()  # its score against L1
     page.click("#nav-my-games")
     page.wait_for_selector("h1:text('My games')")
     rows = page.locator("#my-games tbody tr")

@@ -57,16 +57,21 @@ def test_the_config_names_the_frozen_entries(league: tuple[Path, dict[str, str]]
     assert data["openings"] == {"plies": 2, "seed": 0} and data["timeout_s"] == 0.5
 
 
+def log_in(c: TestClient, name: str, secret: str) -> str:
+    """Log `name` in on the test client; the CSRF token of its session."""
+    token = csrf_of(c.get("/login").text)
+    assert c.post("/login", data={"name": name, "secret": secret,
+                                  "csrf": token}).status_code == 303
+    return csrf_of(c.get("/").text)
+
+
 def test_the_admin_page_runs_the_final_and_links_its_report(
         league: tuple[Path, dict[str, str]]) -> None:
     d, secrets = league
     c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
 
     def login(name: str) -> str:
-        token = csrf_of(c.get("/login").text)
-        assert c.post("/login", data={"name": name, "secret": secrets[name],
-                                      "csrf": token}).status_code == 303
-        return csrf_of(c.get("/").text)
+        return log_in(c, name, secrets[name])
 
     token = login("ann")
     assert c.post("/admin/final", data={"csrf": token}).status_code == 403  # not an admin
@@ -124,10 +129,7 @@ def test_students_read_the_final_report_without_the_bots_own_words(tmp_path: Pat
     c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
 
     def login(name: str) -> str:
-        token = csrf_of(c.get("/login").text)
-        assert c.post("/login", data={"name": name, "secret": secrets[name],
-                                      "csrf": token}).status_code == 303
-        return csrf_of(c.get("/").text)
+        return log_in(c, name, secrets[name])
 
     token = login("teacher")
     assert c.post("/admin/final", data={"csrf": token}).status_code == 200

@@ -25,9 +25,11 @@ def main(out: Path) -> None:
 
     tmp = Path(tempfile.mkdtemp())
     cfg = tmp / "league.yaml"
+    deadline = time.strftime("%Y-%m-%d %H:%M", time.localtime(time.time() + 3 * 86400 + 4 * 3600))
     cfg.write_text("board_set: competition\ntimeout_s: 0.3\npairs_per_submission: 3\n"
                    "max_pairs_per_submission: 3\n"
-                   "reference_bots: [L0]\nfinal_board_set: [[4, 4, 4], [5, 5, 4]]\n")
+                   "reference_bots: [L0, L1]\nfinal_board_set: [[4, 4, 4], [5, 5, 4]]\n"
+                   f"deadline: '{deadline}'\n")
     lg = League.init(tmp / "lg", cfg)
     secrets = {n: lg.add_user(n, admin=(n == "teacher"))
                for n in ("teacher", "alice", "bob", "carol", "dave")}
@@ -76,6 +78,21 @@ def main(out: Path) -> None:
                     break
                 time.sleep(2)
             page.screenshot(path=str(out / "league-leaderboard.png"))
+            # alice's games, and a lost one with its analysis (the workers analyse after play)
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline:
+                page.goto(server.url + "/my-games?result=loss")
+                if page.locator("#my-games td.analysis a").count():
+                    break
+                time.sleep(3)
+            page.goto(server.url + "/my-games")
+            page.screenshot(path=str(out / "league-my-games.png"))
+            page.goto(server.url + "/my-games?result=loss")
+            page.click("#my-games td.analysis a")
+            page.wait_for_selector(".cx-evalstrip")
+            page.set_viewport_size({"width": 1000, "height": 820})
+            page.screenshot(path=str(out / "league-blunder.png"))
+            page.set_viewport_size({"width": 1000, "height": 640})
             page.goto(server.url + "/login")
             page2 = b.new_page(viewport={"width": 1000, "height": 640})
             page2.goto(server.url + "/login")

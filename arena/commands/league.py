@@ -135,9 +135,10 @@ def _worker(league: Any, args: argparse.Namespace) -> int:
     from arena.referee.cgroups import summary
 
     print(summary(), file=sys.stderr, flush=True)
+    game = league.config.game
     league.conn.close()
     # the search the analyses of lost games use comes from here, like the opening judge
-    return worker_main(args.dir, opening_judge(league.config.game), analysis_oracle)
+    return worker_main(args.dir, opening_judge(game), analysis_oracle)
 
 
 def _accounts(league: Any, args: argparse.Namespace) -> int:

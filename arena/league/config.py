@@ -268,7 +268,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
                                         integer=False)),
         game=game, param_sets=param_sets,
     )
-    if boards_key == "board_set":
+    if "board_set" in data:
         cfg = dataclasses.replace(cfg, notes=(
             f"{where}: board_set: is the old name of boards: (the name tournament configs "
             f"use); it still works, and boards: is what to write",))

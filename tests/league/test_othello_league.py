@@ -49,6 +49,8 @@ def test_the_game_and_its_parameter_sets_are_the_tournament_configs_keys() -> No
     assert [g.board_key() for g in plain.games()] == [(4, 4, 3)]
     # another game has no Connect-X reference bots by default
     assert parse_config("game: othello\n").reference_bots == ()
+    # nor a note on a board key it never had (nor has a league.yaml that gives no boards)
+    assert parse_config("game: othello\n").notes == parse_config("").notes == ()
 
 
 @pytest.mark.parametrize(("text", "named"), [

@@ -109,6 +109,15 @@ class LeagueConfig:
             return tuple(board_game(*b) for b in self.boards())
         return tuple(make_game(self.game, dict(p)) for p in self.param_sets)
 
+    def final_games(self) -> tuple[Game, ...]:
+        """The games of the final round robin: one per board of `final_board_set` (Connect-X),
+        else the league's own games."""
+        if not self.is_connectx:
+            return self.games()
+        boards = self.final_board_list or _board_set(self.final_board_set, "final_board_set",
+                                                     os.getcwd())
+        return tuple(board_game(*b) for b in boards)
+
     def check_games(self) -> list[Game] | None:
         """The games the check of a version plays: None for Connect-X (the check's own boards,
         as `cxarena check-bot`: the competition's smallest and largest, and 6x7x4), else the

@@ -47,6 +47,9 @@ def test_the_game_and_its_parameter_sets_are_the_tournament_configs_keys() -> No
     plain = parse_config("boards: [[4, 4, 3]]\n")
     assert plain.game == "connectx" and plain.check_games() is None
     assert [g.board_key() for g in plain.games()] == [(4, 4, 3)]
+    assert cfg.final_games() == cfg.games()
+    final = parse_config("final_board_set: [[4, 4, 3], [5, 5, 4]]\n").final_games()
+    assert [g.board_key() for g in final] == [(4, 4, 3), (5, 5, 4)]
     # another game has no Connect-X reference bots by default
     assert parse_config("game: othello\n").reference_bots == ()
     # nor a note on a board key it never had (nor has a league.yaml that gives no boards)

@@ -109,7 +109,7 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
 
     print(summary(), file=sys.stderr, flush=True)  # what contains the workers' bots
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
-          args.unsafe_no_isolation, judge=opening_judge(),
+          args.unsafe_no_isolation, judge=opening_judge(league.config.game),
           forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
@@ -135,9 +135,10 @@ def _worker(league: Any, args: argparse.Namespace) -> int:
     from arena.referee.cgroups import summary
 
     print(summary(), file=sys.stderr, flush=True)
+    game = league.config.game
     league.conn.close()
     # the search the analyses of lost games use comes from here, like the opening judge
-    return worker_main(args.dir, opening_judge(), analysis_oracle)
+    return worker_main(args.dir, opening_judge(game), analysis_oracle)
 
 
 def _accounts(league: Any, args: argparse.Namespace) -> int:

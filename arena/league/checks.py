@@ -1,7 +1,10 @@
 """The conformance check of a submitted version (arena.onboarding.conformance, in the sandbox).
 
 `check_next(league)` claims the next queued version, writes its files unchanged to
-DIR/submissions/<id>/, runs the check and stores the verdict in words with the bot's own stderr;
+DIR/submissions/<id>/, runs the check (of the league's game: Connect-X's on the check's own
+boards, another game on the league's parameter sets, `LeagueConfig.check_games`; a Python bot
+of another game is a `GamePlayer` of it) and stores the verdict in words with the bot's own
+stderr;
 the version then waits for rating games ("rating") or is "failed". Whatever goes wrong inside
 the check (any exception) ends the version as "failed" with "check failed: internal error",
 the error logged for the admin: a version is never left "checking".
@@ -119,7 +122,8 @@ def check_next(league: League, *, quick: bool = True) -> int | None:
     stderr = ""
     try:
         cfg = league.config
-        report = run_check(spec_of(league, sid), timeout_s=cfg.timeout_s, quick=quick,
+        report = run_check(spec_of(league, sid), games=cfg.check_games(),
+                           timeout_s=cfg.timeout_s, quick=quick,
                            isolation="auto" if cfg.isolation else "none")
         summary = report.text(games=False)
         passed = report.passed

@@ -1,12 +1,19 @@
-"""A league's settings (league.yaml): boards, time limit, reference bots (and the one that
-anchors the Elo scale), pairs per version, openings of rating games, and the final round
-robin's boards and pairs.
+"""A league's settings (league.yaml): the game and its boards or parameter sets, time limit,
+reference bots (and the one that anchors the Elo scale), pairs per version, openings of rating
+games, and the final round robin's boards and pairs.
 
 `parse_config` checks every key and value, so that `cxarena league init` refuses a bad one
 (naming it) before anything is created: board sets must exist (configs/boards.yaml, or a
 boards.yaml in the folder the league runs from), reference bots must be bot SPECs that resolve
 here, numbers must be numbers. The rating games' boards are `boards:`, the name tournament
-configs use; `board_set:` is its old name, still accepted (not both)."""
+configs use; `board_set:` is its old name, still accepted (not both).
+
+**Other games.** `game:` names the game (`arena.games`; default ``connectx``) and, for another
+game than Connect-X, `params:` its parameter sets, with the keys and shapes of a tournament
+config (configs/othello.yaml): a list of mappings, each checked by the game itself (default:
+the game's defaults). Such a league has no `boards:` (nor `board_set:` or `final_board_set:`):
+its rating games rotate over the parameter sets, and its final plays them; it has no reference
+bots unless `reference_bots:` names some (the default ones are Connect-X bots)."""
 
 from __future__ import annotations
 
@@ -16,16 +23,23 @@ import functools
 import math
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
-from arena.tournament.config import resolve_board_set
+from arena.games import GAMES, Game, make_game
+from arena.tournament.config import _check_game, resolve_board_set
+from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "LeagueConfig", "parse_config"]
 
+#: the game of a league.yaml without `game:`
+CONNECTX = "connectx"
+#: the reference bots of a Connect-X league.yaml without `reference_bots:`
+DEFAULT_REFERENCE_BOTS = ("players.L0", "players.L1")
 #: the rating of the anchor, the reference bot that fixes the leaderboard's Elo scale
 ANCHOR_ELO = 1000.0
 #: the default of `analysis_budget_s`: CPU seconds per analysed game
@@ -70,21 +84,54 @@ class LeagueConfig:
     #: what `league init` says of the file beyond errors (an old key name still accepted)
     notes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the game (`arena.games`); another than Connect-X plays `param_sets` in place of boards
+    game: str = CONNECTX
+    #: another game's parameter sets (league.yaml's `params:`), each a tuple of (key, value),
+    #: as `TournamentConfig.param_sets`; () for Connect-X
+    param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
+
+    @property
+    def is_connectx(self) -> bool:
+        return self.game == CONNECTX
 
     def anchor_bot(self) -> str:
         """The SPEC the leaderboard's scale is anchored to ("" without reference bots)."""
         return self.anchor or (self.reference_bots[-1] if self.reference_bots else "")
 
     def boards(self) -> tuple[tuple[int, int, int], ...]:
-        """The boards the rating games rotate over."""
+        """The Connect-X boards the rating games rotate over (a Connect-X league)."""
         return self.board_list or _board_set(self.board_set, "boards", os.getcwd())
+
+    def games(self) -> tuple[Game, ...]:
+        """The games the rating games rotate over: one per Connect-X board, or one per
+        parameter set of another game."""
+        if self.is_connectx:
+            return tuple(board_game(*b) for b in self.boards())
+        return tuple(make_game(self.game, dict(p)) for p in self.param_sets)
+
+    def final_games(self) -> tuple[Game, ...]:
+        """The games of the final round robin: one per board of `final_board_set` (Connect-X),
+        else the league's own games."""
+        if not self.is_connectx:
+            return self.games()
+        boards = self.final_board_list or _board_set(self.final_board_set, "final_board_set",
+                                                     os.getcwd())
+        return tuple(board_game(*b) for b in boards)
+
+    def check_games(self) -> list[Game] | None:
+        """The games the check of a version plays: None for Connect-X (the check's own boards,
+        as `cxarena check-bot`: the competition's smallest and largest, and 6x7x4), else the
+        league's own games."""
+        return None if self.is_connectx else list(self.games())
 
 
 _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submission",
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
-         "final_at_deadline", "analysis_budget_s"}
+         "final_at_deadline", "analysis_budget_s", "game", "params"}
+#: the keys that name Connect-X boards, which another game does not take
+_BOARD_KEYS = ("boards", "board_set", "final_board_set")
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,6 +161,24 @@ def _boards(value: Any, key: str, where: str) -> tuple[str, tuple[tuple[int, int
         raise ValueError(f"{where}: {key}: every [M, N, K] needs M, N, K >= 1 and "
                          f"K <= max(M, N)")
     return "listed", boards
+
+
+def _game(data: dict[str, Any], where: str) -> tuple[str, tuple[tuple[tuple[str, int], ...],
+                                                                  ...]]:
+    """`game:` and `params:` as a tournament config has them (`arena.tournament.config`); a
+    ValueError names the key."""
+    if "game" in data and str(data["game"]) not in GAMES:
+        raise ValueError(f"{where}: game: unknown game {data['game']!r}; known games: "
+                         f"{', '.join(sorted(GAMES))}")
+    try:
+        name, param_sets = _check_game(data, Path(where))
+    except UsageError as exc:
+        raise ValueError(str(exc)) from None
+    for key in _BOARD_KEYS:
+        if name != CONNECTX and key in data:
+            raise ValueError(f"{where}: {key}: is for Connect-X; game {name!r} takes params: "
+                             f"(a list of parameter sets, e.g. [{{size: 8}}])")
+    return name, param_sets
 
 
 def _number(data: dict[str, Any], key: str, default: float, where: str,
@@ -182,6 +247,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     if unknown:
         raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(_KEYS))}")
+    game, param_sets = _game(data, where)
     if "boards" in data and "board_set" in data:
         raise ValueError(f"{where}: give either boards (the name tournament configs use) or "
                          f"board_set (its old name), not both")
@@ -193,8 +259,8 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     cfg = LeagueConfig(
         board_set=board_set, board_list=board_list,
         timeout_s=float(_number(data, "timeout_s", 1.0, where, integer=False)),
-        reference_bots=_reference_bots(data.get("reference_bots",
-                                                ["players.L0", "players.L1"]), where),
+        reference_bots=_reference_bots(data.get(
+            "reference_bots", list(DEFAULT_REFERENCE_BOTS) if game == CONNECTX else []), where),
         pairs_per_submission=_number(data, "pairs_per_submission", 10, where),
         max_pairs_per_submission=_number(data, "max_pairs_per_submission", 40, where),
         max_upload_bytes=_number(data, "max_upload_bytes", 2_000_000, where),
@@ -209,8 +275,9 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         final_at_deadline=_flag(data, "final_at_deadline", False, where),
         analysis_budget_s=float(_number(data, "analysis_budget_s", ANALYSIS_BUDGET_S, where,
                                         integer=False)),
+        game=game, param_sets=param_sets,
     )
-    if boards_key == "board_set":
+    if "board_set" in data:
         cfg = dataclasses.replace(cfg, notes=(
             f"{where}: board_set: is the old name of boards: (the name tournament configs "
             f"use); it still works, and boards: is what to write",))

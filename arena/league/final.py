@@ -135,8 +135,9 @@ def entries(league: League) -> list[tuple[str, int]]:
 
 
 def write_final_config(league: League) -> Path:
-    """DIR/final/tournament.yaml for the frozen entries; LeagueError when the league is not
-    frozen or has fewer than two entries."""
+    """DIR/final/tournament.yaml for the frozen entries (the league's game: Connect-X's
+    `final_board_set`, another game's `game:` and `params:`); LeagueError when the league is
+    not frozen or has fewer than two entries."""
     if not league.frozen:
         raise LeagueError("freeze the leaderboard first: the final round robin plays the "
                           "frozen entries")
@@ -150,13 +151,15 @@ def write_final_config(league: League) -> Path:
     for ref in cfg.reference_bots:
         players.append({"spec": _absolute(ref),
                         "name": ref if ref not in taken else f"reference {ref}"})
-    boards: object = ([list(b) for b in cfg.final_board_list] if cfg.final_board_list
-                      else cfg.final_board_set)
-    data: dict[str, object] = {
-        "name": "final", "players": players, "boards": boards, "timeout_s": cfg.timeout_s,
-        "rounds": cfg.final_pairs, "seed": cfg.seed,
-        "isolation": "namespaces" if cfg.isolation else "none",
-    }
+    data: dict[str, object] = {"name": "final"}
+    if cfg.is_connectx:
+        data["players"] = players
+        data["boards"] = ([list(b) for b in cfg.final_board_list] if cfg.final_board_list
+                          else cfg.final_board_set)
+    else:  # another game: its parameter sets, as a tournament config names them
+        data.update(game=cfg.game, params=[dict(p) for p in cfg.param_sets], players=players)
+    data.update({"timeout_s": cfg.timeout_s, "rounds": cfg.final_pairs, "seed": cfg.seed,
+                 "isolation": "namespaces" if cfg.isolation else "none"})
     if cfg.opening_plies:
         data["openings"] = {"plies": cfg.opening_plies, "seed": cfg.seed}
     folder = _folder(league)

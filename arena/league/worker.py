@@ -10,9 +10,11 @@ least, then the closest in Elo. A version whose author has an earlier checked ve
 plays ``pairs_per_submission`` pairs against it (they do not count for the rating; the student's
 page reads them as the pentanomial interval and an SPRT, `arena.league.rating`).
 
-A pair is one board from a rotation of the league's board set and one opening (a random
-sequence of ``opening_plies`` moves, judged by the project's search like a tournament's, the
-same for every entry on that board), played twice with the colours swapped.
+A pair is one board from a rotation of the league's board set (another game than Connect-X:
+one of its parameter sets, `LeagueConfig.games`) and one opening (a random sequence of
+``opening_plies`` moves, judged by the game's judge like a tournament's,
+`arena.tournament.openings`, the same for every entry on that board), played twice with the
+colours swapped through the referee's one path (`GameRequest`).
 
 **Leases.** Claiming a pair (`claim`) inserts a row in ``leases`` naming its holder (the worker
 process, or the server that handed it to Dask) in the same transaction that chose it; storing
@@ -54,6 +56,7 @@ from typing import Any, NamedTuple
 
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
+from arena.games import Game, make_game
 from arena.league.analysis import Analyser, OracleFactory
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
@@ -61,17 +64,24 @@ from arena.league.rating import previous_of
 from arena.league.standings import insert_game, standings
 from arena.limits import make_limits
 from arena.records import GameRecord
-from arena.referee.referee import MatchSettings, Referee
-from arena.tournament.openings import Judge, OpeningStream
+from arena.referee.referee import GameRequest, MatchSettings, Referee
+from arena.tournament.openings import GameOpenings, Judge
 from arena.wire.lifeline import PARENT_ENV, die_with_parent
 
-__all__ = ["DaskWorkers", "LocalWorkers", "PairJob", "Side", "WorkerHealth", "claim",
-           "plan_next", "play_pair", "queue_state", "reap_dead", "release", "run_worker",
-           "store_pair", "worker_health"]
+__all__ = ["DaskWorkers", "LocalWorkers", "PairJob", "Side", "WorkerHealth", "board_text",
+           "claim", "plan_next", "play_pair", "queue_state", "reap_dead", "release",
+           "run_worker", "store_pair", "worker_health"]
 
 log = logging.getLogger("arena.league.worker")
 
-Board = tuple[int, int, int]
+#: a board as the league's tables name it (`Game.board_key`): Connect-X's (M, N, K), another
+#: game's label (``othello size=8``)
+Board = tuple[int, int, int] | str
+
+
+def board_text(board: Board) -> str:
+    """The board in the games and leases tables: ``6x7x4``, ``othello size=8``."""
+    return board if isinstance(board, str) else "x".join(map(str, board))
 
 
 @dataclass(frozen=True)
@@ -104,22 +114,36 @@ class Side:
 
 @dataclass(frozen=True)
 class PairJob:
-    """A claimed game pair: entry `a` against `b` on `board` from `opening`, both colours."""
+    """A claimed game pair: entry `a` against `b` in `game` with `params` (its `board`) from
+    the opening `opening_texts`, both colours."""
 
     lease_id: int
     a: Side
     b: Side
     board: Board
     number: int  # the pair's number among `a`'s pairs: seeds and game ids
-    opening: tuple[int, ...]
+    opening_texts: tuple[str, ...]  # the opening's moves in the game's notation
     timeout_s: float
     isolation: bool
+    game: str  # the game's name (`arena.games`) and its parameters
+    params: tuple[tuple[str, int], ...]
     #: the sandbox is required (no fallback to unisolated play where the machine lacks it)
     strict: bool = False
 
     @property
     def board_text(self) -> str:
-        return "x".join(map(str, self.board))
+        return board_text(self.board)
+
+    def rules(self) -> Game:
+        """The game the pair plays."""
+        return make_game(self.game, dict(self.params))
+
+    @property
+    def opening(self) -> tuple[int | str, ...]:
+        """The opening as the game's records keep it (`Game.record_fields`: Connect-X's
+        columns, another game's move texts)."""
+        fields = self.rules().record_fields((), self.opening_texts)
+        return tuple(fields["opening"] if "opening" in fields else fields["opening_texts"])
 
 
 def _remove_tree(path: Path) -> None:
@@ -248,9 +272,9 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
         return abs(r.elo - my_elo) if r is not None else 0.0
 
     opp = min(opponents(me), key=lambda o: (pairs[frozenset((me, o))], o in busy, distance(o)))
-    boards = cfg.boards()
+    games = cfg.games()
     number = rated(me) + versus(me)
-    return me, opp, boards[(number + int(me[4:])) % len(boards)], number
+    return me, opp, games[(number + int(me[4:])) % len(games)].board_key(), number
 
 
 def _side(lg: League, key: str) -> Side:
@@ -264,25 +288,27 @@ def _side(lg: League, key: str) -> Side:
 
 
 class _Openings:
-    """The league's openings per board, made on demand (one stream per board and process)."""
+    """The league's openings per board, made on demand (one stream per board and process) by
+    the one opening machinery of every game (`arena.tournament.openings`). The judge is the
+    league's game's (`arena.commands.opening_judge(game)`); None: no openings."""
 
     def __init__(self, judge: Judge | None) -> None:
         self.judge = judge
-        self.streams: dict[Board, OpeningStream] = {}
+        self.streams: dict[Board, GameOpenings] = {}
 
-    def get(self, lg: League, board: Board, index: int) -> tuple[int, ...]:
+    def get(self, lg: League, game: Game, index: int) -> tuple[str, ...]:
+        """The opening of the `index`-th pair on `game`'s board (its moves' texts); () when
+        there are none."""
         cfg = lg.config
         if self.judge is None or cfg.opening_plies == 0:
             return ()
+        board = game.board_key()
         stream = self.streams.get(board)
         if stream is None:
-            try:
-                stream = OpeningStream(*board, self.judge, cfg.opening_plies, cfg.seed)
-            except ValueError:  # more plies than the board holds
-                return ()
-            self.streams[board] = stream
+            stream = self.streams[board] = GameOpenings(game, self.judge, cfg.opening_plies,
+                                                        cfg.seed)
         try:
-            return stream.get(index).moves
+            return stream.get(index).texts
         except UsageError:  # no playable opening of that many plies on this board
             return ()
 
@@ -301,19 +327,20 @@ def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
         a, b, board, number = plan
         cur = lg.conn.execute(
             "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
-            "VALUES (?,?,?,?,?,?)", (a, b, "x".join(map(str, board)), number, holder,
-                                     time.time()))
+            "VALUES (?,?,?,?,?,?)", (a, b, board_text(board), number, holder, time.time()))
         lease_id = int(cur.lastrowid or 0)
         lg.conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):
             lg.conn.execute("ROLLBACK")
         raise
-    boards = lg.config.boards()
+    games = lg.config.games()
     try:
-        opening = openings.get(lg, board, number // len(boards))
+        game = next(g for g in games if g.board_key() == board)
+        opening = openings.get(lg, game, number // len(games))
         return PairJob(lease_id, _side(lg, a), _side(lg, b), board, number, opening,
-                       lg.config.timeout_s, lg.config.isolation)
+                       lg.config.timeout_s, lg.config.isolation, game.name,
+                       tuple(game.params.items()))
     except BaseException:
         release(lg, lease_id)
         raise
@@ -342,15 +369,15 @@ def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
     sides' names. A bot's fault is its game's result; a side that cannot even be read (its
     files gone) raises SpecError."""
     spec_a, spec_b = parse_spec(job.a.spec(root)), parse_spec(job.b.spec(root))
-    M, N, K = job.board
+    game = job.rules()
     sid = int(job.a.key[4:])
     out = []
     for first in (True, False):
         p1, p2 = (spec_a, spec_b) if first else (spec_b, spec_a)
         s1, s2 = (job.a, job.b) if first else (job.b, job.a)
-        rec = referee.play(p1, p2, M, N, K, seed=1000 * sid + 2 * job.number + (not first),
-                           game_id=f"league-{sid}-{job.number}-{int(not first)}",
-                           opening=job.opening)
+        rec = referee.run(GameRequest(
+            p1, p2, game, seed=1000 * sid + 2 * job.number + (not first),
+            game_id=f"league-{sid}-{job.number}-{int(not first)}", opening=job.opening_texts))
         out.append(rec.labelled(player1=s1.label, player2=s2.label))
     return out
 

@@ -91,6 +91,8 @@ from arena.league.web.security import (
     json_for_html,
 )
 from arena.league.worker import worker_health
+from arena.records import GameRecord
+from arena.report.frames import game_frames
 from arena.report.html import write_report
 from arena.report.show import peak_memory_text
 
@@ -152,24 +154,30 @@ def _plain(obj: Any) -> Any:
     return str(obj)
 
 
-def viewer_game(record: Any, game_id: int, own_words: bool = True) -> dict[str, Any]:
-    """The viewer's game object (see viewer.js) from a stored `GameRecord`. `own_words`: the
-    viewer may read the faulting bot's own words (its exception text in the detail); without
-    it the game shows only how it ended (the reason)."""
+def viewer_game(record: GameRecord, game_id: int, own_words: bool = True) -> dict[str, Any]:
+    """The viewer's game object (see viewer.js) from a stored `GameRecord`, as the report
+    builds it (`arena.report.html`): Connect-X's board and columns, which its drawer replays;
+    another game's move texts and its positions for its drawer (`game_frames`). `own_words`:
+    the viewer may read the faulting bot's own words (its exception text in the detail);
+    without it the game shows only how it ended (the reason)."""
     d = record.to_dict()
     names = d.get("names") or ["", ""]
     players = [d.get("player1") or names[0] or d.get("p1", "player 1"),
                d.get("player2") or names[1] or d.get("p2", "player 2")]
-    return {"M": d["M"], "N": d["N"], "K": d["K"], "moves": d["moves"],
+    frames = game_frames(record)  # another game: its positions, for its drawer
+    board: dict[str, Any] = ({"M": d["M"], "N": d["N"], "K": d["K"], "moves": d["moves"]}
+                             if frames is None else {"moves": d["move_texts"]})
+    return {**board,
             "times_ms": d.get("times_ms"), "players": players, "id": game_id,
             "seed": d.get("seed"), "winner": d.get("winner"), "reason": d.get("reason"),
             "offender": d.get("offender"),
             "explanation": (d.get("detail") or None) if own_words else None,
-            "opening": d.get("opening") or [],
+            "opening": (d.get("opening") if frames is None else d.get("opening_texts")) or [],
             "info": {k: v for k, v in (("pair", d.get("pair_id")),
                                        ("time limit (s)", d.get("timeout_s")),
                                        ("peak memory", _peaks(record)))
-                     if v not in (None, "")}}
+                     if v not in (None, "")},
+            **(frames or {})}
 
 
 def _peaks(record: Any) -> str | None:

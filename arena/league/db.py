@@ -166,14 +166,14 @@ def format_deadline(config: LeagueConfig) -> str:
 
 
 def time_left(config: LeagueConfig, now: float | None = None) -> str:
-    """What the pages say of the deadline: "closes 2026-12-18 23:59 UTC (3 days 4 h left)",
-    "closed 2026-12-18 23:59 UTC", or "" without a deadline."""
+    """What the pages say of the deadline after "Uploads": "close 2026-12-18 23:59 UTC (3 days
+    4 h left)", "closed 2026-12-18 23:59 UTC", or "" without a deadline."""
     if config.deadline_ts is None:
         return ""
     left = config.deadline_ts - (time.time() if now is None else now)
     if left <= 0:
         return f"closed {format_deadline(config)}"
-    return f"closes {format_deadline(config)} ({_duration(left)} left)"
+    return f"close {format_deadline(config)} ({_duration(left)} left)"
 
 
 def _duration(seconds: float) -> str:

@@ -90,7 +90,7 @@ def main(out: Path) -> None:
             page.goto(server.url + "/my-games?result=loss")
             page.click("#my-games td.analysis a")
             page.wait_for_selector(".cx-evalstrip")
-            page.set_viewport_size({"width": 1000, "height": 820})
+            page.set_viewport_size({"width": 1000, "height": 1000})
             page.screenshot(path=str(out / "league-blunder.png"))
             page.set_viewport_size({"width": 1000, "height": 640})
             page.goto(server.url + "/login")

@@ -26,12 +26,13 @@ from pathlib import Path
 import yaml
 
 from arena.errors import UsageError
+from arena.games import Game
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
 from arena.league.standings import game_records
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE, ResultStore
-from arena.tournament.config import load_config, resolve_board_set
+from arena.tournament.config import load_config
 from arena.tournament.cores import usable_cores
 from arena.tournament.progress import Progress, key_and_prior
 
@@ -72,6 +73,13 @@ def _hours(seconds: float) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
+def _key_and_prior(game: Game, timeout_s: float) -> tuple[str, float]:
+    """The cost model's board key and prior of one game of the final (any game)."""
+    f = game.record_fields((), ())
+    return key_and_prior(game.name, dict(game.params), int(f["M"]), int(f["N"]), int(f["K"]),
+                         timeout_s)
+
+
 def plan_final(league: League, workers: int | None = None) -> FinalPlan:
     """The final's size and its duration, estimated from the league's own rating games (their
     measured durations per board, refined over board sizes: `arena.tournament.progress`), for
@@ -79,10 +87,9 @@ def plan_final(league: League, workers: int | None = None) -> FinalPlan:
     per usable core)."""
     cfg = league.config
     players = len(entries(league)) + len(cfg.reference_bots)
-    boards = list(cfg.final_board_list) or list(resolve_board_set(cfg.final_board_set,
-                                                                  "final_board_set"))
+    boards = cfg.final_games()
     per_board = players * (players - 1) // 2 * 2 * cfg.final_pairs
-    final = [key_and_prior("connectx", {}, m, n, k, cfg.timeout_s) for m, n, k in boards]
+    final = [_key_and_prior(game, cfg.timeout_s) for game in boards]
     records = [r for r in (game_records(league)) if r.timeout_s in (None, cfg.timeout_s)]
     stored = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, cfg.timeout_s), r)
               for r in records]
@@ -270,17 +277,14 @@ def _games_stored(results: Path) -> int:
 
 
 def _games_total(config: Path) -> int:
-    """Games the config schedules: every ordered pairing, per board and round."""
+    """Games the config schedules: every ordered pairing, per board (or parameter set of
+    another game) and round."""
     try:
-        data = yaml.safe_load(config.read_text(encoding="utf-8"))
-        n = len(data["players"])
-        boards = data["boards"]
-        count = len(boards) if isinstance(boards, list) else None
-        if count is None:
-            count = len(resolve_board_set(str(boards)))
-        return n * (n - 1) * count * int(data.get("rounds", 1))
-    except Exception:  # a config being written: no total yet
+        cfg = load_config(config)
+    except (UsageError, OSError, ValueError):  # a config being written: no total yet
         return 0
+    n = len(cfg.players)
+    return n * (n - 1) * len(cfg.param_sets or cfg.boards) * cfg.rounds
 
 
 def _ended(finished_at: str) -> float | None:

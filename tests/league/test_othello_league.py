@@ -21,7 +21,7 @@ from arena.commands import opening_judge
 from arena.league import League
 from arena.league.checks import check_next
 from arena.league.config import parse_config
-from arena.league.final import final_status, start_final, write_final_config
+from arena.league.final import final_status, plan_final, start_final, write_final_config
 from arena.league.standings import game_record, leaderboard
 from arena.league.web.app import create_app
 from arena.league.worker import plan_next, run_worker
@@ -145,6 +145,8 @@ def test_an_othello_league_checks_rates_replays_and_plays_its_final(tmp_path: Pa
 
     # the final round robin plays Othello on the league's parameter sets, to its report
     lg.freeze()
+    plan = plan_final(lg, workers=1)  # planned on Othello's own games, from its rating games
+    assert (plan.boards, plan.games) == (1, 6) and plan.measured, plan
     data = yaml.safe_load(write_final_config(lg).read_text())
     assert data["game"] == "othello" and data["params"] == [{"size": 6}]
     assert "boards" not in data and data["openings"] == {"plies": 2, "seed": 0}
@@ -154,6 +156,7 @@ def test_an_othello_league_checks_rates_replays_and_plays_its_final(tmp_path: Pa
     assert wait_finished(d) == "finished"
     lg = League.open(d)
     status = final_status(lg)
-    assert status.report and status.games_stored == 3 * 2  # every ordered pairing once
+    assert status.report and status.games_stored == status.games_total == 3 * 2  # each ordered
+    # pairing once
     assert "othello size=6" in Path(status.report).read_text(encoding="utf-8")
     lg.conn.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from arena.games.base import GameError
 from arena.records import GameRecord, Reason
 
 __all__ = ["describe_end", "fault_move", "illegal_column", "seat_name", "winning_line"]
@@ -68,6 +69,18 @@ def _where(rec: GameRecord) -> tuple[str, str]:
     return "before the first move", rest
 
 
+def _game_words(rec: GameRecord, won: bool) -> str:
+    """The record's game's own words for its end (`Game.end_words`); "" for the shared words,
+    and for a game this cxarena does not know."""
+    try:
+        game = rec.rules()
+        texts = rec.texts
+    except GameError:
+        return ""
+    return game.end_words(rec.reason.value, won, rec.n_moves, rec.detail,
+                          texts[-1] if texts else "")
+
+
 def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
                  bot_text: bool = True) -> str:
     """One sentence: who won and why (the fault in words, if there was one). Without
@@ -75,20 +88,15 @@ def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
     hold the bot's own text (its exception, its answer), shown only to its author."""
     names = (player1 or rec.p1, player2 or rec.p2)
     n = rec.n_moves
-    if rec.reason is Reason.WIN and rec.winner in (1, 2):  # another game, won by its rules
-        w = rec.winner
-        return f"{names[w - 1]} ({seat_name(w)}) wins after {n} moves: {rec.detail}."
-    if rec.reason is Reason.CONNECT and rec.winner in (1, 2):
-        w = rec.winner
-        last = f" (column {rec.moves[-1]})" if rec.moves else ""
-        return (f"{names[w - 1]} ({seat_name(w)}) wins: {rec.K} in a row with move {n}"
-                f"{last}.")
+    w = rec.winner if rec.reason in (Reason.WIN, Reason.CONNECT) else None
+    if w in (1, 2) or (rec.reason is Reason.DRAW and not rec.detail.startswith(_MOVE_CAP)):
+        head = f"{names[w - 1]} ({seat_name(w)}) wins" if w in (1, 2) else "Draw"
+        words = _game_words(rec, w in (1, 2))  # the game's own, else the shared ones
+        if words:
+            return f"{head}{words}."
+        return f"{head} after {n} moves" + (f": {rec.detail}." if rec.detail else ".")
     if rec.reason is Reason.DRAW:
-        if rec.detail.startswith(_MOVE_CAP):
-            return f"Draw: {rec.detail}."
-        if rec.detail:
-            return f"Draw after {n} moves: {rec.detail}."
-        return f"Draw: the board is full after {n} moves, nobody has {rec.K} in a row."
+        return f"Draw: {rec.detail}."  # the referee's move cap
     if rec.reason is Reason.ABANDONED:
         who = (f"{names[rec.winner - 1]} ({seat_name(rec.winner)}) wins" if rec.winner in (1, 2)
                else "No result")

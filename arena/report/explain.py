@@ -1,9 +1,10 @@
-"""Words for how a game ended, and the winning line of a finished game. Pure: no I/O.
+"""Words for how a game ended (and the move of a fault). Pure: no I/O.
 
 `describe_end` turns a record's `Reason` and `detail` into one sentence a student can read
 ("L1 (second player) lost on time on move 12: no answer after 60.2 ms ..."); `cxarena show`
-prints it and the HTML report embeds it for every game that did not end normally.
-`winning_line` finds the cells of the K (or more) in a row that ended a game.
+prints it and the HTML report embeds it for every game that did not end normally. How a game
+ended by its rules is told in the game's own words (`Game.end_words`), and the line that won it
+is the game's too (`Game.winning_cells`): nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from arena.games.base import GameError
 from arena.records import GameRecord, Reason
 
-__all__ = ["describe_end", "fault_move", "illegal_column", "seat_name", "winning_line"]
+__all__ = ["describe_end", "fault_move", "illegal_column", "seat_name"]
 
 # Prefixes of the referee's details (arena.referee.referee.FAILED_TO_START, MOVE_CAP_DETAIL);
 # spelled here so that reading a report never imports the referee.
@@ -21,8 +22,6 @@ _FAILED_TO_START = "failed to start"
 _MOVE_CAP = "stopped at the move cap"
 _MOVE_RE = re.compile(r"^(?:selectColumn|select_move) \(move (\d+)\)")
 _FULL_RE = re.compile(r"column (-?\d+) is (?:full|out of range)")
-
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 def seat_name(seat: int) -> str:
@@ -121,33 +120,3 @@ def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
         text = f"{bad} crashed {where}: {rest}."
     return text + win
 
-
-def winning_line(M: int, N: int, K: int, moves: tuple[int, ...] | list[int]) -> list[
-        tuple[int, int]]:
-    """The cells (row, column; row 0 at the top) of every run of K or more through the last
-    move, if the last move won; [] otherwise (or if a move is not legal)."""
-    if not moves or K < 1:
-        return []
-    owner = [[0] * N for _ in range(M)]
-    heights = [0] * N
-    cell = (0, 0)
-    for n, c in enumerate(moves):
-        if not 0 <= c < N or heights[c] >= M:
-            return []
-        i = M - 1 - heights[c]
-        heights[c] += 1
-        owner[i][c] = 1 + n % 2
-        cell = (i, c)
-    i0, j0 = cell
-    me = owner[i0][j0]
-    found: list[tuple[int, int]] = []
-    for di, dj in _DIRECTIONS:
-        run = [(i0, j0)]
-        for sign in (1, -1):
-            i, j = i0 + sign * di, j0 + sign * dj
-            while 0 <= i < M and 0 <= j < N and owner[i][j] == me:
-                run.append((i, j))
-                i, j = i + sign * di, j + sign * dj
-        if len(run) >= K:
-            found.extend(c for c in sorted(run) if c not in found)
-    return found

@@ -246,6 +246,16 @@ class Game(ABC, Generic[S, M]):
         nothing."""
         return "* the winning line" if highlight else ""
 
+    def end_words(self, reason: str, won: bool, n_moves: int, detail: str,
+                  last_move: str) -> str:
+        """How a game the rules ended ended, in the game's own words, as the report's sentence
+        (`arena.report.explain.describe_end`) goes on after "NAME (first player) wins" or
+        "Draw" (Connect-X: ": 4 in a row with move 7 (column 0)"); "" for the shared words
+        ("... after 60 moves: DETAIL"). `reason` is the record's (``win``, ``draw``, or the
+        game's own word), `detail` its detail, `last_move` the last move's text ("" for none).
+        """
+        return ""
+
     def fair_opening(self, texts: Sequence[str], end: S) -> bool:
         """The rules' view of an opening (`texts`, ending in `end`): the game goes on. A game
         may ask more (Morris: no piece taken)."""

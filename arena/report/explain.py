@@ -1,18 +1,20 @@
-"""Words for how a game ended, and the winning line of a finished game. Pure: no I/O.
+"""Words for how a game ended (and the move of a fault). Pure: no I/O.
 
 `describe_end` turns a record's `Reason` and `detail` into one sentence a student can read
 ("L1 (second player) lost on time on move 12: no answer after 60.2 ms ..."); `cxarena show`
-prints it and the HTML report embeds it for every game that did not end normally.
-`winning_line` finds the cells of the K (or more) in a row that ended a game.
+prints it and the HTML report embeds it for every game that did not end normally. How a game
+ended by its rules is told in the game's own words (`Game.end_words`), and the line that won it
+is the game's too (`Game.winning_cells`): nothing here knows a game.
 """
 
 from __future__ import annotations
 
 import re
 
+from arena.games.base import GameError
 from arena.records import GameRecord, Reason
 
-__all__ = ["describe_end", "fault_move", "illegal_column", "seat_name", "winning_line"]
+__all__ = ["describe_end", "fault_move", "illegal_column", "seat_name"]
 
 # Prefixes of the referee's details (arena.referee.referee.FAILED_TO_START, MOVE_CAP_DETAIL);
 # spelled here so that reading a report never imports the referee.
@@ -20,8 +22,6 @@ _FAILED_TO_START = "failed to start"
 _MOVE_CAP = "stopped at the move cap"
 _MOVE_RE = re.compile(r"^(?:selectColumn|select_move) \(move (\d+)\)")
 _FULL_RE = re.compile(r"column (-?\d+) is (?:full|out of range)")
-
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 def seat_name(seat: int) -> str:
@@ -68,6 +68,18 @@ def _where(rec: GameRecord) -> tuple[str, str]:
     return "before the first move", rest
 
 
+def _game_words(rec: GameRecord, won: bool) -> str:
+    """The record's game's own words for its end (`Game.end_words`); "" for the shared words,
+    and for a game this cxarena does not know."""
+    try:
+        game = rec.rules()
+        texts = rec.texts
+    except GameError:
+        return ""
+    return game.end_words(rec.reason.value, won, rec.n_moves, rec.detail,
+                          texts[-1] if texts else "")
+
+
 def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
                  bot_text: bool = True) -> str:
     """One sentence: who won and why (the fault in words, if there was one). Without
@@ -75,20 +87,15 @@ def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
     hold the bot's own text (its exception, its answer), shown only to its author."""
     names = (player1 or rec.p1, player2 or rec.p2)
     n = rec.n_moves
-    if rec.reason is Reason.WIN and rec.winner in (1, 2):  # another game, won by its rules
-        w = rec.winner
-        return f"{names[w - 1]} ({seat_name(w)}) wins after {n} moves: {rec.detail}."
-    if rec.reason is Reason.CONNECT and rec.winner in (1, 2):
-        w = rec.winner
-        last = f" (column {rec.moves[-1]})" if rec.moves else ""
-        return (f"{names[w - 1]} ({seat_name(w)}) wins: {rec.K} in a row with move {n}"
-                f"{last}.")
+    w = rec.winner if rec.reason in (Reason.WIN, Reason.CONNECT) else None
+    if w in (1, 2) or (rec.reason is Reason.DRAW and not rec.detail.startswith(_MOVE_CAP)):
+        head = f"{names[w - 1]} ({seat_name(w)}) wins" if w in (1, 2) else "Draw"
+        words = _game_words(rec, w in (1, 2))  # the game's own, else the shared ones
+        if words:
+            return f"{head}{words}."
+        return f"{head} after {n} moves" + (f": {rec.detail}." if rec.detail else ".")
     if rec.reason is Reason.DRAW:
-        if rec.detail.startswith(_MOVE_CAP):
-            return f"Draw: {rec.detail}."
-        if rec.detail:
-            return f"Draw after {n} moves: {rec.detail}."
-        return f"Draw: the board is full after {n} moves, nobody has {rec.K} in a row."
+        return f"Draw: {rec.detail}."  # the referee's move cap
     if rec.reason is Reason.ABANDONED:
         who = (f"{names[rec.winner - 1]} ({seat_name(rec.winner)}) wins" if rec.winner in (1, 2)
                else "No result")
@@ -113,33 +120,3 @@ def describe_end(rec: GameRecord, player1: str = "", player2: str = "",
         text = f"{bad} crashed {where}: {rest}."
     return text + win
 
-
-def winning_line(M: int, N: int, K: int, moves: tuple[int, ...] | list[int]) -> list[
-        tuple[int, int]]:
-    """The cells (row, column; row 0 at the top) of every run of K or more through the last
-    move, if the last move won; [] otherwise (or if a move is not legal)."""
-    if not moves or K < 1:
-        return []
-    owner = [[0] * N for _ in range(M)]
-    heights = [0] * N
-    cell = (0, 0)
-    for n, c in enumerate(moves):
-        if not 0 <= c < N or heights[c] >= M:
-            return []
-        i = M - 1 - heights[c]
-        heights[c] += 1
-        owner[i][c] = 1 + n % 2
-        cell = (i, c)
-    i0, j0 = cell
-    me = owner[i0][j0]
-    found: list[tuple[int, int]] = []
-    for di, dj in _DIRECTIONS:
-        run = [(i0, j0)]
-        for sign in (1, -1):
-            i, j = i0 + sign * di, j0 + sign * dj
-            while 0 <= i < M and 0 <= j < N and owner[i][j] == me:
-                run.append((i, j))
-                i, j = i + sign * di, j + sign * dj
-        if len(run) >= K:
-            found.extend(c for c in sorted(run) if c not in found)
-    return found

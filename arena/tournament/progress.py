@@ -33,8 +33,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from arena.games import make_game
-from arena.records import GameRecord
+from arena.records import GameRecord, recorded_game
 
 if TYPE_CHECKING:
     from arena.tournament.schedule import GameSpec
@@ -49,21 +48,19 @@ SLOPE_RANGE = (0.5, 1.0)
 
 
 @lru_cache(maxsize=1024)
-def _cost(game: str, params: tuple[tuple[str, int], ...]) -> float:
-    return make_game(game, dict(params)).cost()
+def _key_and_cost(game: str, M: int, N: int, K: int,
+                  params: tuple[tuple[str, int], ...]) -> tuple[str, float]:
+    rules = recorded_game(game, M, N, K, params)
+    return rules.label_for_record(), rules.cost()
 
 
 def key_and_prior(game: str, params: Mapping[str, int], M: int, N: int, K: int,
                   timeout_s: float) -> tuple[str, float]:
-    """(board key, prior cost) of a game: Connect-X names its board by M, N, K (`params` is
-    empty in its GameSpec and records), another game by its parameters."""
-    items: tuple[tuple[str, int], ...]
-    if game == "connectx":
-        key, items = f"{M}x{N}x{K}", (("rows", M), ("cols", N), ("k", K))
-    else:
-        items = tuple(sorted(params.items()))
-        key = "-".join([game] + [f"{k}{v}" for k, v in items])
-    return key, _cost(game, items) * timeout_s
+    """(board key, prior cost) of a game, as the game names its board in its records and rates
+    a game's cost (`Game.label_for_record`, `Game.cost`; Connect-X keeps its board in M, N, K,
+    another game in `params`)."""
+    key, cost = _key_and_cost(game, M, N, K, tuple(sorted(params.items())))
+    return key, cost * timeout_s
 
 
 def record_key_and_prior(rec: GameRecord) -> tuple[str, float]:

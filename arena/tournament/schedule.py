@@ -29,6 +29,7 @@ from typing import Any
 
 from arena.errors import UsageError
 from arena.games import make_game
+from arena.records import recorded_game
 from arena.tournament.config import TournamentConfig
 from arena.tournament.openings import Judge, OpeningStream, parse_suite, random_opening
 
@@ -174,8 +175,5 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
 def _cost(game: str, board: tuple[int, int, int],
           params: tuple[tuple[str, int], ...] | None) -> float:
     """The expected cost of one game of a variant (a Connect-X board, or another game's
-    parameter set), as the game itself rates it."""
-    if params is None:
-        M, N, K = board
-        return make_game(game, {"rows": M, "cols": N, "k": K}).cost()
-    return make_game(game, dict(params)).cost()
+    parameter set), as the game itself rates it, from the fields a scheduled game holds."""
+    return recorded_game(game, *board, params or ()).cost()

@@ -17,6 +17,10 @@ The alpha-beta bots of the other games (`players.othello.alphabeta`, `players.mo
   on the next visit. Won or lost values (within ``MATE_ZONE`` of ``WIN``) are not reused
   from it, as their distance depends on the path.
 
+`SearchBot` is the move of such a bot: its `init_player` makes `self.search` (and keeps
+`timeout_s`), and `select_move` asks the search for the best move within the move's time,
+to the bot's `max_depth` option (`depth_limit`).
+
 `Search.best_move(state, deadline)` runs depth 1, 2, ... and answers the best move of the last
 completed depth; it stops when the `arena.timing.Deadline` passes (checked every
 ``check_every`` nodes, a power of two), when the root is solved (a won or lost value) or when
@@ -34,7 +38,7 @@ from typing import Any, Generic, TypeVar
 from arena.games.base import Game
 from arena.timing import Deadline
 
-__all__ = ["INF", "MATE_ZONE", "WIN", "Search", "SearchTimeout"]
+__all__ = ["INF", "MATE_ZONE", "WIN", "Search", "SearchBot", "SearchTimeout"]
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -165,3 +169,26 @@ class Search(Generic[S, M]):
             if abs(alpha) >= WIN - MATE_ZONE or deadline.remaining_s() < deadline.elapsed_s():
                 break  # solved, or the next depth would not finish
         return best
+
+
+class SearchBot:
+    """The moves of an alpha-beta game bot on the shared driver (a mixin before the game's
+    `GamePlayer` class): `init_player` sets `search` and `timeout_s`; `select_move` answers
+    the search's best move within the move's time (`arena.timing.Deadline.for_move`)."""
+
+    #: deepest iteration (an option a config may set)
+    max_depth: int = 64
+    #: the deepest iteration the last move completed
+    depth_reached: int = 0
+    search: Search[Any, Any]
+    timeout_s: float
+
+    def depth_limit(self, state: Any) -> int:
+        """How deep the search of `state` may go: `max_depth` by default."""
+        return self.max_depth
+
+    def select_move(self, state: Any) -> Any:
+        move = self.search.best_move(state, Deadline.for_move(self.timeout_s),
+                                     self.depth_limit(state))
+        self.depth_reached = self.search.depth_reached
+        return move

@@ -5,9 +5,9 @@ mobility (sliding moves, in the moving phase while neither side flies). A won or
 scores beyond any heuristic value, sooner wins higher; a draw by rule scores 0. The
 transposition table is keyed by the position (`MorrisState.key()`: board, side to move,
 pieces in hand) and keeps the depth, the value with its bound and the best move, which is
-tried first on the next visit. The search is the shared driver `players._games.search.Search`:
-it stops at the deadline (`arena.timing.Deadline.for_move`) and answers the best move of the
-last completed depth.
+tried first on the next visit. The search and the move are the shared driver's
+(`players._games.search.Search`, `SearchBot`): it stops at the deadline and answers the best
+move of the last completed depth.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from __future__ import annotations
 from arena.games.base import Game
 from arena.games.morris import MILLS, Morris, MorrisMove, MorrisState
 from arena.games.player import MorrisPlayer
-from arena.timing import Deadline
 from players._games.judge import SearchJudge
-from players._games.search import WIN, Search
+from players._games.search import WIN, Search, SearchBot
 
 __all__ = ["WIN", "MorrisAlphaBeta", "judge_opening"]
 
@@ -33,9 +32,8 @@ JUDGE_MARGIN = 60
 JUDGE_DEPTH = 3
 
 
-class MorrisAlphaBeta(MorrisPlayer):
-    #: deepest iteration (an option a config may set)
-    max_depth: int = 32
+class MorrisAlphaBeta(SearchBot, MorrisPlayer):
+    max_depth = 32
     #: transposition table entries kept before it is cleared
     table_size: int = 500_000
 
@@ -43,7 +41,6 @@ class MorrisAlphaBeta(MorrisPlayer):
         assert isinstance(game, Morris)
         self.game = game
         self.timeout_s = timeout_s
-        self.depth_reached = 0
         self.search: Search[MorrisState, MorrisMove] = Search(
             game, self.evaluate, apply=game.apply_unchecked, key=MorrisState.key,
             table_size=self.table_size, check_every=128)
@@ -61,11 +58,6 @@ class MorrisAlphaBeta(MorrisPlayer):
             score += MOBILITY * (self.game.mobility(state, side)
                                  - self.game.mobility(state, 1 - side))
         return score
-
-    def select_move(self, state: MorrisState) -> MorrisMove:
-        move = self.search.best_move(state, Deadline.for_move(self.timeout_s), self.max_depth)
-        self.depth_reached = self.search.depth_reached
-        return move
 
     def player_name(self) -> str:
         return "MorrisAlphaBeta"

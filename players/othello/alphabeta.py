@@ -3,10 +3,9 @@
 Evaluation, from the side to move: a weighted-square table (corners high, the squares next to
 them negative, edges above the middle), mobility (the difference in legal moves) and corners
 held. A finished game scores its disc difference beyond any heuristic value. Moves are
-ordered by the previous iteration's best move, then by the table. The search is the shared
-driver `players._games.search.Search`: it stops when the deadline
-(`arena.timing.Deadline.for_move`) passes and answers the best move of the last completed
-depth.
+ordered by the previous iteration's best move, then by the table. The search and the move are
+the shared driver's (`players._games.search.Search`, `SearchBot`): it stops when the deadline
+passes and answers the best move of the last completed depth.
 """
 
 from __future__ import annotations
@@ -16,9 +15,8 @@ from collections.abc import Sequence
 from arena.games.base import Game
 from arena.games.othello import PASS, Othello, OthelloState
 from arena.games.player import OthelloPlayer
-from arena.timing import Deadline
 from players._games.judge import SearchJudge
-from players._games.search import WIN, Search
+from players._games.search import WIN, Search, SearchBot
 
 MOBILITY = 8
 CORNER = 30
@@ -51,9 +49,7 @@ JUDGE_MARGIN = 60
 JUDGE_DEPTH = 3
 
 
-class OthelloAlphaBeta(OthelloPlayer):
-    #: deepest iteration (an option a config may set)
-    max_depth: int = 64
+class OthelloAlphaBeta(SearchBot, OthelloPlayer):
 
     def init_player(self, game: Game, first: bool, timeout_s: float) -> None:
         assert isinstance(game, Othello)
@@ -62,7 +58,6 @@ class OthelloAlphaBeta(OthelloPlayer):
         n = game.size
         self.weights = weight_table(n)
         self.corner_mask = sum(1 << sq for sq in (0, n - 1, n * (n - 1), n * n - 1))
-        self.depth_reached = 0
         self.search: Search[OthelloState, int] = Search(
             game, self.evaluate, order=lambda state, moves, first: self._order(moves, first),
             terminal=self._terminal, check_every=256)
@@ -101,11 +96,6 @@ class OthelloAlphaBeta(OthelloPlayer):
         own, opp = state.discs(state.side)
         diff = own.bit_count() - opp.bit_count()
         return (WIN + diff) if diff > 0 else (-WIN + diff) if diff < 0 else 0
-
-    def select_move(self, state: OthelloState) -> int:
-        move = self.search.best_move(state, Deadline.for_move(self.timeout_s), self.max_depth)
-        self.depth_reached = self.search.depth_reached
-        return move
 
     def player_name(self) -> str:
         return "OthelloAlphaBeta"

@@ -88,3 +88,17 @@ def test_opening_judges_keep_some_and_refuse_some() -> None:
         assert len(kept) == 4 and judge(game, kept).lost_side is None
         with pytest.raises(UsageError, match="no playable 4-ply opening"):  # none acceptable
             random_opening(game, 4, 7, lambda g, t: SimpleNamespace(lost_side=1, value=None))
+
+
+def test_the_alpha_beta_game_bots_move_through_the_shared_driver() -> None:
+    """Othello's and Morris's alpha-beta bots plug their evaluation into the shared driver and
+    take their moves from it: one `select_move`, to the bot's `max_depth` option."""
+    from players._games.search import SearchBot
+
+    for cls in (OthelloAlphaBeta, MorrisAlphaBeta):
+        assert issubclass(cls, SearchBot) and cls.select_move is SearchBot.select_move
+    bot = MorrisAlphaBeta()
+    bot.max_depth = 1
+    bot.init_player(Morris(), True, 0.5)
+    bot.select_move(Morris().initial_state())
+    assert bot.depth_reached == 1

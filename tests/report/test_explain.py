@@ -1,12 +1,16 @@
-"""Fault explanations in words and the winning line."""
+"""Fault explanations in words, and the winning line (the game's, `Game.winning_cells`)."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from arena.board import CXBoard, CXGameState
+from arena.games.base import IllegalMoveError
+from arena.games.connectx.game import ConnectX
 from arena.records import GameRecord, Reason
-from arena.report.explain import describe_end, fault_move, illegal_column, winning_line
+from arena.report.explain import describe_end, fault_move, illegal_column
 
 
 def _rec(**kw: object) -> GameRecord:
@@ -60,10 +64,16 @@ def test_normal_ends() -> None:
     assert describe_end(cap) == "Draw: stopped at the move cap (10 moves)."
 
 
+def _line(M: int, N: int, K: int, moves: list[int]) -> tuple[tuple[int, int], ...]:
+    """The winning line as the report and `show` get it: from the record's game."""
+    game = ConnectX(rows=M, cols=N, k=K)
+    return game.winning_cells(game.play_texts([str(c) for c in moves]))
+
+
 def _line_matches_board(M: int, N: int, K: int, moves: list[int]) -> bool:
-    """Check winning_line against the rules; True if the last move won."""
+    """Check the game's winning line against the rules; True if the last move won."""
     board = CXBoard.from_moves(M, N, K, moves)
-    line = winning_line(M, N, K, moves)
+    line = _line(M, N, K, moves)
     if board.gameState() in (CXGameState.WINP1, CXGameState.WINP2):
         assert len(line) >= K
         last = board.getLastMove()
@@ -71,7 +81,7 @@ def _line_matches_board(M: int, N: int, K: int, moves: list[int]) -> bool:
         owner = board.getBoard()
         assert {int(owner[i][j]) for i, j in line} == {int(last.state)}
         return True
-    assert line == []
+    assert line == ()
     return False
 
 
@@ -81,9 +91,10 @@ def test_winning_lines_in_every_direction() -> None:
     assert _line_matches_board(6, 7, 4, [0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3])  # diagonal /
     assert _line_matches_board(6, 7, 4, [6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3])  # diagonal \
     assert not _line_matches_board(6, 7, 4, [0, 1, 2])  # no win
-    assert winning_line(4, 4, 4, [0, 0, 0, 0, 0]) == []  # an impossible move
+    with pytest.raises(IllegalMoveError):  # an impossible move
+        _line(4, 4, 4, [0, 0, 0, 0, 0])
 
 
 def test_a_move_joining_two_runs_marks_all_of_them() -> None:
     moves = [0, 6, 1, 6, 3, 5, 2]  # X at 0, 1, 3 then 2: four across
-    assert sorted(winning_line(6, 7, 4, moves)) == [(5, 0), (5, 1), (5, 2), (5, 3)]
+    assert _line(6, 7, 4, moves) == ((5, 0), (5, 1), (5, 2), (5, 3))

@@ -1,7 +1,8 @@
 """The schedule plays the dearest games first by the game's own expected cost (`Game.cost`):
 Connect-X's is its number of cells, so its order (and with it every stored game id and seed) is
 what it always was; another game's grows with its board, so an Othello or m,n,k tournament of
-several sizes starts with its biggest board instead of keeping the order the config lists."""
+several sizes starts with its biggest board instead of keeping the order the config lists, and
+Morris's, whose variants share one board, with its longest variant."""
 
 from __future__ import annotations
 
@@ -62,9 +63,30 @@ def test_othello_costs_more_on_a_bigger_board() -> None:
 
 
 def test_variants_of_equal_cost_keep_the_order_the_config_lists() -> None:
-    """Morris plays every variant on its one board of 24 points: no variant is dearer."""
-    param_sets = [{"pieces": 9}, {"pieces": 12}, {"pieces": 6}]
+    """3 x 4 and 4 x 3 boards have as many cells: neither is dearer, the config's order stays."""
+    param_sets = [{"m": 3, "n": 4, "k": 3}, {"m": 5, "n": 5, "k": 4}, {"m": 4, "n": 3, "k": 3}]
+    games = make_schedule(_game_config("mnk", param_sets))
+    seen = list(dict.fromkeys((dict(g.params)["m"], dict(g.params)["n"]) for g in games))
+    assert seen == [(5, 5), (3, 4), (4, 3)]
+
+
+def _morris(pieces: int, flying: int = 1, no_mill_moves: int = 50) -> dict[str, int]:
+    return {"pieces": pieces, "flying": flying, "no_mill_moves": no_mill_moves}
+
+
+def test_a_morris_schedule_starts_with_its_dearest_variant() -> None:
+    """Morris plays every variant on its one board of 24 points, so the board says nothing of a
+    variant's length: more pieces mean more moves to place and more to take, and flying keeps
+    a side down to three pieces alive longer."""
+    param_sets = [_morris(6), _morris(9, flying=0), _morris(12), _morris(9), _morris(3)]
     games = make_schedule(_game_config("morris", param_sets))
-    assert len({_cost(g) for g in games}) == 1
-    seen = list(dict.fromkeys(dict(g.params)["pieces"] for g in games))
-    assert seen == [9, 12, 6]
+    seen = [dict(p) for p in dict.fromkeys(g.params for g in games)]
+    assert seen == [_morris(12), _morris(9), _morris(9, flying=0), _morris(6), _morris(3)]
+    costs = [_cost(g) for g in games]
+    assert costs == sorted(costs, reverse=True) and len(set(costs)) == len(param_sets)
+
+
+def test_a_morris_draw_rule_shortens_its_variant() -> None:
+    """A game ends after `no_mill_moves` moves without a mill: a short rule, a short game."""
+    short, usual = (make_game("morris", _morris(9, no_mill_moves=n)).cost() for n in (10, 50))
+    assert short < usual

@@ -142,6 +142,15 @@ class ConnectX(Game[ConnectXState, int]):
     def move_short(self, text: str) -> str:
         return f"c{text}"
 
+    def end_words(self, reason: str, won: bool, n_moves: int, detail: str,
+                  last_move: str) -> str:
+        if reason == "connect" and won:
+            last = f" (column {last_move})" if last_move else ""
+            return f": {self.K} in a row with move {n_moves}{last}"
+        if reason == "draw" and not won and not detail:
+            return f": the board is full after {n_moves} moves, nobody has {self.K} in a row"
+        return ""
+
     def show_heading(self) -> str:
         return f"{self.M}x{self.N} board (rows x columns), K={self.K}"
 

@@ -116,6 +116,13 @@ def removable(bits: int) -> list[int]:
     return free or pts
 
 
+#: plies of a typical game's moving phase, after the placing, besides one per piece (measured
+#: over 3 to 12 pieces: between the alpha-beta bot at depth 2 and random play)
+MOVING_PLIES = 24
+#: what flying adds to it: a side down to three pieces cannot be blocked, so the end lasts
+FLYING_PLIES = 4
+
+
 class Morris(Game[MorrisState, MorrisMove]):
     name = "morris"
     PARAMS = {"pieces": 9, "no_mill_moves": 50, "flying": 1}
@@ -136,6 +143,16 @@ class Morris(Game[MorrisState, MorrisMove]):
                              f"{p['no_mill_moves']}")
         if p["flying"] not in (0, 1):
             raise ParamError(f"morris: flying must be 0 or 1, got {p['flying']}")
+
+    def cost(self) -> float:
+        """The plies of a typical game (every variant has the same 24 points): 2 x pieces to
+        place, then a moving phase, longer with more pieces to take and with flying (when a
+        side has more than three pieces to start with: at three, both fly from the start and
+        mills come sooner), and cut short by the no-mill rule."""
+        p = self.params
+        moving = MOVING_PLIES + p["pieces"]
+        moving += FLYING_PLIES if p["flying"] and p["pieces"] > 3 else 0
+        return float(2 * p["pieces"] + min(p["no_mill_moves"], moving))
 
     # ------------------------------------------------------------------ rules
     def initial_state(self) -> MorrisState:

@@ -227,7 +227,7 @@
                              "aria-label": "scrub through the moves" }, controls);
     range.addEventListener("input", function () { goto(Number(range.value)); });
     var counter = h("span", { "class": "cx-counter" }, controls);
-    if (name === "connectx" || drawer.numbers) {
+    if (drawer.numbers) {  // the drawer writes move numbers on its pieces
       var numToggle = h("label", { "class": "cx-help" }, controls);
       var numBox = h("input", { type: "checkbox" }, numToggle);
       numBox.checked = options.numbers !== false;

@@ -11,7 +11,8 @@ in one run, alternating, the bots pinned to one core.
    group says FROZEN, THAWED; v2: cgroup.freeze and cgroup.events) vs SIGSTOP/SIGCONT to its
    process group.
 4. A hung bot: how long after its deadline its game ends (unsandboxed, so that it can note
-   when its move started).
+   when its move started), 30 games per mode: the median, p90 and the worst (issue 30 asks
+   for 5 ms at most with cgroups on).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.limits import Limits
+from arena.records import NO_CGROUP
 from bench.bench_referee import _on_core, _pct
 
 MODES = (False, True)  # cgroups off, on
@@ -70,7 +72,7 @@ def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[bool, dict[st
                 t0 = time.perf_counter()
                 for i in range(games // rounds):
                     rec = referee.play(l0, l0, 6, 7, 4, seed=1000 + r * games + i)
-                    assert not rec.is_fault and ("cgroup" in rec.extra) == mode
+                    assert not rec.is_fault and (rec.extra["cgroup"] != NO_CGROUP) == mode
                     times[mode].extend(rec.times_ms)
                     moves[mode] += len(rec.moves)
                 wall[mode] += time.perf_counter() - t0
@@ -112,7 +114,7 @@ def freezing(runs: int = 300) -> dict[str, list[float]]:
     return out
 
 
-def hung(cpu: int, games: int = 10) -> dict[bool, list[float]]:
+def hung(cpu: int, games: int = 30) -> dict[bool, list[float]]:
     """Milliseconds from a hung bot's deadline to the end of its game."""
     from arena.entrants.specs import parse_spec
     from arena.referee.referee import MatchSettings, Referee
@@ -161,6 +163,10 @@ def main() -> None:
     def ms(values: list[float]) -> str:
         return f"{statistics.median(values):.1f} ms (p90 {_pct(values, 0.9):.1f})"
 
+    def ms_max(values: list[float]) -> str:
+        return (f"{statistics.median(values):.1f} ms (p90 {_pct(values, 0.9):.1f}, max "
+                f"{max(values):.1f})")
+
     def us(values: list[float]) -> str:
         return f"{statistics.median(values):.0f} us (p90 {_pct(values, 0.9):.0f})" \
             if values else "no freezer"
@@ -173,7 +179,8 @@ def main() -> None:
          f"{trip[True]['p99_us']:.0f} us"),
         ("Referee loop per move (wall, incl. freeze/thaw)", f"{trip[False]['loop_us']:.0f} us",
          f"{trip[True]['loop_us']:.0f} us"),
-        ("A hung bot's game ends after its deadline", ms(stuck[False]), ms(stuck[True])),
+        ("A hung bot's game ends after its deadline", ms_max(stuck[False]),
+         ms_max(stuck[True])),
     ]
     print(f"{support.summary()}.\n")
     print("| Measure | cgroups off | cgroups on |")

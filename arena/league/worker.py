@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from arena import defaults
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
@@ -356,12 +357,15 @@ def release(lg: League, lease_id: int) -> None:
 LOG_BUDGET_FILE = "bot-logs.budget"
 
 
-def settings_for(job: PairJob, log_budget_file: str | None = None) -> MatchSettings:
+def settings_for(job: PairJob, log_budget_file: str | None = None,
+                 log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> MatchSettings:
     """The referee's settings for the job; `log_budget_file`: the league's bot-log budget,
-    shared by all its workers on this machine (None: each Referee its own)."""
+    shared by all its workers on this machine (None: each Referee its own), of
+    `log_budget_mb` MiB (None: no budget)."""
     return MatchSettings(limits=make_limits(job.timeout_s, where="league"), fresh_process=True,
                          isolation=("namespaces" if job.strict else "auto") if job.isolation
-                         else "none", log_budget_file=log_budget_file)
+                         else "none", log_budget_file=log_budget_file,
+                         log_budget_mb=log_budget_mb)
 
 
 def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:

@@ -268,8 +268,11 @@ class BotPool:
         """The process ids of the bots waiting for their next game."""
         return [p.pid for pool in self._idle.values() for p in pool]
 
-    def reap_dying(self) -> None:
+    def reap_dying(self) -> bool:
+        """Collect the killed processes that have died (and remove their cgroups); True once
+        none is left to collect."""
         self._dying = [p for p in self._dying if not (p.reap(0.0) and p.settled())]
+        return not self._dying
 
     def close(self) -> None:
         """Ask every idle process to quit, give them a moment together, then kill and reap

@@ -33,6 +33,7 @@ import dataclasses
 import itertools
 import logging
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -72,6 +73,9 @@ log = logging.getLogger("arena.referee")
 #: how long one wait of an untimed seat lasts before it simply waits again (select() needs a
 #: finite timeout)
 _UNTIMED_WAIT_S = 3600.0
+#: how long a fault's teardown goes on collecting the killed as they die, and how often it looks
+_REAP_WAIT_S = 2.0
+_REAP_POLL_S = 0.005
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,8 @@ class Referee:
         #: the seats of the last game, released at the start of the next game or at close:
         #: a verdict never waits for the teardown ((seats, offender seat or None, finished))
         self._pending: tuple[list[Seat], int | None, bool] | None = None
+        #: runs a fault's teardown once `run` has returned (started now: see `_Settler`)
+        self._settler = _Settler(self._settle_locked)
         # processes of bots whose referee died (SIGKILL) and that no lifeline reached
         leftovers = containment.kill_leftovers()
         if leftovers:
@@ -285,15 +291,32 @@ class Referee:
                 self._settle()  # an ordinary end: return the processes to the pool now
                 return rec
         # a fault's verdict is in: the teardown (killing what is left of the bot, finding
-        # escaped processes, reaping) runs right after, in a thread, under the same lock
-        threading.Thread(target=self._settle_locked, name="cxarena-settle",
-                         daemon=True).start()
+        # escaped processes, reaping) runs right after, on the settle thread, under the lock
+        self._settler.request()
         return rec
 
     def _settle_locked(self) -> None:
+        """A fault's teardown (on the settle thread): release the seats, then collect the
+        killed as they die, and remove their cgroups, without waiting for the next game (the
+        lock is free between looks, so that a next game is not held up)."""
+        end = time.perf_counter() + _REAP_WAIT_S
         with self._lock:
-            if not self._pool.closed:
-                self._settle()
+            if self._pool.closed:
+                return
+            self._settle()
+            if self._pool.reap_dying():
+                return
+        while time.perf_counter() < end:
+            time.sleep(_REAP_POLL_S)
+            with self._lock:
+                if self._pool.closed or self._pool.reap_dying():
+                    return
+
+    def teardown_done(self) -> bool:
+        """True once the last game's seats are released: at once after an ordinary end;
+        after a fault, once the settle thread ran the teardown (soon after `run` returned)."""
+        with self._lock:
+            return self._pending is None
 
     def _play_once(self, req: GameRequest, may_replay: bool,
                    replayed: int) -> tuple[GameRecord | None, str]:
@@ -572,7 +595,44 @@ class Referee:
                 return
             self._settle()
             self._pool.close()
+            self._settler.stop()
         atexit.unregister(self.close)
+
+
+class _Settler:
+    """The thread that runs a Referee's teardown after a fault's `run` has returned, one per
+    Referee, started with it. Not a thread per fault: starting a thread waits until it runs,
+    and on the referee's one core it then runs first, teardown and all, before the verdict is
+    out (about 2.5 ms; docs/benchmarks.md, the hung bot's overshoot). Started again in a
+    forked child (which has no copy of the thread)."""
+
+    def __init__(self, job: Callable[[], None]) -> None:
+        self._job = job
+        self._pid = -1
+        self._thread: threading.Thread | None = None
+        self._wake: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        self._ensure()
+
+    def _ensure(self) -> None:
+        if self._pid != os.getpid() or self._thread is None or not self._thread.is_alive():
+            self._pid = os.getpid()
+            self._wake = queue.SimpleQueue()
+            self._thread = threading.Thread(target=self._loop, args=(self._wake,),
+                                            name="cxarena-settle", daemon=True)
+            self._thread.start()
+
+    def _loop(self, wake: queue.SimpleQueue[bool]) -> None:
+        while wake.get():
+            self._job()
+
+    def request(self) -> None:
+        """Run the job soon, on the thread (without waiting for it)."""
+        self._ensure()
+        self._wake.put(True)
+
+    def stop(self) -> None:
+        """End the thread once the requests before this one have run."""
+        self._wake.put(False)
 
 
 class _Stale(Exception):

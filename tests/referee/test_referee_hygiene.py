@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 from tests.helpers import zoo
 
 FAULTY_MATCHES = textwrap.dedent("""
-    import gc, os, sys, threading, time
+    import gc, os, sys, time
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
     from arena.referee.referee import MatchSettings, Referee
@@ -24,10 +24,9 @@ FAULTY_MATCHES = textwrap.dedent("""
         for seed in range(2):
             rec = r.play(parse_spec(bot), parse_spec("L0"), 4, 4, 3, seed)
             print(rec.reason.value, flush=True)
-    end = time.time() + 10  # the last killed bot: its teardown runs in a thread of its own,
+    end = time.time() + 10  # the last killed bot: its teardown runs on the settle thread,
     # then it is collected once it has died
-    while time.time() < end and (r._pool._dying or any(
-            t.name == "cxarena-settle" for t in threading.enumerate())):
+    while time.time() < end and (r._pool._dying or not r.teardown_done()):
         r._pool.reap_dying()
         time.sleep(0.01)
     gc.collect()  # a bot's pipe left to the garbage collector would warn here

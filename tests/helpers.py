@@ -419,3 +419,23 @@ def wait_finished(d: Path, timeout_s: float = 120.0) -> str:
             return status.state
         time.sleep(0.3)
     raise AssertionError("the final did not finish")
+
+
+# ----------------------------------------------------------------------- leagues
+def make_league(tmp_path: Path, users: dict[str, bytes], extra: str = "",
+                pairs: int = 1, most: int = 2) -> Any:
+    """A league of `users` (name -> a .py bot's code) whose versions passed their check,
+    rating pairs on 4x4x3 and 4x5x3 against L0, unsandboxed."""
+    from arena.league import League
+
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text(f"board_set: [[4, 4, 3], [4, 5, 3]]\ntimeout_s: 0.5\n"
+                   f"pairs_per_submission: {pairs}\nmax_pairs_per_submission: {most}\n"
+                   f"reference_bots: [L0]\nisolation: false\nopening_plies: 1\n{extra}")
+    lg = League.init(tmp_path / "lg", cfg)
+    for user, code in users.items():
+        lg.add_user(user)
+        lg.submit(user, [("bot.py", code)])
+    with lg.conn:  # the check is tested elsewhere; here every version passed it
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    return lg

@@ -63,6 +63,18 @@ def _venv(tmp_path: Path, wheel: Path, env: dict[str, str]) -> tuple[Path, str]:
 
 
 @pytest.mark.slow
+def _tracked_files() -> list[str] | None:
+    """The files git tracks in the checkout (None: not a git checkout, or no git)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0 or not out.stdout:
+        return None
+    return [f for f in out.stdout.decode().split("\0") if f and (ROOT / f).is_file()]
+
+
 def test_installed_wheel_works_from_an_empty_folder(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     wheels = tmp_path / "wheels"
@@ -72,7 +84,13 @@ def test_installed_wheel_works_from_an_empty_folder(tmp_path: Path) -> None:
     def ignore(folder: str, names: list[str]) -> set[str]:
         top = {"results", "build", "dist"} if Path(folder) == ROOT else set()
         return set(junk(folder, names)) | (top & set(names))
-    shutil.copytree(ROOT, build_src, ignore=ignore)
+    tracked = _tracked_files()
+    if tracked is None:
+        shutil.copytree(ROOT, build_src, ignore=ignore)
+    else:  # the project's own files: not a bot the user added to the checkout (new-bot mybot)
+        for rel in tracked:
+            (build_src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, build_src / rel)
     r = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
               str(build_src)], tmp_path, env, timeout=600)
     found = sorted(wheels.glob("cxarena-*.whl"))

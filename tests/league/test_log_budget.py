@@ -25,8 +25,7 @@ from arena.league.worker import (
 from arena.records import Reason
 from arena.referee.logcap import MARKER_MAX, LogBudget, over_budget_note
 from arena.referee.referee import Referee
-from tests.helpers import ZOO
-from tests.league.test_worker import make_league
+from tests.helpers import ZOO, make_league
 
 KiB = 1024
 HEAD_TAIL = (defaults.BOT_LOG_HEAD_KB + defaults.BOT_LOG_TAIL_KB) * KiB

@@ -34,7 +34,7 @@ from arena.league.worker import (
     store_pair,
 )
 from arena.referee.referee import Referee
-from tests.helpers import JUDGE
+from tests.helpers import JUDGE, make_league
 
 ROOT = Path(__file__).resolve().parents[2]
 L0 = (ROOT / "players" / "L0.py").read_bytes()
@@ -57,21 +57,6 @@ SLOW = textwrap.dedent("""\
         def playerName(self):
             return "slow"
     """).encode()
-
-
-def make_league(tmp_path: Path, users: dict[str, bytes], extra: str = "",
-                pairs: int = 1, most: int = 2) -> League:
-    cfg = tmp_path / "league.yaml"
-    cfg.write_text(f"board_set: [[4, 4, 3], [4, 5, 3]]\ntimeout_s: 0.5\n"
-                   f"pairs_per_submission: {pairs}\nmax_pairs_per_submission: {most}\n"
-                   f"reference_bots: [L0]\nisolation: false\nopening_plies: 1\n{extra}")
-    lg = League.init(tmp_path / "lg", cfg)
-    for user, code in users.items():
-        lg.add_user(user)
-        lg.submit(user, [("bot.py", code)])
-    with lg.conn:  # the check is tested elsewhere; here every version passed it
-        lg.conn.execute("UPDATE submissions SET status='rating'")
-    return lg
 
 
 def test_a_new_version_plays_first_then_the_widest_interval(tmp_path: Path) -> None:

@@ -154,15 +154,17 @@ def test_create_bot_never_overwrites(project: Path) -> None:
 
 def test_create_bot_outside_a_project_writes_into_the_folder(tmp_path: Path) -> None:
     """No players/ here (cxarena installed with pip): the bot and its test are files of the
-    folder, the bot's SPEC is its file, and the test imports it from there."""
-    made = create_bot("mybot", tmp_path)
-    assert made.bot_path == tmp_path / "mybot.py" and made.test_path == tmp_path / "test_mybot.py"
-    assert made.spec == "mybot.py"
+    folder, the bot's SPEC is its file, and the test imports it from there. (Not named mybot:
+    that is the README's name, which the user's checkout may hold.)"""
+    made = create_bot("outside_bot", tmp_path)
+    assert made.bot_path == tmp_path / "outside_bot.py"
+    assert made.test_path == tmp_path / "test_outside_bot.py"
+    assert made.spec == "outside_bot.py"
     test = made.test_path.read_text()
-    assert "from mybot import Mybot" in test and 'run_check("mybot.py"' in test
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mybot.py", "test_mybot.py"]
+    assert "from outside_bot import OutsideBot" in test and 'run_check("outside_bot.py"' in test
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["outside_bot.py", "test_outside_bot.py"]
     with pytest.raises(ScaffoldError, match="already exists"):
-        create_bot("mybot", tmp_path)
+        create_bot("outside_bot", tmp_path)
 
 
 def test_new_bot_command(tmp_path: Path) -> None:

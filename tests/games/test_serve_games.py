@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     tmp = tmp_path_factory.mktemp("serve-games")
     configs = tmp / "configs"
     configs.mkdir()
-    for name in ("othello.yaml", "morris.yaml"):
+    for name in ("othello.yaml", "morris.yaml", "mnk.yaml"):
         shutil.copy(ROOT / "configs" / name, configs / name)
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
@@ -126,6 +126,27 @@ def test_morris_place_move_and_remove_by_clicking(server: dict[str, Any], browse
         recs = [g.record for g in store.games() if g.record.game == "morris"]
     texts = recs[-1].move_texts
     assert any("-" in t for t in texts) and any("x" in t for t in texts)  # moved and removed
+    page.close()
+
+
+def test_mnk_by_clicking(server: dict[str, Any], browser: Any) -> None:
+    """The m,n,k-game, the plug-in added last, played in the browser by clicks on free cells
+    (its default board) to the end, and stored like any game."""
+    page = browser.new_page()
+    _start(page, server["url"], "mnk", "random")
+    clicks = 0
+    while _turn(page) == "mine" and clicks < 400:
+        page.locator("[data-target='1']").first.click()
+        clicks += 1
+        page.wait_for_function(
+            f"document.querySelectorAll('#board .cx-moves td.cx-move').length >= {clicks}")
+    assert page.locator("#result").text_content()
+    shown = page.locator("#board .cx-moves td.cx-move").all_inner_texts()
+    with ResultStore(server["results"] / DB_FILE, create=False) as store:
+        recs = [g.record for g in store.games() if g.record.game == "mnk"]
+    assert recs and list(recs[-1].move_texts) == shown
+    game = make_game("mnk", recs[-1].game_params)
+    assert game.outcome(game.play_texts(shown)) is not None  # played to the end
     page.close()
 
 

@@ -160,3 +160,34 @@ def test_an_othello_league_checks_rates_replays_and_plays_its_final(tmp_path: Pa
     # pairing once
     assert "othello size=6" in Path(status.report).read_text(encoding="utf-8")
     lg.conn.close()
+
+
+def test_an_mnk_league_checks_rates_and_replays(tmp_path: Path) -> None:
+    """The plug-in added last plays in a league as well: an m,n,k league (gomoku-like 7x7, 4 in
+    a row) checks a student's bot, rates it against a reference bot and replays its games."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("game: mnk\nparams:\n  - {m: 7, n: 7, k: 4}\ntimeout_s: 0.3\n"
+                   "reference_bots: [players.mnk.random_bot]\npairs_per_submission: 1\n"
+                   "max_pairs_per_submission: 1\nopening_plies: 0\nisolation: false\n")
+    d = tmp_path / "lg"
+    lg = League.init(d, cfg)
+    secret = lg.add_user("ann")
+    bot = (ROOT / "players" / "mnk" / "alphabeta.py").read_bytes()
+    ann = lg.submit("ann", [("mine.py", bot)])
+    assert check_next(lg) == ann.id
+    checked = lg.submission(ann.id)
+    assert checked is not None and checked.status == "rating", checked.check_summary
+    lg.conn.close()
+    assert run_worker(d, opening_judge("mnk"), max_pairs=5) == 1
+    lg = League.open(d)
+    rows = lg.conn.execute("SELECT id, board FROM games ORDER BY id").fetchall()
+    assert len(rows) == 2 and {r[1] for r in rows} == {"mnk m=7 n=7 k=4"}
+    record = game_record(lg, rows[0][0])
+    assert record is not None and record.game == "mnk" and record.move_texts
+    assert [r.user for r in leaderboard(lg) if r.kind == "entry"] == ["ann"]
+    lg.conn.close()
+    page = _client(d, "ann", secret).get(f"/games/{rows[0][0]}")
+    found = re.search(r'data-game="([^"]*)"', page.text)
+    assert page.status_code == 200 and found is not None
+    game = json.loads(html.unescape(found.group(1)))
+    assert game["game"] == "mnk" and game["moves"] == list(record.move_texts)

@@ -34,7 +34,7 @@ from arena.errors import UsageError
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
 from arena.tournament import schedule
-from arena.tournament.openings import random_opening
+from arena.tournament.openings import DEFAULT_PLIES, random_opening
 
 HELP = "play a few games between two bots and print the results and a summary"
 
@@ -70,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-openings", action="store_true",
                         help="every game from the empty board (the course's format)")
     parser.add_argument("--plies", type=int, default=None, metavar="P",
-                        help="moves per generated opening (default 2)")
+                        help=f"moves per generated opening (default {DEFAULT_PLIES} for "
+                             f"Connect-X, {GAME_PLIES} for another game)")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), default=None,
                         help="sequential test: stop as soon as SPEC1 is shown better than "
                              "SPEC2 by ELO1 (H1) or not better by ELO0 (H0); logistic Elo")

@@ -20,9 +20,8 @@ from collections.abc import Sequence
 
 from arena.games.base import Game
 from arena.games.mnk import MNK, MNKPlayer, MNKState
-from arena.timing import Deadline
 from players._games.judge import SearchJudge
-from players._games.search import WIN, Search
+from players._games.search import WIN, Search, SearchBot
 
 __all__ = ["MNKAlphaBeta", "judge_opening"]
 
@@ -128,9 +127,7 @@ JUDGE_DEPTH = 4
 JUDGE_LINES = 2
 
 
-class MNKAlphaBeta(MNKPlayer):
-    #: deepest iteration (an option a config may set)
-    max_depth: int = 64
+class MNKAlphaBeta(SearchBot, MNKPlayer):
     #: on boards of more than 25 cells, search only the cells this close to a stone
     radius: int = 2
     #: transposition table entries kept before it is cleared
@@ -191,12 +188,9 @@ class MNKAlphaBeta(MNKPlayer):
             return -NEAR_WIN
         return max(-CAP, min(CAP, my_score - their_score))
 
-    def select_move(self, state: MNKState) -> int:
-        empty = (self.game.full & ~(state.black | state.white)).bit_count()
-        move = self.search.best_move(state, Deadline.for_move(self.timeout_s),
-                                     min(self.max_depth, empty))
-        self.depth_reached = self.search.depth_reached
-        return move
+    def depth_limit(self, state: MNKState) -> int:
+        """No deeper than the empty cells: a full board ends the game."""
+        return min(self.max_depth, (self.game.full & ~(state.black | state.white)).bit_count())
 
     def player_name(self) -> str:
         return "MNKAlphaBeta"

@@ -16,6 +16,7 @@ from arena.league import League, LeagueError
 from arena.league.config import parse_config
 from arena.league.final import final_status, start_final
 from arena.league.worker import LocalWorkers, _Openings, claim, plan_next
+from tests.helpers import wait_finished
 
 ROOT = Path(__file__).resolve().parents[2]
 L0 = (ROOT / "players" / "L0.py").read_bytes()
@@ -34,20 +35,6 @@ def _league(where: Path, text: str, users: dict[str, bytes]) -> League:
     return lg
 
 
-def _wait_final(d: Path, timeout_s: float = 120.0) -> str:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        lg = League.open(d)
-        try:
-            status = final_status(lg)
-        finally:
-            lg.conn.close()
-        if status.state in ("finished", "stopped"):
-            return status.state
-        time.sleep(0.3)
-    raise AssertionError("the final did not finish")
-
-
 # ------------------------------------------------------------------ the final round robin
 def test_the_final_runs_from_a_relative_league_folder(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,7 +48,7 @@ def test_the_final_runs_from_a_relative_league_folder(tmp_path: Path,
     lg.freeze()
     results = start_final(lg, Path("class-league") / "results")
     assert Path(results).is_absolute()
-    assert _wait_final(Path("class-league")) == "finished", final_status(lg).text
+    assert wait_finished(Path("class-league")) == "finished", final_status(lg).text
     status = final_status(lg)
     assert status.games_stored == status.games_total == 4 * 3 * 1 * 1
     assert Path(status.report).is_file() and "ann" in Path(status.report).read_text()
@@ -83,7 +70,7 @@ def test_the_final_runs_again_after_a_failure_and_forgets_the_old_error(
     assert "OLD FAILURE" in final_status(lg).text
     start_final(lg, Path("lg") / "results")
     assert "OLD FAILURE" not in final_status(lg).text
-    assert _wait_final(Path("lg")) == "finished"
+    assert wait_finished(Path("lg")) == "finished"
     assert "OLD FAILURE" not in final_status(lg).text
 
 

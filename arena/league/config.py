@@ -194,6 +194,19 @@ def _number(data: dict[str, Any], key: str, default: float, where: str,
     return value
 
 
+def _isolation(value: Any, where: str) -> bool:
+    """league.yaml's `isolation`: true or false, or a tournament config's word for the same
+    (`namespaces`: the sandbox, required; `none`). `auto` (the sandbox where the machine has
+    one) is no setting for uploaded code: refused, naming what to write."""
+    words = {"namespaces": True, "none": False}
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in words:
+        return words[value]
+    raise ValueError(f"{where}: isolation: expected true (or namespaces: uploaded code runs only "
+                     f"in the sandbox) or false (or none), got {value!r}")
+
+
 def _flag(data: dict[str, Any], key: str, default: bool, where: str) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
@@ -255,7 +268,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     board_set, board_list = _boards(data.get(boards_key, "competition"), boards_key, where)
     final_set, final_list = _boards(data.get("final_board_set", "competition"),
                                     "final_board_set", where)
-    isolation = _flag(data, "isolation", True, where)
+    isolation = _isolation(data.get("isolation", True), where)
     cfg = LeagueConfig(
         board_set=board_set, board_list=board_list,
         timeout_s=float(_number(data, "timeout_s", 1.0, where, integer=False)),

@@ -185,3 +185,11 @@ def test_the_real_worker_that_cannot_start_says_why(tmp_path: Path) -> None:
     from arena.league.worker import worker_health  # new
 
     assert "unknown board set 'nosuch'" in worker_health(tmp_path / "lg")[0].last_error
+
+
+def test_isolation_takes_the_tournament_words_too() -> None:
+    assert parse_config("isolation: namespaces\n").isolation is True
+    assert parse_config("isolation: none\n").isolation is False
+    assert parse_config("isolation: false\n").isolation is False
+    with pytest.raises(ValueError, match="isolation: expected true .* got 'auto'"):
+        parse_config("isolation: auto\n")

@@ -36,8 +36,8 @@ from arena.tournament.config import load_config
 from arena.tournament.cores import usable_cores
 from arena.tournament.progress import Progress, key_and_prior
 
-__all__ = ["FinalPlan", "FinalStatus", "final_at_deadline", "final_status", "plan_final",
-           "start_final", "write_final_config"]
+__all__ = ["FinalPlan", "FinalStatus", "final_at_deadline", "final_status", "final_time_left",
+           "plan_final", "start_final", "write_final_config"]
 
 
 @dataclass(frozen=True)
@@ -323,6 +323,15 @@ def _time_left(config_path: Path, results: Path, started_at: float) -> str:
     return done if eta is None or eta <= 0 else f"{done}, about {_hours(eta)} left"
 
 
+def final_time_left(league: League) -> str:
+    """What the admin page adds to a running final's line (see `_time_left`): read from its
+    stored games, so only where it is shown, not with every `final_status`."""
+    state = _state(league)
+    started = state.get("started_at")
+    return _time_left(_folder(league) / "tournament.yaml", Path(str(state.get("results", ""))),
+                      float(started) if isinstance(started, (int, float)) else time.time())
+
+
 def final_status(league: League) -> FinalStatus:
     for proc in list(_children):
         if proc.poll() is not None:
@@ -337,11 +346,8 @@ def final_status(league: League) -> FinalStatus:
     pid = state.get("pid")
     report = results / REPORT_HTML
     if isinstance(pid, int) and _running(pid, folder):
-        started = state.get("started_at")
-        ahead = _time_left(folder / "tournament.yaml", results,
-                           float(started) if isinstance(started, (int, float)) else time.time())
-        return FinalStatus("running", f"Running: {stored} of {total} games played{ahead}.",
-                           "", stored, total)
+        return FinalStatus("running", f"Running: {stored} of {total} games played.", "",
+                           stored, total)
     if report.is_file() and stored >= total:
         return FinalStatus("finished", f"Finished: {stored} games.", str(report), stored,
                            total)

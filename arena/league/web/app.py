@@ -76,7 +76,7 @@ from arena.league import League, LeagueError, UploadError
 from arena.league.analysis import cached_analysis, first_blunder, losing_students, student_games
 from arena.league.config import LeagueConfig
 from arena.league.db import QuotaExceeded, check_file_name, time_left
-from arena.league.final import entries, plan_final
+from arena.league.final import entries, final_time_left, plan_final
 from arena.league.standings import leaderboard
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
@@ -477,6 +477,8 @@ class _App:
         try:
             final = _plain(self.core.final_status(lg))
             final_available = True
+            if final.get("state") == "running":  # how far, by cost, and the time left
+                final["text"] = final["text"].rstrip(".") + final_time_left(lg) + "."
         except NotAvailable:
             final, final_available = None, False
         sessions: dict[str, list[Any]] = {}

@@ -11,6 +11,9 @@ GRACE_S = 0.010
 STARTUP_TIMEOUT_S = 30.0
 #: memory limit per bot process
 MEMORY_LIMIT_MB = 2048
+#: memory limit of a process at a door other than a game (a bot's load check, javac, a JVM's
+#: class check: `arena.wire.door`)
+DOOR_MEMORY_LIMIT_MB = 2048
 #: the smallest memory limit accepted: a Python bot needs about 100 MiB to start
 MIN_MEMORY_MB = 256
 #: a late move is not charged when the machine kept the bot waiting for a CPU (run-queue wait,

@@ -331,15 +331,16 @@ def run(args: argparse.Namespace) -> int:
     from arena.entrants.specs import SpecError, parse_spec, time_limit_problem
     from arena.limits import make_limits
     from arena.referee.cgroups import summary as containment_summary
+    from arena.referee.door import install as install_door
     from arena.referee.referee import GameRequest, MatchSettings, Referee
-    from arena.referee.sandbox import resolve
     from arena.results.stats import Pentanomial, Sprt, SprtResult
     from arena.tournament.preflight import refuse_unseen_programs
 
     game, board = _pick(args)
     _check(args, game, board)
     boards = _boards(args, board) if game is None else []
-    isolation = resolve(args.isolation)  # UsageError: namespaces, impossible here
+    # the bots' code is loaded (and Java bots compiled) through the door, as they play:
+    isolation = install_door(args.isolation, not args.no_cgroups)  # UsageError: impossible
     notice = isolation.notice()
     if notice:
         print(notice, file=sys.stderr)

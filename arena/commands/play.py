@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from arena.entrants.specs import SpecError, parse_spec
     from arena.play.session import DEFAULT_RESULTS, Entrant, GameSetup, check_playable
     from arena.play.terminal import play_games
+    from arena.referee.door import install as install_door
     from arena.wire.protocol import PROTOCOL_V2, version_of
 
     game = pick_game(args.game, args.param, args.board)
@@ -62,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
                           memory_limit_mb=args.memory_mb or None)
     except ValueError as e:
         raise UsageError(f"{game.label()} --time {args.time:g}: {e}") from None
+    install_door()  # the bot's code is loaded (Java: compiled) as it plays: in the sandbox
     spec = parse_spec(args.spec)  # SpecError: one line, exit 2
     # the probes load the course API's classes; a bot of another game shows at its start
     failed = check_loadable([spec]) if version_of(game) != PROTOCOL_V2 else {}

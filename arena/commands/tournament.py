@@ -65,15 +65,13 @@ def run(args: argparse.Namespace) -> int:
     from arena.errors import UsageError
     from arena.tournament.config import load_config
 
-    config = load_config(args.config,
-                         broken_bots="forfeit" if args.forfeit_broken else None)
+    config = load_config(args.config, broken_bots="forfeit" if args.forfeit_broken else None,
+                         isolation=args.isolation)
     if args.workers is not None:
         if args.workers < 1:
             raise UsageError(f"--workers: the worker count must be a positive integer, got "
                              f"{args.workers}")
         config = dataclasses.replace(config, workers=args.workers)
-    if args.isolation is not None:
-        config = dataclasses.replace(config, isolation=args.isolation)
     if args.max_tasks is not None:
         if args.max_tasks and args.max_tasks < defaults.MIN_TASKS:
             raise UsageError(f"--max-tasks must be 0 (no cap) or at least "

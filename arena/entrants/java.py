@@ -27,7 +27,6 @@ import re
 import shlex
 import shutil
 import struct
-import subprocess
 import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,7 +35,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_JVM_OPTIONS", "JVM_OPTIONS_KEY", "ClassInfo",
+from arena.wire.door import DoorJob
+from arena.wire.door import run as door_run
+
+__all__ = ["DEFAULT_JVM_OPTIONS", "check_class", "JVM_OPTIONS_KEY", "ClassInfo",
            "JavaError", "JavaTarget", "cache_root", "code_files", "java_argv",
            "jvm_options_problem", "read_class", "resolve", "time_limit_problem"]
 
@@ -51,8 +53,10 @@ JVM_OPTIONS_KEY = "jvm_options"
 #: one garbage-collector thread and no background GC work competing with the bot on its core,
 #: no shared-memory performance file in /tmp, a JVM crash report in the bot's log (stderr)
 #: rather than an hs_err file in the working directory
+#: the JVM's own log (warnings such as a thread it could not start) on stderr, never on stdout,
+#: the protocol's channel
 DEFAULT_JVM_OPTIONS = ("-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:ErrorFile=/dev/stderr",
-                       "-Djava.awt.headless=true")
+                       "-Djava.awt.headless=true", "-Xlog:disable", "-Xlog:all=warning:stderr")
 #: JVM options a bot may not give (cxarena sets the class path and the main class)
 _FORBIDDEN_JVM_OPTIONS = ("-cp", "-classpath", "--class-path", "-jar", "-m", "--module",
                           "-version", "--version", "-help", "--help", "-h", "-?",
@@ -120,10 +124,18 @@ def _hash_files(h: Any, files: Iterable[tuple[str, Path]]) -> None:
         h.update(data)
 
 
-def _compile(key: str, sources: Sequence[str], cwd: Path, classpath: Sequence[str],
-             what: str) -> Path:
-    """Compile `sources` (paths relative to `cwd`) into the cache folder `key`, unless it is
-    there already; return that folder. Raises JavaError with javac's first errors."""
+def _compile(key: str, sources: Sequence[Path], src_root: Path, classpath: Sequence[str],
+             what: str, main: Path | None = None) -> Path:
+    """Compile `sources` (files under `src_root`) into the cache folder `key`, unless it is
+    there already; return that folder. Raises JavaError with javac's first errors.
+
+    javac is an untrusted program here (`arena.wire.door`, the door "javac"): it runs in the
+    sandbox on a copy of the sources (regular files only, course framework files left out),
+    may write only its output folder, gets every source as ``./path`` (a file named ``@x``
+    or ``-x`` is never an argument file or an option), and runs no annotation processor
+    (``-proc:none``). With `main`, only that file is named, and what it references is found
+    in the copy (``-sourcepath``) and compiled with it: the other files of a course repository
+    (which may need the course's Swing classes) are not compiled."""
     root = cache_root()
     final = root / key
     if final.is_dir():
@@ -135,36 +147,80 @@ def _compile(key: str, sources: Sequence[str], cwd: Path, classpath: Sequence[st
     except OSError as e:
         raise JavaError(f"cannot create the Java cache folder {root}: {e} (set "
                         f"CXARENA_CACHE_DIR to a writable folder)") from None
-    empty = tmp / "no-sources"  # -sourcepath: never compile sources javac finds by itself
-    empty.mkdir()
-    out = tmp / "classes"
-    argv = [jdk.javac, "-d", str(out), "-encoding", "UTF-8", "-g", "-nowarn",
-            "-Xmaxerrs", "20", "-sourcepath", str(empty)]
+    try:
+        return _compile_in(tmp, final, jdk, sources, src_root, classpath, what, main)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _compile_in(tmp: Path, final: Path, jdk: _Jdk, sources: Sequence[Path], src_root: Path,
+                classpath: Sequence[str], what: str, main: Path | None) -> Path:
+    src, out, logs = tmp / "src", tmp / "classes", tmp / "log"
+    for d in (src, out, logs):
+        d.mkdir()
+    rels = []
+    for source in sources:
+        if source.is_symlink() or not source.is_file():
+            continue  # what a link points at is not the bot's to show javac
+        rel = source.relative_to(src_root)
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, src / rel)
+        rels.append(rel.as_posix())
+    if main is not None:
+        rels = [main.relative_to(src_root).as_posix()]
+    argv = [jdk.javac, "-J-Xmx512m", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData",
+            "-d", str(out), "-encoding", "UTF-8", "-g", "-nowarn", "-Xmaxerrs", "20",
+            "-proc:none", "-implicit:class", "-sourcepath", str(src),
+            "-Xstdout", str(logs / "javac.txt")]
     if classpath:
         argv += ["-cp", os.pathsep.join(classpath)]
-    argv += list(sources)
+    argv += ["./" + rel for rel in rels]
+    result = door_run(DoorJob(door="javac", label=what, argv=tuple(argv),
+                              timeout_s=_COMPILE_TIMEOUT_S, cwd=str(src),
+                              read_paths=(str(src), *classpath, *_jdk_paths(jdk)),
+                              write_paths=(str(out), str(logs))))
     try:
-        proc = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, errors="replace", timeout=_COMPILE_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        shutil.rmtree(tmp, ignore_errors=True)
+        with open(logs / "javac.txt", "rb") as f:
+            said = f.read(256 * 1024).decode("utf-8", "replace")
+    except OSError:
+        said = ""
+    said = re.sub(r"(?m)^\./", "", said)  # the sources as the student named them
+    if result.timed_out:
         raise JavaError(f"javac did not finish compiling {what} within "
-                        f"{_COMPILE_TIMEOUT_S:g} s") from None
-    except OSError as e:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise JavaError(f"cannot run javac ({jdk.javac}): {e}") from None
-    if proc.returncode != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
+                        f"{_COMPILE_TIMEOUT_S:g} s")
+    if result.fault:
+        raise JavaError(f"javac {result.fault} compiling {what}")
+    if result.status != 0:
         raise JavaError(f"javac cannot compile {what}; its first errors:\n"
-                        f"{_first_errors(proc.stderr + proc.stdout)}")
+                        f"{_first_errors(said or result.stderr)}")
     try:
         os.rename(out, final)  # atomic: a folder in the cache is always complete
     except OSError:
         if not final.is_dir():  # not a concurrent compile of the same sources: a real error
-            shutil.rmtree(tmp, ignore_errors=True)
             raise JavaError(f"cannot store compiled classes in {final}") from None
-    shutil.rmtree(tmp, ignore_errors=True)
     return final
+
+
+def _jdk_paths(jdk: _Jdk) -> list[str]:
+    """What a JVM or javac in the sandbox must read besides the system folders: the JDK's
+    home (two folders above its bin/java), wherever it is installed."""
+    return [str(Path(jdk.java).parent.parent), str(Path(jdk.javac).parent.parent)]
+
+
+def check_class(target: JavaTarget, timeout_s: float) -> str | None:
+    """Load and instantiate the bot's class in a JVM through the door (`arena.wire.door`:
+    sandboxed like a game); None when it loads, else why not (one line)."""
+    result = door_run(DoorJob(door="java-check", label=target.cls,
+                              argv=tuple(check_argv(target)), timeout_s=timeout_s,
+                              read_paths=(*target.classpath, *_jdk_paths(_jdk()))))
+    if result.timed_out:
+        return f"did not finish loading within {timeout_s:g} s"
+    if result.fault:
+        return f"loading it {result.fault}"
+    if result.status != 0:
+        last = result.stdout.strip().splitlines()[-1:]
+        return last[0][:500] if last else f"exited with status {result.status} while loading"
+    return None
 
 
 def _first_errors(text: str) -> str:
@@ -201,7 +257,7 @@ def _api_key() -> str:
 
 def api_classes() -> Path:
     """The compiled course API and host (compiled on first use, then cached)."""
-    return _compile(_api_key(), [rel for rel, _ in _api_sources()], JAVA_DIR, [],
+    return _compile(_api_key(), [p for _, p in _api_sources()], JAVA_DIR, [],
                     "cxarena's Java API")
 
 
@@ -433,7 +489,7 @@ def resolve(path: str, cls: str | None) -> JavaTarget:
         rels = [s.relative_to(cwd).as_posix() for s in sources]
         h = hashlib.sha256(f"{_api_key()}\0".encode())
         _hash_files(h, zip(rels, sources, strict=True))
-        out = _compile("bot-" + h.hexdigest()[:16], rels, cwd, [str(api)], str(p))
+        out = _compile_bot(h, sources, cwd, str(api), str(p), cls)
         classes = {}
         for f in _walk(out, ".class"):
             info = read_class(f.read_bytes())
@@ -443,6 +499,31 @@ def resolve(path: str, cls: str | None) -> JavaTarget:
     if not classes:
         raise JavaError(f"{path!r} holds no .java or .class files")
     return JavaTarget((str(api), *roots), _choose(classes, cls, str(p)))
+
+
+def _compile_bot(h: Any, sources: Sequence[Path], cwd: Path, api: str, what: str,
+                 cls: str | None) -> Path:
+    """The bot's compiled classes: with a named class whose source file is found, that file
+    and what it references only (a course repository's other files may not compile here),
+    falling back to all sources; else all of them."""
+    main = _source_of(cls, sources) if cls else None
+    if main is not None:
+        try:
+            return _compile(f"bot-{h.hexdigest()[:16]}-{cls}", sources, cwd, [api], what, main)
+        except JavaError as first:
+            try:
+                return _compile("bot-" + h.hexdigest()[:16], sources, cwd, [api], what)
+            except JavaError:
+                raise first from None
+    return _compile("bot-" + h.hexdigest()[:16], sources, cwd, [api], what)
+
+
+def _source_of(cls: str, sources: Sequence[Path]) -> Path | None:
+    """The source file that declares top-level class `cls` (binary name): NAME.java in its
+    package; None if no such file or several."""
+    package, _, name = cls.rpartition(".")
+    found = [s for s in sources if s.name == f"{name}.java" and _package_of(s) == package]
+    return found[0] if len(found) == 1 else None
 
 
 # ------------------------------------------------------------------------------ running

@@ -23,23 +23,22 @@ import contextlib
 import json
 import os
 import re
-import select
-import signal
-import subprocess
 import sys
-import time
+import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from arena import defaults
-from arena.entrants.java import JavaTarget, check_argv
+from arena.entrants.java import JavaTarget, check_class
 from arena.entrants.loading import load_game_player_class
 from arena.entrants.specs import BotSpec, Kind, SpecError, bot_pythonpath, parse_spec
 from arena.games.connectx.entrant import load_player_class
+from arena.wire.door import DoorJob, DoorResult
+from arena.wire.door import run as door_run
 
-__all__ = ["Probe", "ProbeProcess", "check_loadable", "inspect_target", "load", "probe_each",
-           "probe_in_turn"]
+__all__ = ["Probe", "check_loadable", "inspect_target", "load", "probe_each", "probe_in_turn",
+           "probe_job"]
 
 #: the first line of a probe process, once the harness is imported
 READY = "cxarena-probe-ready"
@@ -117,8 +116,11 @@ def inspect_target(target: str, game: str | None = None) -> Probe:
     return Probe(target, player_name=name, doc=doc)
 
 
-def _serve(targets: Sequence[str], game: str | None = None) -> int:
-    """The probe process: READY, then one JSON line per target (bots print to stderr)."""
+def _serve(targets: Sequence[str], game: str | None = None,
+           each_timeout_s: float | None = None) -> int:
+    """The probe process: READY, then one JSON line per target (bots print to stderr). With
+    `each_timeout_s`, a target that takes longer gets a line saying so and the process ends
+    (a watchdog thread: the caller starts a fresh process for the rest)."""
     import arena.entrants.specs  # noqa: F401 - the harness (and numpy) before READY
 
     out = os.fdopen(os.dup(1), "w", buffering=1)
@@ -126,169 +128,183 @@ def _serve(targets: Sequence[str], game: str | None = None) -> int:
     sys.stdout = sys.stderr
     print(READY, file=out, flush=True)
     for target in targets:
+        done = threading.Event()
+        if each_timeout_s is not None:
+            threading.Thread(target=_watchdog, args=(out, target, each_timeout_s, done),
+                             daemon=True).start()
         with contextlib.redirect_stdout(sys.stderr):
             try:
                 probe = inspect_target(target, game)
             except BaseException as e:  # anything at all: report, go on
                 probe = Probe(target, error=f"inspection failed: {one_line(e)}")
+        done.set()
         print(json.dumps(asdict(probe)), file=out, flush=True)
     out.flush()
     os._exit(0)  # do not wait for a bot's non-daemon threads
 
 
-class ProbeProcess:
-    """One probe process over `targets` (bots of `game`: see `load`); read its lines with
-    timeouts."""
+def _watchdog(out: Any, target: str, timeout_s: float, done: threading.Event) -> None:
+    if not done.wait(timeout_s):
+        why = f"import or playerName() took over {timeout_s:g} s"
+        print(json.dumps(asdict(Probe(target, error=why))), file=out, flush=True)
+        os._exit(TIMED_OUT_STATUS)
 
-    def __init__(self, targets: Sequence[str], game: str | None = None) -> None:
 
-        env = dict(os.environ, PYTHONPATH=bot_pythonpath())  # what a bot's process imports
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "arena.entrants.probe",
-             *(["--game", game] if game is not None else []), *targets], env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True)
-        self._buf = b""
+#: the probe process's exit status after a target ran over its time
+TIMED_OUT_STATUS = 75
 
-    def readline(self, timeout_s: float) -> str | None:
-        """The next line (without its newline); "" at EOF (the process died); None after
-        `timeout_s` seconds."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        deadline_s = time.monotonic() + timeout_s
-        while b"\n" not in self._buf:
-            left_s = deadline_s - time.monotonic()
-            if left_s <= 0 or not select.select([fd], [], [], left_s)[0]:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return ""
-            self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
-        return line.decode("utf-8", "replace")
 
-    def ready(self, timeout_s: float) -> bool:
-        return self.readline(timeout_s) == READY
-
-    def next_probe(self, timeout_s: float) -> Probe | str | None:
-        """The next target's Probe; "" if the process died first; None after timeout_s."""
-        line = self.readline(timeout_s)
-        if not line:
-            return line
-        return Probe(**json.loads(line))
-
-    def exit_code(self, wait_s: float = 5.0) -> int | None:
+def probe_job(targets: Sequence[str], timeout_s: float, game: str | None = None,
+              each_timeout_s: float | None = None) -> DoorJob:
+    """The door job (`arena.wire.door`) that probes `targets` in one process: it sees what
+    the bots' games would (their own files read-only, `arena`, the shared helpers)."""
+    argv = [sys.executable, "-m", "arena.entrants.probe"]
+    if game is not None:
+        argv += ["--game", game]
+    if each_timeout_s is not None:
+        argv += ["--each", repr(each_timeout_s)]
+    read: list[str] = []
+    for target in targets:
         try:
-            return self.proc.wait(timeout=wait_s)
-        except subprocess.TimeoutExpired:
-            return None
+            read += parse_spec(target).launch().expose
+        except SpecError:
+            pass  # the probe says so itself
+    return DoorJob(door="probe", label=" ".join(targets)[:200], argv=(*argv, "--", *targets),
+                   timeout_s=timeout_s,
+                   env=(("PYTHONPATH", bot_pythonpath()), ("PYTHONUNBUFFERED", "1")),
+                   read_paths=tuple(dict.fromkeys(read)))
 
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+
+def _parse(result: DoorResult) -> tuple[bool, list[Probe]]:
+    """(whether the process got as far as READY, the Probes it printed)."""
+    lines = result.stdout.splitlines()
+    if READY not in lines:
+        return False, []
+    probes = []
+    for line in lines[lines.index(READY) + 1:]:
+        try:
+            probes.append(Probe(**json.loads(line)))
+        except (ValueError, TypeError):
+            continue
+    return True, probes
 
 
 def probe_each(targets: Sequence[str], timeout_s: float,
                game: str | None = None) -> dict[str, Probe]:
-    """Probe every target (bots of `game`: see `load`) in a process of its own, all at once,
-    within `timeout_s` in all (start-up included). A target that takes longer or ends its
-    process gets an error."""
-    procs = {t: ProbeProcess([t], game) for t in dict.fromkeys(targets)}
-    deadline_s = time.monotonic() + timeout_s
-    out: dict[str, Probe] = {}
-    try:
-        for target, proc in procs.items():
-            def left() -> float:
-                return max(0.1, deadline_s - time.monotonic())
+    """Probe every target (bots of `game`: see `load`) in a process of its own (through the
+    door: sandboxed like a game), all at once, within `timeout_s` each (start-up included). A
+    target that takes longer or ends its process gets an error."""
+    unique = list(dict.fromkeys(targets))
+    results: dict[str, DoorResult] = {}
 
-            got = proc.next_probe(left()) if proc.ready(left()) else None
-            if isinstance(got, Probe):
-                out[target] = got
-            elif got is None and proc.proc.poll() is None:
-                out[target] = Probe(target, error=f"did not finish importing within "
-                                                  f"{timeout_s:g} s")
-            else:
-                code = proc.exit_code()
-                out[target] = Probe(target, error=f"exited with status {code} while importing")
-    finally:
-        for proc in procs.values():
-            proc.kill()
+    def one(target: str) -> None:
+        results[target] = door_run(probe_job([target], timeout_s, game))
+
+    threads = [threading.Thread(target=one, args=(t,), daemon=True) for t in unique]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out: dict[str, Probe] = {}
+    for target in unique:
+        result = results[target]
+        ready, probes = _parse(result)
+        got = next((p for p in probes if p.target == target), None)
+        if got is not None:
+            out[target] = got
+        elif result.timed_out:
+            out[target] = Probe(target, error=f"did not finish importing within "
+                                              f"{timeout_s:g} s")
+        elif result.fault:
+            out[target] = Probe(target, error=f"importing it {result.fault}")
+        elif not ready and result.status not in (0, None):
+            out[target] = Probe(target, error=f"exited with status {result.status} while "
+                                              f"importing{_last_words(result)}")
+        else:
+            out[target] = Probe(target, error=f"exited with status {result.status} while "
+                                              f"importing")
     return out
+
+
+def _last_words(result: DoorResult) -> str:
+    """The last line of a probe process's stderr, for a process that failed before READY
+    (the harness itself could not start there: say why)."""
+    lines = result.stderr.strip().splitlines()
+    return f" ({lines[-1][:200]})" if lines else ""
 
 
 def probe_in_turn(targets: Sequence[str], each_timeout_s: float,
                   startup_timeout_s: float) -> dict[str, Probe]:
-    """Probe the targets one after another in one process; after a target that takes longer
-    than `each_timeout_s` or ends the process, go on in a fresh one. Raises RuntimeError if a
-    probe process does not start within `startup_timeout_s`."""
+    """Probe the targets one after another in one process (through the door: sandboxed like
+    a game); after a target that takes longer than `each_timeout_s` or ends the process, go
+    on in a fresh one. Raises RuntimeError if a probe process does not start within
+    `startup_timeout_s`."""
     todo = list(dict.fromkeys(targets))
     out: dict[str, Probe] = {}
     while todo:
-        proc = ProbeProcess(todo)
-        try:
-            if not proc.ready(startup_timeout_s):
-                raise RuntimeError("the probe process (python -m arena.entrants.probe) did not "
-                                   "start; is the arena package importable?")
-            while todo:
-                got = proc.next_probe(each_timeout_s)
-                if not isinstance(got, Probe):
-                    target = todo.pop(0)
-                    if got is None:
-                        why = f"import or playerName() took over {each_timeout_s:g} s"
-                    else:
-                        why = f"importing it ended the process (exit code {proc.exit_code()})"
-                    out[target] = Probe(target, error=why)
-                    break  # a fresh process for the rest
-                out[got.target] = got
-                todo = [t for t in todo if t != got.target]
-        finally:
-            proc.kill()
+        result = door_run(probe_job(todo, startup_timeout_s + each_timeout_s * len(todo) + 1.0,
+                                    each_timeout_s=each_timeout_s))
+        ready, probes = _parse(result)
+        if not ready:
+            raise RuntimeError("the probe process (python -m arena.entrants.probe) did not "
+                               f"start; is the arena package importable?{_last_words(result)}")
+        before = len(todo)
+        for probe in probes:
+            if probe.target in todo:
+                out[probe.target] = probe
+                todo.remove(probe.target)
+        if todo and (result.status not in (0, TIMED_OUT_STATUS) or len(todo) == before):
+            target = todo.pop(0)
+            if result.timed_out:
+                why = f"import or playerName() took over {each_timeout_s:g} s"
+            else:
+                why = f"importing it ended the process (exit code {result.status})"
+            out[target] = Probe(target, error=why)
     return out
 
 
+def main(args: list[str]) -> int:
+    game = each = None
+    while args and args[0] != "--":
+        if args[0] == "--game":
+            game, args = args[1], args[2:]
+        elif args[0] == "--each":
+            each, args = float(args[1]), args[2:]
+        else:
+            break
+    return _serve(args[1:] if args[:1] == ["--"] else args, game, each)
+
+
 if __name__ == "__main__":
-    _args = sys.argv[1:]
-    if _args[:1] == ["--game"]:
-        raise SystemExit(_serve(_args[2:], _args[1]))
-    raise SystemExit(_serve(_args))
+    raise SystemExit(main(sys.argv[1:]))
 
 
 def check_loadable(specs: Sequence[BotSpec],
                    timeout_s: float = defaults.STARTUP_TIMEOUT_S) -> dict[str, str]:
     """Load every Python bot and Kaggle agent (`arena.entrants.probe`), and every Java bot's
-    class (in a JVM: the Java host's ``--check``), each in its own subprocess, all at once, and
-    instantiate its class.
+    class (in a JVM: the Java host's ``--check``), each in its own process through the door
+    (`arena.wire.door`: sandboxed like a game), all at once, and instantiate its class.
 
     Returns {spec text: one-line error} for the bots that fail (empty when all load). `exec:`
     bots were already checked by `parse_spec` (the program exists).
     """
     unique = {spec.text: spec for spec in specs}
-    jvms = {}
-    for text, spec in unique.items():
-        if spec.kind is Kind.JAVA:
-            assert spec.cls is not None
-            jvms[text] = subprocess.Popen(
-                check_argv(JavaTarget(spec.classpath, spec.cls)), stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                start_new_session=True)
-    deadline_s = time.monotonic() + timeout_s
+    errors: dict[str, str] = {}
+
+    def java(text: str, spec: BotSpec) -> None:
+        assert spec.cls is not None
+        why = check_class(JavaTarget(spec.classpath, spec.cls), timeout_s)
+        if why is not None:
+            errors[text] = f"bot {text!r}: {why}"
+
+    threads = [threading.Thread(target=java, args=(text, spec), daemon=True)
+               for text, spec in unique.items() if spec.kind is Kind.JAVA]
+    for t in threads:
+        t.start()
     python = {spec.host_target(): text for text, spec in unique.items() if spec.is_python}
-    errors = {python[target]: f"bot {python[target]!r}: {probe.error}"
-              for target, probe in probe_each(list(python), timeout_s).items() if probe.error}
-    for text, proc in jvms.items():
-        try:
-            out, _ = proc.communicate(timeout=max(0.1, deadline_s - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            errors[text] = f"bot {text!r}: did not finish loading within {timeout_s:g} s"
-            continue
-        if proc.returncode != 0:
-            last = out.strip().splitlines()[-1:] or [f"exited with status {proc.returncode} "
-                                                      f"while loading"]
-            errors[text] = f"bot {text!r}: {last[0]}"
+    for target, probe in probe_each(list(python), timeout_s).items():
+        if probe.error:
+            errors[python[target]] = f"bot {python[target]!r}: {probe.error}"
+    for t in threads:
+        t.join()
     return {text: errors[text] for text in unique if text in errors}

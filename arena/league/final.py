@@ -165,8 +165,12 @@ def write_final_config(league: League) -> Path:
                           else cfg.final_board_set)
     else:  # another game: its parameter sets, as a tournament config names them
         data.update(game=cfg.game, params=[dict(p) for p in cfg.param_sets], players=players)
+    # an entry that fails to load when the final starts (it passed its check and its rating
+    # games) loses each of its games, recorded as such; the others play: no entry can hold
+    # the final hostage
     data.update({"timeout_s": cfg.timeout_s, "rounds": cfg.final_pairs, "seed": cfg.seed,
-                 "isolation": "namespaces" if cfg.isolation else "none"})
+                 "isolation": "namespaces" if cfg.isolation else "none",
+                 "broken_bots": "forfeit"})
     if cfg.opening_plies:
         data["openings"] = {"plies": cfg.opening_plies, "seed": cfg.seed}
     folder = _folder(league)

@@ -94,7 +94,8 @@ class Isolation:
         """One line for the start of a run ("" when isolated or when `none` was chosen)."""
         if self.isolated or self.mode == "none":
             return ""
-        return f"warning: {NOT_ISOLATED_LINE} (isolation: auto): {self.reason}"
+        return (f"warning: {NOT_ISOLATED_LINE} (isolation: auto): {self.reason}; every door "
+                f"to their code (loading, compiling, checking, playing) runs as this user")
 
 
 def check_mode(mode: str, where: str = "isolation") -> str:
@@ -205,17 +206,19 @@ class Sandbox:
         return args
 
     def launch(self, argv: Sequence[str], read_paths: Iterable[str],
-               cwd: str | None = None) -> Launch:
+               cwd: str | None = None, write_paths: Iterable[str] = ()) -> Launch:
         """The bwrap command line that runs `argv` with `read_paths` visible (read-only), in
         `cwd` (default: the current directory; it exists in the sandbox, empty but for what is
-        bound under it). See `Launch` for how to start it."""
+        bound under it), with the existing folders `write_paths` writable (javac's output
+        folder; a game's bot gets none). See `Launch` for how to start it."""
         bwrap = shutil.which("bwrap")
         if bwrap is None:
             raise OSError("bubblewrap (bwrap) is not installed")
         cwd = os.path.abspath(cwd or os.getcwd())
         args = self._system_args()
         binds = _outermost([*_python_paths(), *self.extra_ro_paths, *read_paths])
-        host = [*binds, *_SYSTEM_DIRS, "/etc"]  # where the host's own folders show
+        writable = _outermost(p for p in write_paths if os.path.isdir(p))
+        host = [*binds, *writable, *_SYSTEM_DIRS, "/etc"]  # where the host's own folders show
         mounts = [*_SYSTEM_DIRS, "/etc", "/proc", "/dev", "/tmp"]
         # the working directory exists, read-only and empty but for what is bound under it
         # (also when it lies under /tmp, the scratch: its own read-only tmpfs)
@@ -224,13 +227,15 @@ class Sandbox:
         # folders under the scratch (a project or working directory below /tmp): each gets a
         # read-only tmpfs of its own, so the paths bound below it are all that shows there and
         # a write to anything else fails instead of landing in the bot's scratch
-        shields = _scratch_shields([*binds, cwd])
+        shields = _scratch_shields([*binds, *writable, cwd])
         for s in shields:
             args += ["--tmpfs", s]
         if own_cwd:
             args += ["--tmpfs", cwd]
         for p in binds:
             args += ["--ro-bind-try", p, p]
+        for p in writable:  # after the read-only binds: a writable folder inside one stays so
+            args += ["--bind", p, p]
         if own_cwd:
             args += ["--remount-ro", cwd]
         for s in shields:

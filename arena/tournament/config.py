@@ -64,7 +64,8 @@ from arena.entrants.specs import (
 from arena.errors import UsageError
 from arena.games import GameError, make_game
 from arena.limits import Limits, make_limits
-from arena.referee.sandbox import MODES
+from arena.referee import door
+from arena.referee.sandbox import MODES, check_mode
 from arena.tournament.cores import usable_cores
 from arena.tournament.openings import read_suite
 
@@ -438,11 +439,13 @@ def load_limits(path: str | os.PathLike[str]) -> Limits:
                        v["memory_limit_mb"], where=str(cfg_path), max_tasks=v["max_tasks"])
 
 
-def load_config(path: str | os.PathLike[str], *,
-                broken_bots: str | None = None) -> TournamentConfig:
+def load_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
+                isolation: str | None = None) -> TournamentConfig:
     """Read and check a tournament config. Raises UsageError (one line) on any problem.
 
-    `broken_bots` overrides the config's `broken_bots:` (`--forfeit-broken`)."""
+    `broken_bots` overrides the config's `broken_bots:` (`--forfeit-broken`), `isolation` its
+    `isolation:` (`--isolation`). Loading the players' code to check it (and compiling Java
+    bots) goes through the door (`arena.referee.door`) with that isolation."""
     cfg_path = Path(path)
     raw = _read_yaml(cfg_path)
     game, param_sets = _check_game(raw, cfg_path)
@@ -463,6 +466,8 @@ def load_config(path: str | os.PathLike[str], *,
         openings = _check_game_openings(data.get("openings"), f"{cfg_path}: openings",
                                         int(v["seed"]))
     broken_mode = broken_bots or v["broken_bots"]
+    isolation = isolation or v["isolation"]
+    door.install(check_mode(isolation, f"{cfg_path}: isolation"), v["cgroups"])
     players, broken = _check_players(data["players"], f"{cfg_path}: players", cfg_path,
                                      limits.timeout_s, probe=game == "connectx",
                                      forfeit=broken_mode == "forfeit")
@@ -473,7 +478,7 @@ def load_config(path: str | os.PathLike[str], *,
         path=str(cfg_path), name=data.get("name", cfg_path.stem), players=players,
         boards=boards, limits=limits, rounds=int(v["rounds"]), workers=workers,
         seed=int(v["seed"]), fresh_process=v["fresh_process"], board_set=board_set,
-        isolation=v["isolation"], cgroups=v["cgroups"], format=v["format"], challengers=challengers,
+        isolation=isolation, cgroups=v["cgroups"], format=v["format"], challengers=challengers,
         openings=openings, scheduler=scheduler.strip() if scheduler else None, game=game,
         param_sets=param_sets, broken_bots=broken_mode, broken=broken)
 

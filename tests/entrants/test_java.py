@@ -380,6 +380,9 @@ def test_the_class_is_found_or_named(project: Path, tmp_path: Path) -> None:
         parse_spec(f"java:{project}:connectx.Nope")
     with pytest.raises(SpecError, match="no such file or folder"):
         parse_spec(f"java:{tmp_path / 'missing'}")
+    # a named class is compiled with what it references only
+    built = {p.name for p in Path(named.classpath[1]).rglob("*.class")}
+    assert "SubBot.class" in built and "Steady.class" not in built, built
     # compiled classes: a class folder, and a jar of it
     classes = Path(named.classpath[1])
     from_folder = parse_spec(f"java:{classes}:connectx.Sub.SubBot")
@@ -388,12 +391,12 @@ def test_the_class_is_found_or_named(project: Path, tmp_path: Path) -> None:
     with zipfile.ZipFile(jar, "w") as z:
         for f in classes.rglob("*.class"):
             z.write(f, f.relative_to(classes).as_posix())
-    from_jar = parse_spec(f"java:{jar}:connectx.Steady.Steady")
+    from_jar = parse_spec(f"java:{jar}:connectx.Sub.SubBot")
     assert from_jar.classpath[1:] == (str(jar),)
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None))) as ref:
         rec = ref.play(from_jar, from_folder, 4, 4, 3, 9)
     assert not rec.is_fault, rec.detail
-    assert rec.names == ("Steady0", "SubBot exits=0")
+    assert rec.names == ("SubBot exits=0", "SubBot exits=0")
 
 
 def test_read_class_sees_supertypes_and_constructors(project: Path) -> None:

@@ -1,0 +1,193 @@
+"""The one door's runner (`arena.wire.door`): entrant code outside a game runs as a game's bot.
+
+`ContainedDoor(isolation)` runs a `DoorJob` through the same parts as a game's bot process
+(`arena.referee.pool`): `BotProcess` (its own session, rlimits on data and file size, no core
+dumps, its stderr into a capped log), a cgroup of its own with the memory limit and task cap
+where the machine offers cgroups, and, when the isolation resolves to a sandbox, bwrap with its
+namespaces and seccomp filter (`arena.referee.sandbox`), as the sandbox user, seeing only the
+system, Python, the `arena` package and the job's `read_paths` (read-only) and `write_paths`.
+Without a sandbox (`isolation: none`, or `auto` on a machine without one) it still has the
+rlimits, the cgroup and the time limit; `NOT_ISOLATED_DOORS` says what that leaves open.
+
+The environment is not the caller's: a door process gets PATH, the locale and what the job
+adds, so no secret of the server's environment reaches it.
+
+`install(isolation)` builds one and makes it this process's door; entry points call it with
+their isolation setting (`arena.commands`, the league's server and workers, a Dask worker).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import tempfile
+import threading
+import time
+
+from arena import defaults
+from arena.referee import cgroups
+from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits, task_cap
+from arena.referee.sandbox import Isolation, Sandbox, resolve
+from arena.wire import door
+from arena.wire.door import DoorJob, DoorResult
+from arena.wire.lifeline import wrap
+
+__all__ = ["ContainedDoor", "NOT_ISOLATED_DOORS", "install"]
+
+#: what running the doors without a sandbox means, in one line
+NOT_ISOLATED_DOORS = ("loading, compiling and checking entrant code runs as this user, "
+                      "with rlimits and cgroups but no sandbox: it can read and write what "
+                      "you can")
+#: environment variables a door process inherits from the caller (nothing else does)
+_KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME")
+_MAX_LINE_BYTES = 1 << 20
+_STDERR_CHARS = 4000
+
+
+class ContainedDoor:
+    """Runs `DoorJob`s contained (see the module docstring). Thread-safe: each job has its
+    own process."""
+
+    def __init__(self, isolation: str = defaults.ISOLATION, *,
+                 use_cgroups: bool = defaults.CGROUPS,
+                 memory_limit_mb: int | None = defaults.DOOR_MEMORY_LIMIT_MB,
+                 max_tasks: int | None = defaults.MAX_TASKS) -> None:
+        self.mode = isolation
+        self._use_cgroups = use_cgroups
+        self._isolation: Isolation | None = None  # resolved on first use (bwrap's probe)
+        self._sandbox: Sandbox | None = None
+        self._cgroups: cgroups.Cgroups | None = None
+        self._prepared = False
+        self._lock = threading.Lock()
+        self.memory_limit_bytes = None if memory_limit_mb is None else memory_limit_mb * 2**20
+        self.max_tasks = max_tasks
+
+    @property
+    def isolation(self) -> Isolation:
+        """What the isolation setting means here (UsageError for `namespaces` where the
+        machine cannot isolate)."""
+        with self._lock:
+            if self._isolation is None:
+                self._isolation = resolve(self.mode)
+                self._sandbox = Sandbox() if self._isolation.isolated else None
+            return self._isolation
+
+    def _groups(self) -> cgroups.Cgroups | None:
+        with self._lock:
+            if not self._prepared:
+                self._cgroups = cgroups.open_cgroups(self._use_cgroups)
+                if self._cgroups is not None:
+                    try:
+                        self._cgroups.prepare()
+                    except OSError:
+                        self._cgroups = None  # rlimits only, as a game would say
+                self._prepared = True
+        return self._cgroups
+
+    def _env(self, job: DoorJob) -> dict[str, str]:
+        env = {k: os.environ[k] for k in _KEPT_ENV if k in os.environ}
+        env.update(THREAD_ENV)
+        env.update({"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"})
+        env.update(dict(job.env))
+        return env
+
+    def __call__(self, job: DoorJob) -> DoorResult:
+        started_s = time.perf_counter()
+        sandboxed = self.isolation.isolated
+        tasks = job.max_tasks or self.max_tasks
+        groups = self._groups()
+        argv = list(job.argv)
+        log_dir = tempfile.mkdtemp(prefix="cxarena-door-")
+        boxed = None
+        try:
+            if self._sandbox is None or not sandboxed:
+                argv = wrap(argv, os.getpid(), bot_limits(self.memory_limit_bytes))
+                proc = BotProcess(argv, log_path=os.path.join(log_dir, "door.log"),
+                                  env=self._env(job), cwd=job.cwd,
+                                  memory_limit_bytes=self.memory_limit_bytes,
+                                  max_line_bytes=_MAX_LINE_BYTES, cgroups=groups,
+                                  max_tasks=tasks)
+            else:
+                if groups is None and tasks:
+                    argv = wrap(argv, 0, [task_cap(tasks)])
+                boxed = self._sandbox.launch(argv, job.read_paths, cwd=job.cwd,
+                                             write_paths=job.write_paths)
+                proc = BotProcess(boxed.argv, log_path=os.path.join(log_dir, "door.log"),
+                                  env=self._env(job), memory_limit_bytes=self.memory_limit_bytes,
+                                  max_line_bytes=_MAX_LINE_BYTES, pass_fds=boxed.pass_fds,
+                                  status_from_wrapper=True, cgroups=groups, max_tasks=tasks)
+                boxed.release()
+            return self._finish(proc, job, started_s)
+        finally:
+            if boxed is not None:
+                boxed.close()
+            shutil.rmtree(log_dir, ignore_errors=True)
+
+    def _finish(self, proc: BotProcess, job: DoorJob, started_s: float) -> DoorResult:
+        deadline_s = started_s + job.timeout_s
+        lines: list[bytes] = []
+        size = 0
+        timed_out = False
+        fault = ""
+        try:
+            assert proc.popen.stdin is not None
+            proc.popen.stdin.close()  # a door process reads nothing
+            while True:
+                line = proc.read_line(deadline_s)
+                if line is None:
+                    timed_out = True
+                    break
+                size += len(line) + 1
+                if size > door.MAX_STDOUT_BYTES:
+                    fault = f"wrote more than {door.MAX_STDOUT_BYTES} bytes of output"
+                    break
+                lines.append(line)
+        except EOFError:
+            pass
+        except LineTooLong as e:
+            fault = f"wrote {e}"
+        status: int | None = None
+        if not timed_out and not fault and proc.wait_exit(max(0.0, deadline_s -
+                                                                 time.perf_counter())):
+            proc.reap(1.0)
+            status = proc.popen.returncode
+            if status is not None and proc.status_from_wrapper and status > 128:
+                status = -(status - 128)  # bwrap reports a child killed by signal N as 128+N
+        else:
+            timed_out = timed_out or not fault
+        fault = fault or (proc.limit_fault() or "")
+        proc.sync_log()
+        stderr = proc.stderr_tail(max_lines=60, max_chars=_STDERR_CHARS)
+        proc.close()
+        return DoorResult(status=status, stdout=b"\n".join(lines).decode("utf-8", "replace"),
+                          stderr=stderr, timed_out=timed_out and status is None,
+                          sandboxed=self._sandbox is not None, fault=fault,
+                          elapsed_ms=(time.perf_counter() - started_s) * 1000)
+
+
+@functools.lru_cache(maxsize=8)
+def _door(isolation: str, use_cgroups: bool) -> ContainedDoor:
+    return ContainedDoor(isolation, use_cgroups=use_cgroups)
+
+
+def install(isolation: str = defaults.ISOLATION,
+            use_cgroups: bool = defaults.CGROUPS) -> Isolation:
+    """Make a `ContainedDoor` with this isolation this process's door (`arena.wire.door`);
+    its `Isolation` (UsageError for `namespaces` where the machine cannot isolate)."""
+    runner = _door(isolation, use_cgroups)
+    door.install(runner)
+    return runner.isolation
+
+
+def notice(isolation: Isolation) -> str:
+    """One line for a run whose doors are not sandboxed ("" when they are)."""
+    if isolation.isolated:
+        return ""
+    return f"warning: {NOT_ISOLATED_DOORS} ({isolation.reason})"
+
+
+# a process that plays or checks bots has a door from the start: this default (the default
+# isolation and cgroups), until an entry point installs its own setting
+if door.installed() is None:
+    door.install(_door(defaults.ISOLATION, defaults.CGROUPS))

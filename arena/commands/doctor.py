@@ -88,11 +88,27 @@ def report_lines() -> list[str]:
         else:
             todo.append("mount cgroups (cgroup2 at /sys/fs/cgroup)")
     lines.append(found.summary())
+    lines += door_lines(why_not is None, found.available)
     if todo:
         lines.append("to get the rest:")
         lines += [f"  - {t}" for t in todo]
     else:
         lines.append("nothing to do: bots are sandboxed and each has a cgroup of its own")
+    return lines
+
+
+def door_lines(sandboxed: bool, grouped: bool) -> list[str]:
+    """One line per door through which entrant code runs (`arena.wire.door.DOORS`), and how
+    it is contained here (with isolation auto, cxarena's default)."""
+    from arena.wire.door import DOORS
+
+    how = ("in the sandbox (namespaces, seccomp, read-only files, the sandbox user)"
+           if sandboxed else "WITHOUT a sandbox (as this user)")
+    how += ", " + ("a cgroup and rlimits" if grouped else "rlimits")
+    lines = ["doors to entrant code (each runs as a game's bot does, with isolation auto):"]
+    lines += [f"  - {name}: {what}: {how}" for name, what in DOORS.items()]
+    lines.append("  - not a door: `cxarena players` and `serve` import your own players/ "
+                 "folder's bots to list them (your code), in the sandbox too")
     return lines
 
 

@@ -393,6 +393,8 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
     containment = _containment(data)
     if containment:
         items.append(("containment", containment))
+    if m.get("doors"):  # every door through which the entrants' code ran, and how
+        items.append(("entrant code", str(m["doors"])))
     if isinstance(fp.get("fresh_process"), bool):
         items.append(("bot processes", "a fresh process for every game" if fp["fresh_process"]
                       else "reused between games"))

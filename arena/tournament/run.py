@@ -50,6 +50,7 @@ from arena.tournament.openings import Judge
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.tournament.progress import Progress, key_and_prior
 from arena.tournament.schedule import GameSpec, make_schedule
+from arena.wire.door import DOORS
 
 __all__ = ["FORFEIT", "TournamentOutcome", "default_results_dir", "forfeit_record",
            "forfeit_section", "forfeits", "match_settings", "run_tournament"]
@@ -224,15 +225,20 @@ def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, 
                   f"removed; they are played again", file=sys.stderr)
 
 
-def _bind(store: ResultStore, config: TournamentConfig, scheduled: int) -> None:
+def _bind(store: ResultStore, config: TournamentConfig, scheduled: int,
+          isolated: bool) -> None:
     store.bind(config.fingerprint(), config.name)
+    how = ("in the sandbox" if isolated else "without a sandbox (isolation "
+           f"{config.isolation})") + (", with a cgroup or rlimits each" if config.cgroups
+                                      else ", with rlimits each")
     store.set_meta("config", json.dumps({
         "name": config.name, "path": config.path,
         "players": [p.to_dict() for p in config.players],
         "boards": [list(b) for b in config.boards], "board_set": config.board_set,
         "timeout_s": config.timeout_s, "rounds": config.rounds, "seed": config.seed,
         "format": config.format, "challengers": list(config.challengers),
-        "games": scheduled, "version": __version__}))
+        "games": scheduled, "version": __version__,
+        "doors": f"{', '.join(DOORS)}: {how}"}))
 
 
 def _executor(config: TournamentConfig, results_dir: Path, isolation: Isolation) -> Executor:
@@ -359,7 +365,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     containment = containment_summary(config.cgroups)
     print(containment, file=sys.stderr)
     with ResultStore(results_dir / DB_FILE) as store, _run_log(results_dir / LOG_FILE):
-        _bind(store, config, len(schedule))
+        _bind(store, config, len(schedule), isolation.isolated)
         done = store.done_ids()
         todo = [g for g in schedule if g.game_id not in done]
         forfeited = [g for g in todo if g.p1 in broken or g.p2 in broken]

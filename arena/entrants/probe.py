@@ -196,15 +196,21 @@ def probe_each(targets: Sequence[str], timeout_s: float,
     target that takes longer or ends its process gets an error."""
     unique = list(dict.fromkeys(targets))
     results: dict[str, DoorResult] = {}
+    failures: list[BaseException] = []
 
     def one(target: str) -> None:
-        results[target] = door_run(probe_job([target], timeout_s, game))
+        try:
+            results[target] = door_run(probe_job([target], timeout_s, game))
+        except BaseException as e:  # the harness's (a bot's fault is in the result)
+            failures.append(e)
 
     threads = [threading.Thread(target=one, args=(t,), daemon=True) for t in unique]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if failures:
+        raise failures[0]
     out: dict[str, Probe] = {}
     for target in unique:
         result = results[target]
@@ -291,9 +297,15 @@ def check_loadable(specs: Sequence[BotSpec],
     unique = {spec.text: spec for spec in specs}
     errors: dict[str, str] = {}
 
+    failures: list[BaseException] = []
+
     def java(text: str, spec: BotSpec) -> None:
         assert spec.cls is not None
-        why = check_class(JavaTarget(spec.classpath, spec.cls), timeout_s)
+        try:
+            why = check_class(JavaTarget(spec.classpath, spec.cls), timeout_s)
+        except BaseException as e:  # the harness's (a bot's fault is in `why`)
+            failures.append(e)
+            return
         if why is not None:
             errors[text] = f"bot {text!r}: {why}"
 
@@ -307,4 +319,6 @@ def check_loadable(specs: Sequence[BotSpec],
             errors[python[target]] = f"bot {python[target]!r}: {probe.error}"
     for t in threads:
         t.join()
+    if failures:
+        raise failures[0]
     return {text: errors[text] for text in unique if text in errors}

@@ -9,9 +9,10 @@ its seccomp filter, a cgroup or rlimits, as the sandbox user, the entrant's file
 returns a `DoorResult`. The entrants never start such a process themselves.
 
 The entrants and the referee meet here (neither imports the other): entry points (the command
-line, the league's server and workers, a Dask worker) call `arena.referee.door.install` with
-their isolation setting, which puts its runner here with `install`. `run` without a runner
-is a harness bug and says so.
+line, a tournament's config, a match) call `arena.referee.door.install` with their isolation
+setting, which puts its runner here with `install`. Where none did, `run` imports the
+referee's door module, which installs the default (isolation auto: the sandbox wherever the
+machine has one): code an entrant supplied never runs outside the door.
 
 Must not live here: how a sandbox is built (`arena.referee.sandbox`), what a bot is
 (`arena.entrants`).
@@ -19,6 +20,7 @@ Must not live here: how a sandbox is built (`arena.referee.sandbox`), what a bot
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -78,6 +80,8 @@ class DoorResult:
 
 Runner = Callable[[DoorJob], DoorResult]
 _runner: Runner | None = None
+#: the module whose import installs the default door (the default isolation and cgroups)
+DEFAULT_RUNNER_MODULE = "arena.referee.door"
 
 
 def install(runner: Runner) -> None:
@@ -96,6 +100,10 @@ def run(job: DoorJob) -> DoorResult:
     if job.door not in DOORS:
         raise ValueError(f"unknown door {job.door!r}")
     if _runner is None:
-        raise RuntimeError("no door is installed for entrant code in this process "
-                           "(call arena.referee.door.install first)")
+        # nothing installed (a library caller, a test): the referee's default door, looked up
+        # by name so that this layer imports no referee module; importing it installs it
+        importlib.import_module(DEFAULT_RUNNER_MODULE)
+    if _runner is None:
+        raise RuntimeError(f"no door is installed for entrant code in this process "
+                           f"(importing {DEFAULT_RUNNER_MODULE} should install one)")
     return _runner(job)

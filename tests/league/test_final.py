@@ -144,3 +144,54 @@ def test_students_read_the_final_report_without_the_bots_own_words(tmp_path: Pat
         assert "BOT-WORDS" not in public.text and "crashed" in public.text
         assert "script-src 'self' 'sha256-" in public.headers["content-security-policy"]
         c.post("/logout", data={"csrf": token})
+
+
+SABOTEUR = b'''import sys
+
+from arena.player import CXPlayer
+
+if sys.argv[0].endswith("probe.py"):  # only when it is being checked
+    raise RuntimeError("no final for anyone")
+
+
+class Saboteur(CXPlayer):
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        pass
+
+    def selectColumn(self, B):
+        return B.getAvailableColumns()[0]
+
+    def playerName(self):
+        return "saboteur"
+'''
+
+
+def test_an_entry_that_fails_to_load_at_the_final_forfeits_and_the_rest_play(
+        tmp_path: Path) -> None:
+    """A bot that raises only when it is probed passed its check and rating games (tested
+    elsewhere: the check plays it); at the final's start it fails to load: it forfeits its
+    games, recorded as such for the teacher, and the others play."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
+                   "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
+               "bob": lg.add_user("bob")}
+    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
+    lg.submit("bob", [("saboteur.py", SABOTEUR)])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.freeze()
+    lg.conn.close()
+    d = tmp_path / "lg"
+    c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
+    token = log_in(c, "teacher", secrets["teacher"])
+    assert c.post("/admin/final", data={"csrf": token}).status_code == 200
+    assert wait_finished(d) == "finished"
+    status = final_status(League.open(d))
+    assert status.games_stored == status.games_total == 3 * 2 * 1
+    full = c.get("/final/report.html").text
+    assert "ann" in full and "bob" in full
+    assert "forfeit: " in full and "fails to import: RuntimeError: no final for anyone" in full
+    rows = (d / "results" / "final" / "standings.csv").read_text()
+    assert "bob" in rows and "ann" in rows

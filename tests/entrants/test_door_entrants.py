@@ -321,3 +321,46 @@ def test_a_java_class_check_runs_in_the_sandbox(tmp_path: Path, java_cache: Path
 def test_the_jvm_logs_to_stderr_never_to_the_protocol_channel() -> None:
     i = DEFAULT_JVM_OPTIONS.index("-Xlog:disable")
     assert DEFAULT_JVM_OPTIONS[i + 1] == "-Xlog:all=warning:stderr"
+
+
+@needs_jdk
+def test_a_java_bot_at_the_task_cap_is_charged_for_the_cap_not_for_the_jvms_words(
+        tmp_path: Path, java_cache: Path) -> None:
+    """A Java bot that starts threads until the task cap refuses one: the JVM warns
+    ("Failed to start thread"); that warning goes to the bot's log, not onto the protocol
+    channel, so the record names the cap (or the bot plays on), never an illegal answer."""
+    body = """
+    public int selectColumn(CXBoard B) {
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 500; i++) {
+                Thread t = new Thread(() -> { try { Thread.sleep(100000); }
+                                              catch (InterruptedException e) {} });
+                t.setDaemon(true);
+                t.start();
+                threads.add(t);
+            }
+        } catch (Throwable e) {
+            System.err.println("no more threads: " + e);
+        }
+        return B.getAvailableColumns()[0];
+    }
+"""
+    source = BOT_JAVA.format(name="Threads", body="").replace(
+        "    public int selectColumn(CXBoard B) { return B.getAvailableColumns()[0]; }\n",
+        body)
+    f = tmp_path / "bot" / "connectx" / "Threads" / "Threads.java"
+    f.parent.mkdir(parents=True)
+    f.write_text(source)
+    spec = parse_spec(f"java:{tmp_path / 'bot'}")
+    from arena.limits import Limits
+    from arena.records import Reason
+    from arena.referee.referee import MatchSettings, Referee
+
+    with Referee(MatchSettings(limits=Limits(timeout_s=2.0, max_tasks=64),
+                               log_dir=str(tmp_path / "logs"))) as ref:
+        rec = ref.play(spec, parse_spec("L0"), 4, 4, 3, 5)
+    assert rec.reason is not Reason.ILLEGAL, rec.detail
+    assert "Failed to start thread" not in rec.detail
+    if rec.is_fault:  # where a cgroup counts the tasks, the cap is the bot's fault
+        assert "tasks" in rec.detail, rec.detail

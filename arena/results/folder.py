@@ -25,8 +25,9 @@ __all__ = ["code_section", "read_results", "read_standings", "remove_results",
 
 
 def read_results(store: ResultStore) -> tuple[Standings, dict[str, Any], list[StoredGame]]:
-    """Standings of every game in `store`, the stored config summary (the one reader of it),
-    and the games."""
+    """Standings of the games in `store` between the players of its config (all of them when
+    it has no config summary), the stored config summary (the one reader of it), and those
+    games."""
     raw = store.get_meta("config")
     meta: dict[str, Any] = json.loads(raw) if raw else {}
     players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
@@ -34,6 +35,9 @@ def read_results(store: ResultStore) -> tuple[Standings, dict[str, Any], list[St
     games = list(store.games())
     if not players:  # a database without a config summary: take names from the games
         players = list(dict.fromkeys(n for g in games for n in (g.player1, g.player2)))
+    else:  # the config's players: a player removed from it keeps its games out of the table
+        field = set(players)
+        games = [g for g in games if g.player1 in field and g.player2 in field]
     return compute_standings(players, games, boards), meta, games
 
 

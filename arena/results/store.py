@@ -28,6 +28,9 @@ DB_FILE = "games.sqlite"
 #: 2: the label columns (pair_id, tournament, code1, code2, timeout_s, grace_s) come from the
 #: record's fields; a database of schema 1 gains them (filled from its records) when opened
 SCHEMA_VERSION = 2
+#: keys of a stored fingerprint that no longer make games incomparable ("players": a growing
+#: round robin; a game's id names its players)
+RETIRED_KEYS = ("players",)
 
 #: the columns of `games`, each a field of `GameRecord` (plus stored_at and the record itself)
 _COLUMNS = (("game_id", "TEXT NOT NULL UNIQUE"), ("round", "INTEGER NOT NULL"),
@@ -136,13 +139,19 @@ class ResultStore:
         raw = self.get_meta("fingerprint")
         return None if raw is None else dict(json.loads(raw))
 
-    def bind(self, fingerprint: dict[str, Any], name: str) -> None:
+    def bind(self, fingerprint: dict[str, Any], name: str,
+             retired: tuple[str, ...] = RETIRED_KEYS) -> None:
         """Tie this store to a config, or check it is the one the stored games came from.
 
         Raises UsageError naming the differing keys if stored games came from a different
-        config (their results would not be comparable).
+        config (their results would not be comparable). Keys of the stored fingerprint in
+        `retired` that `fingerprint` no longer has (the player list of older stores) do not
+        count, and are dropped from it.
         """
         stored = self.fingerprint()
+        if stored is not None and any(k in stored and k not in fingerprint for k in retired):
+            stored = {k: v for k, v in stored.items() if k not in retired or k in fingerprint}
+            self.set_meta("fingerprint", json.dumps(stored, sort_keys=True))
         if stored is None or self.count() == 0:
             self._db.execute("BEGIN IMMEDIATE")
             try:

@@ -173,7 +173,10 @@ class TournamentConfig:
         return self.limits.timeout_s
 
     def fingerprint(self) -> dict[str, Any]:
-        """What makes two runs' games comparable (everything but workers, scheduler, name)."""
+        """What makes two runs' games comparable (everything but workers, scheduler, name, and
+        the player list: a game's id names its two players, so a player added to a config that
+        ran plays only its own games, and a removed one's games leave the table; a player whose
+        entry changed is the run's to find, `arena.tournament.run`)."""
         extra: dict[str, Any] = {}
         if self.format != "round-robin":  # absent keys keep old results directories valid
             extra["format"] = self.format
@@ -184,7 +187,6 @@ class TournamentConfig:
             extra["game"] = self.game
             extra["params"] = [dict(p) for p in self.param_sets]
         return extra | {
-            "players": sorted((p.to_dict() for p in self.players), key=lambda d: d["name"]),
             "boards": sorted([list(b) for b in self.boards]),
             **self.limits.to_dict(),
             "rounds": self.rounds,

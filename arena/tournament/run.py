@@ -136,11 +136,31 @@ def changed_players(store: ResultStore, codes: dict[str, str]) -> dict[str, str]
     return changed
 
 
+def changed_entries(store: ResultStore, config: TournamentConfig) -> dict[str, str]:
+    """{player: why} for the players whose entry (SPEC, options) differs from the one their
+    stored games were played with (a player added or removed is not a change: a growing
+    round robin plays only the new pairings)."""
+    raw = store.get_meta("config")
+    before = {p.get("name"): p for p in (json.loads(raw) if raw else {}).get("players", [])
+              if isinstance(p, dict)}
+    stored = store.stored_code()
+    changed = {}
+    for p in config.players:
+        old = before.get(p.name)
+        if old is None or p.name not in stored:
+            continue
+        if old.get("spec") != p.spec:
+            changed[p.name] = f"SPEC {old.get('spec')} -> {p.spec}"
+        elif (old.get("options") or {}) != dict(p.options):
+            changed[p.name] = "options changed"
+    return changed
+
+
 def _refuse_changed(results_dir: Path, changed: dict[str, str]) -> None:
     lines = "; ".join(f"{name} ({why})" for name, why in sorted(changed.items()))
     raise UsageError(
-        f"{results_dir}: the code of {len(changed)} bot(s) changed since their games were "
-        f"stored: {lines}. Their old games are not comparable with new ones. Rerun with "
+        f"{results_dir}: the code or entry of {len(changed)} bot(s) changed since their games "
+        f"were stored: {lines}. Their old games are not comparable with new ones. Rerun with "
         f"--replay-changed to replay exactly the games of the changed bots (all other games "
         f"are kept), or with --fresh to start over")
 
@@ -216,7 +236,7 @@ def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, 
         return
     with ResultStore(results_dir / DB_FILE) as probe:
         probe.bind(config.fingerprint(), config.name)
-        changed = changed_players(probe, codes)
+        changed = changed_players(probe, codes) | changed_entries(probe, config)
         if changed and not replay_changed:
             _refuse_changed(results_dir, changed)
         if changed:

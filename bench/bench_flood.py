@@ -55,9 +55,7 @@ def measure(flood_s: float, pinned: bool, caps: bool) -> dict[str, Any]:
             "detail": rec.detail, "overload": len(rec.extra.get("overload", []))}
 
 
-def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    flood_s = float(args[0]) if args else 20.0
+def main(flood_s: float = 20.0) -> None:
     print(f"\n## A comment flood of {flood_s:g} s against a 0.5 s move\n")
     print("| referee thread | comment caps | play took (start-up) | reason | offender | "
           "overload replays | detail |")
@@ -72,4 +70,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(*(float(a) for a in sys.argv[1:2]))

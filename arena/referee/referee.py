@@ -190,14 +190,19 @@ class _Game:
     #: time.perf_counter() at the game's start, for its wall-clock limit (None: no limit, a
     #: game with an untimed seat)
     clock_start: float | None = None
+    #: the plies its wall-clock limit is made for: its move cap, else its expected length
+    #: (`Game.cost`, once per game: it may be dear)
+    plies: int = 0
+
+    def __post_init__(self) -> None:
+        req = self.req
+        self.plies = req.max_moves if req.max_moves is not None else math.ceil(req.game.cost())
 
     def time_limit_s(self, limits: Limits) -> float:
-        """The game's wall-clock limit so far (`game_time_limit_s`): for its move cap, else its
-        expected length (`Game.cost`), or the moves played where more (a long game of a game
-        whose length is only estimated is never cut short for being long)."""
-        req = self.req
-        plies = req.max_moves if req.max_moves is not None else math.ceil(req.game.cost())
-        return game_time_limit_s(limits, max(plies, self.ply or 0))
+        """The game's wall-clock limit so far (`game_time_limit_s`): for `plies`, or the moves
+        played where more (a long game of a game whose length is only estimated is never cut
+        short for being long)."""
+        return game_time_limit_s(limits, max(self.plies, self.ply or 0))
 
     def time_deadline(self, limits: Limits) -> float | None:
         """When the game's wall-clock limit ends (a time.perf_counter() value), or None."""

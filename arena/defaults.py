@@ -50,3 +50,20 @@ MAX_TASKS = 512
 MIN_TASKS = 16
 #: use cgroups for bots where the machine offers them (`cxarena doctor` says what it offers)
 CGROUPS = True
+#: the most protocol comment lines (empty, or starting with #: arena.wire.protocol) and KiB of
+#: them a bot may write in answer to one request (counted from the request to its answer, and
+#: what it wrote since its last answer); one more is the bot's fault (`illegal` for a move,
+#: `crash` for `newgame`), whose detail says so
+MAX_COMMENT_LINES = 10_000
+MAX_COMMENT_KB = 1024
+#: a late move during which the bot wrote more comment lines or KiB than these is charged as
+#: late, never voided as the machine's (overload): the referee's reading of them is CPU the
+#: bot made it spend
+OVERLOAD_MAX_COMMENT_LINES = 1000
+OVERLOAD_MAX_COMMENT_KB = 64
+#: every game has a wall-clock limit: GAME_TIME_FACTOR x (start-up limit + (2 + plies) x (limit
+#: + grace)) + GAME_TIME_SLACK_S, plies being the game's move cap or its expected length
+#: (`Game.cost`), or the moves played so far where more; past it the game ends and the bot
+#: being waited on is charged a `timeout`
+GAME_TIME_FACTOR = 2.0
+GAME_TIME_SLACK_S = 30.0

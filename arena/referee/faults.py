@@ -12,9 +12,9 @@ import os
 from arena.records import Reason
 from arena.wire import protocol
 
-__all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "Fault", "SeatFault", "first_last", "line_of",
-           "is_comment", "parse", "read_lines", "show", "timeout_detail",
-           "startup_output", "with_memory"]
+__all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "Fault", "SeatFault", "TooManyComments",
+           "comment_flood", "first_last", "line_of", "is_comment", "parse", "read_lines", "show",
+           "game_time_detail", "timeout_detail", "startup_output", "with_memory"]
 
 #: start of the detail of a crash because the bot never answered `hello` with `ready`
 FAILED_TO_START = "failed to start"
@@ -75,6 +75,13 @@ def timeout_detail(what: str, elapsed_s: float, limit_s: float, grace_s: float,
             f"{over_ms:.1f} ms (grace {grace_s * 1000:g} ms)")
 
 
+def game_time_detail(what: str, limit_s: float, elapsed_s: float) -> str:
+    """The detail of a game ended by its wall-clock limit while waiting for this bot."""
+    return (f"{what}: the game's wall-clock limit of {limit_s:.1f} s passed while waiting "
+            f"for this bot ({elapsed_s * 1000:.1f} ms into the request); charged to the bot "
+            f"being waited on")
+
+
 def first_last(lines: list[str]) -> str:
     shown = [repr(ln[:200]) for ln in lines]
     if len(shown) <= 2:
@@ -113,12 +120,31 @@ def parse(line: bytes) -> protocol.Reply:
 
 
 def is_comment(line: bytes) -> bool:
-    """A line the protocol ignores (empty or starting with #); anything else, even a line that
-    does not parse, is output the bot was not asked for."""
-    try:
-        return isinstance(parse(line), protocol.Comment)
-    except protocol.ProtocolError:
-        return False
+    """A line the protocol ignores (`protocol.is_comment`: empty, blank or starting with #);
+    anything else, even a line that does not parse, is output the bot was not asked for.
+    The common comments (empty, `#...`) are told without decoding: a flood of them costs
+    the referee as little as it can."""
+    if not line or line[0] == 0x23:  # b"#"
+        return True
+    return protocol.is_comment(line.decode("utf-8", "backslashreplace"))
+
+
+class TooManyComments(Exception):
+    """The bot wrote more protocol comments in one request than the caps allow (the text says
+    how many, and the caps)."""
+
+
+def comment_flood(lines: int, nbytes: int, max_lines: int, max_bytes: int,
+                  is_move: bool) -> TooManyComments | None:
+    """The fault of a bot that wrote `lines` comment lines of `nbytes` bytes (newlines
+    included) in one request, if that is over either cap; else None."""
+    one = "move" if is_move else "request"
+    caps = f"(the cap is {max_lines} lines and {max_bytes // 1024} KiB of comments per {one})"
+    if lines > max_lines:
+        return TooManyComments(f"wrote {lines} comment lines in one {one} {caps}")
+    if nbytes > max_bytes:
+        return TooManyComments(f"wrote {nbytes} bytes of comments in one {one} {caps}")
+    return None
 
 
 def show(line: bytes | str) -> str:

@@ -45,6 +45,7 @@ import struct
 import subprocess
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -150,7 +151,9 @@ class BotProcess:
         self.log_path = log_path
         self.max_line_bytes = max_line_bytes
         self._buf = bytearray()
-        self._marks: list[tuple[int, int | None]] = []  # (end offset in _buf, arrival ns)
+        self._pos = 0  # where the unread bytes of _buf start (read ones are cut in bulk)
+        #: (end offset in _buf, arrival ns) of each write not yet read to its end
+        self._marks: deque[tuple[int, int | None]] = deque()
         self._eof = False
         self._killed = False
         self._frozen = False
@@ -300,18 +303,36 @@ class BotProcess:
         self._marks.append((len(self._buf), arrival_ns))
         return True
 
-    def _take_line(self) -> bytes | None:
-        i = self._buf.find(b"\n")
+    def _take_line(self, arrived_by_ns: int | None = None) -> bytes | None:
+        """The next complete line of the buffer, or None. With `arrived_by_ns`, only a line
+        whose newline reached the kernel by then (a known arrival): a later one stays.
+        Linear in what is read: a write of 65536 newlines costs 65536 short steps."""
+        buf = self._buf
+        i = buf.find(b"\n", self._pos)
         if i < 0:
-            if len(self._buf) > self.max_line_bytes:
+            if len(buf) - self._pos > self.max_line_bytes:
                 raise LineTooLong(f"more than {self.max_line_bytes} bytes without a newline")
             return None
-        line = bytes(self._buf[:i])
         used = i + 1
-        del self._buf[:used]
+        marks = self._marks
+        while marks and marks[0][0] < used:  # writes read to their end before this newline
+            marks.popleft()
         # the line arrived with the write that brought its newline
-        self.line_arrival_ns = next((ns for end, ns in self._marks if end >= used), None)
-        self._marks = [(end - used, ns) for end, ns in self._marks if end > used]
+        arrival_ns = marks[0][1] if marks else None
+        if arrived_by_ns is not None and (arrival_ns is None or arrival_ns > arrived_by_ns):
+            return None
+        line = bytes(buf[self._pos:i])
+        self._pos = used
+        if marks and marks[0][0] == used:
+            marks.popleft()
+        self.line_arrival_ns = arrival_ns
+        if used == len(buf):
+            buf.clear()
+            self._pos = 0
+        elif used >= 65536 and 2 * used >= len(buf):  # cut what was read, now and then
+            del buf[:used]
+            self._marks = deque((end - used, ns) for end, ns in marks)
+            self._pos = 0
         if len(line) > self.max_line_bytes:
             raise LineTooLong(f"a line of {len(line)} bytes")
         return line
@@ -319,28 +340,50 @@ class BotProcess:
     def read_line(self, deadline_s: float) -> bytes | None:
         """The next line (without b"\\n"), or None if none is complete by `deadline_s`
         (a time.perf_counter() value); `line_arrival_ns` then tells when it arrived. Raises
-        EOFError when the bot closed its stdout, and LineTooLong."""
+        EOFError when the bot closed its stdout, and LineTooLong.
+
+        Every read has this deadline, whatever arrives: once it has passed, only lines that
+        reached the kernel by the deadline (a referee woken late still reads an answer that
+        was in time) are returned, and the first write that arrived after it ends the
+        reading. A bot that floods its stdout (comments included) cannot keep a caller
+        reading past the deadline; callers count what they accept (the referee caps comments
+        per request)."""
+        deadline_ns = time.time_ns() + round((deadline_s - time.perf_counter()) * 1e9)
         while True:
-            line = self._take_line()
+            late = time.perf_counter() >= deadline_s
+            line = self._take_line(deadline_ns if late else None)
             if line is not None:
                 return line
+            if late and self._buf.find(b"\n", self._pos) >= 0:
+                return None  # a complete line, but it arrived after the deadline
             if self._eof:
                 raise EOFError("the bot closed its stdout")
             remaining_s = deadline_s - time.perf_counter()
             if remaining_s <= 0:
-                # One last look without waiting: output already waiting counts (its arrival
-                # time decides whether it was late).
+                # One look without waiting, a write at a time: output that reached the kernel
+                # by the deadline counts (its arrival time decides whether it was late); a
+                # write that arrived after it ends the reading.
                 if not self._fill(0.0):
                     if self._eof:
                         continue
                     return None
+                arrived = self._marks[-1][1] if self._marks else None
+                if arrived is None or arrived > deadline_ns:
+                    return None  # any line it completes is late; the reading ends here
                 continue
             self._fill(remaining_s)
 
-    def drain(self) -> list[bytes]:
-        """Complete lines the bot wrote while no request was pending (without waiting)."""
-        while self._fill(0.0):
-            pass
+    def drain(self, max_bytes: int | None = None) -> list[bytes]:
+        """Complete lines the bot wrote while no request was pending (without waiting): what
+        reached the kernel before this call, at most `max_bytes` of it (default: four times
+        the longest line). The rest, if any, stays for the next read."""
+        since_ns = time.time_ns()
+        budget = 4 * (self.max_line_bytes + 1) if max_bytes is None else max_bytes
+        start = len(self._buf)
+        while len(self._buf) - start < budget and self._fill(0.0):
+            arrived = self._marks[-1][1] if self._marks else None
+            if arrived is not None and arrived > since_ns:
+                break
         lines: list[bytes] = []
         while True:
             line = self._take_line()

@@ -32,6 +32,7 @@ import atexit
 import dataclasses
 import itertools
 import logging
+import math
 import os
 import queue
 import threading
@@ -52,6 +53,9 @@ from arena.referee.faults import (
     MOVE_CAP_DETAIL,
     Fault,
     SeatFault,
+    TooManyComments,
+    comment_flood,
+    game_time_detail,
     is_comment,
     line_of,
     parse,
@@ -66,7 +70,8 @@ from arena.referee.sandbox import MODES, Sandbox, resolve
 from arena.wire import protocol
 from arena.wire.launch import Launchable
 
-__all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "GameRequest", "MatchSettings", "Referee"]
+__all__ = ["FAILED_TO_START", "MOVE_CAP_DETAIL", "GameRequest", "MatchSettings", "Referee",
+           "game_time_limit_s"]
 
 log = logging.getLogger("arena.referee")
 
@@ -151,6 +156,15 @@ def course_game(M: int, N: int, K: int) -> Game:
     return cls(**cls.dialect_params([str(M), str(N), str(K)]))
 
 
+def game_time_limit_s(limits: Limits, plies: int) -> float:
+    """The wall-clock limit of a game of `plies` moves under `limits` (`defaults`:
+    GAME_TIME_FACTOR x (start-up + (2 + plies) x (limit + grace)) + GAME_TIME_SLACK_S):
+    generous, a backstop behind every read's own deadline."""
+    return (defaults.GAME_TIME_FACTOR * (limits.startup_timeout_s
+                                         + (2 + plies) * limits.deadline_s)
+            + defaults.GAME_TIME_SLACK_S)
+
+
 def _utc_now() -> str:
     """ISO 8601 UTC with milliseconds, e.g. 2025-01-31T12:00:00.123+00:00 (fromisoformat-able)."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
@@ -173,6 +187,28 @@ class _Game:
     stderr_tail: str = ""
     extra: dict[str, Any] = field(default_factory=dict)  # what the record's extra adds
     ply: int | None = None  # the move being asked for (None: before the first, in init)
+    #: time.perf_counter() at the game's start, for its wall-clock limit (None: no limit, a
+    #: game with an untimed seat)
+    clock_start: float | None = None
+    #: the plies its wall-clock limit is made for: its move cap, else its expected length
+    #: (`Game.cost`, once per game: it may be dear)
+    plies: int = 0
+
+    def __post_init__(self) -> None:
+        req = self.req
+        self.plies = req.max_moves if req.max_moves is not None else math.ceil(req.game.cost())
+
+    def time_limit_s(self, limits: Limits) -> float:
+        """The game's wall-clock limit so far (`game_time_limit_s`): for `plies`, or the moves
+        played where more (a long game of a game whose length is only estimated is never cut
+        short for being long)."""
+        return game_time_limit_s(limits, max(self.plies, self.ply or 0))
+
+    def time_deadline(self, limits: Limits) -> float | None:
+        """When the game's wall-clock limit ends (a time.perf_counter() value), or None."""
+        if self.clock_start is None:
+            return None
+        return self.clock_start + self.time_limit_s(limits)
 
     def end(self, reason: Reason, winner: int | None, detail: str = "") -> None:
         self.reason, self.winner, self.detail = reason, winner, detail
@@ -327,7 +363,8 @@ class Referee:
         version = protocol.version_of(req.game)
         seats = [self._pool.seat(bot, opts, i + 1 in req.untimed, version)
                  for i, (bot, opts) in enumerate(zip((req.p1, req.p2), req.options, strict=True))]
-        game = _Game(req, seats, _utc_now())
+        game = _Game(req, seats, _utc_now(),
+                     clock_start=None if req.untimed else time.perf_counter())
         finished = False  # False while a game is interrupted by a non-bot exception
         try:
             self._start(game)
@@ -394,7 +431,7 @@ class Referee:
             game.current = i
             msg = protocol.newgame(req.game, i + 1, self.limits.timeout_s, req.seed,
                                    seat.options)
-            reply, seat.init_ms = self._request(seat, msg, what, False)
+            reply, seat.init_ms = self._request(seat, msg, what, False, game)
             if not isinstance(reply, protocol.Ok):
                 raise Fault(Reason.CRASH, f"{what}: expected `ok NAME`, got "
                             f"{show(line_of(reply))}")
@@ -424,7 +461,7 @@ class Referee:
             what = f"{call} (move {game.ply})"
             msg = protocol.opponent_lines(texts[told[current]:])
             reply, elapsed_ms = self._request(game.seats[current], msg + protocol.go(), what,
-                                              True)
+                                              True, game)
             if not isinstance(reply, protocol.Play):
                 raise Fault(Reason.ILLEGAL, f"{what}: expected `play MOVE`, got "
                             f"{show(line_of(reply))}")
@@ -487,15 +524,15 @@ class Referee:
         return {"cgroup": self.containment.backend, "peak_memory_mb": peaks}
 
     # -------------------------------------------------------------- requests
-    def _request(self, seat: Seat, data: str, what: str,
-                 is_move: bool) -> tuple[protocol.Reply, float]:
+    def _request(self, seat: Seat, data: str, what: str, is_move: bool,
+                 game: _Game) -> tuple[protocol.Reply, float]:
         """Send a timed request and return (reply, elapsed_ms); raises Fault."""
         proc = seat.proc
         assert proc is not None
         bad = Reason.ILLEGAL if is_move else Reason.CRASH
         try:
-            _no_stale_output(proc, what)
-            return self._exchange(seat, proc, data, what)
+            comments = _no_stale_output(proc, what)
+            return self._exchange(seat, proc, data, what, is_move, game, comments)
         except (EOFError, BrokenPipeError, ConnectionResetError) as e:
             closed = "stdin" if isinstance(e, (BrokenPipeError, ConnectionResetError)) else "stdout"
             proc.thaw()  # a stopped process cannot finish exiting
@@ -515,22 +552,32 @@ class Referee:
             raise Fault(bad, f"{what}: {e}") from None
         except _Stale as e:
             raise Fault(bad, f"{what}: unsolicited output before the request{e}") from None
+        except TooManyComments as e:
+            raise Fault(bad, f"{what}: {e}") from None
 
-    def _exchange(self, seat: Seat, proc: BotProcess, data: str,
-                  what: str) -> tuple[protocol.Reply, float]:
-        """Write the request, thaw the bot, wait for its answer line until the deadline."""
+    def _exchange(self, seat: Seat, proc: BotProcess, data: str, what: str, is_move: bool,
+                  game: _Game, comments: tuple[int, int] = (0, 0)
+                  ) -> tuple[protocol.Reply, float]:
+        """Write the request, thaw the bot, wait for its answer line until the deadline (the
+        move's, or the game's wall-clock limit if that comes first). Comment lines are
+        counted against the caps (`comments`: those it wrote since its last answer)."""
         lim = self.limits
+        max_lines, max_bytes = defaults.MAX_COMMENT_LINES, defaults.MAX_COMMENT_KB * 1024
+        lines, nbytes = comments
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
         cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
+        referee_cpu_before = time.thread_time_ns()  # what reading its output costs us
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + lim.deadline_s
+        game_deadline = game.time_deadline(lim)
+        stop = deadline if game_deadline is None else min(deadline, game_deadline)
         # Write first, then resume: the bot wakes once, with its request already waiting.
         proc.send(data.encode())
         proc.thaw()
         while True:
             line = proc.read_line(time.perf_counter() + _UNTIMED_WAIT_S if seat.untimed
-                                  else deadline)
+                                  else stop)
             elapsed_s = time.perf_counter() - t0
             if line is not None and proc.line_arrival_ns is not None:
                 # When the answer reached the kernel, not when this thread got to it.
@@ -540,12 +587,23 @@ class Referee:
             if line is None:
                 if seat.untimed:
                     continue
+                if stop < deadline:  # the game's wall-clock limit: no replay
+                    proc.freeze()
+                    raise Fault(Reason.TIMEOUT, game_time_detail(
+                        what, game.time_limit_s(lim), elapsed_s))
                 raise self._late(proc, sched_before, timeout_detail(
                     what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s,
-                    cpu_before)
-            reply = parse(line)
-            if isinstance(reply, protocol.Comment):
+                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
+            if is_comment(line):
+                lines += 1
+                nbytes += len(line) + 1
+                if lines > max_lines or nbytes > max_bytes:
+                    proc.freeze()
+                    flood = comment_flood(lines, nbytes, max_lines, max_bytes, is_move)
+                    assert flood is not None
+                    raise flood
                 continue
+            reply = parse(line)
             proc.freeze()
             over = proc.limit_fault()
             if over is not None:
@@ -553,28 +611,42 @@ class Referee:
             if not seat.untimed and elapsed_s > lim.deadline_s:
                 raise self._late(proc, sched_before, timeout_detail(
                     what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s,
-                    cpu_before)
+                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
             if isinstance(reply, protocol.ErrorReply):
                 raise Fault(Reason.CRASH, with_memory(
                     f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.peak_kb()))
             return reply, elapsed_s * 1000.0
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
-              detail: str, elapsed_s: float, cpu_before: int | None = None) -> Fault:
+              detail: str, elapsed_s: float, cpu_before: int | None = None,
+              comments: tuple[int, int] = (0, 0), referee_cpu_ns: int = 0) -> Fault:
         """The timeout fault of a late move, marked as the machine's (`overload`) when the
         bot's threads waited on a run queue, beyond what its own threads used, for at least
         the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md).
         With a cgroup, "its own" is everything in the group (children and threads born
         during the move included): only something outside the group can void the move.
-        A bot over its cgroup's limits is charged for that instead."""
+        A bot over its cgroup's limits is charged for that instead.
+
+        CPU the referee spent on the bot's output is the bot's own: the referee thread's CPU
+        during the move (`referee_cpu_ns`) counts as the bot's, and a bot that wrote more
+        `comments` (lines, bytes) than OVERLOAD_MAX_COMMENT_LINES / _KB during the move is
+        charged at once, its detail saying so."""
         over = proc.limit_fault()
         if over is not None:
             return Fault(Reason.CRASH, f"{detail.split(':')[0]}: the bot {over}")
+        lines, nbytes = comments
+        if (lines > defaults.OVERLOAD_MAX_COMMENT_LINES
+                or nbytes > defaults.OVERLOAD_MAX_COMMENT_KB * 1024):
+            return Fault(Reason.TIMEOUT, f"{detail}; meanwhile it wrote {lines} comment lines "
+                         f"({nbytes / 1024:.0f} KiB) to stdout, whose reading is its own time "
+                         f"(no overload replay)")
         # the bot's processes were learned when it started; its new threads are looked for now
         after = proc.task_times(threads_only=True)
         cpu_after = proc.cpu_usage_ns()
         own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-        wait_s = containment.machine_wait_ns(before, after, own_cpu_ns) / 1e9
+        # the referee's own CPU while it waited: reading the bot's output (the bot's doing)
+        wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
+        wait_s = max(0, wait_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
@@ -639,13 +711,18 @@ class _Stale(Exception):
     """Output the bot wrote before it was asked (the text says what it was)."""
 
 
-def _no_stale_output(proc: BotProcess, what: str) -> None:
+def _no_stale_output(proc: BotProcess, what: str) -> tuple[int, int]:
+    """Raise _Stale for a line that is not a comment, written while no request was pending;
+    else the (lines, bytes) of the comments it wrote meanwhile (they count against the caps
+    of the request that follows)."""
     try:
-        stale = [ln for ln in proc.drain() if not is_comment(ln)]
+        lines = proc.drain()
     except LineTooLong as e:
         raise _Stale(f" ({e})") from None
+    stale = [ln for ln in lines if not is_comment(ln)]
     if stale:
         raise _Stale(f": {show(stale[0])}")
+    return len(lines), sum(len(ln) + 1 for ln in lines)
 
 
 def _check_opening(req: GameRequest) -> None:

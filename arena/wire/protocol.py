@@ -52,6 +52,7 @@ __all__ = [
     "format_seconds",
     "go",
     "hello",
+    "is_comment",
     "is_move_text",
     "newgame",
     "ok",
@@ -354,11 +355,18 @@ def error(text: str) -> str:
     return f"error {_one_line(text, 2000)}\n"
 
 
+def is_comment(line: str) -> bool:
+    """A bot line (without its newline) the protocol ignores: empty or blank (a `\\r` at the
+    end is ignored), or starting with `#`."""
+    line = line.rstrip("\r")
+    return not line.strip() or line.startswith("#")
+
+
 def parse_reply(line: str) -> Reply:
     """Decode a bot line (without its newline). Raises ProtocolError for anything unknown."""
+    if is_comment(line):
+        return Comment(line.rstrip("\r"))
     line = line.rstrip("\r")
-    if not line.strip() or line.startswith("#"):
-        return Comment(line)
     keyword, _, rest = line.partition(" ")
     if keyword == "ready":
         try:

@@ -34,7 +34,8 @@ from arena.games import GAMES, Game, make_game
 from arena.tournament.config import _check_game, resolve_board_set
 from arena.tournament.openings import board_game
 
-__all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "LeagueConfig", "parse_config"]
+__all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
+           "parse_config"]
 
 #: the game of a league.yaml without `game:`
 CONNECTX = "connectx"
@@ -44,6 +45,15 @@ DEFAULT_REFERENCE_BOTS = ("players.L0", "players.L1")
 ANCHOR_ELO = 1000.0
 #: the default of `analysis_budget_s`: CPU seconds per analysed game
 ANALYSIS_BUDGET_S = 5.0
+#: the default of `check_workers`: conformance checks run at once (at most one per student)
+CHECK_WORKERS = 2
+#: without `check_limit_s`, a check may take CHECK_LIMIT_BASE_S (the bot's start-up and the
+#: harness) plus CHECK_LIMIT_MOVES moves at the league's `timeout_s`: an honest bot's check (six
+#: games, its start-up at most 30 s) stays well inside it (1 s a move: 210 s)
+CHECK_LIMIT_BASE_S = 60.0
+CHECK_LIMIT_MOVES = 150
+#: the default of `disk_quota_mb`: the league's disk one student's versions may take (MiB)
+DISK_QUOTA_MB = 100
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,26 @@ class LeagueConfig:
     #: another game's parameter sets (league.yaml's `params:`), each a tuple of (key, value),
     #: as `TournamentConfig.param_sets`; () for Connect-X
     param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
+    #: conformance checks run at once by the server (never two of one student at a time)
+    check_workers: int = CHECK_WORKERS
+    #: the wall-clock limit of one check in seconds, start-up and every game included; a check
+    #: still running then is ended and its version fails ("took longer than ..."); None: the
+    #: default, `check_limit()`
+    check_limit_s: float | None = None
+    #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
+    #: and the unpacked trees of the versions still in use; an upload past it is refused
+    disk_quota_mb: float = DISK_QUOTA_MB
+
+    def check_limit(self) -> float:
+        """The wall-clock limit of one check: `check_limit_s`, else CHECK_LIMIT_BASE_S plus
+        CHECK_LIMIT_MOVES moves at `timeout_s`."""
+        if self.check_limit_s is not None:
+            return self.check_limit_s
+        return CHECK_LIMIT_BASE_S + CHECK_LIMIT_MOVES * self.timeout_s
+
+    @property
+    def disk_quota_bytes(self) -> int:
+        return int(self.disk_quota_mb * 1024 * 1024)
 
     @property
     def is_connectx(self) -> bool:
@@ -129,7 +159,8 @@ _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submis
          "max_pairs_per_submission",
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
-         "final_at_deadline", "analysis_budget_s", "game", "params"}
+         "final_at_deadline", "analysis_budget_s", "game", "params", "check_workers",
+         "check_limit_s", "disk_quota_mb"}
 #: the keys that name Connect-X boards, which another game does not take
 _BOARD_KEYS = ("boards", "board_set", "final_board_set")
 
@@ -248,6 +279,18 @@ def _deadline(value: Any, where: str) -> float | None:
     return when.timestamp()  # a naive time is taken as local time
 
 
+def _check_checks_and_disk(cfg: LeagueConfig, where: str) -> None:
+    """ValueError for a bad check_workers, check_limit_s or disk_quota_mb."""
+    if cfg.check_workers < 1:
+        raise ValueError(f"{where}: check_workers must be 1 or more")
+    if cfg.check_limit_s is not None and cfg.check_limit_s <= 0:
+        raise ValueError(f"{where}: check_limit_s must be positive (seconds; leave it out for "
+                         f"the default, {CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves "
+                         f"at timeout_s)")
+    if cfg.disk_quota_mb <= 0:
+        raise ValueError(f"{where}: disk_quota_mb must be positive (MiB per student)")
+
+
 def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     """Read league.yaml text; a bad key or value raises ValueError naming it and the file."""
     try:
@@ -289,6 +332,11 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         analysis_budget_s=float(_number(data, "analysis_budget_s", ANALYSIS_BUDGET_S, where,
                                         integer=False)),
         game=game, param_sets=param_sets,
+        check_workers=_number(data, "check_workers", CHECK_WORKERS, where),
+        check_limit_s=(None if data.get("check_limit_s") is None else float(
+            _number(data, "check_limit_s", 0, where, integer=False))),
+        disk_quota_mb=float(_number(data, "disk_quota_mb", DISK_QUOTA_MB, where,
+                                    integer=False)),
     )
     if "board_set" in data:
         cfg = dataclasses.replace(cfg, notes=(
@@ -312,6 +360,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
                          f"pairs_per_submission ({cfg.pairs_per_submission})")
     if cfg.opening_plies < 0:
         raise ValueError(f"{where}: opening_plies must be 0 or more")
+    _check_checks_and_disk(cfg, where)
     if cfg.analysis_budget_s < 0:
         raise ValueError(f"{where}: analysis_budget_s must be 0 (no analyses) or more")
     return cfg

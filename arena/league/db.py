@@ -19,9 +19,9 @@ from pathlib import Path
 
 from arena.league.config import LeagueConfig, parse_config
 
-__all__ = ["League", "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError",
-           "format_deadline", "time_left",
-           "User", "check_file_name"]
+__all__ = ["DiskQuotaExceeded", "League", "LeagueError", "QuotaExceeded", "Session",
+           "Submission", "UploadError", "User", "check_file_name", "format_deadline",
+           "time_left", "tree_bytes"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -108,6 +108,10 @@ class LeagueError(Exception):
 
 class UploadError(ValueError):
     """An upload refused: too big, a bad archive, an unknown type, a disabled user."""
+
+
+class DiskQuotaExceeded(UploadError):
+    """An upload that would take the user's versions past the league's disk quota."""
 
 
 class QuotaExceeded(UploadError):
@@ -208,6 +212,28 @@ def _check_archive(data: bytes) -> None:
         total += info.file_size
     if total > MAX_UNPACKED_BYTES:
         raise UploadError(f"archive unpacks to {total} bytes; the limit is {MAX_UNPACKED_BYTES}")
+
+
+def _unpacked_bytes(data: bytes) -> int:
+    """What an archive's entries take unpacked (0 for anything that is not a zip)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            return sum(info.file_size for info in zf.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return 0
+
+
+def tree_bytes(kind: str, files: list[tuple[str, bytes]]) -> int:
+    """What a version's unpacked folder (`arena.league.checks.materialise`) takes: its files,
+    and a .zip of sources unpacked beside them."""
+    size = sum(len(d) for _, d in files)
+    if kind == "java-zip":
+        size += sum(_unpacked_bytes(d) for n, d in files if n.lower().endswith(".zip"))
+    return size
+
+
+def _mib(size: float) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
 
 
 def _detect_kind(files: list[tuple[str, bytes]], kind: str | None) -> str:
@@ -472,6 +498,8 @@ class League:
                 raise QuotaExceeded(
                     f"you have made {cap} uploads in the last 24 hours, the league's limit; "
                     f"the next is allowed in {_duration(wait)}", wait)
+            if quota:
+                self._check_disk(user, size + tree_bytes(kind, files))
             (version,) = self.conn.execute(
                 "SELECT COALESCE(MAX(version), 0) + 1 FROM submissions WHERE user=?",
                 (user,)).fetchone()
@@ -486,6 +514,55 @@ class League:
         result = self.submission(int(sid or 0))
         assert result is not None
         return result
+
+    # disk
+    def kept_versions(self) -> set[int]:
+        """The versions whose unpacked folders are in use: queued or being checked, each
+        user's current version (the latest that passed its check) and the earlier one it plays
+        against (`arena.league.rating.previous_of`), and every version in a pair being
+        played. The others are superseded: their folders can go, their uploads stay."""
+        kept = {int(r[0]) for r in self.conn.execute(
+            "SELECT id FROM submissions WHERE status IN ('queued', 'checking')")}
+        for (current,) in self.conn.execute(
+                "SELECT MAX(id) FROM submissions WHERE status IN ('rating', 'active') "
+                "GROUP BY user"):
+            kept.add(int(current))
+            row = self.conn.execute(
+                "SELECT MAX(id) FROM submissions WHERE id < ? AND status IN "
+                "('rating', 'active', 'superseded') AND user = (SELECT user FROM submissions "
+                "WHERE id = ?)", (current, current)).fetchone()
+            if row and row[0] is not None:
+                kept.add(int(row[0]))
+        for side_a, side_b in self.conn.execute("SELECT side_a, side_b FROM leases"):
+            for side in (side_a, side_b):
+                if side.startswith("sub:") and side[4:].isdigit():
+                    kept.add(int(side[4:]))
+        return kept
+
+    def disk_bytes(self, user: str, kept: set[int] | None = None) -> dict[str, int]:
+        """What `user`'s versions take of the league's disk, as the quota counts it:
+        "uploads" (every version's files as uploaded, kept in the database) and "unpacked"
+        (the folders of the versions in use, `kept_versions`)."""
+        (uploads,) = self.conn.execute(
+            "SELECT COALESCE(SUM(LENGTH(f.data)), 0) FROM files AS f JOIN submissions AS s "
+            "ON s.id = f.submission_id WHERE s.user = ?", (user,)).fetchone()
+        kept = self.kept_versions() if kept is None else kept
+        unpacked = 0
+        for sub in self.submissions(user):
+            if sub.id in kept:
+                unpacked += tree_bytes(sub.kind, self.submission_files(sub.id))
+        return {"uploads": int(uploads), "unpacked": unpacked}
+
+    def _check_disk(self, user: str, new_bytes: int) -> None:
+        """DiskQuotaExceeded when `new_bytes` more would take `user` past the disk quota."""
+        quota = self.config.disk_quota_bytes
+        used = sum(self.disk_bytes(user).values())
+        if used + new_bytes > quota:
+            raise DiskQuotaExceeded(
+                f"this upload needs {_mib(new_bytes)} of the league's disk (its files and "
+                f"what they unpack to), and your versions already take {_mib(used)}; the "
+                f"league's quota is {_mib(quota)} per student (disk_quota_mb). Upload a "
+                f"smaller bot, or ask the teacher")
 
     # queries
     _COLS = ("id, user, version, kind, filename, created_at, fingerprint, status,"

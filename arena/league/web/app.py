@@ -40,6 +40,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+import sqlite3
 import time
 import zipfile
 from collections.abc import Iterable
@@ -75,7 +76,8 @@ from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
 from arena.league.analysis import cached_analysis, first_blunder, losing_students, student_games
 from arena.league.config import LeagueConfig
-from arena.league.db import QuotaExceeded, check_file_name, time_left
+from arena.league.db import DiskQuotaExceeded, QuotaExceeded, check_file_name, time_left
+from arena.league.disk import disk_text, league_disk_use
 from arena.league.final import entries, final_time_left, plan_final
 from arena.league.standings import leaderboard
 from arena.league.web.core import Core, NotAvailable
@@ -323,6 +325,8 @@ class _App:
         except QuotaExceeded as exc:
             wait = str(int(exc.retry_after_s) + 1)
             return self.refuse(request, 429, f"Upload refused: {exc}.", {"Retry-After": wait})
+        except DiskQuotaExceeded as exc:  # 413: this upload is too large for what is left
+            return self.refuse(request, 413, f"Upload refused: {exc}.")
         except UploadError as exc:
             return self.refuse(request, 400, f"Upload refused: {exc}")
         return RedirectResponse(f"/submissions/{sub.id}", status_code=303)
@@ -490,8 +494,12 @@ class _App:
                 plan = self._final_plan(lg)
             except (LeagueError, ValueError, UsageError) as exc:
                 plan = f"The final round robin cannot be planned yet: {exc}"
+        try:
+            disk = disk_text(league_disk_use(lg))
+        except (OSError, sqlite3.Error) as exc:  # the page still shows the rest
+            disk = f"unknown ({exc})"
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
-                "workers": worker_health(lg.dir),
+                "workers": worker_health(lg.dir), "disk": disk,
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
                 "final_plan": plan, "sessions": sessions}
 
@@ -742,8 +750,10 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
                    session_cookie="league_session", same_site="lax", https_only=False,
                    max_age=SESSION_TTL_S),
     ]
-    return Starlette(routes=routes, middleware=middleware,
-                     exception_handlers={HTTPException: http_error})
+    web = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={HTTPException: http_error})
+    web.state.login_limiters = (app.name_limiter, app.addr_limiter)  # tests read their size
+    return web
 
 
 async def _game_drawer(request: Request) -> Response:

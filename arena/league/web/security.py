@@ -12,7 +12,9 @@
 - Login rate limit: at most `max_failures` failed logins per key within `window_s`; further
   attempts get 429 until the window has passed (the secret is not even checked then). The app
   counts per user name and per client address, so that neither a rotating address nor a
-  rotating name gets past it.
+  rotating name gets past it. The limiter's memory is bounded: only a failure makes an entry
+  (never a check, a 429 or a success), an entry is forgotten once its last failure is older
+  than the window, and past `max_keys` entries the one whose last failure is oldest goes.
 - Body cap: an ASGI middleware that answers 413 to a request whose Content-Length is over the
   cap, and stops reading (413) a body without one as soon as it grows past the cap, so an
   oversized upload is never read whole.
@@ -28,12 +30,12 @@ import re
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-__all__ = ["CSP", "BodyLimit", "LoginLimiter", "SecurityHeaders", "check_csrf", "csrf_token",
-           "inline_script_csp", "json_for_html"]
+__all__ = ["CSP", "LOGIN_LIMITER_KEYS", "BodyLimit", "LoginLimiter", "SecurityHeaders",
+           "check_csrf", "csrf_token", "inline_script_csp", "json_for_html"]
 
 CSRF_KEY = "csrf"
 CSRF_FIELD = "csrf"
@@ -91,35 +93,64 @@ def check_csrf(session: MutableMapping[str, Any], sent: object) -> bool:
     return hmac.compare_digest(token.encode(), sent.encode())
 
 
+#: the most keys a `LoginLimiter` remembers (each some hundred bytes)
+LOGIN_LIMITER_KEYS = 4096
+
+
 class LoginLimiter:
-    """Failed logins per key (user name + client address) in a sliding window."""
+    """Failed logins per key (user name + client address) in a sliding window, in bounded
+    memory: at most `max_keys` keys, each with at most `max_failures` times, each forgotten
+    `window_s` after its last failure."""
 
     def __init__(self, max_failures: int = 5, window_s: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = LOGIN_LIMITER_KEYS) -> None:
         self.max_failures = max_failures
         self.window_s = window_s
         self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
+        self.max_keys = max(1, max_keys)
+        #: key -> its last `max_failures` failure times; ordered by the last failure, oldest
+        #: first (a failure moves its key to the end)
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _recent(self, key: str) -> deque[float]:
-        now = self.clock()
-        q = self._failures.setdefault(key, deque())
-        while q and now - q[0] >= self.window_s:
-            q.popleft()
-        return q
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._failures)
+
+    def _forget_old(self, now: float) -> None:
+        """Drop the keys whose last failure is out of the window (they are first)."""
+        while self._failures:
+            key, q = next(iter(self._failures.items()))
+            if q and now - q[-1] < self.window_s:
+                break
+            del self._failures[key]
 
     def retry_after_s(self, key: str) -> float:
         """0 when an attempt is allowed, else the seconds until it is."""
         with self._lock:
-            q = self._recent(key)
+            now = self.clock()
+            self._forget_old(now)
+            q = self._failures.get(key)
+            if q is None:
+                return 0.0
+            while q and now - q[0] >= self.window_s:
+                q.popleft()
             if len(q) < self.max_failures:
                 return 0.0
-            return max(0.0, self.window_s - (self.clock() - q[0]))
+            return max(0.0, self.window_s - (now - q[0]))
 
     def failed(self, key: str) -> None:
         with self._lock:
-            self._recent(key).append(self.clock())
+            now = self.clock()
+            self._forget_old(now)
+            q = self._failures.pop(key, None)
+            if q is None:
+                q = deque(maxlen=self.max_failures)
+            q.append(now)
+            self._failures[key] = q  # now the newest
+            while len(self._failures) > self.max_keys:
+                self._failures.popitem(last=False)
 
     def succeeded(self, key: str) -> None:
         with self._lock:

@@ -5,10 +5,12 @@ Binds 127.0.0.1 unless another host is asked for; then the Host header may also 
 runs only in the sandbox: `serve` refuses to start when this machine cannot isolate bots, unless
 `unsafe_no_isolation`.
 
-Workers: a thread of this process runs the queued conformance checks
-(`arena.league.checks.check_next`; a check that a killed server left half-done is queued again
-at the next start, so it is not lost), and the rating games are played by `workers` (default 1)
-worker processes or on a Dask cluster (`--scheduler`), see `arena.league.worker`.
+Workers: `CheckPool`, threads of this process, runs the queued conformance checks, up to the
+league's `check_workers` at once and never two of one student (`arena.league.checks`: each in a
+process of its own, ended at the league's `check_limit_s`; a check that a killed server left
+half-done is queued again at the next start, so it is not lost), and the rating games are
+played by `workers` (default 1) worker processes or on a Dask cluster (`--scheduler`), see
+`arena.league.worker`.
 """
 
 from __future__ import annotations
@@ -24,20 +26,25 @@ from pathlib import Path
 import uvicorn
 
 from arena.league import League, LeagueError
-from arena.league.checks import check_next, requeue_interrupted
+from arena.league.checks import claim_check, prune_trees, requeue_interrupted, run_claimed
 from arena.league.final import final_at_deadline
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
 from arena.league.worker import start_workers
 from arena.referee.sandbox import resolve
 from arena.tournament.openings import Judge
 
-__all__ = ["CheckThread", "serve"]
+__all__ = ["CheckPool", "serve"]
 
 log = logging.getLogger("arena.league.web")
 
 
-class CheckThread:
-    """Runs the queued conformance checks, one at a time, until stopped."""
+class CheckPool:
+    """Runs the queued conformance checks until stopped: a dispatcher thread claims the next
+    (`claim_check`: users take turns, never two checks of one user at a time) while fewer
+    than the league's `check_workers` run, and runs each in a thread of its own
+    (`run_claimed`: a process ended at the league's `check_limit_s`). After each check the
+    unpacked folders of superseded versions are removed (`prune_trees`). The dispatcher also
+    starts the final at the deadline (`final_at_deadline`)."""
 
     def __init__(self, directory: Path, idle_s: float = 0.5,
                  results_root: Path | None = None) -> None:
@@ -46,21 +53,47 @@ class CheckThread:
         #: where the final's results go when the deadline starts it (`final_at_deadline`)
         self.results_root = results_root or self.dir / "results"
         self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._running: dict[int, threading.Thread] = {}
         lg = League.open(self.dir)
         try:  # a check in flight when the server was killed runs again
             requeue_interrupted(lg)
+            prune_trees(lg)
         finally:
             lg.conn.close()
         self.thread = threading.Thread(target=self._run, name="league-checks", daemon=True)
         self.thread.start()
 
-    def _run(self) -> None:
+    def _check(self, sid: int) -> None:
+        try:
+            lg = League.open(self.dir)
+            try:
+                run_claimed(lg, sid, stop=self._stop)
+                if not self._stop.is_set():
+                    prune_trees(lg)
+            finally:
+                lg.conn.close()
+        except Exception:  # a check must never take the server down
+            log.exception("league check of submission %d failed", sid)
+        finally:
+            self._wake.set()
 
+    def _run(self) -> None:
         while not self._stop.is_set():
+            self._wake.clear()
             try:
                 lg = League.open(self.dir)
                 try:
-                    done = check_next(lg)
+                    for done in [s for s, t in self._running.items() if not t.is_alive()]:
+                        del self._running[done]
+                    while len(self._running) < lg.config.check_workers:
+                        sid = claim_check(lg)
+                        if sid is None:
+                            break
+                        t = threading.Thread(target=self._check, args=(sid,), daemon=True,
+                                             name=f"league-check-{sid}")
+                        self._running[sid] = t
+                        t.start()
                     started = final_at_deadline(lg, self.results_root)
                     if started:
                         log.warning("the deadline has passed: the final round robin started "
@@ -69,13 +102,18 @@ class CheckThread:
                     lg.conn.close()
             except Exception:  # a check must never take the server down
                 log.exception("league check failed")
-                done = None
-            if done is None:
-                self._stop.wait(self.idle_s)
+            self._wake.wait(self.idle_s)
+
+    def running(self) -> list[int]:
+        """The versions being checked now."""
+        return [s for s, t in list(self._running.items()) if t.is_alive()]
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         self.thread.join(timeout=5)
+        for t in list(self._running.values()):
+            t.join(timeout=10)
 
 
 class _Workers:
@@ -84,7 +122,7 @@ class _Workers:
     def __init__(self, directory: Path, workers: int | None, scheduler: str | None,
                  judge: Judge | None, strict: bool = True) -> None:
         self.games = start_workers(directory, workers, scheduler, judge, strict)
-        self.checks = CheckThread(directory)
+        self.checks = CheckPool(directory)
 
     def stop(self) -> None:
         self.checks.stop()

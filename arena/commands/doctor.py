@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+from pathlib import Path
 import sys
 
 HELP = ("say what this machine offers to contain bots (bubblewrap, seccomp, cgroups) and what "
@@ -21,7 +22,8 @@ _DELEGATE = "systemd-run --user --scope -p Delegate=yes -- cxarena ..."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # no options
+    parser.add_argument("--league", metavar="DIR", default=None,
+                        help="also say what the league in DIR takes of the disk")
 
 
 def _cgroup_mounts() -> tuple[bool, bool]:
@@ -112,9 +114,26 @@ def door_lines(sandboxed: bool, grouped: bool) -> list[str]:
     return lines
 
 
+def league_lines(folder: str) -> list[str]:
+    """What the league in `folder` takes of the disk (`arena.league.disk`), in one line."""
+    from arena.league import League, LeagueError
+    from arena.league.disk import disk_text, league_disk_use
+
+    try:
+        league = League.open(Path(folder))
+    except (LeagueError, OSError) as e:
+        return [f"league {folder}: cannot open it: {e}"]
+    try:
+        return [f"league {folder}: disk: {disk_text(league_disk_use(league))}"]
+    finally:
+        league.conn.close()
+
+
 def run(args: argparse.Namespace) -> int:
-    del args
-    for line in report_lines():
+    lines = report_lines()
+    if args.league:
+        lines += league_lines(args.league)
+    for line in lines:
         print(line)
     sys.stdout.flush()
     return 0

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-from pathlib import Path
 import sys
+from pathlib import Path
 
 HELP = ("say what this machine offers to contain bots (bubblewrap, seccomp, cgroups) and what "
         "to run to get the rest")

@@ -55,8 +55,6 @@ class ContainedDoor:
                  max_tasks: int | None = defaults.MAX_TASKS) -> None:
         self.mode = isolation
         self._use_cgroups = use_cgroups
-        self._isolation: Isolation | None = None  # resolved on first use (bwrap's probe)
-        self._sandbox: Sandbox | None = None
         self._cgroups: cgroups.Cgroups | None = None
         self._prepared = False
         self._lock = threading.Lock()
@@ -66,12 +64,8 @@ class ContainedDoor:
     @property
     def isolation(self) -> Isolation:
         """What the isolation setting means here (UsageError for `namespaces` where the
-        machine cannot isolate)."""
-        with self._lock:
-            if self._isolation is None:
-                self._isolation = resolve(self.mode)
-                self._sandbox = Sandbox() if self._isolation.isolated else None
-            return self._isolation
+        machine cannot isolate); bwrap's trial runs once per process (`sandbox.probe`)."""
+        return resolve(self.mode)
 
     def _groups(self) -> cgroups.Cgroups | None:
         with self._lock:
@@ -94,14 +88,14 @@ class ContainedDoor:
 
     def __call__(self, job: DoorJob) -> DoorResult:
         started_s = time.perf_counter()
-        sandboxed = self.isolation.isolated
+        sandbox = Sandbox() if self.isolation.isolated else None
         tasks = job.max_tasks or self.max_tasks
         groups = self._groups()
         argv = list(job.argv)
         log_dir = tempfile.mkdtemp(prefix="cxarena-door-")
         boxed = None
         try:
-            if self._sandbox is None or not sandboxed:
+            if sandbox is None:
                 argv = wrap(argv, os.getpid(), bot_limits(self.memory_limit_bytes))
                 proc = BotProcess(argv, log_path=os.path.join(log_dir, "door.log"),
                                   env=self._env(job), cwd=job.cwd,
@@ -111,20 +105,21 @@ class ContainedDoor:
             else:
                 if groups is None and tasks:
                     argv = wrap(argv, 0, [task_cap(tasks)])
-                boxed = self._sandbox.launch(argv, job.read_paths, cwd=job.cwd,
+                boxed = sandbox.launch(argv, job.read_paths, cwd=job.cwd,
                                              write_paths=job.write_paths)
                 proc = BotProcess(boxed.argv, log_path=os.path.join(log_dir, "door.log"),
                                   env=self._env(job), memory_limit_bytes=self.memory_limit_bytes,
                                   max_line_bytes=_MAX_LINE_BYTES, pass_fds=boxed.pass_fds,
                                   status_from_wrapper=True, cgroups=groups, max_tasks=tasks)
                 boxed.release()
-            return self._finish(proc, job, started_s)
+            return self._finish(proc, job, started_s, sandbox is not None)
         finally:
             if boxed is not None:
                 boxed.close()
             shutil.rmtree(log_dir, ignore_errors=True)
 
-    def _finish(self, proc: BotProcess, job: DoorJob, started_s: float) -> DoorResult:
+    def _finish(self, proc: BotProcess, job: DoorJob, started_s: float,
+                sandboxed: bool) -> DoorResult:
         deadline_s = started_s + job.timeout_s
         lines: list[bytes] = []
         size = 0
@@ -162,7 +157,7 @@ class ContainedDoor:
         proc.close()
         return DoorResult(status=status, stdout=b"\n".join(lines).decode("utf-8", "replace"),
                           stderr=stderr, timed_out=timed_out and status is None,
-                          sandboxed=self._sandbox is not None, fault=fault,
+                          sandboxed=sandboxed, fault=fault,
                           elapsed_ms=(time.perf_counter() - started_s) * 1000)
 
 

@@ -36,6 +36,7 @@ from typing import Any
 
 from arena import defaults
 from arena.board import CXBoard
+from arena.entrants.exposure import bot_paths
 from arena.entrants.probe import probe_each
 from arena.entrants.specs import BotSpec, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
@@ -356,6 +357,7 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     startup_error = ""
     if on_start is not None:
         on_start()
+    shown = tuple(bot_paths(bot)) if resolve(isolation).isolated else ()
     with Referee(match_settings) as referee:
         for index, game, bot_first in plays:
             p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
@@ -367,14 +369,15 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
             if not played:  # the first game started the bot's process
                 startup_s = check_game.startup_s
                 if check_game.failed_to_start:  # every game would fail the same way: stop
-                    startup_error = _startup_error(check_game, limits.startup_timeout_s)
+                    startup_error = _startup_error(check_game, limits.startup_timeout_s,
+                                                   shown)
                     break
             played.append(check_game)
             if progress is not None:
                 progress(check_game)
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), played, settings["source"],
-                  time.perf_counter() - started_s, cap)
+                  time.perf_counter() - started_s, cap, shown=shown)
 
 
 def _set_caps(settings: dict[str, Any], memory_mb: int | None, max_tasks: int | None) -> None:
@@ -407,15 +410,44 @@ def _refuse_bad_class(bot: BotSpec, timeout_s: float, games: Sequence[Game]) -> 
             raise SpecError(probe.error)  # it names the bot's file or module
 
 
-def _startup_error(game: CheckGame, startup_limit_s: float) -> str:
+def _startup_error(game: CheckGame, startup_limit_s: float, shown: Sequence[str] = ()) -> str:
     """Why the bot did not start in `game` (whose record says so), with the tail of the bot's
-    stderr (e.g. the traceback of its import)."""
+    stderr (e.g. the traceback of its import), and what the sandbox shows the bot when that
+    tail says a module or file was not found (`shown`: the paths, empty when not sandboxed)."""
     rec = game.record
     why = rec.detail[len(FAILED_TO_START):].lstrip(" :") or rec.detail
     if game.wall_s >= startup_limit_s:  # only running out of time takes that long
         why += ". Import less at start-up or load lazily"
     tail = rec.stderr_tail.strip()
-    return why + ("; its stderr ends with:\n" + tail if tail else "")
+    hint = sandbox_hint(rec.detail + "\n" + tail, shown)
+    return why + ("; its stderr ends with:\n" + tail if tail else "") + (
+        "\n" + hint if hint else "")
+
+
+#: what a bot's traceback says when a module or file it needs is not there
+_NOT_FOUND = re.compile(r"ModuleNotFoundError|ImportError|FileNotFoundError|"
+                        r"No such file or directory")
+
+
+def sandbox_hint(text: str, shown: Sequence[str]) -> str:
+    """When `text` (a bot's fault and stderr) says a module or file was not found and the bot
+    ran in a sandbox that showed it only `shown` (`arena.entrants.exposure.bot_paths`): what
+    the sandbox shows, and where a helper or a data file must live to be seen. Else ""."""
+    if not shown or not _NOT_FOUND.search(text):
+        return ""
+    cwd = Path.cwd()
+
+    def name(p: str) -> str:
+        path = Path(p)
+        text = str(path.relative_to(cwd)) if path.is_relative_to(cwd) else p
+        return text + ("/" if path.is_dir() else "")
+
+    listed = ", ".join(name(p) for p in shown if not p.endswith(".pyc"))
+    return ("the sandbox shows the bot only the system, Python and: " + listed + ". "
+            "A module or file elsewhere is not found in the sandbox even where it loads with "
+            "--isolation none: put code shared by bots in a helper of players/_* "
+            "(players/_NAME.py or players/_NAME/), and a data file beside the bot, named after "
+            "it (players/BOT_book.txt) or in its folder players/BOT/")
 
 
 @dataclass
@@ -445,7 +477,7 @@ def _judge_startup(v: _Verdict, startup_s: float | None, startup_error: str,
             v.warnings.append(f"slow start-up: {startup_s:.1f} s (limit {startup_limit_s:g} s)")
 
 
-def _judge_faults(v: _Verdict, games: list[CheckGame]) -> None:
+def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()) -> None:
     """The bot's faults in words, one entry per kind of fault (with its games)."""
     groups: dict[tuple[str, str, str], list[CheckGame]] = {}
     for g in games:
@@ -470,17 +502,20 @@ def _judge_faults(v: _Verdict, games: list[CheckGame]) -> None:
                      "every loop that may take long")
         if tail:
             text += "\nthe bot's stderr ends with:\n" + tail
+        hint = sandbox_hint(first.detail + "\n" + tail, shown)
+        if hint:
+            text += "\n" + hint
         v.failures.append(text)
 
 
 def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
            startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
-           cap: int) -> CheckReport:
+           cap: int, shown: Sequence[str] = ()) -> CheckReport:
     v = _Verdict()
     init_call, name_call = _calls(games)
     v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
     _judge_startup(v, startup_s, startup_error, startup_limit_s)
-    _judge_faults(v, games)
+    _judge_faults(v, games, shown)
     # --- move times
     limit_ms = limit_s * 1000.0
     times = [t for g in games for t in g.bot_times_ms]

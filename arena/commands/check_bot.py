@@ -33,8 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bot: a name in players/, pkg.module[:Class], "
                              "file.py[:Class] or exec:COMMAND")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                        help="per-move time limit (default: timeout_s of "
-                             "configs/tournament.yaml, else 1)")
+                        help="per-move time limit (default: timeout_s of the project's "
+                             "configs/tournament.yaml, from every folder, else "
+                             f"{defaults.TIMEOUT_S:g})")
     parser.add_argument("--quick", action="store_true",
                         help=f"stop big games after {QUICK_MAX_MOVES} moves instead of "
                              f"{MAX_MOVES}")
@@ -56,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                         help="memory limit per bot process in MiB, 0 for none (default: "
-                             "memory_limit_mb of configs/tournament.yaml, else "
+                             "memory_limit_mb of the project's configs/tournament.yaml, else "
                              f"{defaults.MEMORY_LIMIT_MB})")
     parser.add_argument("--max-tasks", type=int, default=None, metavar="N",
                         help="processes and threads the bot may run at once, where cgroups "

@@ -7,7 +7,7 @@ Connect-X on the competition's smallest and largest boards and on 6x7x4, `check_
 registered game with its parameters) twice, the bot moving first and then second, against
 `RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here because arena
 imports no bot), under `arena.referee.referee.Referee` with the tournament's limits
-(`default_settings`: configs/tournament.yaml). Processes are reused between games, so the first
+(`default_settings`: the project's configs/tournament.yaml, from every folder). Processes are reused between games, so the first
 game starts the bot: its record gives the bot's start-up (process start to ``ready``), or why it
 did not start (then no more games are played). Before any game, the bot's class is loaded in a
 probe process, so that a SPEC naming no usable class is one plain usage error. The `CheckReport`
@@ -58,12 +58,15 @@ from arena.tournament.config import BOARDS_FILE, REPO_CONFIGS, load_boards, load
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.wire.protocol import PROTOCOL_V2, version_of
 
-__all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
+__all__ = ["DEFAULT_TIMEOUT_S", "TOURNAMENT_CONFIG", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
            "course_games", "default_settings", "percentile", "run_check"]
 
 Board = tuple[int, int, int]
 
-#: time limit when neither --time nor configs/tournament.yaml gives one
+#: the one home of check-bot's default limits: the tournament config of the project this
+#: arena runs from (a checkout's configs/), whatever the current folder
+TOURNAMENT_CONFIG = REPO_CONFIGS / "tournament.yaml"
+#: time limit when neither --time nor `TOURNAMENT_CONFIG` gives one
 DEFAULT_TIMEOUT_S = defaults.TIMEOUT_S
 #: the board every check plays besides the competition's smallest and largest
 STANDARD_BOARD: Board = (6, 7, 4)
@@ -264,17 +267,19 @@ def check_boards(board_set: str = "competition",
 
 
 def default_settings() -> dict[str, Any]:
-    """The limits of configs/tournament.yaml (timeout_s, grace_s, startup_timeout_s,
-    memory_limit_mb), read by the tournament's own rules (`load_limits`), when that file exists
-    and names a time limit; the check's defaults otherwise. The config's players are not loaded
-    (a broken bot in it must not stop another bot's check)."""
-    path = Path.cwd() / "configs" / "tournament.yaml"
+    """The limits of the project's tournament config, `TOURNAMENT_CONFIG` (timeout_s, grace_s,
+    startup_timeout_s, memory_limit_mb), read by the tournament's own rules (`load_limits`),
+    when that file exists and names a time limit; the check's defaults otherwise. The same
+    from every folder: the config of the checkout this arena runs from, never the current
+    folder's. The config's players are not loaded (a broken bot in it must not stop another
+    bot's check)."""
+    path = TOURNAMENT_CONFIG
     limits = make_limits(DEFAULT_TIMEOUT_S)
     source = f"default {DEFAULT_TIMEOUT_S:g} s"
     if path.is_file():
         try:
             limits = load_limits(path)
-            source = f"from {path.relative_to(Path.cwd())}"
+            source = f"from {path}"
         except UsageError as e:
             if "missing key 'timeout_s'" not in str(e):
                 raise UsageError(f"{e}; fix it or pass --time and --memory-mb") from None

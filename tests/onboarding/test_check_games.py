@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.games import GAMES
+from tests.helpers import project_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,11 +114,12 @@ def test_quick_and_max_moves_cap_a_big_game_of_another_game(flags: list[str], ca
 
 
 def test_another_game_takes_the_configured_limits(tmp_path: Path) -> None:
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "tournament.yaml").write_text("timeout_s: 0.75\ngrace_s: 0.05\n")
-    r = check(tmp_path, "othello", "players.othello.greedy")
+    root = project_copy(tmp_path)  # the project's own configs/tournament.yaml
+    config = root / "configs" / "tournament.yaml"
+    config.write_text("timeout_s: 0.75\ngrace_s: 0.05\n")
+    r = check(root, "othello", "players.othello.greedy")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "time limit: 0.75 s (from configs/tournament.yaml)" in r.stdout, r.stdout
+    assert f"time limit: 0.75 s (from {config})" in r.stdout, r.stdout
     assert "check-bot players.othello.greedy (time limit 0.75 s per move" in r.stdout
 
 

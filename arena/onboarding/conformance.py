@@ -7,8 +7,8 @@ Connect-X on the competition's smallest and largest boards and on 6x7x4, `check_
 registered game with its parameters) twice, the bot moving first and then second, against
 `RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here because arena
 imports no bot), under `arena.referee.referee.Referee` with the tournament's limits
-(`default_settings`: the project's configs/tournament.yaml, from every folder). Processes are reused between games, so the first
-game starts the bot: its record gives the bot's start-up (process start to ``ready``), or why it
+(`default_settings`: the project's configs/tournament.yaml). Processes are reused between
+games, so the first game starts the bot: its record gives the bot's start-up (process start to ``ready``), or why it
 did not start (then no more games are played). Before any game, the bot's class is loaded in a
 probe process, so that a SPEC naming no usable class is one plain usage error. The `CheckReport`
 it returns says what failed:
@@ -58,8 +58,9 @@ from arena.tournament.config import BOARDS_FILE, REPO_CONFIGS, load_boards, load
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.wire.protocol import PROTOCOL_V2, version_of
 
-__all__ = ["DEFAULT_TIMEOUT_S", "TOURNAMENT_CONFIG", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
-           "course_games", "default_settings", "percentile", "run_check"]
+__all__ = ["DEFAULT_TIMEOUT_S", "TOURNAMENT_CONFIG", "CheckGame", "CheckReport",
+           "RandomOpponent", "check_boards", "course_games", "default_settings", "percentile",
+           "run_check"]
 
 Board = tuple[int, int, int]
 

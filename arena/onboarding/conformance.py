@@ -8,8 +8,8 @@ registered game with its parameters) twice, the bot moving first and then second
 `RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here because arena
 imports no bot), under `arena.referee.referee.Referee` with the tournament's limits
 (`default_settings`: the project's configs/tournament.yaml). Processes are reused between
-games, so the first game starts the bot: its record gives the bot's start-up (process start to ``ready``), or why it
-did not start (then no more games are played). Before any game, the bot's class is loaded in a
+games, so the first game starts the bot: its record gives the bot's start-up (process start
+to ``ready``), or why it did not start (then no more games are played). Before any game, the bot's class is loaded in a
 probe process, so that a SPEC naming no usable class is one plain usage error. The `CheckReport`
 it returns says what failed:
 

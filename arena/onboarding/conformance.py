@@ -2,16 +2,16 @@
 against L0's strategy under the real referee, and a plain-words report of everything that would
 cost the bot games in a tournament.
 
-`run_check(spec, ...)` plays each game of the check (`arena.games.Game`s: by default the course's
-Connect-X on the competition's smallest and largest boards and on 6x7x4, `check_boards`; or any
-registered game with its parameters) twice, the bot moving first and then second, against
-`RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here because arena
-imports no bot), under `arena.referee.referee.Referee` with the tournament's limits
-(`default_settings`: the project's configs/tournament.yaml). Processes are reused between
-games, so the first game starts the bot: its record gives the bot's start-up (process start
-to ``ready``), or why it did not start (then no more games are played). Before any game, the bot's class is loaded in a
-probe process, so that a SPEC naming no usable class is one plain usage error. The `CheckReport`
-it returns says what failed:
+`run_check(spec, ...)` plays each game of the check (`arena.games.Game`s: by default the
+course's Connect-X on the competition's smallest and largest boards and on 6x7x4,
+`check_boards`; or any registered game with its parameters) twice, the bot moving first and then
+second, against `RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here
+because arena imports no bot), under `arena.referee.referee.Referee` with the tournament's
+limits (`default_settings`: the project's configs/tournament.yaml). Processes are reused between
+games, so the first game starts the bot: its record gives the bot's start-up (process start to
+``ready``), or why it did not start (then no more games are played). Before any game, the bot's
+class is loaded in a probe process, so that a SPEC naming no usable class is one plain usage
+error. The `CheckReport` it returns says what failed:
 
 - illegal moves, crashes (with the tail of the bot's stderr), timeouts;
 - how close the answers came to the limit (max and 99th percentile of move time / limit);

@@ -38,7 +38,7 @@ from arena import defaults
 from arena.board import CXBoard
 from arena.entrants.exposure import bot_paths
 from arena.entrants.probe import probe_each
-from arena.entrants.specs import BotSpec, SpecError, parse_spec, time_limit_problem
+from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
 from arena.games import Game
 from arena.games.player import GamePlayer
@@ -86,8 +86,27 @@ MAX_NAME_CHARS = 40
 #: of the start-up limit (a loaded tournament machine can be twice as slow)
 SLOW_STARTUP_S = 5.0
 STARTUP_FAIL_FRACTION = 0.5
-#: answers slower than this fraction of the limit are reported as risky
-RISKY_FRACTION = 0.9
+#: an answer (a move, initPlayer) slower than this fraction of the limit fails the check: the
+#: tournament's machine is busier than the student's, and the margin left is in its noise
+FAIL_FRACTION = 0.9
+#: an answer slower than this fraction of the limit passes with a warning: above what
+#: `arena.timing.Deadline.for_move` budgets (at most 80 %)
+WARN_FRACTION = 0.8
+#: the per-language advice to a bot that answered late or too close to the limit
+_TIME_ADVICE = {
+    Kind.PYTHON: ("stop searching at arena.timing.Deadline.for_move(timeout_in_secs) (at most "
+                  "80% of the limit) and check deadline.expired() in every loop that may take "
+                  "long"),
+    Kind.KAGGLE: ("stop searching at about 80% of configuration.actTimeout, checking the clock "
+                  "in every loop that may take long"),
+    Kind.JAVA: ("the course's CXPlayerTester measures selectColumn inside the JVM, but here "
+                "the clock is the referee's (wall time from the request to your answer, the "
+                "copy of the board and the pipe included), so a bot that stops at 95-99% of "
+                "timeout_in_secs is late: stop searching at about 80% of it (e.g. "
+                "START + timeout_in_secs * 800 ms) and check the clock in every loop"),
+    Kind.EXEC: ("the referee measures wall time from sending `go` (or `newgame`) to reading "
+                "your answer line: stop thinking at about 80% of the limit and flush at once"),
+}
 
 
 class RandomOpponent(CXPlayer, GamePlayer):
@@ -383,7 +402,7 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
                 progress(check_game)
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), played, settings["source"],
-                  time.perf_counter() - started_s, cap, shown=shown)
+                  time.perf_counter() - started_s, cap, shown=shown, kind=bot.kind)
 
 
 def _set_caps(settings: dict[str, Any], memory_mb: int | None, max_tasks: int | None) -> None:
@@ -483,7 +502,8 @@ def _judge_startup(v: _Verdict, startup_s: float | None, startup_error: str,
             v.warnings.append(f"slow start-up: {startup_s:.1f} s (limit {startup_limit_s:g} s)")
 
 
-def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()) -> None:
+def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = (),
+                  kind: Kind = Kind.PYTHON) -> None:
     """The bot's faults in words, one entry per kind of fault (with its games)."""
     groups: dict[tuple[str, str, str], list[CheckGame]] = {}
     for g in games:
@@ -504,8 +524,7 @@ def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()
         text = (f"{_REASON_WORDS[reason]} in {len(group)} game(s) ({games_text}): "
                 f"{first.detail}")
         if reason == Reason.TIMEOUT.value:
-            text += (". Answer well inside the limit: check arena.timing.Deadline.for_move in "
-                     "every loop that may take long")
+            text += ". Answer well inside the limit: " + _TIME_ADVICE[kind]
         if tail:
             text += "\nthe bot's stderr ends with:\n" + tail
         hint = sandbox_hint(first.detail + "\n" + tail, shown)
@@ -516,12 +535,12 @@ def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()
 
 def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
            startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
-           cap: int, shown: Sequence[str] = ()) -> CheckReport:
+           cap: int, shown: Sequence[str] = (), kind: Kind = Kind.PYTHON) -> CheckReport:
     v = _Verdict()
     init_call, name_call = _calls(games)
     v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
     _judge_startup(v, startup_s, startup_error, startup_limit_s)
-    _judge_faults(v, games, shown)
+    _judge_faults(v, games, shown, kind)
     # --- move times
     limit_ms = limit_s * 1000.0
     times = [t for g in games for t in g.bot_times_ms]
@@ -533,14 +552,15 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.notes.append(f"move times: {len(times)} moves, max {max(times):.0f} ms = "
                        f"{worst:.0%} of the limit, 99th percentile {p99:.0%}, "
                        f"median {percentile(times, 50):.0f} ms")
-        if worst > RISKY_FRACTION:
-            v.warnings.append(f"the slowest move took {worst:.0%} of the time limit: on a "
-                              f"busy tournament machine this may time out")
+        slowest = _slowest_per_board(games, lambda g: g.bot_times_ms)
+        v.notes.append("slowest move per board: " + ", ".join(
+            f"{label} {ms:.0f} ms ({ms / limit_ms:.0%})" for label, ms in slowest.items()))
+        _judge_margin(v, "the slowest move", slowest, limit_ms, kind)
     if inits:
         worst_init = max(inits) / limit_ms
         v.notes.append(f"{init_call}: max {max(inits):.0f} ms = {worst_init:.0%} of the limit")
-        if worst_init > RISKY_FRACTION:
-            v.warnings.append(f"{init_call} took up to {worst_init:.0%} of the time limit")
+        _judge_margin(v, init_call, _slowest_per_board(
+            games, lambda g: [g.record.init_ms[g.side - 1]]), limit_ms, kind)
     # --- the bot's name
     # the games whose newgame the bot answered, even if its first move failed: a bad name is
     # reported with the bot's other problems, not only once they are fixed
@@ -563,6 +583,36 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
     v.notes.append(f"total: {len(games)} games in {wall_s:.1f} s")
     return CheckReport(spec_text, limit_s, startup_s, startup_error, tuple(games),
                        tuple(v.failures), tuple(v.warnings), tuple(v.notes), wall_s)
+
+
+def _slowest_per_board(games: Sequence[CheckGame],
+                       times: Callable[[CheckGame], Sequence[float]]) -> dict[str, float]:
+    """The slowest of `times` (ms) on each game's board, in the order the games were played."""
+    out: dict[str, float] = {}
+    for g in games:
+        ts = [t for t in times(g) if t > 0]
+        if ts:
+            label = g.game.label_for_record()
+            out[label] = max(out.get(label, 0.0), max(ts))
+    return out
+
+
+def _judge_margin(v: _Verdict, what: str, slowest: dict[str, float], limit_ms: float,
+                  kind: Kind) -> None:
+    """A failure when `what` took more than FAIL_FRACTION of the limit on some board, else a
+    warning above WARN_FRACTION; either names the boards with their figures."""
+    over = {b: ms for b, ms in slowest.items() if ms > FAIL_FRACTION * limit_ms}
+    close = {b: ms for b, ms in slowest.items() if ms > WARN_FRACTION * limit_ms}
+    figures = ", ".join(f"{b} {ms:.0f} ms = {ms / limit_ms:.0%}"
+                        for b, ms in (over or close).items())
+    if over:
+        v.failures.append(f"{what} took over {FAIL_FRACTION:.0%} of the time limit "
+                          f"({figures}): on a busy tournament machine it will time out. "
+                          + _TIME_ADVICE[kind][:1].upper() + _TIME_ADVICE[kind][1:])
+    elif close:
+        v.warnings.append(f"{what} took over {WARN_FRACTION:.0%} of the time limit "
+                          f"({figures}): little margin for a busy tournament machine; "
+                          + _TIME_ADVICE[kind])
 
 
 _REASON_WORDS = {Reason.ILLEGAL.value: "illegal move", Reason.TIMEOUT.value: "timeout",

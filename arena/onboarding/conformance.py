@@ -7,11 +7,13 @@ course's Connect-X on the competition's smallest and largest boards and on 6x7x4
 `check_boards`; or any registered game with its parameters) twice, the bot moving first and then
 second, against `RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here
 because arena imports no bot), under `arena.referee.referee.Referee` with the tournament's
-limits (`default_settings`: the project's configs/tournament.yaml). Processes are reused between
-games, so the first game starts the bot: its record gives the bot's start-up (process start to
-``ready``), or why it did not start (then no more games are played). Before any game, the bot's
-class is loaded in a probe process, so that a SPEC naming no usable class is one plain usage
-error. The `CheckReport` it returns says what failed:
+limits (`default_settings`: the project's configs/tournament.yaml), in the order a tournament
+plays them (`play_order`: dearest first). Processes are reused between games, as a tournament
+worker reuses them (`fresh_game`: then the cheapest game once more in a process of its own), so
+the first game starts the bot: its record gives the bot's start-up (process start to ``ready``),
+or why it did not start (then no more games are played). Before any game, the bot's class is
+loaded in a probe process, so that a SPEC naming no usable class is one plain usage error. The
+`CheckReport` it returns says what failed:
 
 - illegal moves, crashes (with the tail of the bot's stderr), timeouts;
 - how close the answers came to the limit (max and 99th percentile of move time / limit);
@@ -24,6 +26,7 @@ as draws.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import random
@@ -60,7 +63,7 @@ from arena.wire.protocol import PROTOCOL_V2, version_of
 
 __all__ = ["DEFAULT_TIMEOUT_S", "TOURNAMENT_CONFIG", "CheckGame", "CheckReport",
            "RandomOpponent", "check_boards", "course_games", "default_settings", "percentile",
-           "run_check"]
+           "play_order", "run_check"]
 
 Board = tuple[int, int, int]
 
@@ -146,6 +149,7 @@ class CheckGame:
     bot_first: bool
     record: GameRecord
     wall_s: float  # how long the game took
+    fresh: bool = False  # played in a process of its own (after the reused process's games)
 
     @property
     def side(self) -> int:
@@ -197,8 +201,9 @@ class CheckGame:
             outcome = "draw"
         else:
             outcome = "won" if r.winner == self.side else f"lost to {OPPONENT}"
-        return (f"{self.game.label_for_record()}, bot {colour}: {outcome} after {n} moves "
-                f"({self.wall_s:.1f} s)")
+        where = " (fresh process)" if self.fresh else ""
+        return (f"{self.game.label_for_record()}, bot {colour}{where}: {outcome} after {n} "
+                f"moves ({self.wall_s:.1f} s)")
 
 
 @dataclass(frozen=True)
@@ -327,7 +332,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
               memory_mb: int | None = None,
               isolation: str = defaults.ISOLATION,
               max_tasks: int | None = None,
-              on_start: Callable[[], None] | None = None) -> CheckReport:
+              on_start: Callable[[], None] | None = None,
+              fresh_game: bool = False) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     game or setting; any fault of the bot ends up in the report instead.
 
@@ -339,7 +345,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     none (default: `default_settings()`); max_tasks: the task cap where cgroups count tasks, 0
     for none (default: `default_settings()`); on_start: called once every setting and the SPEC
     are found good, before the first game (a usage error comes alone, before anything
-    `on_start` prints).
+    `on_start` prints); fresh_game: after the games in one process (in `play_order`), play the
+    cheapest game once more in a process of its own (`cxarena check-bot` does).
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -375,22 +382,29 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
         limits=limits,
         fresh_process=False,  # the first game starts the bot; later games reuse its process
         isolation=isolation)
-    plays = [(index, game, bot_first) for index, game in enumerate(chosen)
+    plays = [(index, game, bot_first, False) for index, game in enumerate(play_order(chosen))
              for bot_first in (True, False)]
+    # then the cheapest game once more, in a process of its own: a bot whose first game is
+    # that one (a tournament worker's first, `fresh_process: true`) plays it there
+    if fresh_game:
+        plays.append((len(chosen), plays[-1][1], True, True))
     played: list[CheckGame] = []
     startup_s: float | None = None
     startup_error = ""
     if on_start is not None:
         on_start()
     shown = tuple(bot_paths(bot)) if resolve(isolation).isolated else ()
-    with Referee(match_settings) as referee:
-        for index, game, bot_first in plays:
+    with Referee(match_settings) as reused, Referee(
+            dataclasses.replace(match_settings, fresh_process=True)) as fresh_referee:
+        for index, game, bot_first, fresh in plays:
             p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
             game_start_s = time.perf_counter()
+            referee = fresh_referee if fresh else reused
             rec = referee.run(GameRequest(
                 p1, p2, game, seed=seed + 2 * index + (not bot_first),
                 max_moves=cap if game.cost() > BIG_GAME_COST else None))
-            check_game = CheckGame(game, bot_first, rec, time.perf_counter() - game_start_s)
+            check_game = CheckGame(game, bot_first, rec, time.perf_counter() - game_start_s,
+                                   fresh=fresh)
             if not played:  # the first game started the bot's process
                 startup_s = check_game.startup_s
                 if check_game.failed_to_start:  # every game would fail the same way: stop
@@ -403,6 +417,12 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), played, settings["source"],
                   time.perf_counter() - started_s, cap, shown=shown, kind=bot.kind)
+
+
+def play_order(games: Sequence[Game]) -> list[Game]:
+    """The check's games in the order a tournament plays them: dearest first (`Game.cost()`,
+    as `arena.tournament.schedule` sorts a schedule), equal costs in the order given."""
+    return sorted(games, key=lambda g: -g.cost())
 
 
 def _set_caps(settings: dict[str, Any], memory_mb: int | None, max_tasks: int | None) -> None:
@@ -449,6 +469,8 @@ def _startup_error(game: CheckGame, startup_limit_s: float, shown: Sequence[str]
         "\n" + hint if hint else "")
 
 
+#: a fault that a board size kept from an earlier game explains
+_OUT_OF_RANGE = re.compile(r"out of range|IndexError")
 #: what a bot's traceback says when a module or file it needs is not there
 _NOT_FOUND = re.compile(r"ModuleNotFoundError|ImportError|FileNotFoundError|"
                         r"No such file or directory")
@@ -530,6 +552,12 @@ def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()
         hint = sandbox_hint(first.detail + "\n" + tail, shown)
         if hint:
             text += "\n" + hint
+        if (reason != Reason.TIMEOUT.value and _OUT_OF_RANGE.search(first.detail + tail)
+                and any(g.startup_s is None for g in group)):
+            text += ("\nThe bot's process had played other boards before this game, as in a "
+                     "tournament: compute what depends on the board (M, N, K: a column order, "
+                     "tables) in initPlayer for every game, not once per process (a class "
+                     "attribute, a module global)")
         v.failures.append(text)
 
 

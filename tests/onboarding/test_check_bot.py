@@ -79,7 +79,7 @@ def test_a_crash_is_reported_with_its_traceback(tmp_path: Path) -> None:
     bot = make_bot(tmp_path, "if self.n == 2: raise ValueError('bad luck in move two')")
     r = cxarena(tmp_path, "check-bot", bot, "--time", "0.5", "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "crash in 2 game(s)" in r.stdout
+    assert "crash in 3 game(s)" in r.stdout
     assert "raised ValueError: bad luck in move two" in r.stdout
     assert "Traceback (most recent call last)" in r.stdout and "bot.py" in r.stdout
     assert "FAILED: 1 problem(s)" in r.stdout
@@ -96,10 +96,10 @@ def test_a_timeout_is_reported_with_how_close_the_moves_came(tmp_path: Path) -> 
     bot = make_bot(tmp_path, "time.sleep(self.timeout_s * (2.0 if self.n == 3 else 0.1))")
     r = cxarena(tmp_path, "check-bot", bot, "--time", "0.5", "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "timeout in 2 game(s)" in r.stdout and "over the 500 ms limit" in r.stdout
+    assert "timeout in 3 game(s)" in r.stdout and "over the 500 ms limit" in r.stdout
     assert "Deadline.for_move" in r.stdout
     line = next(x for x in r.stdout.splitlines() if "move times:" in x)
-    assert "4 moves" in line and "99th percentile" in line  # the 2 + 2 answered moves
+    assert "6 moves" in line and "99th percentile" in line  # 2 answered moves a game
 
 
 def test_a_failing_player_name_fails_the_check(tmp_path: Path) -> None:
@@ -194,7 +194,7 @@ def test_an_exec_bot_is_checked_like_any_other(tmp_path: Path) -> None:
     r = cxarena(tmp_path, "check-bot", f"exec:sh {script}", "--time", "0.5",
                 "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "illegal move in 2 game(s)" in r.stdout and "banana" in r.stdout
+    assert "illegal move in 3 game(s)" in r.stdout and "banana" in r.stdout
 
 
 @pytest.mark.parametrize("args, message", [

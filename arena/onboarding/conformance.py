@@ -461,12 +461,34 @@ def _startup_error(game: CheckGame, startup_limit_s: float, shown: Sequence[str]
     tail says a module or file was not found (`shown`: the paths, empty when not sandboxed)."""
     rec = game.record
     why = rec.detail[len(FAILED_TO_START):].lstrip(" :") or rec.detail
+    if rec.stderr_tail.strip():  # the referee's summary of the bot's output: the tail says it
+        why = why.split("; its stdout:", 1)[0].split("; its stderr:", 1)[0]
     if game.wall_s >= startup_limit_s:  # only running out of time takes that long
         why += ". Import less at start-up or load lazily"
-    tail = rec.stderr_tail.strip()
+    tail = students_frames(rec.stderr_tail.strip())
     hint = sandbox_hint(rec.detail + "\n" + tail, shown)
     return why + ("; its stderr ends with:\n" + tail if tail else "") + (
         "\n" + hint if hint else "")
+
+
+_ARENA_DIR = str(Path(__file__).resolve().parents[1])
+_FRAME = re.compile(r'^\s*File "([^"]+)", line')
+
+
+def students_frames(tail: str) -> str:
+    """A Python traceback from its first frame outside the harness (the `arena` package and
+    the import machinery): what the student wrote, without the frames that load it. Any other
+    text comes back as it is."""
+    lines = tail.splitlines()
+    for i, line in enumerate(lines):
+        m = _FRAME.match(line)
+        if m and not m.group(1).startswith((_ARENA_DIR, "<frozen")):
+            start = next((j for j in range(i, -1, -1)
+                          if lines[j].startswith("Traceback (most recent call last)")), None)
+            if start is None or start == i:
+                return tail
+            return "\n".join([lines[start]] + lines[i:])
+    return tail
 
 
 #: a fault that a board size kept from an earlier game explains
@@ -545,7 +567,14 @@ def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()
         games_text = "; ".join(f"{_where(g)}, move {g.record.n_moves + 1}" for g in group)
         text = (f"{_REASON_WORDS[reason]} in {len(group)} game(s) ({games_text}): "
                 f"{first.detail}")
-        if reason == Reason.TIMEOUT.value:
+        if reason == Reason.TIMEOUT.value and first.detail.startswith(_INIT_CALLS):
+            once = ("in a static initializer (it runs as the class loads" if kind is Kind.JAVA
+                    else "at import (at module level")
+            text += (f". {first.detail.split(':', 1)[0]} counts against the move limit: build "
+                     f"what takes long once, {once}, outside every game clock, under the "
+                     f"start-up limit that check-bot measures), or a part at a time in the "
+                     f"first moves")
+        elif reason == Reason.TIMEOUT.value:
             text += ". Answer well inside the limit: " + _TIME_ADVICE[kind]
         if tail:
             text += "\nthe bot's stderr ends with:\n" + tail
@@ -601,8 +630,8 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.notes.append(f"{name_call}: {names[0]!r}")
     capped = list(dict.fromkeys(g.game.label_for_record() for g in games if g.capped))
     if capped:
-        v.notes.append(f"games on {', '.join(capped)} (more than {BIG_GAME_COST} cells: "
-                       f"Game.cost()) stop after {cap} moves (as draws)")
+        v.notes.append(f"games on {', '.join(capped)} (big boards, more than {BIG_GAME_COST} "
+                       f"cells) stop after {cap} moves, as draws (--max-moves N changes it)")
     lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
                (None, g.side))  # lost by the rules
     if lost:
@@ -642,6 +671,9 @@ def _judge_margin(v: _Verdict, what: str, slowest: dict[str, float], limit_ms: f
                           f"({figures}): little margin for a busy tournament machine; "
                           + _TIME_ADVICE[kind])
 
+
+#: how a record's detail names a late preparing call (Connect-X's, the GamePlayer's)
+_INIT_CALLS = ("initPlayer", "init_player")
 
 _REASON_WORDS = {Reason.ILLEGAL.value: "illegal move", Reason.TIMEOUT.value: "timeout",
                  Reason.CRASH.value: "crash"}

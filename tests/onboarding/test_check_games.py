@@ -110,7 +110,7 @@ def test_quick_and_max_moves_cap_a_big_game_of_another_game(flags: list[str], ca
                 "--param", "m=11", "--param", "n=11", "--param", "k=5", "--time", "1", *flags)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count(f"stopped at the move cap after {cap} moves") == 3, r.stdout
-    assert f"stop after {cap} moves (as draws)" in r.stdout, r.stdout
+    assert f"stop after {cap} moves, as draws" in r.stdout, r.stdout
 
 
 def test_another_game_takes_the_configured_limits(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from arena.onboarding.conformance import (
     QUICK_MAX_MOVES,
     CheckGame,
     course_games,
+    play_order,
     run_check,
 )
 from arena.referee.sandbox import MODES
@@ -33,8 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bot: a name in players/, pkg.module[:Class], "
                              "file.py[:Class] or exec:COMMAND")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                        help="per-move time limit (default: timeout_s of "
-                             "configs/tournament.yaml, else 1)")
+                        help="per-move time limit (default: timeout_s of the project's "
+                             "configs/tournament.yaml, from every folder, else "
+                             f"{defaults.TIMEOUT_S:g})")
     parser.add_argument("--quick", action="store_true",
                         help=f"stop big games after {QUICK_MAX_MOVES} moves instead of "
                              f"{MAX_MOVES}")
@@ -56,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--memory-mb", type=int, default=None, metavar="MB",
                         help="memory limit per bot process in MiB, 0 for none (default: "
-                             "memory_limit_mb of configs/tournament.yaml, else "
+                             "memory_limit_mb of the project's configs/tournament.yaml, else "
                              f"{defaults.MEMORY_LIMIT_MB})")
     parser.add_argument("--max-tasks", type=int, default=None, metavar="N",
                         help="processes and threads the bot may run at once, where cgroups "
@@ -93,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
     games = ([game] if game is not None else
              course_games([tuple(b) for b in args.board] if args.board
                           else check_boards(args.board_set)))
-    names = ", ".join(g.label_for_record() for g in games)
+    order = play_order(games)
+    names = (", ".join(g.label_for_record() for g in order)
+             + f" (the tournament's order, one process), then {order[-1].label_for_record()} "
+               f"in a fresh process")
     from arena.referee.cgroups import summary
     from arena.referee.sandbox import resolve
 
@@ -102,13 +107,13 @@ def run(args: argparse.Namespace) -> int:
         print(notice, file=sys.stderr, flush=True)
 
     def header() -> None:  # once the SPEC and the settings are found good: errors come alone
-        print(f"checking {args.spec} against L0 on {names}, both colours ...", flush=True)
+        print(f"checking {args.spec} against L0, both colours, on {names} ...", flush=True)
         print(summary(), flush=True)
 
     report = run_check(args.spec, games=games, timeout_s=args.time, quick=args.quick,
                        max_moves=args.max_moves, seed=args.seed, progress=_progress,
                        memory_mb=args.memory_mb, isolation=args.isolation,
-                       max_tasks=args.max_tasks, on_start=header)
+                       max_tasks=args.max_tasks, on_start=header, fresh_game=True)
     print()
     print(report.text(games=False))
     sys.stdout.flush()

@@ -12,12 +12,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-__all__ = ["bot_paths"]
+__all__ = ["bot_paths", "helper_paths", "interpreter_paths"]
 
 
 def bot_paths(spec: Any) -> list[str]:
     """The files a bot needs besides the system and Python: the `arena` package, the shared
-    helpers of `players/`, and its own files. `spec` is an `arena.entrants.specs.BotSpec`.
+    helpers of `players/` (every ``players/_NAME.py`` and ``players/_NAME/``: `helper_paths`),
+    and its own files. `spec` is an `arena.entrants.specs.BotSpec`.
 
     A bot's own files: a bot in a folder of its own (a file.py elsewhere than the project or
     `players/`) sees that whole folder, so a data file beside it (an opening book) can be read.
@@ -28,8 +29,9 @@ def bot_paths(spec: Any) -> list[str]:
     paths = [str(Path(__file__).resolve().parents[1])]  # the arena package
     players = _players_dir()
     if players is not None:
-        paths += [str(players / "__init__.py"), str(players / "_shared"), str(players / "_games"),
-                  *(str(p) for p in (players / "__pycache__").glob("__init__.*.pyc"))]
+        paths += [str(players / "__init__.py"),
+                  *(str(p) for p in (players / "__pycache__").glob("__init__.*.pyc")),
+                  *helper_paths(players)]
     shared = _shared_dirs(players)
     command = getattr(spec, "command", None)
     path = getattr(spec, "path", None)
@@ -47,6 +49,25 @@ def bot_paths(spec: Any) -> list[str]:
     # a Java bot's compiled classes (cxarena's course API, its own build in the cache)
     paths += [str(Path(c).resolve()) for c in getattr(spec, "classpath", ()) if os.path.exists(c)]
     return list(dict.fromkeys(paths))
+
+
+def helper_paths(players: Path) -> list[str]:
+    """The helpers of `players/` that every bot there may import (docs/writing-a-bot.md): each
+    module ``_NAME.py`` and package ``_NAME/`` (a name starting with one underscore), with the
+    bytecode caches of the modules."""
+    try:
+        entries = sorted(players.iterdir())
+    except OSError:
+        return []
+    out: list[str] = []
+    for e in entries:
+        if not e.name.startswith("_") or e.name.startswith("__"):
+            continue
+        if e.is_dir() or e.suffix == ".py":
+            out.append(str(e))
+            if e.suffix == ".py":
+                out += [str(p) for p in (players / "__pycache__").glob(f"{e.stem}.*.pyc")]
+    return out
 
 
 def interpreter_paths(program: Path) -> list[str]:

@@ -2,16 +2,18 @@
 against L0's strategy under the real referee, and a plain-words report of everything that would
 cost the bot games in a tournament.
 
-`run_check(spec, ...)` plays each game of the check (`arena.games.Game`s: by default the course's
-Connect-X on the competition's smallest and largest boards and on 6x7x4, `check_boards`; or any
-registered game with its parameters) twice, the bot moving first and then second, against
-`RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here because arena
-imports no bot), under `arena.referee.referee.Referee` with the tournament's limits
-(`default_settings`: configs/tournament.yaml). Processes are reused between games, so the first
-game starts the bot: its record gives the bot's start-up (process start to ``ready``), or why it
-did not start (then no more games are played). Before any game, the bot's class is loaded in a
-probe process, so that a SPEC naming no usable class is one plain usage error. The `CheckReport`
-it returns says what failed:
+`run_check(spec, ...)` plays each game of the check (`arena.games.Game`s: by default the
+course's Connect-X on the competition's smallest and largest boards and on 6x7x4,
+`check_boards`; or any registered game with its parameters) twice, the bot moving first and then
+second, against `RandomOpponent` (L0's strategy: a uniformly random legal move; repeated here
+because arena imports no bot), under `arena.referee.referee.Referee` with the tournament's
+limits (`default_settings`: the project's configs/tournament.yaml), in the order a tournament
+plays them (`play_order`: dearest first). Processes are reused between games, as a tournament
+worker reuses them (`fresh_game`: then the cheapest game once more in a process of its own), so
+the first game starts the bot: its record gives the bot's start-up (process start to ``ready``),
+or why it did not start (then no more games are played). Before any game, the bot's class is
+loaded in a probe process, so that a SPEC naming no usable class is one plain usage error. The
+`CheckReport` it returns says what failed:
 
 - illegal moves, crashes (with the tail of the bot's stderr), timeouts;
 - how close the answers came to the limit (max and 99th percentile of move time / limit);
@@ -24,6 +26,7 @@ as draws.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import random
@@ -36,8 +39,9 @@ from typing import Any
 
 from arena import defaults
 from arena.board import CXBoard
+from arena.entrants.exposure import bot_paths
 from arena.entrants.probe import probe_each
-from arena.entrants.specs import BotSpec, SpecError, parse_spec, time_limit_problem
+from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
 from arena.games import Game
 from arena.games.player import GamePlayer
@@ -57,12 +61,16 @@ from arena.tournament.config import BOARDS_FILE, REPO_CONFIGS, load_boards, load
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.wire.protocol import PROTOCOL_V2, version_of
 
-__all__ = ["DEFAULT_TIMEOUT_S", "CheckGame", "CheckReport", "RandomOpponent", "check_boards",
-           "course_games", "default_settings", "percentile", "run_check"]
+__all__ = ["DEFAULT_TIMEOUT_S", "TOURNAMENT_CONFIG", "CheckGame", "CheckReport",
+           "RandomOpponent", "check_boards", "course_games", "default_settings", "percentile",
+           "play_order", "run_check"]
 
 Board = tuple[int, int, int]
 
-#: time limit when neither --time nor configs/tournament.yaml gives one
+#: the one home of check-bot's default limits: the tournament config of the project this
+#: arena runs from (a checkout's configs/), whatever the current folder
+TOURNAMENT_CONFIG = REPO_CONFIGS / "tournament.yaml"
+#: time limit when neither --time nor `TOURNAMENT_CONFIG` gives one
 DEFAULT_TIMEOUT_S = defaults.TIMEOUT_S
 #: the board every check plays besides the competition's smallest and largest
 STANDARD_BOARD: Board = (6, 7, 4)
@@ -81,8 +89,27 @@ MAX_NAME_CHARS = 40
 #: of the start-up limit (a loaded tournament machine can be twice as slow)
 SLOW_STARTUP_S = 5.0
 STARTUP_FAIL_FRACTION = 0.5
-#: answers slower than this fraction of the limit are reported as risky
-RISKY_FRACTION = 0.9
+#: an answer (a move, initPlayer) slower than this fraction of the limit fails the check: the
+#: tournament's machine is busier than the student's, and the margin left is in its noise
+FAIL_FRACTION = 0.9
+#: an answer slower than this fraction of the limit passes with a warning: above what
+#: `arena.timing.Deadline.for_move` budgets (at most 80 %)
+WARN_FRACTION = 0.8
+#: the per-language advice to a bot that answered late or too close to the limit
+_TIME_ADVICE = {
+    Kind.PYTHON: ("stop searching at arena.timing.Deadline.for_move(timeout_in_secs) (at most "
+                  "80% of the limit) and check deadline.expired() in every loop that may take "
+                  "long"),
+    Kind.KAGGLE: ("stop searching at about 80% of configuration.actTimeout, checking the clock "
+                  "in every loop that may take long"),
+    Kind.JAVA: ("the course's CXPlayerTester measures selectColumn inside the JVM, but here "
+                "the clock is the referee's (wall time from the request to your answer, the "
+                "copy of the board and the pipe included), so a bot that stops at 95-99% of "
+                "timeout_in_secs is late: stop searching at about 80% of it (e.g. "
+                "START + timeout_in_secs * 800 ms) and check the clock in every loop"),
+    Kind.EXEC: ("the referee measures wall time from sending `go` (or `newgame`) to reading "
+                "your answer line: stop thinking at about 80% of the limit and flush at once"),
+}
 
 
 class RandomOpponent(CXPlayer, GamePlayer):
@@ -122,6 +149,7 @@ class CheckGame:
     bot_first: bool
     record: GameRecord
     wall_s: float  # how long the game took
+    fresh: bool = False  # played in a process of its own (after the reused process's games)
 
     @property
     def side(self) -> int:
@@ -173,8 +201,9 @@ class CheckGame:
             outcome = "draw"
         else:
             outcome = "won" if r.winner == self.side else f"lost to {OPPONENT}"
-        return (f"{self.game.label_for_record()}, bot {colour}: {outcome} after {n} moves "
-                f"({self.wall_s:.1f} s)")
+        where = " (fresh process)" if self.fresh else ""
+        return (f"{self.game.label_for_record()}, bot {colour}{where}: {outcome} after {n} "
+                f"moves ({self.wall_s:.1f} s)")
 
 
 @dataclass(frozen=True)
@@ -263,17 +292,19 @@ def check_boards(board_set: str = "competition",
 
 
 def default_settings() -> dict[str, Any]:
-    """The limits of configs/tournament.yaml (timeout_s, grace_s, startup_timeout_s,
-    memory_limit_mb), read by the tournament's own rules (`load_limits`), when that file exists
-    and names a time limit; the check's defaults otherwise. The config's players are not loaded
-    (a broken bot in it must not stop another bot's check)."""
-    path = Path.cwd() / "configs" / "tournament.yaml"
+    """The limits of the project's tournament config, `TOURNAMENT_CONFIG` (timeout_s, grace_s,
+    startup_timeout_s, memory_limit_mb), read by the tournament's own rules (`load_limits`),
+    when that file exists and names a time limit; the check's defaults otherwise. The same
+    from every folder: the config of the checkout this arena runs from, never the current
+    folder's. The config's players are not loaded (a broken bot in it must not stop another
+    bot's check)."""
+    path = TOURNAMENT_CONFIG
     limits = make_limits(DEFAULT_TIMEOUT_S)
     source = f"default {DEFAULT_TIMEOUT_S:g} s"
     if path.is_file():
         try:
             limits = load_limits(path)
-            source = f"from {path.relative_to(Path.cwd())}"
+            source = f"from {path}"
         except UsageError as e:
             if "missing key 'timeout_s'" not in str(e):
                 raise UsageError(f"{e}; fix it or pass --time and --memory-mb") from None
@@ -301,7 +332,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
               memory_mb: int | None = None,
               isolation: str = defaults.ISOLATION,
               max_tasks: int | None = None,
-              on_start: Callable[[], None] | None = None) -> CheckReport:
+              on_start: Callable[[], None] | None = None,
+              fresh_game: bool = False) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     game or setting; any fault of the bot ends up in the report instead.
 
@@ -313,7 +345,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     none (default: `default_settings()`); max_tasks: the task cap where cgroups count tasks, 0
     for none (default: `default_settings()`); on_start: called once every setting and the SPEC
     are found good, before the first game (a usage error comes alone, before anything
-    `on_start` prints).
+    `on_start` prints); fresh_game: after the games in one process (in `play_order`), play the
+    cheapest game once more in a process of its own (`cxarena check-bot` does).
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -349,32 +382,47 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
         limits=limits,
         fresh_process=False,  # the first game starts the bot; later games reuse its process
         isolation=isolation)
-    plays = [(index, game, bot_first) for index, game in enumerate(chosen)
+    plays = [(index, game, bot_first, False) for index, game in enumerate(play_order(chosen))
              for bot_first in (True, False)]
+    # then the cheapest game once more, in a process of its own: a bot whose first game is
+    # that one (a tournament worker's first, `fresh_process: true`) plays it there
+    if fresh_game:
+        plays.append((len(chosen), plays[-1][1], True, True))
     played: list[CheckGame] = []
     startup_s: float | None = None
     startup_error = ""
     if on_start is not None:
         on_start()
-    with Referee(match_settings) as referee:
-        for index, game, bot_first in plays:
+    shown = tuple(bot_paths(bot)) if resolve(isolation).isolated else ()
+    with Referee(match_settings) as reused, Referee(
+            dataclasses.replace(match_settings, fresh_process=True)) as fresh_referee:
+        for index, game, bot_first, fresh in plays:
             p1, p2 = (bot, opponent) if bot_first else (opponent, bot)
             game_start_s = time.perf_counter()
+            referee = fresh_referee if fresh else reused
             rec = referee.run(GameRequest(
                 p1, p2, game, seed=seed + 2 * index + (not bot_first),
                 max_moves=cap if game.cost() > BIG_GAME_COST else None))
-            check_game = CheckGame(game, bot_first, rec, time.perf_counter() - game_start_s)
+            check_game = CheckGame(game, bot_first, rec, time.perf_counter() - game_start_s,
+                                   fresh=fresh)
             if not played:  # the first game started the bot's process
                 startup_s = check_game.startup_s
                 if check_game.failed_to_start:  # every game would fail the same way: stop
-                    startup_error = _startup_error(check_game, limits.startup_timeout_s)
+                    startup_error = _startup_error(check_game, limits.startup_timeout_s,
+                                                   shown)
                     break
             played.append(check_game)
             if progress is not None:
                 progress(check_game)
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), played, settings["source"],
-                  time.perf_counter() - started_s, cap)
+                  time.perf_counter() - started_s, cap, shown=shown, kind=bot.kind)
+
+
+def play_order(games: Sequence[Game]) -> list[Game]:
+    """The check's games in the order a tournament plays them: dearest first (`Game.cost()`,
+    as `arena.tournament.schedule` sorts a schedule), equal costs in the order given."""
+    return sorted(games, key=lambda g: -g.cost())
 
 
 def _set_caps(settings: dict[str, Any], memory_mb: int | None, max_tasks: int | None) -> None:
@@ -407,15 +455,68 @@ def _refuse_bad_class(bot: BotSpec, timeout_s: float, games: Sequence[Game]) -> 
             raise SpecError(probe.error)  # it names the bot's file or module
 
 
-def _startup_error(game: CheckGame, startup_limit_s: float) -> str:
+def _startup_error(game: CheckGame, startup_limit_s: float, shown: Sequence[str] = ()) -> str:
     """Why the bot did not start in `game` (whose record says so), with the tail of the bot's
-    stderr (e.g. the traceback of its import)."""
+    stderr (e.g. the traceback of its import), and what the sandbox shows the bot when that
+    tail says a module or file was not found (`shown`: the paths, empty when not sandboxed)."""
     rec = game.record
     why = rec.detail[len(FAILED_TO_START):].lstrip(" :") or rec.detail
+    if rec.stderr_tail.strip():  # the referee's summary of the bot's output: the tail says it
+        why = why.split("; its stdout:", 1)[0].split("; its stderr:", 1)[0]
     if game.wall_s >= startup_limit_s:  # only running out of time takes that long
         why += ". Import less at start-up or load lazily"
-    tail = rec.stderr_tail.strip()
-    return why + ("; its stderr ends with:\n" + tail if tail else "")
+    tail = students_frames(rec.stderr_tail.strip())
+    hint = sandbox_hint(rec.detail + "\n" + tail, shown)
+    return why + ("; its stderr ends with:\n" + tail if tail else "") + (
+        "\n" + hint if hint else "")
+
+
+_ARENA_DIR = str(Path(__file__).resolve().parents[1])
+_FRAME = re.compile(r'^\s*File "([^"]+)", line')
+
+
+def students_frames(tail: str) -> str:
+    """A Python traceback from its first frame outside the harness (the `arena` package and
+    the import machinery): what the student wrote, without the frames that load it. Any other
+    text comes back as it is."""
+    lines = tail.splitlines()
+    for i, line in enumerate(lines):
+        m = _FRAME.match(line)
+        if m and not m.group(1).startswith((_ARENA_DIR, "<frozen")):
+            start = next((j for j in range(i, -1, -1)
+                          if lines[j].startswith("Traceback (most recent call last)")), None)
+            if start is None or start == i:
+                return tail
+            return "\n".join([lines[start]] + lines[i:])
+    return tail
+
+
+#: a fault that a board size kept from an earlier game explains
+_OUT_OF_RANGE = re.compile(r"out of range|IndexError")
+#: what a bot's traceback says when a module or file it needs is not there
+_NOT_FOUND = re.compile(r"ModuleNotFoundError|ImportError|FileNotFoundError|"
+                        r"No such file or directory")
+
+
+def sandbox_hint(text: str, shown: Sequence[str]) -> str:
+    """When `text` (a bot's fault and stderr) says a module or file was not found and the bot
+    ran in a sandbox that showed it only `shown` (`arena.entrants.exposure.bot_paths`): what
+    the sandbox shows, and where a helper or a data file must live to be seen. Else ""."""
+    if not shown or not _NOT_FOUND.search(text):
+        return ""
+    cwd = Path.cwd()
+
+    def name(p: str) -> str:
+        path = Path(p)
+        text = str(path.relative_to(cwd)) if path.is_relative_to(cwd) else p
+        return text + ("/" if path.is_dir() else "")
+
+    listed = ", ".join(name(p) for p in shown if not p.endswith(".pyc"))
+    return ("the sandbox shows the bot only the system, Python and: " + listed + ". "
+            "A module or file elsewhere is not found in the sandbox even where it loads with "
+            "--isolation none: put code shared by bots in a helper of players/_* "
+            "(players/_NAME.py or players/_NAME/), and a data file beside the bot, named after "
+            "it (players/BOT_book.txt) or in its folder players/BOT/")
 
 
 @dataclass
@@ -445,7 +546,8 @@ def _judge_startup(v: _Verdict, startup_s: float | None, startup_error: str,
             v.warnings.append(f"slow start-up: {startup_s:.1f} s (limit {startup_limit_s:g} s)")
 
 
-def _judge_faults(v: _Verdict, games: list[CheckGame]) -> None:
+def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = (),
+                  kind: Kind = Kind.PYTHON) -> None:
     """The bot's faults in words, one entry per kind of fault (with its games)."""
     groups: dict[tuple[str, str, str], list[CheckGame]] = {}
     for g in games:
@@ -465,22 +567,37 @@ def _judge_faults(v: _Verdict, games: list[CheckGame]) -> None:
         games_text = "; ".join(f"{_where(g)}, move {g.record.n_moves + 1}" for g in group)
         text = (f"{_REASON_WORDS[reason]} in {len(group)} game(s) ({games_text}): "
                 f"{first.detail}")
-        if reason == Reason.TIMEOUT.value:
-            text += (". Answer well inside the limit: check arena.timing.Deadline.for_move in "
-                     "every loop that may take long")
+        if reason == Reason.TIMEOUT.value and first.detail.startswith(_INIT_CALLS):
+            once = ("in a static initializer (it runs as the class loads" if kind is Kind.JAVA
+                    else "at import (at module level")
+            text += (f". {first.detail.split(':', 1)[0]} counts against the move limit: build "
+                     f"what takes long once, {once}, outside every game clock, under the "
+                     f"start-up limit that check-bot measures), or a part at a time in the "
+                     f"first moves")
+        elif reason == Reason.TIMEOUT.value:
+            text += ". Answer well inside the limit: " + _TIME_ADVICE[kind]
         if tail:
             text += "\nthe bot's stderr ends with:\n" + tail
+        hint = sandbox_hint(first.detail + "\n" + tail, shown)
+        if hint:
+            text += "\n" + hint
+        if (reason != Reason.TIMEOUT.value and _OUT_OF_RANGE.search(first.detail + tail)
+                and any(g.startup_s is None for g in group)):
+            text += ("\nThe bot's process had played other boards before this game, as in a "
+                     "tournament: compute what depends on the board (M, N, K: a column order, "
+                     "tables) in initPlayer for every game, not once per process (a class "
+                     "attribute, a module global)")
         v.failures.append(text)
 
 
 def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
            startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
-           cap: int) -> CheckReport:
+           cap: int, shown: Sequence[str] = (), kind: Kind = Kind.PYTHON) -> CheckReport:
     v = _Verdict()
     init_call, name_call = _calls(games)
     v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
     _judge_startup(v, startup_s, startup_error, startup_limit_s)
-    _judge_faults(v, games)
+    _judge_faults(v, games, shown, kind)
     # --- move times
     limit_ms = limit_s * 1000.0
     times = [t for g in games for t in g.bot_times_ms]
@@ -492,14 +609,15 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.notes.append(f"move times: {len(times)} moves, max {max(times):.0f} ms = "
                        f"{worst:.0%} of the limit, 99th percentile {p99:.0%}, "
                        f"median {percentile(times, 50):.0f} ms")
-        if worst > RISKY_FRACTION:
-            v.warnings.append(f"the slowest move took {worst:.0%} of the time limit: on a "
-                              f"busy tournament machine this may time out")
+        slowest = _slowest_per_board(games, lambda g: g.bot_times_ms)
+        v.notes.append("slowest move per board: " + ", ".join(
+            f"{label} {ms:.0f} ms ({ms / limit_ms:.0%})" for label, ms in slowest.items()))
+        _judge_margin(v, "the slowest move", slowest, limit_ms, kind)
     if inits:
         worst_init = max(inits) / limit_ms
         v.notes.append(f"{init_call}: max {max(inits):.0f} ms = {worst_init:.0%} of the limit")
-        if worst_init > RISKY_FRACTION:
-            v.warnings.append(f"{init_call} took up to {worst_init:.0%} of the time limit")
+        _judge_margin(v, init_call, _slowest_per_board(
+            games, lambda g: [g.record.init_ms[g.side - 1]]), limit_ms, kind)
     # --- the bot's name
     # the games whose newgame the bot answered, even if its first move failed: a bad name is
     # reported with the bot's other problems, not only once they are fixed
@@ -512,8 +630,8 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.notes.append(f"{name_call}: {names[0]!r}")
     capped = list(dict.fromkeys(g.game.label_for_record() for g in games if g.capped))
     if capped:
-        v.notes.append(f"games on {', '.join(capped)} (more than {BIG_GAME_COST} cells: "
-                       f"Game.cost()) stop after {cap} moves (as draws)")
+        v.notes.append(f"games on {', '.join(capped)} (big boards, more than {BIG_GAME_COST} "
+                       f"cells) stop after {cap} moves, as draws (--max-moves N changes it)")
     lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
                (None, g.side))  # lost by the rules
     if lost:
@@ -523,6 +641,39 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
     return CheckReport(spec_text, limit_s, startup_s, startup_error, tuple(games),
                        tuple(v.failures), tuple(v.warnings), tuple(v.notes), wall_s)
 
+
+def _slowest_per_board(games: Sequence[CheckGame],
+                       times: Callable[[CheckGame], Sequence[float]]) -> dict[str, float]:
+    """The slowest of `times` (ms) on each game's board, in the order the games were played."""
+    out: dict[str, float] = {}
+    for g in games:
+        ts = [t for t in times(g) if t > 0]
+        if ts:
+            label = g.game.label_for_record()
+            out[label] = max(out.get(label, 0.0), max(ts))
+    return out
+
+
+def _judge_margin(v: _Verdict, what: str, slowest: dict[str, float], limit_ms: float,
+                  kind: Kind) -> None:
+    """A failure when `what` took more than FAIL_FRACTION of the limit on some board, else a
+    warning above WARN_FRACTION; either names the boards with their figures."""
+    over = {b: ms for b, ms in slowest.items() if ms > FAIL_FRACTION * limit_ms}
+    close = {b: ms for b, ms in slowest.items() if ms > WARN_FRACTION * limit_ms}
+    figures = ", ".join(f"{b} {ms:.0f} ms = {ms / limit_ms:.0%}"
+                        for b, ms in (over or close).items())
+    if over:
+        v.failures.append(f"{what} took over {FAIL_FRACTION:.0%} of the time limit "
+                          f"({figures}): on a busy tournament machine it will time out. "
+                          + _TIME_ADVICE[kind][:1].upper() + _TIME_ADVICE[kind][1:])
+    elif close:
+        v.warnings.append(f"{what} took over {WARN_FRACTION:.0%} of the time limit "
+                          f"({figures}): little margin for a busy tournament machine; "
+                          + _TIME_ADVICE[kind])
+
+
+#: how a record's detail names a late preparing call (Connect-X's, the GamePlayer's)
+_INIT_CALLS = ("initPlayer", "init_player")
 
 _REASON_WORDS = {Reason.ILLEGAL.value: "illegal move", Reason.TIMEOUT.value: "timeout",
                  Reason.CRASH.value: "crash"}

@@ -268,7 +268,8 @@ def _standings_html(data: ReportData) -> str:
     heads = ["rank", "player", "points", "games", "wins", "draws", "losses", "timeouts",
              "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"]
     key = "".join(f"<tr><th>{_e(c)}</th><td>{_e(m)}</td></tr>" for c, m in COLUMN_KEY)
-    return ('<table class="ranking" id="ranking"><thead><tr>'
+    return (f'<p class="ranked-by">{_e(data.standings.ranking_note())}</p>'
+            '<table class="ranking" id="ranking"><thead><tr>'
             + "".join(f"<th>{_e(h)}</th>" for h in heads)
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
             + '<details class="key" open><summary>What the columns mean</summary>'

@@ -1,10 +1,13 @@
 """Standings, always recomputed from stored games: ranking, per-board table, crosstable, Elo.
 
 Scoring: a win is worth 3 points, a draw 1, a loss 0; a fault (timeout, illegal move, crash)
-loses for the offender and counts in the offender's fault column. The ranking orders players
-by points, then by their fitted Elo rating (`arena.results.elo.fit_ratings`, all games, draws as
-half a
-win). Each pair's head-to-head result comes with `arena.results.elo.elo_difference`.
+loses for the offender and counts in the offender's fault column. When every player played as
+many games (a finished round robin) the ranking orders players by points, then by their fitted
+Elo rating (`arena.results.elo.fit_ratings`, all games, draws as half a win). When they did not
+(a gauntlet, whose challengers play every other player while the others play only the
+challengers; an unfinished run) points would favour whoever played most, so the ranking orders
+them by the Elo rating, then by points per game; `Standings.ranked_by` and the line above the
+table say which. Each pair's head-to-head result comes with `arena.results.elo.elo_difference`.
 
 Head to head (`arena.results.stats`): when every game of a pairing belongs to a complete game
 pair (the same start played with the colours swapped, `GameRecord.pair_id`), the Elo
@@ -46,7 +49,9 @@ CSV_COLUMNS = ("rank", "player", "points", "games", "wins", "draws", "losses", "
 
 #: what each column of the ranking means (standings.md, the HTML report and the README show it)
 COLUMN_KEY = (
-    ("rank, player", "place by points, then by Elo; the player's display name"),
+    ("rank, player", "place by points, then by Elo, when every player played as many games; "
+                     "by Elo, then points per game, when not (a gauntlet, an unfinished run; "
+                     "the line above the table says which); the player's display name"),
     ("points", "3 per win, 1 per draw, 0 per loss; a game lost by a fault counts as a loss "
                "(3 for the opponent)"),
     ("games, wins, draws, losses", "the player's games and how they ended"),
@@ -129,6 +134,18 @@ class Standings:
     board_wdl: dict[BoardKey, dict[tuple[str, str], list[int]]] = field(
         default_factory=dict)
     distinct_games: int | None = None  # games that differ (board, players, moves)
+    #: what orders the ranking: "points" (then Elo) or "Elo" (then points per game)
+    ranked_by: str = "points"
+
+    def ranking_note(self) -> str:
+        """One sentence saying what orders the ranking, and why."""
+        played = sorted({r.games for r in self.ranking if r.games})
+        if self.ranked_by == "Elo":
+            return (f"Ranked by Elo, then points per game: the players played "
+                    f"{played[0]} to {played[-1]} games (a gauntlet, or an unfinished run), so "
+                    f"points would favour whoever played most.")
+        each = f" (every player played {played[0]} games)" if len(played) == 1 else ""
+        return f"Ranked by points, then by Elo{each}."
 
     def _met(self, a: str, b: str) -> bool:
         """Whether a and b played (True when unknown: standings built without estimates)."""
@@ -170,6 +187,7 @@ class Standings:
                          "the config varies the starts.")
             parts.append(line + "\n")
         parts.append("## Ranking\n")
+        parts.append(self.ranking_note() + "\n")
         parts.append(tabulate(
             [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
               r.illegal, r.crashes, _ms(r.mean_move_ms), _ms(r.max_move_ms),
@@ -346,7 +364,13 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
 
     ratings = fit_ratings(names, results)
     elo = ratings.as_dict()
-    order = sorted(names, key=lambda p: (-points[p], -elo[p][0], p))
+    played = {count[p]["games"] for p in names if count[p]["games"]}
+    ranked_by = "Elo" if len(played) > 1 else "points"
+    if ranked_by == "Elo":
+        order = sorted(names, key=lambda p: (-elo[p][0], -points[p] / max(count[p]["games"], 1),
+                                             p))
+    else:
+        order = sorted(names, key=lambda p: (-points[p], -elo[p][0], p))
     ranking = tuple(
         PlayerRow(rank=i + 1, player=p, points=points[p], games=count[p]["games"],
                   wins=count[p]["wins"], draws=count[p]["draws"], losses=count[p]["losses"],
@@ -376,7 +400,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
     return Standings(ranking=ranking, boards=tuple(board_list), board_points=board_points,
                      cross=cross, pairs=pairs, ratings=ratings, total_games=total,
                      not_isolated=not_isolated, estimates=tuple(estimates), board_wdl=board_wdl,
-                     distinct_games=len(distinct))
+                     distinct_games=len(distinct), ranked_by=ranked_by)
 
 
 def _flip(e: EloEstimate) -> EloEstimate:

@@ -6,6 +6,9 @@ code 2. Every other game: tests/onboarding/test_check_games.py."""
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -13,6 +16,7 @@ import numpy as np
 import pytest
 
 from arena.board import CXBoard, CXGameState
+from arena.onboarding import conformance
 from arena.onboarding.conformance import (
     STANDARD_BOARD,
     CheckGame,
@@ -25,9 +29,10 @@ from arena.onboarding.conformance import (
 )
 from arena.records import GameRecord, Reason
 from arena.referee.referee import MOVE_CAP_DETAIL, course_game
+from arena.tournament.config import load_limits
 from players.L0 import L0
 from tests.conftest import ROOT
-from tests.helpers import cxarena
+from tests.helpers import cxarena, project_copy
 
 BOT = '''
     import time
@@ -74,7 +79,7 @@ def test_a_crash_is_reported_with_its_traceback(tmp_path: Path) -> None:
     bot = make_bot(tmp_path, "if self.n == 2: raise ValueError('bad luck in move two')")
     r = cxarena(tmp_path, "check-bot", bot, "--time", "0.5", "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "crash in 2 game(s)" in r.stdout
+    assert "crash in 3 game(s)" in r.stdout
     assert "raised ValueError: bad luck in move two" in r.stdout
     assert "Traceback (most recent call last)" in r.stdout and "bot.py" in r.stdout
     assert "FAILED: 1 problem(s)" in r.stdout
@@ -91,10 +96,10 @@ def test_a_timeout_is_reported_with_how_close_the_moves_came(tmp_path: Path) -> 
     bot = make_bot(tmp_path, "time.sleep(self.timeout_s * (2.0 if self.n == 3 else 0.1))")
     r = cxarena(tmp_path, "check-bot", bot, "--time", "0.5", "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "timeout in 2 game(s)" in r.stdout and "over the 500 ms limit" in r.stdout
+    assert "timeout in 3 game(s)" in r.stdout and "over the 500 ms limit" in r.stdout
     assert "Deadline.for_move" in r.stdout
     line = next(x for x in r.stdout.splitlines() if "move times:" in x)
-    assert "4 moves" in line and "99th percentile" in line  # the 2 + 2 answered moves
+    assert "6 moves" in line and "99th percentile" in line  # 2 answered moves a game
 
 
 def test_a_failing_player_name_fails_the_check(tmp_path: Path) -> None:
@@ -123,13 +128,14 @@ def test_a_bot_that_cannot_start_is_reported_once_without_games(tmp_path: Path) 
 
 def test_slow_start_up_fails_against_the_configured_limit(tmp_path: Path) -> None:
     # 3 s asleep at import can never make a 2 s start-up limit, however loaded the machine
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "tournament.yaml").write_text(
+    root = project_copy(tmp_path)
+    config = root / "configs" / "tournament.yaml"
+    config.write_text(
         "players: [L0, L1]\nboards: [[4, 4, 4]]\ntimeout_s: 0.5\nstartup_timeout_s: 2\n")
     bot = make_bot(tmp_path, prelude="import time\ntime.sleep(3)\n")
     r = cxarena(tmp_path, "check-bot", bot, "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "time limit: 0.5 s (from configs/tournament.yaml)" in r.stdout
+    assert f"time limit: 0.5 s (from {config})" in r.stdout
     assert "the bot did not start (start-up limit 2 s)" in r.stdout
     assert "Import less at start-up or load lazily" in r.stdout
     assert "total: 0 games" in r.stdout  # reported once, not once per game
@@ -188,7 +194,7 @@ def test_an_exec_bot_is_checked_like_any_other(tmp_path: Path) -> None:
     r = cxarena(tmp_path, "check-bot", f"exec:sh {script}", "--time", "0.5",
                 "--board", "4", "4", "4")
     assert r.returncode == 1
-    assert "illegal move in 2 game(s)" in r.stdout and "banana" in r.stdout
+    assert "illegal move in 3 game(s)" in r.stdout and "banana" in r.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -212,18 +218,45 @@ def test_check_boards_takes_the_smallest_and_largest_of_a_set(tmp_path: Path,
         "mine:\n  - [5, 5, 4]\n  - [3, 9, 3]\n  - [4, 6, 4]\n  - [9, 9, 5]\n  - [6, 7, 4]\n")
     monkeypatch.chdir(tmp_path)
     assert check_boards("mine") == [(4, 6, 4), (6, 7, 4), (9, 9, 5)]  # 24 < 25 < 27 cells
-    assert default_settings()["timeout_s"] == 1.0  # no tournament.yaml here
 
 
 def test_default_time_limit_comes_from_the_tournament_config(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "tournament.yaml").write_text("timeout_s: 0.25\ngrace_s: 0.02\n")
-    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "configs" / "tournament.yaml"
+    config.parent.mkdir()
+    config.write_text("timeout_s: 0.25\ngrace_s: 0.02\n")
+    monkeypatch.setattr(conformance, "TOURNAMENT_CONFIG", config)
     settings = default_settings()
     assert settings["timeout_s"] == 0.25 and settings["grace_s"] == 0.02
-    assert check_boards() == check_boards("competition")  # falls back to the repo's boards
+    assert settings["source"] == f"from {config}"
+    monkeypatch.setattr(conformance, "TOURNAMENT_CONFIG", tmp_path / "none.yaml")
+    assert default_settings()["timeout_s"] == conformance.DEFAULT_TIMEOUT_S
+
+
+def test_the_default_time_limit_is_the_projects_from_every_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = load_limits(ROOT / "configs" / "tournament.yaml").timeout_s
+    (tmp_path / "configs").mkdir()  # a folder with configs of its own changes nothing either
+    (tmp_path / "configs" / "tournament.yaml").write_text("timeout_s: 0.25\n")
+    for folder in (ROOT, ROOT / "players", tmp_path, tmp_path / "configs"):
+        monkeypatch.chdir(folder)
+        assert default_settings()["timeout_s"] == project, folder
+
+
+def test_check_bot_from_another_folder_plays_the_projects_limit(tmp_path: Path) -> None:
+    root = project_copy(tmp_path / "clone")
+    (root / "configs" / "tournament.yaml").write_text(
+        "players: [L0, L1]\nboards: competition\ntimeout_s: 0.4\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for cwd in (root, root / "players", elsewhere):
+        r = subprocess.run([sys.executable, "-m", "arena", "check-bot", "L0", "--board", "4",
+                            "4", "4"], cwd=cwd, env=dict(os.environ, PYTHONPATH=str(root)),
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "(time limit 0.4 s per move" in r.stdout, cwd
+        assert f"time limit: 0.4 s (from {root / 'configs' / 'tournament.yaml'})" in r.stdout
 
 
 def test_percentile_interpolates_like_numpy() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.games import GAMES
+from tests.helpers import project_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,7 +80,7 @@ def test_a_good_bot_passes(game: str) -> None:
 def test_an_illegal_move_is_reported(tmp_path: Path, game: str) -> None:
     r = check(tmp_path, game, shell_bot(tmp_path, 'echo "play banana"'), "--time", "0.5")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "illegal move in 2 game(s)" in r.stdout and "banana" in r.stdout, r.stdout
+    assert "illegal move in 3 game(s)" in r.stdout and "banana" in r.stdout, r.stdout
     assert "FAILED: 1 problem(s)" in r.stdout, r.stdout
 
 
@@ -88,8 +89,8 @@ def test_a_late_answer_is_reported(tmp_path: Path, game: str) -> None:
     r = check(tmp_path, game, shell_bot(tmp_path, 'sleep 1.5; echo "play banana"'),
               "--time", "0.3")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "timeout in 2 game(s)" in r.stdout and "over the 300 ms limit" in r.stdout, r.stdout
-    assert "Deadline.for_move" in r.stdout
+    assert "timeout in 3 game(s)" in r.stdout and "over the 300 ms limit" in r.stdout, r.stdout
+    assert "stop thinking at about 80% of the limit" in r.stdout  # a program's advice
 
 
 @pytest.mark.parametrize("game", sorted(GAME_CASES))
@@ -108,16 +109,17 @@ def test_quick_and_max_moves_cap_a_big_game_of_another_game(flags: list[str], ca
     r = cxarena(ROOT, "check-bot", "players.mnk.random_bot", "--game", "mnk",
                 "--param", "m=11", "--param", "n=11", "--param", "k=5", "--time", "1", *flags)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count(f"stopped at the move cap after {cap} moves") == 2, r.stdout
-    assert f"stop after {cap} moves (as draws)" in r.stdout, r.stdout
+    assert r.stdout.count(f"stopped at the move cap after {cap} moves") == 3, r.stdout
+    assert f"stop after {cap} moves, as draws" in r.stdout, r.stdout
 
 
 def test_another_game_takes_the_configured_limits(tmp_path: Path) -> None:
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "tournament.yaml").write_text("timeout_s: 0.75\ngrace_s: 0.05\n")
-    r = check(tmp_path, "othello", "players.othello.greedy")
+    root = project_copy(tmp_path)  # the project's own configs/tournament.yaml
+    config = root / "configs" / "tournament.yaml"
+    config.write_text("timeout_s: 0.75\ngrace_s: 0.05\n")
+    r = check(root, "othello", "players.othello.greedy")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "time limit: 0.75 s (from configs/tournament.yaml)" in r.stdout, r.stdout
+    assert f"time limit: 0.75 s (from {config})" in r.stdout, r.stdout
     assert "check-bot players.othello.greedy (time limit 0.75 s per move" in r.stdout
 
 

@@ -100,9 +100,10 @@ def run(args: argparse.Namespace) -> int:
              + f" (the tournament's order, one process), then {order[-1].label_for_record()} "
                f"in a fresh process")
     from arena.referee.cgroups import summary
-    from arena.referee.sandbox import resolve
+    from arena.referee.door import install as install_door
 
-    notice = resolve(args.isolation).notice()  # UsageError: namespaces, impossible here
+    # the bot's code is loaded (Java: compiled) through the door, as it plays
+    notice = install_door(args.isolation).notice()  # UsageError: namespaces, impossible here
     if notice:
         print(notice, file=sys.stderr, flush=True)
 

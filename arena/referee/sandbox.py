@@ -11,7 +11,8 @@ inside a sandbox:
   processes, cannot signal or trace anything outside, and has no network at all;
 - a file system that is read-only everywhere: the system (/usr, /lib*, /etc minus the files that
   only their owner may read), the Python installation and venv, the `arena` package, the shared
-  helpers of `players/` (`players/__init__.py`, `players/_shared`), and the bot's own files
+  helpers of `players/` (`players/__init__.py` and every `players/_NAME` module or package:
+  `arena.entrants.exposure.helper_paths`), and the bot's own files
   (`arena.entrants.exposure.bot_paths`, passed in as the launch's `expose`); nothing else of
   the host (no results folder, no other bot, no home directory);
 - a private scratch: /tmp and /dev/shm are fresh tmpfs of `defaults.SCRATCH_MB` each, gone when

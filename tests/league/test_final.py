@@ -96,6 +96,27 @@ def test_the_admin_page_runs_the_final_and_links_its_report(
     assert report.status_code == 200 and "ann" in report.text and "bob" in report.text
 
 
+def frozen_league(tmp_path: Path, bob_file: str, bob_code: bytes) -> tuple[
+        Path, dict[str, str], TestClient]:
+    """A frozen league of a teacher, ann (L1) and bob (`bob_code`), both passed; its folder,
+    the secrets and a test client of its app."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
+                   "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
+               "bob": lg.add_user("bob")}
+    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
+    lg.submit("bob", [(bob_file, bob_code)])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.freeze()
+    lg.conn.close()
+    d = tmp_path / "lg"
+    return d, secrets, TestClient(create_app(d), base_url="http://127.0.0.1",
+                                  follow_redirects=False)
+
+
 CRASHER = b'''from arena.player import CXPlayer
 
 
@@ -114,20 +135,7 @@ class Crasher(CXPlayer):
 def test_students_read_the_final_report_without_the_bots_own_words(tmp_path: Path) -> None:
     """A bot's exception text and stderr are its author's and the admins' to read: the final's
     report as a student gets it says how each game ended, not what the bot wrote."""
-    cfg = tmp_path / "league.yaml"
-    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
-                   "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n")
-    lg = League.init(tmp_path / "lg", cfg)
-    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
-               "bob": lg.add_user("bob")}
-    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
-    lg.submit("bob", [("crasher.py", CRASHER)])
-    with lg.conn:
-        lg.conn.execute("UPDATE submissions SET status='rating'")
-    lg.freeze()
-    lg.conn.close()
-    d = tmp_path / "lg"
-    c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
+    d, secrets, c = frozen_league(tmp_path, "crasher.py", CRASHER)
 
     def login(name: str) -> str:
         return log_in(c, name, secrets[name])
@@ -172,20 +180,7 @@ def test_an_entry_that_fails_to_load_at_the_final_forfeits_and_the_rest_play(
     """A bot that raises only when it is probed passed its check and rating games (tested
     elsewhere: the check plays it); at the final's start it fails to load: it forfeits its
     games, recorded as such for the teacher, and the others play."""
-    cfg = tmp_path / "league.yaml"
-    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
-                   "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n")
-    lg = League.init(tmp_path / "lg", cfg)
-    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
-               "bob": lg.add_user("bob")}
-    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
-    lg.submit("bob", [("saboteur.py", SABOTEUR)])
-    with lg.conn:
-        lg.conn.execute("UPDATE submissions SET status='rating'")
-    lg.freeze()
-    lg.conn.close()
-    d = tmp_path / "lg"
-    c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
+    d, secrets, c = frozen_league(tmp_path, "saboteur.py", SABOTEUR)
     token = log_in(c, "teacher", secrets["teacher"])
     assert c.post("/admin/final", data={"csrf": token}).status_code == 200
     assert wait_finished(d) == "finished"

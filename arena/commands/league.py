@@ -116,12 +116,12 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
 
 def _final(league: Any, args: argparse.Namespace) -> int:
     from arena.cli import main as cli_main
-    from arena.league.final import plan_final, write_final_config
+    from arena.league.final import final_config, plan_final
 
     if args.dry_run:
         print(plan_final(league, args.workers).text())
         return 0
-    config = write_final_config(league)
+    config = final_config(league)  # a resumed final: the same entries, the same file
     results = args.dir / "results" / "final"
     print(f"final round robin: {config} -> {results}", flush=True)
     more = ([f"--workers={args.workers}"] if args.workers else []) + (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import io
+import json
 import math
 import re
 import secrets
@@ -533,6 +534,9 @@ class League:
                 "WHERE id = ?)", (current, current)).fetchone()
             if row and row[0] is not None:
                 kept.add(int(row[0]))
+        row = self.conn.execute("SELECT value FROM meta WHERE key='final_entries'").fetchone()
+        if row is not None:  # the final's entries: its config names their folders
+            kept.update(int(sid) for _, sid in json.loads(row[0]))
         for side_a, side_b in self.conn.execute("SELECT side_a, side_b FROM leases"):
             for side in (side_a, side_b):
                 if side.startswith("sub:") and side[4:].isdigit():
@@ -588,7 +592,8 @@ class League:
 
     def freeze(self) -> None:
         with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('frozen', ?)",
+            # the first freeze is the cut: pressing it again does not move it
+            self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('frozen', ?)",
                               (str(time.time()),))
 
     @property
@@ -596,6 +601,30 @@ class League:
         """Frozen by the admin, or by the deadline (league.yaml's `deadline`) having passed."""
         row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
         return row is not None or self.deadline_passed()
+
+    @property
+    def cut_at(self) -> float | None:
+        """When the league froze (the admin's Freeze, or the deadline, whichever came first);
+        None while it is not frozen. Every version uploaded before it is checked, and the one
+        of each student that passed last is their entry in the final (`pending_at_cut`)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
+        times = [float(row[0])] if row is not None else []
+        if self.deadline_passed() and self.config.deadline_ts is not None:
+            times.append(self.config.deadline_ts)
+        return min(times) if times else None
+
+    def pending_at_cut(self) -> list[Submission]:
+        """The versions uploaded before the cut (`cut_at`) whose check has not ended yet (queued
+        or being checked), of users not disabled: the final waits for them. [] when the league
+        is not frozen."""
+        cut = self.cut_at
+        if cut is None:
+            return []
+        rows = self.conn.execute(
+            f"SELECT {self._COLS} FROM submissions WHERE status IN ('queued', 'checking') "
+            f"AND created_at <= ? AND user NOT IN (SELECT name FROM users WHERE disabled=1) "
+            f"ORDER BY id", (cut,))
+        return [Submission(*r) for r in rows]
 
     def deadline_passed(self, now: float | None = None) -> bool:
         deadline = self.config.deadline_ts

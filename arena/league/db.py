@@ -20,7 +20,7 @@ from pathlib import Path
 
 from arena.league.config import LeagueConfig, parse_config
 
-__all__ = ["DiskQuotaExceeded", "League", "LeagueError", "QuotaExceeded", "Session",
+__all__ = ["AuditEntry", "DiskQuotaExceeded", "League", "LeagueError", "QuotaExceeded", "Session",
            "Submission", "UploadError", "User", "check_file_name", "format_deadline",
            "time_left", "tree_bytes"]
 
@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS leases (
   id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
   board TEXT NOT NULL, number INTEGER NOT NULL, holder TEXT NOT NULL, started_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, admin TEXT NOT NULL,
+  action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS analyses (
   game_id INTEGER PRIMARY KEY REFERENCES games(id), json TEXT NOT NULL, created_at REAL NOT NULL);
 """
@@ -129,6 +132,16 @@ class User:
     admin: bool
     created_at: float
     disabled: bool = False
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One admin act as the admin page lists it."""
+    at: float
+    admin: str
+    action: str  # "disable user", "enable submission", "freeze", "config", ...
+    target: str
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -273,7 +286,8 @@ class League:
         """Columns added since a league was made."""
         for table, column, decl in (("users", "disabled", "INTEGER NOT NULL DEFAULT 0"),
                                     ("submissions", "check_started_at", "REAL"),
-                                    ("submissions", "class_name", "TEXT NOT NULL DEFAULT ''")):
+                                    ("submissions", "class_name", "TEXT NOT NULL DEFAULT ''"),
+                                    ("submissions", "disabled_from", "TEXT NOT NULL DEFAULT ''")):
             cols = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
             if cols and column not in cols:
                 with self.conn:
@@ -367,6 +381,7 @@ class League:
             raise LeagueError(f"no user {name!r}")
         with self.conn:
             self.conn.execute("UPDATE users SET disabled=? WHERE name=?", (int(disabled), name))
+            self._forget_snapshot()
             if disabled:
                 self.conn.execute("DELETE FROM sessions WHERE user=?", (name,))
 
@@ -631,6 +646,38 @@ class League:
         return deadline is not None and (time.time() if now is None else now) >= deadline
 
     def disable(self, submission_id: int) -> None:
+        """Take a version out (of the rating games, the leaderboard and the final's entries):
+        its author's latest other passed version is their entry again. `enable` undoes it."""
         with self.conn:
-            self.conn.execute("UPDATE submissions SET status='disabled' WHERE id=?",
-                              (submission_id,))
+            self.conn.execute("UPDATE submissions SET disabled_from=status, status='disabled' "
+                              "WHERE id=? AND status != 'disabled'", (submission_id,))
+            self._forget_snapshot()
+
+    def enable(self, submission_id: int) -> None:
+        """Undo `disable`: the version's status is again what it was (a check that was queued
+        or running is queued again)."""
+        with self.conn:
+            self.conn.execute(
+                "UPDATE submissions SET status=CASE WHEN disabled_from IN ('', 'checking') "
+                "THEN 'queued' ELSE disabled_from END, disabled_from='' "
+                "WHERE id=? AND status='disabled'", (submission_id,))
+            self._forget_snapshot()
+
+    def _forget_snapshot(self) -> None:
+        """Who takes part changed (an admin's act): the frozen leaderboard is made again, by
+        the same rule, at its next read (`arena.league.standings.leaderboard`)."""
+        self.conn.execute("DELETE FROM meta WHERE key='frozen_leaderboard'")
+
+    # the audit log of the admins' acts
+    def audit(self, admin: str, action: str, target: str, detail: str = "") -> None:
+        """Record one admin act (who, what, on what, in words); bounded in length."""
+        with self.conn:
+            self.conn.execute("INSERT INTO audit (at, admin, action, target, detail) "
+                              "VALUES (?,?,?,?,?)", (time.time(), admin[:100], action[:60],
+                                                     target[:200], detail[:1000]))
+
+    def audit_log(self, limit: int = 200) -> list[AuditEntry]:
+        """The admins' acts, newest first."""
+        rows = self.conn.execute("SELECT at, admin, action, target, detail FROM audit "
+                                 "ORDER BY id DESC LIMIT ?", (limit,))
+        return [AuditEntry(*r) for r in rows]

@@ -16,8 +16,10 @@ Routes (all but /login and /static need a logged-in session; /admin* need an adm
   side (and admins), the workers' analysis (evaluation strip, blunders) and the first blunder
   of the author's side (arena.league.analysis);
   ``GET /games/{id}/log/{submission_id}``: that side's stderr, for its author;
-- ``GET /admin``, ``POST /admin/disable``, ``/admin/reset-secret``, ``/admin/freeze``,
-  ``/admin/final``; ``GET /standings.csv``.
+- ``GET /admin``, ``POST /admin/disable``, ``/admin/enable`` (its undo),
+  ``/admin/reset-secret``, ``/admin/user``, ``/admin/freeze``, ``/admin/final``; each admin act
+  asks for confirmation in the page, is kept in the audit log (`League.audit`) the admin page
+  shows, and a disabling one offers its undo; ``GET /standings.csv``.
 
 Refusals are 4xx pages with a message: another user's submission, code, stderr or download is
 403, an unknown id 404, a POST without the session's CSRF token 403, too many failed logins
@@ -501,7 +503,7 @@ class _App:
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
                 "workers": worker_health(lg.dir), "disk": disk,
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
-                "final_plan": plan, "sessions": sessions}
+                "final_plan": plan, "sessions": sessions, "audit": lg.audit_log()}
 
     def _final_plan(self, lg: League) -> str:
         """The final's plan in words (`plan_final`), made again only when a game was stored or
@@ -516,16 +518,47 @@ class _App:
         self._admin(request)
         view = await self.db(self._admin_view)
         return self.page(request, "admin.html", notice=extra.get("notice"),
-                         new_secret=extra.get("new_secret"), **view)
+                         new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+    async def _audit(self, request: Request, action: str, target: str, detail: str) -> None:
+        admin = request.state.user.name
+        await self.db(lambda lg: lg.audit(admin, action, target, detail))
 
     async def admin_disable(self, request: Request) -> Response:
+        """Disable a version (`League.disable`), saying whose entry it leaves; undo offered."""
+        return await self._submission_act(request, disable=True)
+
+    async def admin_enable(self, request: Request) -> Response:
+        """Undo the disabling of a version (`League.enable`)."""
+        return await self._submission_act(request, disable=False)
+
+    async def _submission_act(self, request: Request, disable: bool) -> Response:
         self._admin(request)
         form = await self.form(request)
         sid = _int_or_none(form.get("submission_id"))
-        if sid is None or await self.db(lambda lg: lg.submission(sid)) is None:
+        sub = None if sid is None else await self.db(lambda lg: lg.submission(sid))
+        if sid is None or sub is None:
             raise HTTPException(404, f"No submission {form.get('submission_id')!s:.40}.")
-        await self.db(lambda lg: lg.disable(sid))
-        return await self.admin(request, notice=f"Submission {sid} is disabled.")
+
+        def act(lg: League) -> str:
+            lg.disable(sid) if disable else lg.enable(sid)
+            entry = dict(entries(lg)).get(sub.user)
+            now = lg.submission(entry) if entry is not None else None
+            return (f"{sub.user}'s entry is now v{now.version}" if now is not None
+                    else f"{sub.user} has no entry now (no other version passed its check)")
+
+        where = await self.db(act)
+        label = f"{sub.user} v{sub.version}"
+        if disable:
+            notice = (f"Submission {sid} ({label}) is disabled: out of the rating games, the "
+                      f"leaderboard and the final; {where}.")
+            undo = {"action": "/admin/enable", "fields": {"submission_id": str(sid)},
+                    "label": f"Undo: enable {label} again"}
+        else:
+            notice, undo = f"Submission {sid}: {label} is enabled again; {where}.", None
+        await self._audit(request, "disable submission" if disable else "enable submission",
+                          f"{label} (submission {sid})", where)
+        return await self.admin(request, notice=notice, undo=undo)
 
     async def admin_reset(self, request: Request) -> Response:
         self._admin(request)
@@ -535,6 +568,7 @@ class _App:
             secret = await self.db(lambda lg: lg.reset_secret(name))
         except LeagueError as exc:
             raise HTTPException(404, str(exc)) from exc
+        await self._audit(request, "reset secret", name, "a new secret; their sessions ended")
         return await self.admin(request, notice=f"New secret for {name} (shown once):",
                                 new_secret=secret)
 
@@ -555,10 +589,11 @@ class _App:
                 if name == me:
                     raise ValueError("you cannot disable your own account")
                 lg.set_disabled(name, True)
-                return f"User {name} is disabled: their sessions ended, no login or upload."
+                return (f"User {name} is disabled: out of the leaderboard, standings.csv and "
+                        f"the final's entries; their sessions ended, no login or upload.")
             if action == "enable":
                 lg.set_disabled(name, False)
-                return f"User {name} is enabled again."
+                return f"User {name} is enabled again: back in the leaderboard and the final."
             if action == "end-sessions":
                 n = lg.end_sessions(name, key)
                 return f"{n} session(s) of {name} ended."
@@ -570,12 +605,17 @@ class _App:
             raise HTTPException(404, str(exc)) from exc
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from exc
-        return await self.admin(request, notice=notice)
+        await self._audit(request, {"disable": "disable user", "enable": "enable user",
+                                    "end-sessions": "end sessions"}[action], name, notice)
+        undo = ({"action": "/admin/user", "fields": {"user": name, "action": "enable"},
+                 "label": f"Undo: enable {name} again"} if action == "disable" else None)
+        return await self.admin(request, notice=notice, undo=undo)
 
     async def admin_freeze(self, request: Request) -> Response:
         self._admin(request)
         await self.form(request)
         await self.db(lambda lg: lg.freeze())
+        await self._audit(request, "freeze", "the leaderboard", "no new versions accepted")
         return await self.admin(request, notice="The leaderboard is frozen: no new versions "
                                                 "are accepted.")
 
@@ -589,6 +629,7 @@ class _App:
                                      "of the league core.") from None
         except (LeagueError, ValueError) as exc:
             raise HTTPException(409, f"The final round robin cannot start: {exc}") from exc
+        await self._audit(request, "start final", "the final round robin", str(folder))
         return await self.admin(request, notice=f"The final round robin started ({folder}).")
 
     async def final_report(self, request: Request) -> Response:
@@ -727,6 +768,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/games/{gid:int}/log/{sid:int}", logged_in(app.game_log)),
         Route("/admin", logged_in(app.admin)),
         Route("/admin/disable", logged_in(app.admin_disable), methods=["POST"]),
+        Route("/admin/enable", logged_in(app.admin_enable), methods=["POST"]),
         Route("/admin/reset-secret", logged_in(app.admin_reset), methods=["POST"]),
         Route("/admin/user", logged_in(app.admin_user), methods=["POST"]),
         Route("/admin/freeze", logged_in(app.admin_freeze), methods=["POST"]),

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HELP = ("run a class league: init, add-user, add-users, submit, check, standings, serve, "
-        "final, worker")
+HELP = ("run a class league: init, add-user, add-users, submit, check, standings, grades, "
+        "serve, final, worker")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
+    p = sub.add_parser("grades", help="print the grades as CSV: one row per roster student "
+                       "(or, with --final, the final's ranking with its tie-break)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--final", action="store_true",
+                   help="the final round robin's standings (head to head, then "
+                        "Sonneborn-Berger, then a shared rank)")
     p = sub.add_parser("serve", help="run the web app (log-in, uploads, leaderboard, admin) "
                        "and its workers; binds 127.0.0.1 unless --host says otherwise")
     p.add_argument("dir", type=Path)
@@ -84,6 +90,17 @@ def _standings(league: Any, args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
               f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
+    return 0
+
+
+def _grades(league: Any, args: argparse.Namespace) -> int:
+    from arena.league import LeagueError
+    from arena.league.grades import final_standings_csv, grades_csv
+
+    text = final_standings_csv(league) if args.final else grades_csv(league)
+    if text is None:
+        raise LeagueError("the final round robin has not started: no standings yet")
+    sys.stdout.write(text)
     return 0
 
 
@@ -203,7 +220,7 @@ def _submit(league: Any, args: argparse.Namespace) -> int:
 
 _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
              "standings": _standings, "serve": _serve, "final": _final, "worker": _worker,
-             "check": _check}
+             "check": _check, "grades": _grades}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,9 @@ Routes (all but /login and /static need a logged-in session; /admin* need an adm
 - ``GET /admin``, ``POST /admin/disable``, ``/admin/enable`` (its undo),
   ``/admin/reset-secret``, ``/admin/user``, ``/admin/freeze``, ``/admin/final``; each admin act
   asks for confirmation in the page, is kept in the audit log (`League.audit`) the admin page
-  shows, and a disabling one offers its undo; ``GET /standings.csv``.
+  shows, and a disabling one offers its undo; ``GET /standings.csv``, ``/grades.csv``
+  (every roster student) and ``/final/standings.csv`` (the final's ranking with its
+  tie-break), admins only.
 
 Refusals are 4xx pages with a message: another user's submission, code, stderr or download is
 403, an unknown id 404, a POST without the session's CSRF token 403, too many failed logins
@@ -81,6 +83,7 @@ from arena.league.config import LeagueConfig
 from arena.league.db import DiskQuotaExceeded, QuotaExceeded, check_file_name, time_left
 from arena.league.disk import disk_text, league_disk_use
 from arena.league.final import entries, final_time_left, plan_final
+from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
 from arena.league.standings import leaderboard
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
@@ -503,7 +506,8 @@ class _App:
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
                 "workers": worker_health(lg.dir), "disk": disk,
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
-                "final_plan": plan, "sessions": sessions, "audit": lg.audit_log()}
+                "final_plan": plan, "sessions": sessions, "audit": lg.audit_log(),
+                "tie_break": TIE_BREAK}
 
     def _final_plan(self, lg: League) -> str:
         """The final's plan in words (`plan_final`), made again only when a game was stored or
@@ -646,6 +650,22 @@ class _App:
         text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
         return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
 
+    async def grades_csv(self, request: Request) -> Response:
+        """Every roster student's grade row (`arena.league.grades.grades_csv`), admins only."""
+        self._admin(request)
+        text = await self.db(grades_csv)
+        return Response(text, media_type="text/csv",
+                        headers={"Content-Disposition": 'attachment; filename="grades.csv"'})
+
+    async def final_standings_csv(self, request: Request) -> Response:
+        """The final's ranking with its tie-break (`final_standings_csv`), admins only."""
+        self._admin(request)
+        text = await self.db(final_standings_csv)
+        if text is None:
+            raise HTTPException(404, "The final round robin has not started: no standings yet.")
+        return Response(text, media_type="text/csv", headers={
+            "Content-Disposition": 'attachment; filename="final-standings.csv"'})
+
     async def standings_csv(self, request: Request) -> Response:
         self._admin(request)
         text = await self.db(self.core.standings_csv)
@@ -775,6 +795,8 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/admin/final", logged_in(app.admin_final), methods=["POST"]),
         Route("/final/report.html", logged_in(app.final_report)),
         Route("/standings.csv", logged_in(app.standings_csv)),
+        Route("/grades.csv", logged_in(app.grades_csv)),
+        Route("/final/standings.csv", logged_in(app.final_standings_csv)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Route("/viewer/games/{name}/draw.js", _game_drawer),  # viewer.js loads a game's own
         Mount("/viewer", StaticFiles(directory=_report_static()), name="viewer"),

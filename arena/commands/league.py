@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HELP = ("run a class league: init, add-user, add-users, submit, check, standings, grades, "
-        "serve, final, worker")
+HELP = ("run a class league: init, config, add-user, add-users, submit, check, standings, "
+        "grades, serve, final, worker")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
+    p = sub.add_parser("config", help="apply DIR/league.yaml (or FILE, then copied there) to "
+                       "the league: validated as at init; prints what changed, or refuses "
+                       "what may not change, with the reason (a running server applies it "
+                       "by itself too)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("file", type=Path, nargs="?", default=None)
     p = sub.add_parser("grades", help="print the grades as CSV: one row per roster student "
                        "(or, with --final, the final's ranking with its tie-break)")
     p.add_argument("dir", type=Path)
@@ -90,6 +96,16 @@ def _standings(league: Any, args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
               f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
+    return 0
+
+
+def _config(league: Any, args: argparse.Namespace) -> int:
+    text = None if args.file is None else args.file.read_text(encoding="utf-8")
+    changes = league.apply_config_file("league config", text)
+    for change in changes:
+        print(change)
+    print(f"{len(changes)} setting(s) changed; they take effect at once "
+          f"({args.dir / 'league.yaml'})")
     return 0
 
 
@@ -220,7 +236,7 @@ def _submit(league: Any, args: argparse.Namespace) -> int:
 
 _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
              "standings": _standings, "serve": _serve, "final": _final, "worker": _worker,
-             "check": _check, "grades": _grades}
+             "check": _check, "grades": _grades, "config": _config}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -364,3 +364,86 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     if cfg.analysis_budget_s < 0:
         raise ValueError(f"{where}: analysis_budget_s must be 0 (no analyses) or more")
     return cfg
+
+
+#: the league folder's copy of the settings, their source of truth (`League.apply_config_file`)
+CONFIG_FILE = "league.yaml"
+
+#: settings that may change while the league runs (each LeagueConfig field, by league.yaml key)
+CHANGEABLE = {
+    "deadline_ts": "deadline", "final_at_deadline": "final_at_deadline",
+    "max_uploads_per_day": "max_uploads_per_day", "max_upload_bytes": "max_upload_bytes",
+    "disk_quota_mb": "disk_quota_mb", "board_set": "boards", "board_list": "boards",
+    "final_board_set": "final_board_set", "final_board_list": "final_board_set",
+    "final_pairs": "final_pairs", "pairs_per_submission": "pairs_per_submission",
+    "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
+    "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
+}
+#: settings that may not change once the league exists, and why
+FIXED = {
+    "timeout_s": ("timeout_s", "the stored games were played at this time limit; their "
+                  "ratings would mix two limits (start a new league for another)"),
+    "game": ("game", "the stored games are of this game"),
+    "param_sets": ("params", "the stored games were played on these parameter sets"),
+    "reference_bots": ("reference_bots", "the ratings are fitted with these bots' games and "
+                       "anchored to one of them"),
+    "anchor": ("anchor", "the Elo scale of every stored rating is anchored to it"),
+    "anchor_elo": ("anchor_elo", "every shown rating is relative to it"),
+    "isolation": ("isolation", "uploaded code must keep running in the sandbox it was "
+                  "promised (serve --unsafe-no-isolation is the one way round it)"),
+    "opening_plies": ("opening_plies", "the stored pairs were played from these openings"),
+    "seed": ("seed", "the stored pairs' openings come from it"),
+}
+#: what may change only before the final has started
+BEFORE_FINAL = {"deadline_ts", "final_board_set", "final_board_list", "final_pairs",
+                "final_at_deadline"}
+
+
+def _shown(field_name: str, value: Any) -> str:
+    if field_name == "deadline_ts":
+        if value is None:
+            return "none"
+        return datetime.datetime.fromtimestamp(value).astimezone().isoformat(timespec="minutes")
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_shown("", v) for v in value) + "]"
+    return str(value)
+
+
+def _boards_shown(cfg: LeagueConfig, attr: str) -> str:
+    listed = getattr(cfg, attr + "_list")
+    return _shown("", listed) if listed else str(getattr(cfg, attr + "_set"))
+
+
+def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = False
+                   ) -> tuple[list[str], list[str]]:
+    """(changes, refusals) from `old` to `new`: "max_uploads_per_day: 10 -> 20" per changed
+    setting that may change, and "timeout_s: may not change (reason)" per one that may not."""
+    changes: list[str] = []
+    refused: list[str] = []
+    seen: set[str] = set()
+    for f in dataclasses.fields(LeagueConfig):
+        if f.name in ("notes", "extra"):
+            continue
+        before, after = getattr(old, f.name), getattr(new, f.name)
+        if before == after:
+            continue
+        if f.name in FIXED:
+            key, why = FIXED[f.name]
+            refused.append(f"{key}: may not change while the league runs ({why})")
+        elif f.name in BEFORE_FINAL and final_started:
+            refused.append(f"{CHANGEABLE[f.name]}: may not change once the final round robin "
+                           f"has started (its entries and games are fixed)")
+        elif f.name in CHANGEABLE:
+            key = CHANGEABLE[f.name]
+            if key in seen:
+                continue
+            seen.add(key)
+            if key in ("boards", "final_board_set"):
+                attr = "board" if key == "boards" else "final_board"
+                changes.append(f"{key}: {_boards_shown(old, attr)} -> "
+                               f"{_boards_shown(new, attr)}")
+            else:
+                changes.append(f"{key}: {_shown(f.name, before)} -> {_shown(f.name, after)}")
+        else:
+            refused.append(f"{f.name}: may not change while the league runs")
+    return changes, refused

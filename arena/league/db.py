@@ -18,7 +18,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.config import LeagueConfig, parse_config
+from arena.league.config import CONFIG_FILE, LeagueConfig, config_changes, parse_config
 
 __all__ = ["AuditEntry", "DiskQuotaExceeded", "League", "LeagueError", "QuotaExceeded", "Session",
            "Submission", "UploadError", "User", "check_file_name", "format_deadline",
@@ -309,7 +309,55 @@ class League:
             league.conn.executescript(_SCHEMA)
             league.conn.execute("INSERT INTO meta VALUES ('config', ?)", (text,))
         league._migrate()
+        league.write_config_file()
         return league
+
+    def write_config_file(self) -> Path:
+        """DIR/league.yaml, the settings' source of truth, from the applied settings (a league
+        made before it existed gets it here)."""
+        path = self.dir / CONFIG_FILE
+        row = self.conn.execute("SELECT value FROM meta WHERE key='config'").fetchone()
+        text = row[0] if row and row[0].strip() else (
+            "# the league's settings (all defaults); edit, then `cxarena league config DIR`\n")
+        tmp = path.with_name(f".{CONFIG_FILE}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    def apply_config_file(self, who: str, text: str | None = None) -> list[str]:
+        """Apply DIR/league.yaml (or `text`, then written there) to the running league:
+        validated as at init, compared with the applied settings; returns the changes made
+        ("max_uploads_per_day: 10 -> 20", each logged in the audit log as by `who`). A
+        setting that may not change (`arena.league.config.FIXED`; the final's once it has
+        started) or a bad value raises LeagueError with the reasons, and nothing is
+        applied."""
+        path = self.dir / CONFIG_FILE
+        if text is None:
+            if not path.is_file():
+                self.write_config_file()
+                return []
+            text = path.read_text(encoding="utf-8")
+        try:
+            new = parse_config(text, str(path))
+        except ValueError as exc:
+            raise LeagueError(f"{exc}; nothing was changed") from None
+        self._config = None
+        started = self.conn.execute(
+            "SELECT 1 FROM meta WHERE key='final_entries'").fetchone() is not None
+        changes, refused = config_changes(self.config, new, started)
+        if refused:
+            raise LeagueError(f"{path}: refused, nothing was changed: " + "; ".join(refused))
+        deadline_moved = new.deadline_ts != self.config.deadline_ts
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('config', ?)", (text,))
+            if deadline_moved:  # the cut may move: the frozen leaderboard is made again
+                self._forget_snapshot()
+        self._config = None
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            self.write_config_file()
+        if changes:
+            self.audit(who, "config", CONFIG_FILE, "; ".join(changes))
+        return changes
 
     @classmethod
     def open(cls, directory: Path) -> League:

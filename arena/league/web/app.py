@@ -196,8 +196,8 @@ class _App:
     def __init__(self, core: Core, results_root: Path) -> None:
         self.core = core
         self.results_root = results_root
-        #: the league's settings (league.yaml, stored in the league at init: fixed while it
-        #: runs); None until `create_app` reads them
+        #: the league's settings as last read (each request with a session reads them again:
+        #: league.yaml may change mid-term); None until `create_app` reads them
         self.config: LeagueConfig | None = None
         self._plan: tuple[Any, str] | None = None  # the final's plan, and what it rests on
         #: failed logins per user name (a rotating client address does not get past it)
@@ -234,7 +234,8 @@ class _App:
         token = request.session.get(SESSION_KEY)
         if not isinstance(token, str):
             return None
-        user = await self.db(lambda lg: lg.session_user(token))
+        # the settings with it: league.yaml applied mid-term shows at the next request
+        user, self.config = await self.db(lambda lg: (lg.session_user(token), lg.config))
         request.state.user = user
         return user
 
@@ -753,7 +754,10 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
     core = Core(directory)
     app = _App(core, Path(results_root) if results_root else directory / "results")
     app.config = core.run(lambda lg: lg.config)
-    upload_cap = app.config.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
+
+    def upload_cap() -> int:  # the latest settings' (max_upload_bytes may change mid-term)
+        assert app.config is not None
+        return app.config.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
 
     def logged_in(handler: Any, admin: bool = False) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -809,7 +813,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
             allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h})))
     middleware += [
         Middleware(BodyLimit,
-                   limit_for=lambda path: upload_cap if path == "/submit" else FORM_LIMIT_BYTES),
+                   limit_for=lambda path: upload_cap() if path == "/submit" else FORM_LIMIT_BYTES),
         Middleware(SessionMiddleware, secret_key=secret_key or session_secret(directory),
                    session_cookie="league_session", same_site="lax", https_only=False,
                    max_age=SESSION_TTL_S),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -241,6 +242,7 @@ _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
 
 def run(args: argparse.Namespace) -> int:
     from arena.league import League, LeagueError, UploadError
+    from arena.league.db import DISK_FULL_MESSAGE, is_disk_full
 
     try:
         if args.league_command == "init":
@@ -251,8 +253,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"league created in {args.dir}")
             return 0
         return _COMMANDS[args.league_command](League.open(args.dir), args)
-    except (LeagueError, UploadError, OSError) as exc:
-        print(f"cxarena league {args.league_command}: error: {_plain(exc)}", file=sys.stderr)
+    except (LeagueError, UploadError, OSError, sqlite3.Error) as exc:
+        if isinstance(exc, sqlite3.Error) and not is_disk_full(exc):
+            raise
+        text = (f"{DISK_FULL_MESSAGE} (the disk of {args.dir} is full: free some space)"
+                if is_disk_full(exc) else _plain(exc))
+        print(f"cxarena league {args.league_command}: error: {text}", file=sys.stderr)
         return 2
 
 

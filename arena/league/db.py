@@ -4,6 +4,7 @@ its cookie) and submitted versions (file names checked, uploads per user capped 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import io
@@ -20,9 +21,9 @@ from pathlib import Path
 
 from arena.league.config import CONFIG_FILE, LeagueConfig, config_changes, parse_config
 
-__all__ = ["AuditEntry", "DiskQuotaExceeded", "League", "LeagueError", "QuotaExceeded", "Session",
-           "Submission", "UploadError", "User", "check_file_name", "format_deadline",
-           "time_left", "tree_bytes"]
+__all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
+           "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
+           "check_file_name", "format_deadline", "is_disk_full", "time_left", "tree_bytes"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -116,6 +117,28 @@ class UploadError(ValueError):
 
 class DiskQuotaExceeded(UploadError):
     """An upload that would take the user's versions past the league's disk quota."""
+
+
+#: what a student is told when the league's disk (or its database) is full
+DISK_FULL_MESSAGE = "the server is out of disk space; tell your teacher"
+
+
+class DiskFull(UploadError):
+    """A write refused because the disk (or the database) is full (`is_disk_full`)."""
+
+    def __init__(self) -> None:
+        super().__init__(DISK_FULL_MESSAGE)
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether `exc` is a full disk: sqlite's SQLITE_FULL ("database or disk is full"), or an
+    OSError ENOSPC / EDQUOT."""
+    if isinstance(exc, DiskFull):
+        return True
+    if isinstance(exc, sqlite3.Error):
+        return (getattr(exc, "sqlite_errorcode", None) == 13  # SQLITE_FULL
+                or "disk is full" in str(exc) or "disk I/O error" in str(exc))
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 class QuotaExceeded(UploadError):
@@ -554,6 +577,20 @@ class League:
         digest = hashlib.sha256()
         for name, data in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        try:
+            sid = self._insert_version(user, files, kind, class_name, digest.hexdigest()[:16],
+                                       quota, size)
+        except (sqlite3.Error, OSError) as exc:
+            if is_disk_full(exc):
+                raise DiskFull() from exc
+            raise
+        result = self.submission(int(sid or 0))
+        assert result is not None
+        return result
+
+    def _insert_version(self, user: str, files: list[tuple[str, bytes]], kind: str,
+                        class_name: str, fingerprint: str, quota: bool, size: int) -> int:
+        """Insert a checked upload as the user's next version (queued); its id."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")  # the quota's count and the insert: atomic
             wait = self.upload_wait_s(user) if quota else 0.0
@@ -571,13 +608,11 @@ class League:
                 "INSERT INTO submissions (user, version, kind, filename, created_at, fingerprint,"
                 " status, class_name) VALUES (?,?,?,?,?,?,'queued',?)",
                 (user, version, kind, ", ".join(n for n, _ in files), time.time(),
-                 digest.hexdigest()[:16], class_name))
+                 fingerprint, class_name))
             sid = cur.lastrowid
             self.conn.executemany("INSERT INTO files VALUES (?,?,?)",
                                   [(sid, n, d) for n, d in files])
-        result = self.submission(int(sid or 0))
-        assert result is not None
-        return result
+        return int(sid or 0)
 
     # disk
     def kept_versions(self) -> set[int]:

@@ -44,6 +44,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+import shutil
 import sqlite3
 import time
 import zipfile
@@ -80,7 +81,15 @@ from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
 from arena.league.analysis import cached_analysis, first_blunder, losing_students, student_games
 from arena.league.config import LeagueConfig
-from arena.league.db import DiskQuotaExceeded, QuotaExceeded, check_file_name, time_left
+from arena.league.db import (
+    DISK_FULL_MESSAGE,
+    DiskFull,
+    DiskQuotaExceeded,
+    QuotaExceeded,
+    check_file_name,
+    is_disk_full,
+    time_left,
+)
 from arena.league.disk import disk_text, league_disk_use
 from arena.league.final import entries, final_time_left, plan_final
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
@@ -331,6 +340,8 @@ class _App:
         except QuotaExceeded as exc:
             wait = str(int(exc.retry_after_s) + 1)
             return self.refuse(request, 429, f"Upload refused: {exc}.", {"Retry-After": wait})
+        except DiskFull as exc:  # 507: the server's disk, not the student's doing
+            return self.refuse(request, 507, f"Upload refused: {exc}.")
         except DiskQuotaExceeded as exc:  # 413: this upload is too large for what is left
             return self.refuse(request, 413, f"Upload refused: {exc}.")
         except UploadError as exc:
@@ -504,6 +515,12 @@ class _App:
             disk = disk_text(league_disk_use(lg))
         except (OSError, sqlite3.Error) as exc:  # the page still shows the rest
             disk = f"unknown ({exc})"
+        try:
+            usage = shutil.disk_usage(lg.dir)
+            disk = (f"{_mib(usage.free)} free on this disk (of {_mib(usage.total)}); the "
+                    f"league takes {disk}")
+        except OSError as exc:
+            disk = f"free space unknown ({exc}); the league takes {disk}"
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
                 "workers": worker_health(lg.dir), "disk": disk,
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
@@ -735,6 +752,10 @@ def _lines(queue: Any) -> Any:
             else ("none" if isinstance(v, (list, tuple)) else v) for k, v in queue.items()}
 
 
+def _mib(size: float) -> str:
+    return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
+
+
 def _int_or_none(value: object) -> int | None:
     try:
         return int(str(value))
@@ -776,6 +797,18 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         if request.url.path.endswith(".json"):
             return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
         return app.refuse(request, exc.status_code, str(exc.detail))
+
+    async def disk_full(request: Request, exc: Exception) -> Response:
+        """A full disk (sqlite's SQLITE_FULL, ENOSPC) anywhere: 507 with the message, logged
+        once per request for the admin; anything else goes on as an error."""
+        if not is_disk_full(exc):
+            raise exc
+        log.error("%s %s: the disk is full (%s)", request.method, request.url.path, exc)
+        if not hasattr(request.state, "user"):
+            request.state.user = None
+        if request.url.path.endswith(".json"):
+            return JSONResponse({"error": DISK_FULL_MESSAGE}, status_code=507)
+        return app.refuse(request, 507, f"Refused: {DISK_FULL_MESSAGE}.")
 
     routes = [
         Route("/login", app.login_get, methods=["GET"]),
@@ -819,7 +852,8 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
                    max_age=SESSION_TTL_S),
     ]
     web = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={HTTPException: http_error})
+                    exception_handlers={HTTPException: http_error,
+                                        sqlite3.Error: disk_full, OSError: disk_full})
     web.state.login_limiters = (app.name_limiter, app.addr_limiter)  # tests read their size
     return web
 

@@ -247,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.league_command == "init":
             _check_config_file(args.config)
+            _check_time_limit(args.config)
             league = League.init(args.dir, args.config)
             for note in league.config.notes:
                 print(f"note: {note}", file=sys.stderr)
@@ -268,6 +269,21 @@ def _plain(exc: BaseException) -> str:
         where = f"{exc.filename}: " if exc.filename is not None else ""
         return f"{where}{exc.strerror[0].lower()}{exc.strerror[1:]}"
     return str(exc)
+
+
+def _check_time_limit(path: Path | None) -> None:
+    """`init` refuses a time limit its entrants cannot be given (`java_time_problem`)."""
+    from arena.league import LeagueError
+    from arena.league.config import java_time_problem, parse_config
+
+    try:
+        cfg = parse_config("" if path is None else path.read_text(encoding="utf-8"),
+                           str(path))
+    except ValueError:
+        return  # League.init says what is wrong
+    problem = java_time_problem(cfg)
+    if problem:
+        raise LeagueError(f"{path}: {problem}; no league was created")
 
 
 def _check_config_file(path: Path | None) -> None:

@@ -35,7 +35,7 @@ from arena.tournament.config import _check_game, resolve_board_set
 from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
-           "parse_config"]
+           "java_time_problem", "parse_config"]
 
 #: the game of a league.yaml without `game:`
 CONNECTX = "connectx"
@@ -108,6 +108,9 @@ class LeagueConfig:
     #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
     #: and the unpacked trees of the versions still in use; an upload past it is refused
     disk_quota_mb: float = DISK_QUOTA_MB
+    #: Java bots (.java, a .zip of them, a .jar) are taken: a Connect-X league's default;
+    #: their time limit must then be whole seconds (`java_time_problem`)
+    java: bool = True
 
     def check_limit(self) -> float:
         """The wall-clock limit of one check: `check_limit_s`, else CHECK_LIMIT_BASE_S plus
@@ -160,7 +163,7 @@ _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submis
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
          "final_at_deadline", "analysis_budget_s", "game", "params", "check_workers",
-         "check_limit_s", "disk_quota_mb"}
+         "check_limit_s", "disk_quota_mb", "java"}
 #: the keys that name Connect-X boards, which another game does not take
 _BOARD_KEYS = ("boards", "board_set", "final_board_set")
 
@@ -337,6 +340,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             _number(data, "check_limit_s", 0, where, integer=False))),
         disk_quota_mb=float(_number(data, "disk_quota_mb", DISK_QUOTA_MB, where,
                                     integer=False)),
+        java=_flag(data, "java", game == CONNECTX, where),
     )
     if "board_set" in data:
         cfg = dataclasses.replace(cfg, notes=(
@@ -378,6 +382,7 @@ CHANGEABLE = {
     "final_pairs": "final_pairs", "pairs_per_submission": "pairs_per_submission",
     "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
     "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
+    "java": "java",
 }
 #: settings that may not change once the league exists, and why
 FIXED = {
@@ -447,3 +452,16 @@ def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = F
         else:
             refused.append(f"{f.name}: may not change while the league runs")
     return changes, refused
+
+
+def java_time_problem(cfg: LeagueConfig) -> str:
+    """"" when the league's time limit suits its entrants; else why not: a Connect-X league
+    that takes Java bots needs whole seconds (CXPlayer.initPlayer's timeout_in_secs is an int,
+    so 0.5 s cannot be given to a Java bot at all)."""
+    if not (cfg.is_connectx and cfg.java) or cfg.timeout_s == int(cfg.timeout_s):
+        return ""
+    return (f"timeout_s: {cfg.timeout_s:g} is not a whole number of seconds, and this league "
+            f"takes Java bots (java: true, the default), whose CXPlayer.initPlayer gets the "
+            f"limit as whole seconds (timeout_in_secs, an int): give a whole number of seconds "
+            f"(the course's CXGame uses 10; a bot that sizes its search from timeout_in_secs - "
+            f"1 needs at least 2), or java: false for a league of Python bots only")

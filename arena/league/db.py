@@ -19,7 +19,13 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.config import CONFIG_FILE, LeagueConfig, config_changes, parse_config
+from arena.league.config import (
+    CONFIG_FILE,
+    LeagueConfig,
+    config_changes,
+    java_time_problem,
+    parse_config,
+)
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
@@ -368,6 +374,8 @@ class League:
         started = self.conn.execute(
             "SELECT 1 FROM meta WHERE key='final_entries'").fetchone() is not None
         changes, refused = config_changes(self.config, new, started)
+        if java_time_problem(new) and new.java != self.config.java:
+            refused.append(java_time_problem(new))
         if refused:
             raise LeagueError(f"{path}: refused, nothing was changed: " + "; ".join(refused))
         deadline_moved = new.deadline_ts != self.config.deadline_ts
@@ -568,6 +576,15 @@ class League:
         for name, _ in files:
             check_file_name(name)
         kind = _detect_kind(files, kind)
+        if kind in ("java", "java-zip", "jar"):
+            if not self.config.java:
+                raise UploadError("this league takes no Java bots (java: false in its "
+                                  "settings): upload a Python bot (.py)")
+            if java_time_problem(self.config):
+                raise UploadError(
+                    f"this league's time limit is {self.config.timeout_s:g} s a move, which a "
+                    f"Java bot cannot be given (CXPlayer gets whole seconds); upload a Python "
+                    f"bot, or ask the teacher to set timeout_s to whole seconds")
         if class_name is None:
             last = self.submissions(user)
             class_name = last[-1].class_name if last and last[-1].kind == kind else ""

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
-HELP = ("run a class league: init, add-user, add-users, submit, check, standings, serve, "
-        "final, worker")
+HELP = ("run a class league: init, config, add-user, add-users, submit, check, standings, "
+        "grades, serve, final, worker")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +38,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
+    p = sub.add_parser("config", help="apply DIR/league.yaml (or FILE, then copied there) to "
+                       "the league: validated as at init; prints what changed, or refuses "
+                       "what may not change, with the reason (a running server applies it "
+                       "by itself too)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("file", type=Path, nargs="?", default=None)
+    p = sub.add_parser("grades", help="print the grades as CSV: one row per roster student "
+                       "(or, with --final, the final's ranking with its tie-break)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--final", action="store_true",
+                   help="the final round robin's standings (head to head, then "
+                        "Sonneborn-Berger, then a shared rank)")
     p = sub.add_parser("serve", help="run the web app (log-in, uploads, leaderboard, admin) "
                        "and its workers; binds 127.0.0.1 unless --host says otherwise")
     p.add_argument("dir", type=Path)
@@ -87,6 +100,27 @@ def _standings(league: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def _config(league: Any, args: argparse.Namespace) -> int:
+    text = None if args.file is None else args.file.read_text(encoding="utf-8")
+    changes = league.apply_config_file("league config", text)
+    for change in changes:
+        print(change)
+    print(f"{len(changes)} setting(s) changed; they take effect at once "
+          f"({args.dir / 'league.yaml'})")
+    return 0
+
+
+def _grades(league: Any, args: argparse.Namespace) -> int:
+    from arena.league import LeagueError
+    from arena.league.grades import final_standings_csv, grades_csv
+
+    text = final_standings_csv(league) if args.final else grades_csv(league)
+    if text is None:
+        raise LeagueError("the final round robin has not started: no standings yet")
+    sys.stdout.write(text)
+    return 0
+
+
 def _check(league: Any, args: argparse.Namespace) -> int:
     from arena.league.checks import check_next
 
@@ -116,12 +150,12 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
 
 def _final(league: Any, args: argparse.Namespace) -> int:
     from arena.cli import main as cli_main
-    from arena.league.final import plan_final, write_final_config
+    from arena.league.final import final_config, plan_final
 
     if args.dry_run:
         print(plan_final(league, args.workers).text())
         return 0
-    config = write_final_config(league)
+    config = final_config(league)  # a resumed final: the same entries, the same file
     results = args.dir / "results" / "final"
     print(f"final round robin: {config} -> {results}", flush=True)
     more = ([f"--workers={args.workers}"] if args.workers else []) + (
@@ -203,23 +237,29 @@ def _submit(league: Any, args: argparse.Namespace) -> int:
 
 _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
              "standings": _standings, "serve": _serve, "final": _final, "worker": _worker,
-             "check": _check}
+             "check": _check, "grades": _grades, "config": _config}
 
 
 def run(args: argparse.Namespace) -> int:
     from arena.league import League, LeagueError, UploadError
+    from arena.league.db import DISK_FULL_MESSAGE, is_disk_full
 
     try:
         if args.league_command == "init":
             _check_config_file(args.config)
+            _check_time_limit(args.config)
             league = League.init(args.dir, args.config)
             for note in league.config.notes:
                 print(f"note: {note}", file=sys.stderr)
             print(f"league created in {args.dir}")
             return 0
         return _COMMANDS[args.league_command](League.open(args.dir), args)
-    except (LeagueError, UploadError, OSError) as exc:
-        print(f"cxarena league {args.league_command}: error: {_plain(exc)}", file=sys.stderr)
+    except (LeagueError, UploadError, OSError, sqlite3.Error) as exc:
+        if isinstance(exc, sqlite3.Error) and not is_disk_full(exc):
+            raise
+        text = (f"{DISK_FULL_MESSAGE} (the disk of {args.dir} is full: free some space)"
+                if is_disk_full(exc) else _plain(exc))
+        print(f"cxarena league {args.league_command}: error: {text}", file=sys.stderr)
         return 2
 
 
@@ -229,6 +269,21 @@ def _plain(exc: BaseException) -> str:
         where = f"{exc.filename}: " if exc.filename is not None else ""
         return f"{where}{exc.strerror[0].lower()}{exc.strerror[1:]}"
     return str(exc)
+
+
+def _check_time_limit(path: Path | None) -> None:
+    """`init` refuses a time limit its entrants cannot be given (`java_time_problem`)."""
+    from arena.league import LeagueError
+    from arena.league.config import java_time_problem, parse_config
+
+    try:
+        cfg = parse_config("" if path is None else path.read_text(encoding="utf-8"),
+                           str(path))
+    except ValueError:
+        return  # League.init says what is wrong
+    problem = java_time_problem(cfg)
+    if problem:
+        raise LeagueError(f"{path}: {problem}; no league was created")
 
 
 def _check_config_file(path: Path | None) -> None:

@@ -35,7 +35,7 @@ from arena.tournament.config import _check_game, resolve_board_set
 from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
-           "parse_config"]
+           "java_time_problem", "parse_config"]
 
 #: the game of a league.yaml without `game:`
 CONNECTX = "connectx"
@@ -108,6 +108,9 @@ class LeagueConfig:
     #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
     #: and the unpacked trees of the versions still in use; an upload past it is refused
     disk_quota_mb: float = DISK_QUOTA_MB
+    #: Java bots (.java, a .zip of them, a .jar) are taken: a Connect-X league's default;
+    #: their time limit must then be whole seconds (`java_time_problem`)
+    java: bool = True
 
     def check_limit(self) -> float:
         """The wall-clock limit of one check: `check_limit_s`, else CHECK_LIMIT_BASE_S plus
@@ -160,7 +163,7 @@ _KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submis
          "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
          "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
          "final_at_deadline", "analysis_budget_s", "game", "params", "check_workers",
-         "check_limit_s", "disk_quota_mb"}
+         "check_limit_s", "disk_quota_mb", "java"}
 #: the keys that name Connect-X boards, which another game does not take
 _BOARD_KEYS = ("boards", "board_set", "final_board_set")
 
@@ -337,6 +340,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             _number(data, "check_limit_s", 0, where, integer=False))),
         disk_quota_mb=float(_number(data, "disk_quota_mb", DISK_QUOTA_MB, where,
                                     integer=False)),
+        java=_flag(data, "java", game == CONNECTX, where),
     )
     if "board_set" in data:
         cfg = dataclasses.replace(cfg, notes=(
@@ -364,3 +368,100 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     if cfg.analysis_budget_s < 0:
         raise ValueError(f"{where}: analysis_budget_s must be 0 (no analyses) or more")
     return cfg
+
+
+#: the league folder's copy of the settings, their source of truth (`League.apply_config_file`)
+CONFIG_FILE = "league.yaml"
+
+#: settings that may change while the league runs (each LeagueConfig field, by league.yaml key)
+CHANGEABLE = {
+    "deadline_ts": "deadline", "final_at_deadline": "final_at_deadline",
+    "max_uploads_per_day": "max_uploads_per_day", "max_upload_bytes": "max_upload_bytes",
+    "disk_quota_mb": "disk_quota_mb", "board_set": "boards", "board_list": "boards",
+    "final_board_set": "final_board_set", "final_board_list": "final_board_set",
+    "final_pairs": "final_pairs", "pairs_per_submission": "pairs_per_submission",
+    "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
+    "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
+    "java": "java",
+}
+#: settings that may not change once the league exists, and why
+FIXED = {
+    "timeout_s": ("timeout_s", "the stored games were played at this time limit; their "
+                  "ratings would mix two limits (start a new league for another)"),
+    "game": ("game", "the stored games are of this game"),
+    "param_sets": ("params", "the stored games were played on these parameter sets"),
+    "reference_bots": ("reference_bots", "the ratings are fitted with these bots' games and "
+                       "anchored to one of them"),
+    "anchor": ("anchor", "the Elo scale of every stored rating is anchored to it"),
+    "anchor_elo": ("anchor_elo", "every shown rating is relative to it"),
+    "isolation": ("isolation", "uploaded code must keep running in the sandbox it was "
+                  "promised (serve --unsafe-no-isolation is the one way round it)"),
+    "opening_plies": ("opening_plies", "the stored pairs were played from these openings"),
+    "seed": ("seed", "the stored pairs' openings come from it"),
+}
+#: what may change only before the final has started
+BEFORE_FINAL = {"deadline_ts", "final_board_set", "final_board_list", "final_pairs",
+                "final_at_deadline"}
+
+
+def _shown(field_name: str, value: Any) -> str:
+    if field_name == "deadline_ts":
+        if value is None:
+            return "none"
+        return datetime.datetime.fromtimestamp(value).astimezone().isoformat(timespec="minutes")
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_shown("", v) for v in value) + "]"
+    return str(value)
+
+
+def _boards_shown(cfg: LeagueConfig, attr: str) -> str:
+    listed = getattr(cfg, attr + "_list")
+    return _shown("", listed) if listed else str(getattr(cfg, attr + "_set"))
+
+
+def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = False
+                   ) -> tuple[list[str], list[str]]:
+    """(changes, refusals) from `old` to `new`: "max_uploads_per_day: 10 -> 20" per changed
+    setting that may change, and "timeout_s: may not change (reason)" per one that may not."""
+    changes: list[str] = []
+    refused: list[str] = []
+    seen: set[str] = set()
+    for f in dataclasses.fields(LeagueConfig):
+        if f.name in ("notes", "extra"):
+            continue
+        before, after = getattr(old, f.name), getattr(new, f.name)
+        if before == after:
+            continue
+        if f.name in FIXED:
+            key, why = FIXED[f.name]
+            refused.append(f"{key}: may not change while the league runs ({why})")
+        elif f.name in BEFORE_FINAL and final_started:
+            refused.append(f"{CHANGEABLE[f.name]}: may not change once the final round robin "
+                           f"has started (its entries and games are fixed)")
+        elif f.name in CHANGEABLE:
+            key = CHANGEABLE[f.name]
+            if key in seen:
+                continue
+            seen.add(key)
+            if key in ("boards", "final_board_set"):
+                attr = "board" if key == "boards" else "final_board"
+                changes.append(f"{key}: {_boards_shown(old, attr)} -> "
+                               f"{_boards_shown(new, attr)}")
+            else:
+                changes.append(f"{key}: {_shown(f.name, before)} -> {_shown(f.name, after)}")
+        else:
+            refused.append(f"{f.name}: may not change while the league runs")
+    return changes, refused
+
+
+def java_time_problem(cfg: LeagueConfig) -> str:
+    """"" when the league's time limit suits its entrants; else why not: a Connect-X league
+    that takes Java bots needs whole seconds (CXPlayer.initPlayer's timeout_in_secs is an int,
+    so 0.5 s cannot be given to a Java bot at all)."""
+    if not (cfg.is_connectx and cfg.java) or cfg.timeout_s == int(cfg.timeout_s):
+        return ""
+    return (f"timeout_s: {cfg.timeout_s:g} is not a whole number of seconds, and this league "
+            f"takes Java bots (java: true, the default), whose CXPlayer.initPlayer gets the "
+            f"limit as whole seconds (timeout_in_secs, an int): give a whole number of seconds "
+            f"(the course's CXGame uses 10; a bot that sizes its search from timeout_in_secs - "
+            f"1 needs at least 2), or java: false for a league of Python bots only")

@@ -4,9 +4,11 @@ its cookie) and submitted versions (file names checked, uploads per user capped 
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import io
+import json
 import math
 import re
 import secrets
@@ -17,11 +19,17 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.config import LeagueConfig, parse_config
+from arena.league.config import (
+    CONFIG_FILE,
+    LeagueConfig,
+    config_changes,
+    java_time_problem,
+    parse_config,
+)
 
-__all__ = ["DiskQuotaExceeded", "League", "LeagueError", "QuotaExceeded", "Session",
-           "Submission", "UploadError", "User", "check_file_name", "format_deadline",
-           "time_left", "tree_bytes"]
+__all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
+           "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
+           "check_file_name", "format_deadline", "is_disk_full", "time_left", "tree_bytes"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -58,6 +66,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE TABLE IF NOT EXISTS leases (
   id INTEGER PRIMARY KEY AUTOINCREMENT, side_a TEXT NOT NULL, side_b TEXT NOT NULL,
   board TEXT NOT NULL, number INTEGER NOT NULL, holder TEXT NOT NULL, started_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, admin TEXT NOT NULL,
+  action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS analyses (
   game_id INTEGER PRIMARY KEY REFERENCES games(id), json TEXT NOT NULL, created_at REAL NOT NULL);
 """
@@ -114,6 +125,28 @@ class DiskQuotaExceeded(UploadError):
     """An upload that would take the user's versions past the league's disk quota."""
 
 
+#: what a student is told when the league's disk (or its database) is full
+DISK_FULL_MESSAGE = "the server is out of disk space; tell your teacher"
+
+
+class DiskFull(UploadError):
+    """A write refused because the disk (or the database) is full (`is_disk_full`)."""
+
+    def __init__(self) -> None:
+        super().__init__(DISK_FULL_MESSAGE)
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether `exc` is a full disk: sqlite's SQLITE_FULL ("database or disk is full"), or an
+    OSError ENOSPC / EDQUOT."""
+    if isinstance(exc, DiskFull):
+        return True
+    if isinstance(exc, sqlite3.Error):
+        return (getattr(exc, "sqlite_errorcode", None) == 13  # SQLITE_FULL
+                or "disk is full" in str(exc) or "disk I/O error" in str(exc))
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
 class QuotaExceeded(UploadError):
     """An upload past the user's quota; `retry_after_s`: when the next one is allowed."""
 
@@ -128,6 +161,16 @@ class User:
     admin: bool
     created_at: float
     disabled: bool = False
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One admin act as the admin page lists it."""
+    at: float
+    admin: str
+    action: str  # "disable user", "enable submission", "freeze", "config", ...
+    target: str
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -272,7 +315,8 @@ class League:
         """Columns added since a league was made."""
         for table, column, decl in (("users", "disabled", "INTEGER NOT NULL DEFAULT 0"),
                                     ("submissions", "check_started_at", "REAL"),
-                                    ("submissions", "class_name", "TEXT NOT NULL DEFAULT ''")):
+                                    ("submissions", "class_name", "TEXT NOT NULL DEFAULT ''"),
+                                    ("submissions", "disabled_from", "TEXT NOT NULL DEFAULT ''")):
             cols = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
             if cols and column not in cols:
                 with self.conn:
@@ -294,7 +338,57 @@ class League:
             league.conn.executescript(_SCHEMA)
             league.conn.execute("INSERT INTO meta VALUES ('config', ?)", (text,))
         league._migrate()
+        league.write_config_file()
         return league
+
+    def write_config_file(self) -> Path:
+        """DIR/league.yaml, the settings' source of truth, from the applied settings (a league
+        made before it existed gets it here)."""
+        path = self.dir / CONFIG_FILE
+        row = self.conn.execute("SELECT value FROM meta WHERE key='config'").fetchone()
+        text = row[0] if row and row[0].strip() else (
+            "# the league's settings (all defaults); edit, then `cxarena league config DIR`\n")
+        tmp = path.with_name(f".{CONFIG_FILE}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    def apply_config_file(self, who: str, text: str | None = None) -> list[str]:
+        """Apply DIR/league.yaml (or `text`, then written there) to the running league:
+        validated as at init, compared with the applied settings; returns the changes made
+        ("max_uploads_per_day: 10 -> 20", each logged in the audit log as by `who`). A
+        setting that may not change (`arena.league.config.FIXED`; the final's once it has
+        started) or a bad value raises LeagueError with the reasons, and nothing is
+        applied."""
+        path = self.dir / CONFIG_FILE
+        if text is None:
+            if not path.is_file():
+                self.write_config_file()
+                return []
+            text = path.read_text(encoding="utf-8")
+        try:
+            new = parse_config(text, str(path))
+        except ValueError as exc:
+            raise LeagueError(f"{exc}; nothing was changed") from None
+        self._config = None
+        started = self.conn.execute(
+            "SELECT 1 FROM meta WHERE key='final_entries'").fetchone() is not None
+        changes, refused = config_changes(self.config, new, started)
+        if java_time_problem(new) and new.java != self.config.java:
+            refused.append(java_time_problem(new))
+        if refused:
+            raise LeagueError(f"{path}: refused, nothing was changed: " + "; ".join(refused))
+        deadline_moved = new.deadline_ts != self.config.deadline_ts
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('config', ?)", (text,))
+            if deadline_moved:  # the cut may move: the frozen leaderboard is made again
+                self._forget_snapshot()
+        self._config = None
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            self.write_config_file()
+        if changes:
+            self.audit(who, "config", CONFIG_FILE, "; ".join(changes))
+        return changes
 
     @classmethod
     def open(cls, directory: Path) -> League:
@@ -366,6 +460,7 @@ class League:
             raise LeagueError(f"no user {name!r}")
         with self.conn:
             self.conn.execute("UPDATE users SET disabled=? WHERE name=?", (int(disabled), name))
+            self._forget_snapshot()
             if disabled:
                 self.conn.execute("DELETE FROM sessions WHERE user=?", (name,))
 
@@ -481,6 +576,15 @@ class League:
         for name, _ in files:
             check_file_name(name)
         kind = _detect_kind(files, kind)
+        if kind in ("java", "java-zip", "jar"):
+            if not self.config.java:
+                raise UploadError("this league takes no Java bots (java: false in its "
+                                  "settings): upload a Python bot (.py)")
+            if java_time_problem(self.config):
+                raise UploadError(
+                    f"this league's time limit is {self.config.timeout_s:g} s a move, which a "
+                    f"Java bot cannot be given (CXPlayer gets whole seconds); upload a Python "
+                    f"bot, or ask the teacher to set timeout_s to whole seconds")
         if class_name is None:
             last = self.submissions(user)
             class_name = last[-1].class_name if last and last[-1].kind == kind else ""
@@ -490,6 +594,20 @@ class League:
         digest = hashlib.sha256()
         for name, data in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+        try:
+            sid = self._insert_version(user, files, kind, class_name, digest.hexdigest()[:16],
+                                       quota, size)
+        except (sqlite3.Error, OSError) as exc:
+            if is_disk_full(exc):
+                raise DiskFull() from exc
+            raise
+        result = self.submission(int(sid or 0))
+        assert result is not None
+        return result
+
+    def _insert_version(self, user: str, files: list[tuple[str, bytes]], kind: str,
+                        class_name: str, fingerprint: str, quota: bool, size: int) -> int:
+        """Insert a checked upload as the user's next version (queued); its id."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")  # the quota's count and the insert: atomic
             wait = self.upload_wait_s(user) if quota else 0.0
@@ -507,13 +625,11 @@ class League:
                 "INSERT INTO submissions (user, version, kind, filename, created_at, fingerprint,"
                 " status, class_name) VALUES (?,?,?,?,?,?,'queued',?)",
                 (user, version, kind, ", ".join(n for n, _ in files), time.time(),
-                 digest.hexdigest()[:16], class_name))
+                 fingerprint, class_name))
             sid = cur.lastrowid
             self.conn.executemany("INSERT INTO files VALUES (?,?,?)",
                                   [(sid, n, d) for n, d in files])
-        result = self.submission(int(sid or 0))
-        assert result is not None
-        return result
+        return int(sid or 0)
 
     # disk
     def kept_versions(self) -> set[int]:
@@ -533,6 +649,9 @@ class League:
                 "WHERE id = ?)", (current, current)).fetchone()
             if row and row[0] is not None:
                 kept.add(int(row[0]))
+        row = self.conn.execute("SELECT value FROM meta WHERE key='final_entries'").fetchone()
+        if row is not None:  # the final's entries: its config names their folders
+            kept.update(int(sid) for _, sid in json.loads(row[0]))
         for side_a, side_b in self.conn.execute("SELECT side_a, side_b FROM leases"):
             for side in (side_a, side_b):
                 if side.startswith("sub:") and side[4:].isdigit():
@@ -588,7 +707,8 @@ class League:
 
     def freeze(self) -> None:
         with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('frozen', ?)",
+            # the first freeze is the cut: pressing it again does not move it
+            self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('frozen', ?)",
                               (str(time.time()),))
 
     @property
@@ -597,11 +717,67 @@ class League:
         row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
         return row is not None or self.deadline_passed()
 
+    @property
+    def cut_at(self) -> float | None:
+        """When the league froze (the admin's Freeze, or the deadline, whichever came first);
+        None while it is not frozen. Every version uploaded before it is checked, and the one
+        of each student that passed last is their entry in the final (`pending_at_cut`)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
+        times = [float(row[0])] if row is not None else []
+        if self.deadline_passed() and self.config.deadline_ts is not None:
+            times.append(self.config.deadline_ts)
+        return min(times) if times else None
+
+    def pending_at_cut(self) -> list[Submission]:
+        """The versions uploaded before the cut (`cut_at`) whose check has not ended yet (queued
+        or being checked), of users not disabled: the final waits for them. [] when the league
+        is not frozen."""
+        cut = self.cut_at
+        if cut is None:
+            return []
+        rows = self.conn.execute(
+            f"SELECT {self._COLS} FROM submissions WHERE status IN ('queued', 'checking') "
+            f"AND created_at <= ? AND user NOT IN (SELECT name FROM users WHERE disabled=1) "
+            f"ORDER BY id", (cut,))
+        return [Submission(*r) for r in rows]
+
     def deadline_passed(self, now: float | None = None) -> bool:
         deadline = self.config.deadline_ts
         return deadline is not None and (time.time() if now is None else now) >= deadline
 
     def disable(self, submission_id: int) -> None:
+        """Take a version out (of the rating games, the leaderboard and the final's entries):
+        its author's latest other passed version is their entry again. `enable` undoes it."""
         with self.conn:
-            self.conn.execute("UPDATE submissions SET status='disabled' WHERE id=?",
-                              (submission_id,))
+            self.conn.execute("UPDATE submissions SET disabled_from=status, status='disabled' "
+                              "WHERE id=? AND status != 'disabled'", (submission_id,))
+            self._forget_snapshot()
+
+    def enable(self, submission_id: int) -> None:
+        """Undo `disable`: the version's status is again what it was (a check that was queued
+        or running is queued again)."""
+        with self.conn:
+            self.conn.execute(
+                "UPDATE submissions SET status=CASE WHEN disabled_from IN ('', 'checking') "
+                "THEN 'queued' ELSE disabled_from END, disabled_from='' "
+                "WHERE id=? AND status='disabled'", (submission_id,))
+            self._forget_snapshot()
+
+    def _forget_snapshot(self) -> None:
+        """Who takes part changed (an admin's act): the frozen leaderboard is made again, by
+        the same rule, at its next read (`arena.league.standings.leaderboard`)."""
+        self.conn.execute("DELETE FROM meta WHERE key='frozen_leaderboard'")
+
+    # the audit log of the admins' acts
+    def audit(self, admin: str, action: str, target: str, detail: str = "") -> None:
+        """Record one admin act (who, what, on what, in words); bounded in length."""
+        with self.conn:
+            self.conn.execute("INSERT INTO audit (at, admin, action, target, detail) "
+                              "VALUES (?,?,?,?,?)", (time.time(), admin[:100], action[:60],
+                                                     target[:200], detail[:1000]))
+
+    def audit_log(self, limit: int = 200) -> list[AuditEntry]:
+        """The admins' acts, newest first."""
+        rows = self.conn.execute("SELECT at, admin, action, target, detail FROM audit "
+                                 "ORDER BY id DESC LIMIT ?", (limit,))
+        return [AuditEntry(*r) for r in rows]

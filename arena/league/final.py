@@ -10,6 +10,11 @@ every game as it finishes and writes ``report.html`` at the end. Starting it aga
 server (or the tournament) was killed resumes it: the tournament command resumes from its
 results folder. `final_status` says whether it is not started, running (games stored so far),
 finished (with the report) or stopped without a report (the log's last lines).
+
+The deadline is a cut (`League.cut_at`): the entries are each student's latest version uploaded
+before it that passed its check, and the final is not written while a version uploaded before it
+is still queued or being checked (`waiting_text`). The entries are kept in the league when the
+final starts (`started_entries`); resuming it plays the same config, never written again.
 """
 
 from __future__ import annotations
@@ -36,8 +41,9 @@ from arena.tournament.config import load_config
 from arena.tournament.cores import usable_cores
 from arena.tournament.progress import Progress, key_and_prior
 
-__all__ = ["FinalPlan", "FinalStatus", "final_at_deadline", "final_status", "final_time_left",
-           "plan_final", "start_final", "write_final_config"]
+__all__ = ["FinalPlan", "FinalStatus", "entries", "final_at_deadline", "final_config",
+           "final_status", "final_time_left", "plan_final", "start_final", "started_entries",
+           "waiting_text", "write_final_config"]
 
 
 @dataclass(frozen=True)
@@ -132,13 +138,42 @@ def _state(league: League) -> dict[str, object]:
 
 
 def entries(league: League) -> list[tuple[str, int]]:
-    """(user, submission id) of every user's current version that may play: the latest that
-    passed its check, not disabled."""
+    """(user, submission id) of every user's entry: once the final has started, the entries it
+    was started with (`started_entries`: resuming it never changes them); else each user's
+    latest version that passed its check (uploaded before the cut, `League.cut_at`, when the
+    league is frozen), not disabled, of a user not disabled."""
+    started = started_entries(league)
+    if started is not None:
+        return started
+    cut = league.cut_at
+    out_users = {u.name for u in league.users() if u.disabled}
     current: dict[str, int] = {}
     for sub in league.submissions():
-        if sub.status in ("rating", "active"):
+        if (sub.status in ("rating", "active") and sub.user not in out_users
+                and (cut is None or sub.created_at <= cut)):
             current[sub.user] = sub.id
     return sorted(current.items())
+
+
+def started_entries(league: League) -> list[tuple[str, int]] | None:
+    """The entries the final was started with (kept in the league, so that a resumed final
+    plays the same), None before it has started."""
+    row = league.conn.execute("SELECT value FROM meta WHERE key='final_entries'").fetchone()
+    if row is None:
+        return None
+    return [(str(u), int(s)) for u, s in json.loads(row[0])]
+
+
+def waiting_text(league: League) -> str:
+    """"" when the final may be written now; else why it waits: the checks of versions
+    uploaded before the cut (the deadline is a cut, not a race: each of them, if it passes, is
+    its author's entry)."""
+    pending = league.pending_at_cut()
+    if not pending:
+        return ""
+    who = ", ".join(sorted({p.user for p in pending}))
+    return (f"Waiting for the checks of {len(pending)} version(s) uploaded before the "
+            f"freeze ({who}); the final's entries are written when they end.")
 
 
 def write_final_config(league: League) -> Path:
@@ -148,6 +183,9 @@ def write_final_config(league: League) -> Path:
     if not league.frozen:
         raise LeagueError("freeze the leaderboard first: the final round robin plays the "
                           "frozen entries")
+    waiting = waiting_text(league)
+    if waiting:
+        raise LeagueError(waiting)
     cfg = league.config
     players = [{"spec": _entry_spec(league, sid), "name": user}
                for user, sid in entries(league)]
@@ -223,6 +261,23 @@ def _running(pid: int, folder: Path) -> bool:
     return str(folder.resolve()).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def final_config(league: League) -> Path:
+    """The final's config: written (`write_final_config`) and its entries kept in the league
+    the first time; the same file, never written again, once the final has started (a resumed
+    final plays the same entries; their folders are written again if they were pruned)."""
+    config_path = _folder(league) / "tournament.yaml"
+    started = started_entries(league)
+    if started is not None and config_path.is_file():
+        for _, sid in started:
+            materialise(league, sid)
+        return config_path
+    path = write_final_config(league)
+    with league.conn:
+        league.conn.execute("INSERT OR REPLACE INTO meta VALUES ('final_entries', ?)",
+                            (json.dumps(entries(league)),))
+    return path
+
+
 def start_final(league: League, results_root: Path) -> str:
     """Start (or resume) the final round robin; returns its results folder. LeagueError when it
     is already running, the league is not frozen, or there are fewer than two entries."""
@@ -231,7 +286,7 @@ def start_final(league: League, results_root: Path) -> str:
     pid = state.get("pid")
     if isinstance(pid, int) and _running(pid, folder):
         raise LeagueError("the final round robin is already running")
-    config = write_final_config(league).resolve()
+    config = final_config(league).resolve()
     results = Path(results_root).resolve() / "final"
     results.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "arena", "tournament", str(config), "--results", str(results),
@@ -258,6 +313,8 @@ def final_at_deadline(league: League, results_root: Path) -> str | None:
     if not (league.config.final_at_deadline and league.deadline_passed()):
         return None
     if _state(league):  # started before (by this, or by the admin): never twice
+        return None
+    if league.pending_at_cut():  # the versions uploaded before the deadline are checked first
         return None
     return start_final(league, results_root)
 
@@ -343,7 +400,8 @@ def final_status(league: League) -> FinalStatus:
     folder = _folder(league)
     state = _state(league)
     if not state:
-        return FinalStatus("not started", "Not started.")
+        waiting = waiting_text(league) if league.frozen else ""
+        return FinalStatus("not started", waiting or "Not started.")
     results = Path(str(state.get("results", "")))
     stored = _games_stored(results)
     total = _games_total(folder / "tournament.yaml")

@@ -19,15 +19,17 @@ import csv
 import io
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import PurePath
+from typing import Any
 
 from arena.league.db import League
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "game_record", "game_records",
-           "games_of", "insert_game", "leaderboard", "record_game", "reference_name",
+__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "forget_snapshot", "game_record",
+           "game_records", "games_of", "insert_game", "leaderboard", "record_game",
+           "reference_name",
            "standings", "standings_csv"]
 
 
@@ -141,18 +143,77 @@ def standings(league: League) -> list[StandingRow]:
     return [r for r in leaderboard(league) if r.kind == "entry"]
 
 
+#: the meta key of the frozen leaderboard (`leaderboard` once the league is frozen)
+SNAPSHOT_KEY = "frozen_leaderboard"
+
+
 def leaderboard(league: League) -> list[StandingRow]:
     """The ranked entries and the reference bots that have played, best Elo first; the Elo
-    scale is anchored to the config's anchor at its `anchor_elo`."""
+    scale is anchored to the config's anchor at its `anchor_elo`.
+
+    Once the league is frozen (`League.cut_at`) it is a snapshot that never changes: the games
+    that ended before the cut, each student's latest passed version that had played by then
+    (a version that passes its check after the cut does not drop its author's earlier games),
+    made once and kept in the league (`SNAPSHOT_KEY`). Only an admin's act on who takes part
+    (disabling or enabling a user, `forget_snapshot`) makes it again, by the same rule."""
+    cut = league.cut_at
+    if cut is None:
+        return _leaderboard(league, None)
+    row = league.conn.execute("SELECT value FROM meta WHERE key=?", (SNAPSHOT_KEY,)).fetchone()
+    if row is not None:
+        return [_row_of(d) for d in json.loads(row[0])]
+    rows = _leaderboard(league, cut)
+    with league.conn:
+        league.conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)",
+                            (SNAPSHOT_KEY, json.dumps([asdict(r) for r in rows])))
+    return rows
+
+
+def forget_snapshot(league: League) -> None:
+    """Drop the frozen leaderboard, to be made again (by the same rule) at its next read."""
+    with league.conn:
+        league.conn.execute("DELETE FROM meta WHERE key=?", (SNAPSHOT_KEY,))
+
+
+def _row_of(data: dict[str, Any]) -> StandingRow:
+    scores = tuple(ReferenceScore(**v) for v in data.pop("vs_reference", ()))
+    return StandingRow(**data, vs_reference=scores)
+
+
+def _rated_versions(league: League, cut: float | None) -> dict[str, tuple[int, int, float]]:
+    """user -> (submission id, version, uploaded at) of the version the leaderboard rates: now,
+    each user's latest that passed its check; at a cut, the latest uploaded before it that had
+    played a game by then. Disabled users have none."""
+    out_users = {u.name for u in league.users() if u.disabled}
+    played: set[str] = set()
+    if cut is not None:
+        for a, b in league.conn.execute("SELECT side_a, side_b FROM games WHERE finished_at "
+                                        "<= ?", (cut,)):
+            played.update((a, b))
+    statuses = ("rating", "active") if cut is None else ("rating", "active", "superseded")
+    latest: dict[str, tuple[int, int, float]] = {}
+    for sub in league.submissions():
+        if sub.user in out_users or sub.status not in statuses:
+            continue
+        if cut is not None and (sub.created_at > cut or f"sub:{sub.id}" not in played):
+            continue
+        latest[sub.user] = (sub.id, sub.version, sub.created_at)
+    return latest
+
+
+def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
+    """The leaderboard now (`cut` None), or as it stood at the cut."""
     cfg = league.config
     refs = cfg.reference_bots
     names = _reference_names(refs)
-    latest: dict[str, tuple[int, int, float]] = {}
-    for sub in league.submissions():
-        if sub.status in ("rating", "active"):
-            latest[sub.user] = (sub.id, sub.version, sub.created_at)
+    latest = _rated_versions(league, cut)
     entries = {f"sub:{sid}": user for user, (sid, _, _) in latest.items()}
-    rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games").fetchall()
+    if cut is None:
+        rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games"
+                                   ).fetchall()
+    else:
+        rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games "
+                                   "WHERE finished_at <= ?", (cut,)).fetchall()
     games: list[tuple[str, str, float]] = []
     count: dict[str, int] = {}
     faults: dict[str, int] = {}

@@ -63,7 +63,8 @@ def test_the_readme_teacher_steps(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "configs", tmp_path / "configs")
     shipped = yaml.safe_load((tmp_path / "configs" / "league.yaml").read_text())
     shipped.update(boards=[[4, 4, 3], [4, 5, 3]], final_board_set=[[4, 4, 3]], timeout_s=0.5,
-                   pairs_per_submission=1, max_pairs_per_submission=1)
+                   pairs_per_submission=1, max_pairs_per_submission=1,
+                   java=False)  # 0.5 s a move: Python bots only (a Java bot needs whole s)
     (tmp_path / "configs" / "league.yaml").write_text(yaml.safe_dump(shipped))
     (tmp_path / "roster.csv").write_text("Name,Email\nann,ann@example.org\nbob,bob@example.org\n")
 

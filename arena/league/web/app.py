@@ -16,8 +16,12 @@ Routes (all but /login and /static need a logged-in session; /admin* need an adm
   side (and admins), the workers' analysis (evaluation strip, blunders) and the first blunder
   of the author's side (arena.league.analysis);
   ``GET /games/{id}/log/{submission_id}``: that side's stderr, for its author;
-- ``GET /admin``, ``POST /admin/disable``, ``/admin/reset-secret``, ``/admin/freeze``,
-  ``/admin/final``; ``GET /standings.csv``.
+- ``GET /admin``, ``POST /admin/disable``, ``/admin/enable`` (its undo),
+  ``/admin/reset-secret``, ``/admin/user``, ``/admin/freeze``, ``/admin/final``; each admin act
+  asks for confirmation in the page, is kept in the audit log (`League.audit`) the admin page
+  shows, and a disabling one offers its undo; ``GET /standings.csv``, ``/grades.csv``
+  (every roster student) and ``/final/standings.csv`` (the final's ranking with its
+  tie-break), admins only.
 
 Refusals are 4xx pages with a message: another user's submission, code, stderr or download is
 403, an unknown id 404, a POST without the session's CSRF token 403, too many failed logins
@@ -40,6 +44,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+import shutil
 import sqlite3
 import time
 import zipfile
@@ -76,9 +81,18 @@ from arena.games import drawer_paths
 from arena.league import League, LeagueError, UploadError
 from arena.league.analysis import cached_analysis, first_blunder, losing_students, student_games
 from arena.league.config import LeagueConfig
-from arena.league.db import DiskQuotaExceeded, QuotaExceeded, check_file_name, time_left
+from arena.league.db import (
+    DISK_FULL_MESSAGE,
+    DiskFull,
+    DiskQuotaExceeded,
+    QuotaExceeded,
+    check_file_name,
+    is_disk_full,
+    time_left,
+)
 from arena.league.disk import disk_text, league_disk_use
 from arena.league.final import entries, final_time_left, plan_final
+from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
 from arena.league.standings import leaderboard
 from arena.league.web.core import Core, NotAvailable
 from arena.league.web.security import (
@@ -191,8 +205,8 @@ class _App:
     def __init__(self, core: Core, results_root: Path) -> None:
         self.core = core
         self.results_root = results_root
-        #: the league's settings (league.yaml, stored in the league at init: fixed while it
-        #: runs); None until `create_app` reads them
+        #: the league's settings as last read (each request with a session reads them again:
+        #: league.yaml may change mid-term); None until `create_app` reads them
         self.config: LeagueConfig | None = None
         self._plan: tuple[Any, str] | None = None  # the final's plan, and what it rests on
         #: failed logins per user name (a rotating client address does not get past it)
@@ -229,7 +243,8 @@ class _App:
         token = request.session.get(SESSION_KEY)
         if not isinstance(token, str):
             return None
-        user = await self.db(lambda lg: lg.session_user(token))
+        # the settings with it: league.yaml applied mid-term shows at the next request
+        user, self.config = await self.db(lambda lg: (lg.session_user(token), lg.config))
         request.state.user = user
         return user
 
@@ -325,6 +340,8 @@ class _App:
         except QuotaExceeded as exc:
             wait = str(int(exc.retry_after_s) + 1)
             return self.refuse(request, 429, f"Upload refused: {exc}.", {"Retry-After": wait})
+        except DiskFull as exc:  # 507: the server's disk, not the student's doing
+            return self.refuse(request, 507, f"Upload refused: {exc}.")
         except DiskQuotaExceeded as exc:  # 413: this upload is too large for what is left
             return self.refuse(request, 413, f"Upload refused: {exc}.")
         except UploadError as exc:
@@ -498,10 +515,17 @@ class _App:
             disk = disk_text(league_disk_use(lg))
         except (OSError, sqlite3.Error) as exc:  # the page still shows the rest
             disk = f"unknown ({exc})"
+        try:
+            usage = shutil.disk_usage(lg.dir)
+            disk = (f"{_mib(usage.free)} free on this disk (of {_mib(usage.total)}); the "
+                    f"league takes {disk}")
+        except OSError as exc:
+            disk = f"free space unknown ({exc}); the league takes {disk}"
         return {"users": lg.users(), "subs": list(reversed(subs)), "queue": _lines(queue),
                 "workers": worker_health(lg.dir), "disk": disk,
                 "frozen": lg.frozen, "final": final, "final_available": final_available,
-                "final_plan": plan, "sessions": sessions}
+                "final_plan": plan, "sessions": sessions, "audit": lg.audit_log(),
+                "tie_break": TIE_BREAK}
 
     def _final_plan(self, lg: League) -> str:
         """The final's plan in words (`plan_final`), made again only when a game was stored or
@@ -516,16 +540,47 @@ class _App:
         self._admin(request)
         view = await self.db(self._admin_view)
         return self.page(request, "admin.html", notice=extra.get("notice"),
-                         new_secret=extra.get("new_secret"), **view)
+                         new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+    async def _audit(self, request: Request, action: str, target: str, detail: str) -> None:
+        admin = request.state.user.name
+        await self.db(lambda lg: lg.audit(admin, action, target, detail))
 
     async def admin_disable(self, request: Request) -> Response:
+        """Disable a version (`League.disable`), saying whose entry it leaves; undo offered."""
+        return await self._submission_act(request, disable=True)
+
+    async def admin_enable(self, request: Request) -> Response:
+        """Undo the disabling of a version (`League.enable`)."""
+        return await self._submission_act(request, disable=False)
+
+    async def _submission_act(self, request: Request, disable: bool) -> Response:
         self._admin(request)
         form = await self.form(request)
         sid = _int_or_none(form.get("submission_id"))
-        if sid is None or await self.db(lambda lg: lg.submission(sid)) is None:
+        sub = None if sid is None else await self.db(lambda lg: lg.submission(sid))
+        if sid is None or sub is None:
             raise HTTPException(404, f"No submission {form.get('submission_id')!s:.40}.")
-        await self.db(lambda lg: lg.disable(sid))
-        return await self.admin(request, notice=f"Submission {sid} is disabled.")
+
+        def act(lg: League) -> str:
+            lg.disable(sid) if disable else lg.enable(sid)
+            entry = dict(entries(lg)).get(sub.user)
+            now = lg.submission(entry) if entry is not None else None
+            return (f"{sub.user}'s entry is now v{now.version}" if now is not None
+                    else f"{sub.user} has no entry now (no other version passed its check)")
+
+        where = await self.db(act)
+        label = f"{sub.user} v{sub.version}"
+        if disable:
+            notice = (f"Submission {sid} ({label}) is disabled: out of the rating games, the "
+                      f"leaderboard and the final; {where}.")
+            undo = {"action": "/admin/enable", "fields": {"submission_id": str(sid)},
+                    "label": f"Undo: enable {label} again"}
+        else:
+            notice, undo = f"Submission {sid}: {label} is enabled again; {where}.", None
+        await self._audit(request, "disable submission" if disable else "enable submission",
+                          f"{label} (submission {sid})", where)
+        return await self.admin(request, notice=notice, undo=undo)
 
     async def admin_reset(self, request: Request) -> Response:
         self._admin(request)
@@ -535,6 +590,7 @@ class _App:
             secret = await self.db(lambda lg: lg.reset_secret(name))
         except LeagueError as exc:
             raise HTTPException(404, str(exc)) from exc
+        await self._audit(request, "reset secret", name, "a new secret; their sessions ended")
         return await self.admin(request, notice=f"New secret for {name} (shown once):",
                                 new_secret=secret)
 
@@ -555,10 +611,11 @@ class _App:
                 if name == me:
                     raise ValueError("you cannot disable your own account")
                 lg.set_disabled(name, True)
-                return f"User {name} is disabled: their sessions ended, no login or upload."
+                return (f"User {name} is disabled: out of the leaderboard, standings.csv and "
+                        f"the final's entries; their sessions ended, no login or upload.")
             if action == "enable":
                 lg.set_disabled(name, False)
-                return f"User {name} is enabled again."
+                return f"User {name} is enabled again: back in the leaderboard and the final."
             if action == "end-sessions":
                 n = lg.end_sessions(name, key)
                 return f"{n} session(s) of {name} ended."
@@ -570,12 +627,17 @@ class _App:
             raise HTTPException(404, str(exc)) from exc
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from exc
-        return await self.admin(request, notice=notice)
+        await self._audit(request, {"disable": "disable user", "enable": "enable user",
+                                    "end-sessions": "end sessions"}[action], name, notice)
+        undo = ({"action": "/admin/user", "fields": {"user": name, "action": "enable"},
+                 "label": f"Undo: enable {name} again"} if action == "disable" else None)
+        return await self.admin(request, notice=notice, undo=undo)
 
     async def admin_freeze(self, request: Request) -> Response:
         self._admin(request)
         await self.form(request)
         await self.db(lambda lg: lg.freeze())
+        await self._audit(request, "freeze", "the leaderboard", "no new versions accepted")
         return await self.admin(request, notice="The leaderboard is frozen: no new versions "
                                                 "are accepted.")
 
@@ -589,6 +651,7 @@ class _App:
                                      "of the league core.") from None
         except (LeagueError, ValueError) as exc:
             raise HTTPException(409, f"The final round robin cannot start: {exc}") from exc
+        await self._audit(request, "start final", "the final round robin", str(folder))
         return await self.admin(request, notice=f"The final round robin started ({folder}).")
 
     async def final_report(self, request: Request) -> Response:
@@ -604,6 +667,22 @@ class _App:
             report = await run_in_threadpool(public_report, report)
         text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
         return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
+
+    async def grades_csv(self, request: Request) -> Response:
+        """Every roster student's grade row (`arena.league.grades.grades_csv`), admins only."""
+        self._admin(request)
+        text = await self.db(grades_csv)
+        return Response(text, media_type="text/csv",
+                        headers={"Content-Disposition": 'attachment; filename="grades.csv"'})
+
+    async def final_standings_csv(self, request: Request) -> Response:
+        """The final's ranking with its tie-break (`final_standings_csv`), admins only."""
+        self._admin(request)
+        text = await self.db(final_standings_csv)
+        if text is None:
+            raise HTTPException(404, "The final round robin has not started: no standings yet.")
+        return Response(text, media_type="text/csv", headers={
+            "Content-Disposition": 'attachment; filename="final-standings.csv"'})
 
     async def standings_csv(self, request: Request) -> Response:
         self._admin(request)
@@ -673,6 +752,10 @@ def _lines(queue: Any) -> Any:
             else ("none" if isinstance(v, (list, tuple)) else v) for k, v in queue.items()}
 
 
+def _mib(size: float) -> str:
+    return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
+
+
 def _int_or_none(value: object) -> int | None:
     try:
         return int(str(value))
@@ -692,7 +775,10 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
     core = Core(directory)
     app = _App(core, Path(results_root) if results_root else directory / "results")
     app.config = core.run(lambda lg: lg.config)
-    upload_cap = app.config.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
+
+    def upload_cap() -> int:  # the latest settings' (max_upload_bytes may change mid-term)
+        assert app.config is not None
+        return app.config.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
 
     def logged_in(handler: Any, admin: bool = False) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -712,6 +798,18 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
             return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
         return app.refuse(request, exc.status_code, str(exc.detail))
 
+    async def disk_full(request: Request, exc: Exception) -> Response:
+        """A full disk (sqlite's SQLITE_FULL, ENOSPC) anywhere: 507 with the message, logged
+        once per request for the admin; anything else goes on as an error."""
+        if not is_disk_full(exc):
+            raise exc
+        log.error("%s %s: the disk is full (%s)", request.method, request.url.path, exc)
+        if not hasattr(request.state, "user"):
+            request.state.user = None
+        if request.url.path.endswith(".json"):
+            return JSONResponse({"error": DISK_FULL_MESSAGE}, status_code=507)
+        return app.refuse(request, 507, f"Refused: {DISK_FULL_MESSAGE}.")
+
     routes = [
         Route("/login", app.login_get, methods=["GET"]),
         Route("/login", app.login_post, methods=["POST"]),
@@ -727,12 +825,15 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/games/{gid:int}/log/{sid:int}", logged_in(app.game_log)),
         Route("/admin", logged_in(app.admin)),
         Route("/admin/disable", logged_in(app.admin_disable), methods=["POST"]),
+        Route("/admin/enable", logged_in(app.admin_enable), methods=["POST"]),
         Route("/admin/reset-secret", logged_in(app.admin_reset), methods=["POST"]),
         Route("/admin/user", logged_in(app.admin_user), methods=["POST"]),
         Route("/admin/freeze", logged_in(app.admin_freeze), methods=["POST"]),
         Route("/admin/final", logged_in(app.admin_final), methods=["POST"]),
         Route("/final/report.html", logged_in(app.final_report)),
         Route("/standings.csv", logged_in(app.standings_csv)),
+        Route("/grades.csv", logged_in(app.grades_csv)),
+        Route("/final/standings.csv", logged_in(app.final_standings_csv)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Route("/viewer/games/{name}/draw.js", _game_drawer),  # viewer.js loads a game's own
         Mount("/viewer", StaticFiles(directory=_report_static()), name="viewer"),
@@ -745,13 +846,14 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
             allowed_hosts=sorted(hosts | {f"[{h}]" for h in hosts if ":" in h})))
     middleware += [
         Middleware(BodyLimit,
-                   limit_for=lambda path: upload_cap if path == "/submit" else FORM_LIMIT_BYTES),
+                   limit_for=lambda path: upload_cap() if path == "/submit" else FORM_LIMIT_BYTES),
         Middleware(SessionMiddleware, secret_key=secret_key or session_secret(directory),
                    session_cookie="league_session", same_site="lax", https_only=False,
                    max_age=SESSION_TTL_S),
     ]
     web = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={HTTPException: http_error})
+                    exception_handlers={HTTPException: http_error,
+                                        sqlite3.Error: disk_full, OSError: disk_full})
     web.state.login_limiters = (app.name_limiter, app.addr_limiter)  # tests read their size
     return web
 

@@ -27,6 +27,7 @@ import uvicorn
 
 from arena.league import League, LeagueError
 from arena.league.checks import claim_check, prune_trees, requeue_interrupted, run_claimed
+from arena.league.config import CONFIG_FILE
 from arena.league.final import final_at_deadline
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
 from arena.league.worker import start_workers
@@ -55,14 +56,36 @@ class CheckPool:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._running: dict[int, threading.Thread] = {}
+        self._config_seen: tuple[float, int] | None = None
         lg = League.open(self.dir)
         try:  # a check in flight when the server was killed runs again
+            self._apply_config(lg)
             requeue_interrupted(lg)
             prune_trees(lg)
         finally:
             lg.conn.close()
         self.thread = threading.Thread(target=self._run, name="league-checks", daemon=True)
         self.thread.start()
+
+    def _apply_config(self, lg: League) -> None:
+        """Apply DIR/league.yaml when it changed since last seen (`League.apply_config_file`):
+        the changes, or the refusal and its reason, go to the server's log once."""
+        path = self.dir / CONFIG_FILE
+        try:
+            st = path.stat()
+            seen: tuple[float, int] | None = (st.st_mtime, st.st_size)
+        except FileNotFoundError:
+            seen = None
+        if seen is not None and seen == self._config_seen:
+            return
+        self._config_seen = seen
+        try:
+            for change in lg.apply_config_file("serve"):
+                log.warning("league.yaml: %s (applied)", change)
+        except LeagueError as exc:
+            log.warning("%s", exc)
+        except OSError as exc:
+            log.warning("league.yaml: cannot read it: %s", exc)
 
     def _check(self, sid: int) -> None:
         try:
@@ -84,6 +107,7 @@ class CheckPool:
             try:
                 lg = League.open(self.dir)
                 try:
+                    self._apply_config(lg)
                     for done in [s for s, t in self._running.items() if not t.is_alive()]:
                         del self._running[done]
                     while len(self._running) < lg.config.check_workers:

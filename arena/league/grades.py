@@ -34,6 +34,7 @@ import yaml
 from arena.league.db import League
 from arena.league.final import _state, entries
 from arena.league.standings import _points, _reference_names, leaderboard
+from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["FINAL_COLUMNS", "FinalRow", "TIE_BREAK", "final_standings", "final_standings_csv",
@@ -110,8 +111,6 @@ def _final_players(league: League) -> list[str]:
 
 def final_standings(league: League) -> list[FinalRow] | None:
     """The final's ranking from its stored games (so far), None before it has started."""
-    from arena.results.standings import compute_standings
-
     results = _state(league).get("results")
     players = _final_players(league)
     db = Path(str(results)) / DB_FILE if results else None

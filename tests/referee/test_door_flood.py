@@ -114,14 +114,15 @@ def test_with_the_caps_lifted_the_move_still_ends_at_its_deadline_and_is_never_o
 def test_a_flooding_pair_cannot_hold_a_game_past_its_wall_clock_limit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Both bots write 5000 comment lines a move (under the caps) and answer after 0.4 s of a
-    2 s limit: every move is in time, but the game's wall-clock limit (made small here: 0.1 x
-    (start-up + 18 moves' deadlines), about 3.8 s, for a game of 16 moves of 0.4 s or more)
-    ends it, charged to the bot being waited on."""
-    monkeypatch.setattr(defaults, "GAME_TIME_FACTOR", 0.1)
+    2 s limit: every move is in time, but the game's wall-clock limit (made small here: 0.05 x
+    (start-up + 18 moves' deadlines), about 1.9 s, where the bots' game (first free column)
+    needs 9 moves of 0.4 s or more to end by a connection) ends it, charged to the bot being
+    waited on."""
+    monkeypatch.setattr(defaults, "GAME_TIME_FACTOR", 0.05)
     monkeypatch.setattr(defaults, "GAME_TIME_SLACK_S", 0.0)
     limits = Limits(timeout_s=2.0, startup_timeout_s=2.0)
     limit_s = game_time_limit_s(limits, 16)
-    assert 3.3 < limit_s < 4.3
+    assert 1.6 < limit_s < 2.2
     bot = flooder("--lines", "5000", "--answer-after", "0.4")
     with Referee(MatchSettings(limits=limits)) as referee:
         t0 = time.perf_counter()

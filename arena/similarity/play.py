@@ -251,27 +251,43 @@ def move_time(spec: Any, time_s: float) -> float:
 def answers_of(specs: Sequence[str], M: int, N: int, K: int, positions: Sequence[Position],
                time_s: float = MOVE_TIME_S, isolation: str | None = None,
                cgroups: bool | None = None, seed: int = 41,
-               progress: Callable[[str], None] | None = None) -> dict[str, Answers]:
+               progress: Callable[[str], None] | None = None,
+               optional: Collection[str] = (),
+               skipped: dict[str, str] | None = None) -> dict[str, Answers]:
     """Every SPEC's answers (`ask`), each bot in a Referee of its own (in the sandbox games
     use: `isolation`, `cgroups` as for a match; None: the defaults) at `move_time`. Raises
-    SpecError for a SPEC that names no bot that loads."""
-    # the referee and the entrants: only when bots are asked
-    from arena import defaults
-    from arena.entrants.probe import check_loadable
-    from arena.entrants.specs import SpecError, parse_spec
-    from arena.limits import make_limits
-    from arena.referee.door import install
-    from arena.referee.referee import MatchSettings, Referee
-    from arena.tournament.preflight import refuse_unseen_programs
+    SpecError for a SPEC that names no bot that loads, unless it is `optional` (then it is
+    left out, and why goes into `skipped`)."""
+    # the referee and the entrants: only when bots are asked (each import says so)
+    from arena import defaults  # only when bots are asked
+    from arena.entrants.probe import check_loadable  # only when bots are asked
+    from arena.entrants.specs import SpecError, parse_spec  # only when bots are asked
+    from arena.limits import make_limits  # only when bots are asked
+    from arena.referee.door import install  # only when bots are asked
+    from arena.referee.referee import MatchSettings, Referee  # only when bots are asked
+    from arena.tournament.preflight import refuse_unseen_programs  # only when bots are asked
 
     iso_mode = defaults.ISOLATION if isolation is None else isolation
     use_cgroups = defaults.CGROUPS if cgroups is None else cgroups
     iso = install(iso_mode, use_cgroups)
-    parsed = [parse_spec(s) for s in specs]
+    parsed = []
+    for text in specs:
+        try:
+            parsed.append(parse_spec(text))
+        except SpecError as e:
+            if text not in optional:
+                raise
+            if skipped is not None:
+                skipped[text] = str(e)
     refuse_unseen_programs(parsed, iso.isolated)
     failed = check_loadable(parsed)
-    if failed:
-        raise SpecError(next(iter(failed.values())))
+    for spec in list(parsed):
+        if spec.text in failed:
+            if spec.text not in optional:
+                raise SpecError(failed[spec.text])
+            if skipped is not None:
+                skipped[spec.text] = failed[spec.text]
+            parsed.remove(spec)
     out: dict[str, Answers] = {}
     for spec in parsed:
         if spec.text in out:

@@ -61,8 +61,10 @@ def main() -> None:
     print(f"{len(positions)} positions of 6x7x4 (arena/data/similarity_positions_6x7x4.txt), "
           f"{TIME_S:g} s a move, every bot asked twice through the referee; {len(specs)} bots "
           f"in {wall:.0f} s of wall time.\n")
-    print("**The band of unrelated pairs** (the built-ins, every pair but alphabeta~minimax, "
-          f"related by design): {len(ref.shares)} pairs, shares of identical answers "
+    print("**The band of unrelated pairs** (the built-ins agreeing with themselves at least "
+          f"half the time: not {', '.join(ref.random_bots) or '-'}; every pair but "
+          f"alphabeta~minimax, related by design): {len(ref.shares)} pairs, shares of identical "
+          f"answers "
           f"min {min(ref.shares):.2f}, median {ref.mean:.2f}, max {max(ref.shares):.2f}; "
           f"spread (1.4826 MAD, floored at 0.05) {ref.sd:.2f}; "
           f"**threshold (z >= 5): {ref.threshold:.2f}**.\n")

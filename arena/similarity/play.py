@@ -15,7 +15,8 @@ do (the computer-chess world's clone screening: Don Dailey's similarity tester).
 3. **The pair's share** (`agreement`): of the positions both answered, the share of identical
    answers, averaged over the four pairings of the two asks.
 4. **The flag** (`judge`): against the distribution of the shares over unrelated pairs (the
-   built-ins, `REFERENCE_BOTS`, but the pairs related by design, `RELATED`), a
+   built-ins, `REFERENCE_BOTS`, that play by a style, but the pairs related by design,
+   `RELATED`), a
    pair whose share is `Z_FLAG` spreads or more above the centre is flagged (robust: median
    and median absolute deviation, the spread floored at `SD_FLOOR` so that a tight band of a
    few pairs does not flag noise), and so is a pair
@@ -47,6 +48,8 @@ SD_FLOOR = 0.05
 #: self-agreement is at least this (two random movers agree with themselves as little as with
 #: anyone)
 SELF_FLOOR = 0.5
+#: the fewest pairs of steady bots the band is made of (else every pair makes it)
+MIN_BAND = 4
 #: the built-in bots whose pairs make the band of unrelated pairs (SPECs of `players`, named,
 #: never imported)
 REFERENCE_BOTS = ("L0", "L1", "alphabeta", "minimax", "montecarlo", "mcts")
@@ -188,15 +191,23 @@ class Reference:
     @classmethod
     def of(cls, answers: Sequence[Answers],
            related: Collection[frozenset[str]] = RELATED) -> Reference:
-        """The distribution over every pair of `answers` (bots taken as unrelated) but the
-        `related` ones (pairs of labels). Random movers (self-agreement below `SELF_FLOOR`)
-        stay in: they are part of what unrelated bots look like (a class has them too); they
-        are named in `random_bots`."""
-        shares = [s for a, b in itertools.combinations(answers, 2)
-                  if frozenset({a.label, b.label}) not in related
-                  and (s := agreement(a, b)) is not None]
-        return cls(tuple(shares), tuple(a.label for a in answers
-                                        if (a.self_agreement or 0.0) < SELF_FLOOR))
+        """The distribution over the pairs of `answers` (bots taken as unrelated) but the
+        `related` ones (pairs of labels), of the bots that play by a style: a random mover
+        (self-agreement below `SELF_FLOOR`, named in `random_bots`) agrees with anyone about
+        as little as with itself, and pairs of them would pull the band's median down to
+        chance and let two steady, unrelated bots stand out. With fewer than `MIN_BAND`
+        such pairs (few positions, few steady bots), every pair but the related ones."""
+        steady = [a for a in answers if (a.self_agreement or 0.0) >= SELF_FLOOR]
+
+        def shares_of(bots: Sequence[Answers]) -> list[float]:
+            return [s for a, b in itertools.combinations(bots, 2)
+                    if frozenset({a.label, b.label}) not in related
+                    and (s := agreement(a, b)) is not None]
+
+        shares = shares_of(steady)
+        if len(shares) < MIN_BAND:
+            shares = shares_of(answers)
+        return cls(tuple(shares), tuple(a.label for a in answers if a not in steady))
 
 
 @dataclass(frozen=True)

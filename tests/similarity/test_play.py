@@ -58,7 +58,8 @@ def test_the_band_leaves_random_movers_out_and_flags_far_above_it() -> None:
     noisy = _answers("rnd", tuple(k % 7 for k in range(20)), tuple((k * 3) % 7 for k in range(20)))
     ref = Reference.of(steady + [noisy])
     assert ref.random_bots == ("rnd",)
-    assert len(ref.shares) == 10
+    assert len(ref.shares) == 6  # the steady bots' pairs
+    assert len(Reference.of(steady[:3] + [noisy]).shares) == 6  # too few: every pair
     clone = _answers("clone", steady[0].first)
     m = judge(steady[0], clone, ref)
     assert m.flagged and m.share == 1.0

@@ -55,8 +55,7 @@ MIN_BAND = 4
 REFERENCE_BOTS = ("L0", "L1", "alphabeta", "minimax", "montecarlo", "mcts")
 #: pairs of built-ins related by design, left out of the band: minimax is alphabeta without
 #: pruning and table (the same heuristic and move order: players/minimax.py says so), so they
-#: agree as often as their depths allow (0.6-0.75 at 0.1 s a move), and play similarity
-#: flags them, rightly
+#: agree as often as their depths allow (0.58-0.73 at 0.1 s a move: near the flag)
 RELATED: frozenset[frozenset[str]] = frozenset({frozenset({"alphabeta", "minimax"})})
 #: the default time per move, in seconds (Java bots: at least 1, whole seconds)
 MOVE_TIME_S = 0.1

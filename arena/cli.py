@@ -29,6 +29,7 @@ COMMANDS = {
     "play": "play",
     "serve": "serve",
     "league": "league",
+    "similarity": "similarity",
     "doctor": "doctor",
 }
 

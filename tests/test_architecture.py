@@ -27,7 +27,9 @@ ARENA = Path(__file__).resolve().parent.parent / "arena"
 #: package -> the layer it sits in (a module may import only from its own layer or below)
 LAYERS = {
     "commands": 6, "cli": 6, "__main__": 6,
-    "play": 5, "report": 5, "onboarding": 5, "league": 5,
+    # similarity: who copied whom (issue #41) reads the league's submissions and runs bots
+    # through the referee, for the league's pages and the commands above it
+    "play": 5, "report": 5, "onboarding": 5, "league": 5, "similarity": 5,
     "tournament": 4,
     "results": 3, "analysis": 3,
     "referee": 2, "entrants": 2,

@@ -1,0 +1,10 @@
+"""Who copied whom: code similarity (`arena.similarity.code`) and play similarity
+(`arena.similarity.play`) between bots, for the person running a league or a tournament
+(issue #41). `arena.similarity.report` puts both together (`compare`, `league_similarity`).
+
+A flag asks for a conversation, not a verdict: docs/league.md says what the scores mean and
+what they do not prove. Students never see any of it.
+
+Layer: with `league` and `report` (it reads the league's submissions and runs bots through
+the referee, never through a launcher of its own).
+"""

@@ -1,0 +1,361 @@
+"""Code similarity: token-based winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003), as
+MOSS, JPlag, Dolos and copydetect do, through the library `copydetect` (0.5.0).
+
+How a pair is scored:
+
+1. A bot's **sources** (`sources_of_spec`, `sources_in`): a Python or Kaggle file with the
+   modules beside it that it imports (recursively), or every .py/.java file of a folder (a
+   Java bot's sources, a league version's unpacked folder); a jar or an ``exec:`` program has
+   none. The files of the bot's main language are put end to end, in name order, as one
+   document (a function moved to another file is a function reordered).
+2. copydetect **tokenises** the document with pygments and filters it: every identifier
+   becomes ``V`` (``F`` a function's name, ``O`` a class's), every string ``S``, comments and
+   whitespace go. So renaming, reformatting and comments change nothing.
+3. It hashes every k-gram of the filtered text (`NOISE` characters, about a dozen tokens) and
+   **winnows** them (the smallest hash of each window of `WINDOW` k-grams): a copied run of
+   `NOISE + WINDOW - 1` characters or more is always seen, and the set of fingerprints does not
+   depend on the order of the functions.
+4. **Boilerplate** goes: every k-gram of the course's API (arena/player.py, arena/board.py,
+   the Java API in arena/entrants/java/connectx) and of the templates cxarena hands out
+   (arena/onboarding/templates) is removed from both sides before comparing, so two bots
+   that both start from `cxarena new-bot` share nothing for it.
+5. The **shares**: of each side's fingerprinted tokens, the fraction inside a run found in the
+   other. The pair's score is the larger share (a small bot copied whole into a large one
+   scores high), in [0, 1]; the matched regions are reported as file and line ranges on both
+   sides. A pair is flagged when its score is at least `FLAG_SCORE` and the matched text is at
+   least `MIN_OVERLAP` filtered characters (two tiny wrappers around a library look alike for
+   want of anything else).
+
+Why copydetect, and what is done around it: it tokenises with pygments (Python and Java among
+many), winnows, and compares in-memory text (`CodeFingerprint(fp=...)`); its own boilerplate
+removal (`np.intersect1d(..., assume_unique=True)` on hashes that are not unique) can keep
+some boilerplate hashes, so the boilerplate is removed here from its hash table instead
+(`_drop`). Its hashes are Python's `hash` of strings, salted per process: fingerprints are
+compared within one process and never stored.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import io
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FLAG_SCORE", "MIN_OVERLAP", "Code", "CodeMatch", "Region", "SourceFile",
+           "boilerplate_paths", "compare_code", "fingerprint", "sources_in", "sources_of_spec"]
+
+#: k: the length of a hashed k-gram of the filtered text (copydetect's noise threshold)
+NOISE = 25
+#: the winnowing window, in k-grams (a shared run of NOISE + WINDOW - 1 chars is always seen)
+WINDOW = 4
+#: a pair whose score is at least this is flagged (with MIN_OVERLAP)
+FLAG_SCORE = 0.5
+#: ... and whose matched text is at least this many filtered characters (about a dozen lines
+#: of code: alphabeta.py and minimax.py, two three-method wrappers of one library, match
+#: over 257, all their code)
+MIN_OVERLAP = 300
+#: file name ending -> the pygments lexer
+LANGUAGES = {".py": "python", ".java": "java"}
+#: folders never read for sources
+_SKIP_DIRS = {"__pycache__", ".git", ".venv", "node_modules", "build", "target", "out"}
+#: at most this many characters of sources per bot (a bigger upload is cut, in name order)
+MAX_CHARS = 2_000_000
+
+ARENA = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file of a bot: its name (relative to the bot's folder) and text."""
+
+    name: str
+    text: str
+
+    @property
+    def language(self) -> str | None:
+        return LANGUAGES.get(Path(self.name).suffix.lower())
+
+
+@dataclass(frozen=True)
+class Region:
+    """A matched stretch of one side: lines `first`..`last` (from 1) of file `file`."""
+
+    file: str
+    first: int
+    last: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.first}-{self.last}"
+
+
+@dataclass
+class Code:
+    """A bot's sources fingerprinted (`fingerprint`)."""
+
+    label: str
+    files: tuple[SourceFile, ...]
+    language: str | None
+    text: str = ""  # the files of `language` end to end
+    starts: tuple[int, ...] = ()  # where each file of `language` starts in `text`
+    names: tuple[str, ...] = ()
+    fp: Any = None  # copydetect.CodeFingerprint (None: nothing to compare)
+    tokens: int = 0  # fingerprinted tokens (after boilerplate)
+
+    @property
+    def comparable(self) -> bool:
+        return self.fp is not None and self.tokens > 0
+
+    def regions(self, slices: Any) -> list[Region]:
+        """Character slices of `text` (copydetect's 2 x n array) as file line ranges."""
+        out: list[Region] = []
+        if slices is None or len(slices) == 0 or len(slices[0]) == 0:
+            return out
+        import bisect  # small and only here
+
+        for start, end in zip(slices[0], slices[1], strict=True):
+            i = max(0, bisect.bisect_right(self.starts, int(start)) - 1)
+            base = self.starts[i]
+            first = self.text.count("\n", base, int(start)) + 1
+            last = self.text.count("\n", base, max(int(start), int(end) - 1)) + 1
+            if out and out[-1].file == self.names[i] and first <= out[-1].last + 1:
+                first = out.pop().first  # one region for a run of touching ones
+            out.append(Region(self.names[i], first, last))
+        return out
+
+
+@dataclass(frozen=True)
+class CodeMatch:
+    """Two bots' code compared: `score` (the larger share, in [0, 1]), each side's share,
+    the matched filtered characters, and the matched regions of each side."""
+
+    a: str
+    b: str
+    score: float
+    share_a: float
+    share_b: float
+    overlap: int
+    regions_a: tuple[Region, ...] = ()
+    regions_b: tuple[Region, ...] = ()
+    note: str = ""  # why there is no score ("no sources", "different languages")
+    flagged: bool = field(default=False)
+
+    @property
+    def scored(self) -> bool:
+        return not self.note
+
+
+# ----------------------------------------------------------------------------- sources
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _local_imports(text: str) -> set[str]:
+    """The top-level module names a Python file imports (absolute imports, and the module of
+    a relative one)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", text, re.M))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _python_with_siblings(path: Path) -> list[SourceFile]:
+    """A Python file and the modules beside it that it imports (and they import)."""
+    folder = path.parent
+    seen: dict[Path, SourceFile] = {}
+    todo = [path]
+    while todo:
+        p = todo.pop()
+        if p in seen or not p.is_file():
+            continue
+        text = _read(p)
+        seen[p] = SourceFile(p.relative_to(folder).as_posix(), text)
+        for name in sorted(_local_imports(text)):
+            for cand in (folder / f"{name}.py", folder / name):
+                if cand.is_file():
+                    todo.append(cand)
+                elif cand.is_dir():
+                    todo.extend(sorted(cand.rglob("*.py")))
+    return sorted(seen.values(), key=lambda f: f.name)
+
+
+def sources_in(path: str | Path) -> list[SourceFile]:
+    """The sources of the bot at `path`: a .py file with the modules beside it that it imports,
+    a .java file, or every .py and .java file under a folder (names relative to it)."""
+    p = Path(path)
+    if p.is_file():
+        if p.suffix.lower() == ".py":
+            return _python_with_siblings(p)
+        if p.suffix.lower() in LANGUAGES:
+            return [SourceFile(p.name, _read(p))]
+        return []
+    if not p.is_dir():
+        return []
+    out: list[SourceFile] = []
+    total = 0
+    for f in sorted(p.rglob("*")):
+        rel = f.relative_to(p)
+        if any(part in _SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
+            continue
+        if f.is_file() and f.suffix.lower() in LANGUAGES:
+            text = _read(f)
+            total += len(text)
+            if total > MAX_CHARS:
+                break
+            out.append(SourceFile(rel.as_posix(), text))
+    return out
+
+
+def _split(text: str, prefix: str) -> str:
+    """The PATH of ``prefix PATH[:NAME]`` (PATH may contain ':' when it exists as given)."""
+    rest = text[len(prefix):]
+    if Path(rest).expanduser().exists():
+        return rest
+    where, sep, _ = rest.rpartition(":")
+    return where if sep and where else rest
+
+
+def sources_of_spec(text: str) -> list[SourceFile]:
+    """The sources of the bot a SPEC names (`arena.entrants.specs`): a .py file (and the
+    modules beside it it imports), ``kaggle:FILE``, ``java:FOLDER`` or ``java:FILE.java``, a
+    module of `players` or an importable module. A jar, a class folder or ``exec:`` have none.
+    Raises SpecError for a SPEC that names nothing."""
+    from arena.entrants.specs import SpecError, parse_spec  # only for module SPECs
+
+    text = text.strip()
+    if text.startswith("exec:"):
+        return []
+    if text.startswith(("java:", "kaggle:")):
+        folder = Path(_split(text, text.split(":", 1)[0] + ":")).expanduser()
+        if not folder.exists():
+            raise SpecError(f"bot SPEC {text!r}: no such file or folder {str(folder)!r}")
+        return sources_in(folder)
+    where = text.partition(":")[0]
+    if where.endswith(".py") or "/" in where:
+        p = Path(where).expanduser()
+        if not p.is_file():
+            raise SpecError(f"bot SPEC {text!r}: no such file {where!r}")
+        return sources_in(p)
+    spec = parse_spec(text)
+    if spec.module is None:
+        return []
+    import importlib.util  # a module SPEC's file
+
+    found = importlib.util.find_spec(spec.module)
+    origin = None if found is None else found.origin
+    return sources_in(origin) if origin else []
+
+
+# ----------------------------------------------------------------------------- fingerprints
+
+def boilerplate_paths() -> dict[str, list[Path]]:
+    """language -> the files whose every k-gram is boilerplate: the course's API and the
+    templates cxarena hands out."""
+    templates = sorted((ARENA / "onboarding" / "templates").glob("*.tmpl"))
+    return {
+        "python": [ARENA / "player.py", ARENA / "board.py", *templates],
+        "java": sorted((ARENA / "entrants" / "java" / "connectx").glob("*.java")),
+    }
+
+
+def _copydetect() -> Any:
+    # copydetect imports matplotlib and its report code: loaded only when code is compared
+    import copydetect
+
+    logging.getLogger("matplotlib").setLevel(logging.WARNING)
+    return copydetect
+
+
+def _fingerprint(text: str, language: str, window: int) -> Any:
+    return _copydetect().CodeFingerprint(f"bot.{language}", NOISE, window, None,
+                                         language=language, fp=io.StringIO(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _boilerplate(language: str, extra: tuple[str, ...] = ()) -> frozenset[int]:
+    hashes: set[int] = set()
+    paths = boilerplate_paths().get(language, []) + [Path(p) for p in extra]
+    for path in paths:
+        if path.is_file() and LANGUAGES.get(path.suffix.lower(), language) == language:
+            text = _read(path)
+            if path.suffix == ".tmpl":  # as handed out: its {placeholders} filled in
+                try:
+                    text = text.format_map(_AnyName())
+                except (ValueError, IndexError, KeyError):
+                    pass
+            hashes.update(int(h) for h in _fingerprint(text, language, 1).hashes)
+    return frozenset(hashes)
+
+
+class _AnyName(dict[str, str]):
+    """A template's every placeholder filled with a name."""
+
+    def __missing__(self, key: str) -> str:
+        return "Bot"
+
+
+def _drop(fp: Any, boilerplate: frozenset[int]) -> int:
+    """Remove the boilerplate hashes from a CodeFingerprint; its fingerprinted tokens after."""
+    from copydetect.utils import get_token_coverage  # with copydetect itself
+
+    for h in [h for h in fp.hashes if int(h) in boilerplate]:
+        fp.hashes.discard(h)
+        fp.hash_idx.pop(h, None)
+    fp.token_coverage = get_token_coverage(fp.hash_idx, fp.k, len(fp.filtered_code))
+    return int(fp.token_coverage)
+
+
+def fingerprint(label: str, files: Sequence[SourceFile],
+                boilerplate: Iterable[str | Path] = ()) -> Code:
+    """A bot's sources fingerprinted: the files of its main language (the one with the most
+    text) end to end, the boilerplate (`boilerplate_paths`, and `boilerplate` files of the
+    same language) removed."""
+    by_lang: dict[str, int] = {}
+    for f in files:
+        if f.language:
+            by_lang[f.language] = by_lang.get(f.language, 0) + len(f.text)
+    if not by_lang:
+        return Code(label, tuple(files), None)
+    language = max(sorted(by_lang), key=lambda k: by_lang[k])
+    mine = [f for f in sorted(files, key=lambda f: f.name) if f.language == language]
+    starts, parts, pos = [], [], 0
+    for f in mine:
+        starts.append(pos)
+        body = f.text if f.text.endswith("\n") else f.text + "\n"
+        parts.append(body)
+        pos += len(body)
+    text = "".join(parts)
+    fp = _fingerprint(text, language, WINDOW)
+    tokens = _drop(fp, _boilerplate(language, tuple(str(p) for p in boilerplate)))
+    return Code(label, tuple(files), language, text, tuple(starts),
+                tuple(f.name for f in mine), fp, tokens)
+
+
+def compare_code(a: Code, b: Code) -> CodeMatch:
+    """Score two fingerprinted bots (see the module docstring)."""
+    if not a.comparable or not b.comparable:
+        which = a.label if not a.comparable else b.label
+        return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,
+                         note=f"no sources to compare ({which})")
+    if a.language != b.language:
+        return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,
+                         note=f"different languages ({a.language}, {b.language})")
+    overlap, (share_a, share_b), (slices_a, slices_b) = _copydetect().compare_files(a.fp, b.fp)
+    share_a, share_b = min(1.0, float(share_a)), min(1.0, float(share_b))
+    score = max(share_a, share_b)
+    flagged = score >= FLAG_SCORE and int(overlap) >= MIN_OVERLAP
+    return CodeMatch(a.label, b.label, round(score, 4), round(share_a, 4), round(share_b, 4),
+                     int(overlap), tuple(a.regions(slices_a)), tuple(b.regions(slices_b)),
+                     flagged=flagged)

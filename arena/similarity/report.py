@@ -1,0 +1,267 @@
+"""Both similarities of a set of bots, pair by pair: what `cxarena similarity` prints and what
+the league's admin page shows (`league_similarity`).
+
+Every pair of the SPECs is compared, and every SPEC with every known bot (`known_bots`: each
+file or folder of a folder of earlier years' bots). Code similarity needs sources; play
+similarity needs a board with a published position set (`arena.similarity.play`) and asks the
+built-ins (`REFERENCE_BOTS`) too, for the band of unrelated pairs. Flagged pairs come first.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.similarity.code import (
+    LANGUAGES,
+    Code,
+    CodeMatch,
+    compare_code,
+    fingerprint,
+    sources_in,
+    sources_of_spec,
+)
+from arena.similarity.play import (
+    MOVE_TIME_S,
+    REFERENCE_BOTS,
+    Answers,
+    PlayMatch,
+    Reference,
+    answers_of,
+    judge,
+    load_positions,
+    positions_path,
+)
+
+__all__ = ["Pair", "SimilarityReport", "compare", "known_bots", "league_similarity"]
+
+#: positions asked by default (of the board's published set)
+POSITIONS = 60
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two bots compared: their code and their play (None: not compared, see the notes)."""
+
+    a: str
+    b: str
+    code: CodeMatch | None
+    play: PlayMatch | None
+
+    @property
+    def flagged(self) -> bool:
+        return bool((self.code and self.code.flagged) or (self.play and self.play.flagged))
+
+    def sort_key(self) -> tuple[int, float, float]:
+        code = self.code.score if self.code and self.code.scored else 0.0
+        play = self.play.z if self.play and self.play.scored else -99.0
+        return (0 if self.flagged else 1, -code, -play)
+
+
+@dataclass
+class SimilarityReport:
+    pairs: list[Pair]
+    reference: Reference | None = None
+    answers: dict[str, Answers] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    board: tuple[int, int, int] = (6, 7, 4)
+    positions: int = 0
+    time_s: float = MOVE_TIME_S
+
+    @property
+    def flagged(self) -> list[Pair]:
+        return [p for p in self.pairs if p.flagged]
+
+    def lines(self) -> list[str]:
+        """The report in words: flagged pairs first, each with both scores."""
+        out = []
+        M, N, K = self.board
+        if self.reference is not None:
+            r = self.reference
+            out.append(f"play: {self.positions} positions of {M}x{N}x{K} at {self.time_s:g} s a "
+                       f"move; unrelated pairs (built-ins) agree {r.mean:.2f} (median, spread "
+                       f"{r.sd:.2f}, {len(r.shares)} pairs): flagged from {r.threshold:.2f}")
+        out.extend(f"note: {n}" for n in self.notes)
+        flagged = self.flagged
+        out.append(f"{len(flagged)} flagged pair(s) of {len(self.pairs)}"
+                   + (" (a flag asks for a conversation, not a verdict)" if flagged else ""))
+        for p in self.pairs:
+            out.append(("FLAG " if p.flagged else "     ") + f"{p.a}  ~  {p.b}")
+            out.append(f"       code: {_code_text(p.code)}")
+            out.append(f"       play: {_play_text(p.play)}")
+            if p.flagged and p.code is not None and p.code.flagged:
+                out.append("       matched: " + ", ".join(map(str, p.code.regions_a[:6]))
+                           + "  <->  " + ", ".join(map(str, p.code.regions_b[:6])))
+        return out
+
+    def csv(self) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(["a", "b", "flagged", "code_score", "code_share_a", "code_share_b",
+                    "code_flagged", "play_share", "play_z", "self_a", "self_b", "play_flagged",
+                    "why"])
+        for p in self.pairs:
+            c, q = p.code, p.play
+            w.writerow([p.a, p.b, int(p.flagged),
+                        "" if c is None or not c.scored else c.score,
+                        "" if c is None or not c.scored else c.share_a,
+                        "" if c is None or not c.scored else c.share_b,
+                        "" if c is None else int(c.flagged),
+                        "" if q is None or q.share is None else q.share,
+                        "" if q is None or not q.scored else q.z,
+                        "" if q is None or q.self_a is None else round(q.self_a, 4),
+                        "" if q is None or q.self_b is None else round(q.self_b, 4),
+                        "" if q is None else int(q.flagged),
+                        "; ".join(x for x in ((c.note if c else ""), (q.why if q else ""),
+                                              (q.note if q else "")) if x)])
+        return buf.getvalue()
+
+
+def _code_text(c: CodeMatch | None) -> str:
+    if c is None:
+        return "not compared"
+    if not c.scored:
+        return c.note
+    return (f"{c.score:.2f} (shares {c.share_a:.2f} / {c.share_b:.2f}, {c.overlap} matched "
+            f"chars{', flagged' if c.flagged else ''})")
+
+
+def _play_text(q: PlayMatch | None) -> str:
+    if q is None:
+        return "not compared"
+    if not q.scored:
+        return q.note
+    selves = "/".join("-" if s is None else f"{s:.2f}" for s in (q.self_a, q.self_b))
+    return (f"{q.share:.2f} identical (z {q.z:+.1f}; self-agreement {selves})"
+            + (f", flagged: {q.why}" if q.flagged else ""))
+
+
+def known_bots(folder: str | Path) -> dict[str, Path]:
+    """Each file (.py, .java) or folder of `folder` as a known bot: label -> path."""
+    root = Path(folder)
+    out: dict[str, Path] = {}
+    for p in sorted(root.iterdir()):
+        if p.name.startswith(".") or p.name == "__pycache__":
+            continue
+        if p.is_dir() or p.suffix.lower() in LANGUAGES:
+            out[f"known:{p.name}"] = p
+    return out
+
+
+def _play_spec(path: Path) -> str | None:
+    """A SPEC that plays a known bot's files (None: none is clear)."""
+    if path.is_file():
+        return str(path) if path.suffix == ".py" else f"java:{path.parent}"
+    if any(path.rglob("*.java")):
+        return f"java:{path}"
+    py = sorted(path.glob("*.py"))
+    return str(py[0]) if len(py) == 1 else None
+
+
+def compare(specs: Sequence[str], known: str | Path | None = None, *,
+            labels: Sequence[str] | None = None, play: bool = True,
+            board: tuple[int, int, int] = (6, 7, 4), positions: int = POSITIONS,
+            time_s: float = MOVE_TIME_S, isolation: str | None = None,
+            cgroups: bool | None = None,
+            progress: Callable[[str], None] | None = None) -> SimilarityReport:
+    """Compare every pair of `specs` (shown as `labels` if given), and each with the bots of
+    `known`, by code and (if `play`) by play. Raises SpecError for a SPEC that names no bot."""
+    labels = list(labels) if labels is not None else list(specs)
+    notes: list[str] = []
+    codes: dict[str, Code] = {lab: fingerprint(lab, sources_of_spec(spec))
+                              for lab, spec in zip(labels, specs, strict=True)}
+    known_paths = known_bots(known) if known is not None else {}
+    known_codes = {lab: fingerprint(lab, sources_in(p)) for lab, p in known_paths.items()}
+    pairs_of = list(itertools.combinations(labels, 2)) + [
+        (lab, k) for lab in labels for k in known_codes]
+    answers: dict[str, Answers] = {}
+    reference = None
+    n_positions = 0
+    if play:
+        try:
+            chosen = load_positions(*board, limit=positions)
+        except FileNotFoundError:
+            chosen = []
+            notes.append(f"play: no published positions for {board[0]}x{board[1]}x{board[2]} "
+                         f"({positions_path(*board).name}); code only")
+        if chosen:
+            n_positions = len(chosen)
+            to_play = dict(zip(labels, specs, strict=True))
+            for lab, p in known_paths.items():
+                spec = _play_spec(p)
+                if spec is not None:
+                    to_play[lab] = spec
+                else:
+                    notes.append(f"play: {lab}: no SPEC plays it (several .py files); code only")
+            refs = [r for r in REFERENCE_BOTS if r not in to_play.values()]
+            texts = list(dict.fromkeys(list(to_play.values()) + refs))
+            skipped: dict[str, str] = {}
+            optional = [s for lab, s in to_play.items() if lab in known_paths] + refs
+            got = answers_of(texts, *board, chosen, time_s=time_s, isolation=isolation,
+                             cgroups=cgroups, progress=progress, optional=optional,
+                             skipped=skipped)
+            for spec, why in skipped.items():
+                notes.append(f"play: {spec} cannot play ({why}); code only")
+            answers = {lab: _relabel(got[spec], lab) for lab, spec in to_play.items()
+                       if spec in got}
+            ref_answers = [got[r] if r in got else answers[_label_of(to_play, r)]
+                           for r in REFERENCE_BOTS if r in got or r in to_play.values()]
+            reference = Reference.of(ref_answers)
+    pairs = []
+    for a, b in pairs_of:
+        code = compare_code(codes[a], codes.get(b) or known_codes[b])
+        pm = judge(answers[a], answers[b], reference) if (
+            reference is not None and a in answers and b in answers) else None
+        pairs.append(Pair(a, b, code, pm))
+    pairs.sort(key=Pair.sort_key)
+    return SimilarityReport(pairs, reference, answers, notes, board, n_positions, time_s)
+
+
+def _relabel(a: Answers, label: str) -> Answers:
+    return Answers(label, a.first, a.again, a.seconds, a.faults)
+
+
+def _label_of(to_play: dict[str, str], spec: str) -> str:
+    return next(lab for lab, s in to_play.items() if s == spec)
+
+
+def current_versions(league: Any) -> list[Any]:
+    """Each user's current version: the latest that passed its check ("rating", "active")."""
+    latest: dict[str, Any] = {}
+    for sub in league.submissions():
+        if sub.status in ("rating", "active") and (
+                sub.user not in latest or sub.id > latest[sub.user].id):
+            latest[sub.user] = sub
+    return sorted(latest.values(), key=lambda s: s.user)
+
+
+def league_similarity(league: Any, known: str | Path | None = None, *, play: bool = True,
+                      positions: int = POSITIONS, time_s: float | None = None,
+                      progress: Callable[[str], None] | None = None) -> SimilarityReport:
+    """Both similarities of the league's current submissions (each user's current version,
+    its files unpacked by `arena.league.checks.materialise`, played by its `spec_of`), with
+    the known bots of `known` if given, at the league's time per move unless `time_s` (play on
+    the league's first board with a published position set, in the league's sandbox). For the
+    admin page: `SimilarityReport.pairs`, flagged first; `.lines()`, `.csv()`."""
+    # the league's files, only when asked (and the league's modules are at this layer)
+    from arena.league.checks import spec_of
+
+    subs = current_versions(league)
+    cfg = league.config
+    specs = [spec_of(league, s.id) for s in subs]
+    labels = [f"{s.user} v{s.version}" for s in subs]
+    try:
+        boards: list[tuple[int, int, int]] = [tuple(b) for b in cfg.boards()]
+    except Exception:  # another game's league, or a board set not found here: code only
+        boards = []
+    board = next((b for b in boards if positions_path(*b).is_file()), (6, 7, 4))
+    isolation = "auto" if cfg.isolation else "none"
+    # the league's limit, at most half a second: enough for a bot's style, cheap for a class
+    t = time_s if time_s is not None else min(float(cfg.timeout_s), 5 * MOVE_TIME_S)
+    return compare(specs, known, labels=labels, play=play and bool(boards), board=board,
+                   positions=positions, time_s=t, isolation=isolation, progress=progress)

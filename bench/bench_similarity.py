@@ -1,0 +1,124 @@
+"""Similarity (arena.similarity, issue #41): the band of play similarity over unrelated pairs
+(the built-ins) and the threshold it gives, the false positives among pairs known unrelated,
+the related pairs' scores, code similarity over the same bots, and the time per new version
+for a class of 50.
+
+Play: every built-in (players/: L0, L1, alphabeta, minimax, montecarlo, mcts) and every Python
+bot of the test data (tests/similarity/bots: negamax2 and negamax2_tweak, one evaluation
+constant apart) asked on the first POSITIONS positions of arena/data/similarity_positions_6x7x4
+at TIME_S a move, each twice, through the referee in the sandbox of games (`answers_of`).
+Java bots (tests/similarity/data/java, examples/java) are compared by code only here: the
+course API gives them whole seconds, so 2 x POSITIONS asks cost 2 x POSITIONS s each.
+
+The class of 50 is extrapolated, not measured: a new version costs its own asks (the measured
+mean per bot, both asks), its fingerprint and 49 code comparisons (measured per comparison),
+and 49 play comparisons of stored answers (microseconds); nothing else is run again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import statistics
+import time
+from pathlib import Path
+
+from arena.similarity.code import compare_code, fingerprint, sources_in, sources_of_spec
+from arena.similarity.play import (
+    REFERENCE_BOTS,
+    RELATED,
+    Reference,
+    answers_of,
+    judge,
+    load_positions,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+POSITIONS = int(os.environ.get("CXARENA_SIM_POSITIONS", "60"))
+TIME_S = 0.1
+BOTS = ROOT / "tests" / "similarity" / "bots"
+TEST_BOTS = {"negamax2": str(BOTS / "negamax2.py"),
+             "negamax2_tweak": str(BOTS / "negamax2_tweak.py")}
+JAVA = {"Blocker": ROOT / "examples" / "java" / "connectx" / "Blocker",
+        "Stopper (renamed Blocker)": ROOT / "tests" / "similarity" / "data" / "java" / "Stopper"}
+CLASS = 50
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def main() -> None:
+    positions = load_positions(6, 7, 4, limit=POSITIONS)
+    specs = list(REFERENCE_BOTS) + list(TEST_BOTS.values())
+    label = {v: k for k, v in TEST_BOTS.items()} | {b: b for b in REFERENCE_BOTS}
+    t0 = time.perf_counter()
+    got = answers_of(specs, 6, 7, 4, positions, time_s=TIME_S)
+    wall = time.perf_counter() - t0
+    answers = {label[s]: a for s, a in got.items()}
+    ref = Reference.of([got[b] for b in REFERENCE_BOTS])
+    print("## Similarity: play and code (bench_similarity)\n")
+    print(f"{len(positions)} positions of 6x7x4 (arena/data/similarity_positions_6x7x4.txt), "
+          f"{TIME_S:g} s a move, every bot asked twice through the referee; {len(specs)} bots "
+          f"in {wall:.0f} s of wall time.\n")
+    print("**The band of unrelated pairs** (the built-ins agreeing with themselves at least "
+          f"half the time: not {', '.join(ref.random_bots) or '-'}; every pair but "
+          f"alphabeta~minimax, related by design): {len(ref.shares)} pairs, shares of identical "
+          f"answers "
+          f"min {min(ref.shares):.2f}, median {ref.mean:.2f}, max {max(ref.shares):.2f}; "
+          f"spread (1.4826 MAD, floored at 0.05) {ref.sd:.2f}; "
+          f"**threshold (z >= 5): {ref.threshold:.2f}**.\n")
+    print("| bot | self-agreement | faults | s for both asks |")
+    print("|---|---:|---:|---:|")
+    for name, a in answers.items():
+        print(f"| {name} | {_fmt(a.self_agreement)} | {a.faults} | {a.seconds:.1f} |")
+    print()
+    print("| pair | share | z | flagged | relation |")
+    print("|---|---:|---:|---|---|")
+    fp = 0
+    unrelated = 0
+    for x, y in itertools.combinations(answers, 2):
+        m = judge(answers[x], answers[y], ref)
+        related = (frozenset({x, y}) in RELATED
+                   or {x, y} == {"negamax2", "negamax2_tweak"})
+        relation = "related" if related else "unrelated"
+        if not related:
+            unrelated += 1
+            fp += m.flagged
+        print(f"| {x} ~ {y} | {_fmt(m.share)} | {m.z:+.1f} | {'yes' if m.flagged else 'no'}"
+              f"{' (' + m.why + ')' if m.flagged else ''} | {relation} |")
+    print(f"\n**False positives: {fp} of {unrelated} unrelated pairs flagged.**\n")
+
+    # code similarity over the same bots (and the Java pair)
+    t1 = time.perf_counter()
+    codes = {name: fingerprint(name, sources_of_spec(spec))
+             for name, spec in [(b, b) for b in REFERENCE_BOTS] + list(TEST_BOTS.items())}
+    codes.update({name: fingerprint(name, sources_in(p)) for name, p in JAVA.items()})
+    fp_s = (time.perf_counter() - t1) / len(codes)
+    rows = []
+    t2 = time.perf_counter()
+    n_cmp = 0
+    for x, y in itertools.combinations(codes, 2):
+        cm = compare_code(codes[x], codes[y])
+        n_cmp += 1
+        if cm.scored:
+            rows.append((cm.score, x, y, cm))
+    cmp_s = (time.perf_counter() - t2) / max(1, n_cmp)
+    rows.sort(reverse=True)
+    print("Code similarity (copydetect winnowing, k = 25 filtered characters, window 4; flagged "
+          "at score >= 0.5 with >= 300 matched characters), every pair of one language:\n")
+    print("| pair | score | shares | matched chars | flagged |")
+    print("|---|---:|---:|---:|---|")
+    for score, x, y, cm in rows[:12]:
+        print(f"| {x} ~ {y} | {score:.2f} | {cm.share_a:.2f} / {cm.share_b:.2f} | "
+              f"{cm.overlap} | {'yes' if cm.flagged else 'no'} |")
+    per_bot = statistics.fmean(a.seconds for a in got.values())
+    new_version = per_bot + fp_s + (CLASS - 1) * cmp_s
+    print(f"\n**A class of {CLASS}** (extrapolated from the measured costs above, not run): a new "
+          f"version costs its asks, {per_bot:.1f} s (the mean per bot here, both asks of "
+          f"{len(positions)} positions at {TIME_S:g} s), its fingerprint ({fp_s * 1000:.0f} ms) "
+          f"and {CLASS - 1} code comparisons ({cmp_s * 1000:.1f} ms each): about "
+          f"**{new_version:.0f} s per new version**, one core; the whole class from scratch "
+          f"about {CLASS * per_bot / 60:.0f} min of asks plus "
+          f"{CLASS * (CLASS - 1) / 2 * cmp_s:.0f} s of code comparisons. A Java version asks "
+          f"at 1 s a move: about {2 * len(positions) * 1.0:.0f} s at most.\n")

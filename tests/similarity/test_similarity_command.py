@@ -1,0 +1,67 @@
+"""`cxarena similarity` and `league_similarity`: flagged pairs first with both scores, CSV,
+--known DIR, and a league's current submissions (code only here: play is test_play's)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.league.db import League
+from arena.similarity.report import current_versions, league_similarity
+from tests.conftest import ROOT
+from tests.similarity.disguise import disguise
+
+DATA = Path(__file__).resolve().parent / "data"
+BLOCKER = f"java:{ROOT / 'examples' / 'java' / 'connectx' / 'Blocker'}"
+
+
+def test_flagged_pairs_come_first_in_csv(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "mine.py"
+    copy.write_text(disguise((ROOT / "players" / "montecarlo.py").read_text()))
+    assert main(["similarity", "L1", "montecarlo", str(copy), "--no-play", "--csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 3
+    assert rows[0]["flagged"] == "1" and {rows[0]["a"], rows[0]["b"]} == {"montecarlo",
+                                                                          str(copy)}
+    assert [r["flagged"] for r in rows[1:]] == ["0", "0"]
+    assert float(rows[0]["code_score"]) >= 0.8 and rows[0]["play_share"] == ""
+
+
+def test_known_folder_finds_the_java_original(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = f"java:{DATA / 'java' / 'Stopper'}"
+    assert main(["similarity", spec, "--known", str(ROOT / "examples" / "java" / "connectx"),
+                 "--no-play"]) == 0
+    out = capsys.readouterr().out
+    assert "1 flagged pair(s) of 1" in out
+    assert "FLAG " + spec + "  ~  known:Blocker" in out
+    assert "matched: Stopper.java:" in out and "<->  Blocker.java:" in out
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["similarity", "L1"]) == 2
+    assert "two SPECs or more" in capsys.readouterr().err
+    assert main(["similarity", "L1", "--known", "/no/such/dir"]) == 2
+
+
+def test_league_similarity_compares_each_users_current_version(tmp_path: Path) -> None:
+    league = League.init(tmp_path / "lg")
+    mc = (ROOT / "players" / "montecarlo.py").read_bytes()
+    for user in ("ann", "bob", "cy"):
+        league.add_user(user)
+    league.submit("ann", [("ann.py", mc)])
+    league.submit("bob", [("old.py", (ROOT / "players" / "L1.py").read_bytes())])
+    league.submit("bob", [("bob.py", disguise(mc.decode()).encode())])
+    league.submit("cy", [("cy.py", (ROOT / "players" / "L1.py").read_bytes())])
+    with league.conn:
+        league.conn.execute("UPDATE submissions SET status='rating'")
+    assert [(s.user, s.version) for s in current_versions(league)] == [
+        ("ann", 1), ("bob", 2), ("cy", 1)]
+    report = league_similarity(league, play=False)
+    assert [(p.a, p.b) for p in report.flagged] == [("ann v1", "bob v2")]
+    assert len(report.pairs) == 3
+    assert "1 flagged pair(s) of 3" in "\n".join(report.lines())

@@ -81,6 +81,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
                        "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
+    p = sub.add_parser("similarity", help="code and play similarity of every student's "
+                       "current version, flagged pairs first (for the teacher: a flag asks for "
+                       "a conversation, not a verdict)")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--known", type=Path, default=None, metavar="FOLDER",
+                   help="also compare each version with the bots in FOLDER (earlier years)")
+    p.add_argument("--csv", action="store_true", help="print CSV instead of words")
+    p.add_argument("--no-play", action="store_true",
+                   help="code similarity only (no games: seconds, not minutes)")
 
 def _standings(league: Any, args: argparse.Namespace) -> int:
     import json
@@ -118,6 +127,20 @@ def _grades(league: Any, args: argparse.Namespace) -> int:
     if text is None:
         raise LeagueError("the final round robin has not started: no standings yet")
     sys.stdout.write(text)
+    return 0
+
+
+def _similarity(league: Any, args: argparse.Namespace) -> int:
+    from arena.similarity.report import league_similarity
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    report = league_similarity(league, args.known, play=not args.no_play, progress=progress)
+    if args.csv:
+        sys.stdout.write(report.csv())
+    else:
+        print("\n".join(report.lines()))
     return 0
 
 
@@ -237,7 +260,8 @@ def _submit(league: Any, args: argparse.Namespace) -> int:
 
 _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
              "standings": _standings, "serve": _serve, "final": _final, "worker": _worker,
-             "check": _check, "grades": _grades, "config": _config}
+             "check": _check, "grades": _grades, "config": _config,
+             "similarity": _similarity}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -172,6 +172,11 @@ def _payload(data: ReportData, bot_text: bool = True) -> tuple[dict[str, Any],
     faults: list[int] = []
     times: dict[str, list[np.ndarray]] = {p: [] for p in players}
     run_info, player_info, per_game = _split_labels(data.games)
+    if not bot_text:  # a report for every student: no entry's code hash either (equal hashes
+        # would tell one student that another's bot is a copy of theirs; the teacher's is kept)
+        player_info = {p: {k: v for k, v in info.items() if k != "code"}
+                       for p, info in player_info.items()}
+        player_info = {p: info for p, info in player_info.items() if info}
     label_values: list[Any] = []
     label_index: dict[str, int] = {}
     kept = 0

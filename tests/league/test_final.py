@@ -145,12 +145,15 @@ def test_students_read_the_final_report_without_the_bots_own_words(tmp_path: Pat
     assert wait_finished(d) == "finished"
     full = c.get("/final/report.html")
     assert full.status_code == 200 and "BOT-WORDS-xxx" in full.text
+    hashes = set(re.findall(r'"code":\s*"([0-9a-f]{16})"', full.text))
+    assert len(hashes) >= 2  # the teacher sees each entry's code hash
     c.post("/logout", data={"csrf": token})
     for name in ("ann", "bob"):  # the author reads it in the league's own game pages
         token = login(name)
         public = c.get("/final/report.html")
         assert public.status_code == 200 and "bob" in public.text
         assert "BOT-WORDS" not in public.text and "crashed" in public.text
+        assert not any(h in public.text for h in hashes)  # nor another entry's code hash
         assert "script-src 'self' 'sha256-" in public.headers["content-security-policy"]
         c.post("/logout", data={"csrf": token})
 

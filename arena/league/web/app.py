@@ -19,7 +19,8 @@ Routes (all but /login and /static need a logged-in session; /admin* need an adm
 - ``GET /admin``, ``POST /admin/disable``, ``/admin/enable`` (its undo),
   ``/admin/reset-secret``, ``/admin/user``, ``/admin/freeze``, ``/admin/final``; each admin act
   asks for confirmation in the page, is kept in the audit log (`League.audit`) the admin page
-  shows, and a disabling one offers its undo; ``GET /standings.csv``, ``/grades.csv``
+  shows, and a disabling one offers its undo; ``GET /admin/similarity`` (code similarity of
+  the current versions, `arena.similarity`); ``GET /standings.csv``, ``/grades.csv``
   (every roster student) and ``/final/standings.csv`` (the final's ranking with its
   tie-break), admins only.
 
@@ -668,6 +669,16 @@ class _App:
         text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
         return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
 
+    async def admin_similarity(self, request: Request) -> Response:
+        """Code similarity of every student's current version (`arena.similarity`), flagged
+        pairs first, admins only; play similarity takes minutes of games: `cxarena league
+        similarity DIR` gives both."""
+        self._admin(request)
+        from arena.similarity.report import league_similarity  # copydetect: only when asked
+
+        report = await self.db(lambda lg: league_similarity(lg, play=False))
+        return self.page(request, "similarity.html", report=report)
+
     async def grades_csv(self, request: Request) -> Response:
         """Every roster student's grade row (`arena.league.grades.grades_csv`), admins only."""
         self._admin(request)
@@ -833,6 +844,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Route("/final/report.html", logged_in(app.final_report)),
         Route("/standings.csv", logged_in(app.standings_csv)),
         Route("/grades.csv", logged_in(app.grades_csv)),
+        Route("/admin/similarity", logged_in(app.admin_similarity)),
         Route("/final/standings.csv", logged_in(app.final_standings_csv)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         Route("/viewer/games/{name}/draw.js", _game_drawer),  # viewer.js loads a game's own

@@ -97,6 +97,15 @@ def proc_waits(pids: list[int]) -> tuple[int, int, int, int]:
     return total[0], total[1], total[2], total[3]
 
 
+def own_wait_ns() -> int:
+    """Run-queue wait so far of the calling thread (the referee's)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def steal_ms() -> dict[str, float]:
     """Per CPU ("cpu0", ...; "cpu" all): the hypervisor's steal time so far (/proc/stat), ms."""
     out = {}
@@ -143,26 +152,27 @@ def _instrument(late: list[dict[str, Any]]) -> None:
     from arena.referee import referee as referee_mod
 
     starts: dict[int, tuple[float, dict[str, int], tuple[int, int, int, int],
-                            dict[str, float]]] = {}
+                            dict[str, float], int]] = {}
     task_times = process_mod.BotProcess.task_times
     late_fn = referee_mod.Referee._late
 
     def task_times_noted(self: Any, refresh: bool = False, threads_only: bool = False) -> Any:
         if not refresh and not threads_only:
             starts[id(self)] = (time.perf_counter(), psi(), proc_waits(bot_pids(self)),
-                                steal_ms())
+                                steal_ms(), own_wait_ns())
         return task_times(self, refresh, threads_only)
 
     def late_noted(self: Any, proc: Any, *args: Any, **kwargs: Any) -> Any:
         t1, p1, w1, s1 = time.perf_counter(), psi(), proc_waits(bot_pids(proc)), steal_ms()
+        r1 = own_wait_ns()
         fault = late_fn(self, proc, *args, **kwargs)
-        t0, p0, w0, s0 = starts.get(id(proc), (t1, p1, w1, s1))
+        t0, p0, w0, s0, r0 = starts.get(id(proc), (t1, p1, w1, s1, r1))
         core = f"cpu{self.settings.cpu}" if self.settings.cpu is not None else "cpu"
         argv = " ".join(proc.argv)
         bot = next((n for n in ("Sleeper", *PLAYERS, "L0") if n in argv), argv[-40:])
         late.append({"bot": bot, "wall_ms": (t1 - t0) * 1e3,
                      "run_delay_ms": (w1[0] - w0[0]) / 1e6, "majflt": w1[1] - w0[1],
-                     "cpu_ms": (w1[3] - w0[3]) / 1e6,
+                     "cpu_ms": (w1[3] - w0[3]) / 1e6, "referee_wait_ms": (r1 - r0) / 1e6,
                      "steal_ms": s1.get(core, 0.0) - s0.get(core, 0.0),
                      "blkio_ms": (w1[2] - w0[2]) * 10.0,
                      **{f"psi_{k}_ms": (p1.get(k, 0) - p0.get(k, 0)) / 1e3 for k in p1},
@@ -360,18 +370,20 @@ def main(kinds: list[str] | None = None) -> None:
                         for k in ("cpu", "memory", "io"))
         print(f"| {r.kind} | {r.honest_faults} | {r.replays} | {r.overrun_charged}/"
               f"{r.overrun_games} | {r.wall_s:.1f} | {pr} |")
-    print("\nLate moves of honest bots, what they waited for during the move (run-queue wait of "
-          "all the process's threads, major page faults, block-I/O delay; the machine's "
-          "memory and io `some` stall over the move):\n")
+    print("\nLate moves of honest bots, what they waited for during the move (its CPU time, "
+          "run-queue wait of all its threads, the hypervisor's steal on its core, "
+          "the referee thread's own run-queue wait, major page faults, block-I/O delay; "
+          "the machine's memory and io `some` stall over the move):\n")
     print("| load | bot | move wall ms | bot CPU ms | run-queue ms | steal on its core ms | "
-          "majflt | blkio ms | PSI mem ms | PSI io ms | verdict |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "referee's run-queue ms | majflt | blkio ms | PSI mem ms | PSI io ms | verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         for lt in r.late:
             if lt["bot"] == "Sleeper":
                 continue
             print(f"| {r.kind} | {lt['bot']} | {lt['wall_ms']:.0f} | {lt['cpu_ms']:.0f} | "
                   f"{lt['run_delay_ms']:.0f} | {lt['steal_ms']:.0f} | "
+                  f"{lt['referee_wait_ms']:.0f} | "
                   f"{lt['majflt']} | {lt['blkio_ms']:.0f} | {lt.get('psi_memory_ms', 0):.0f} | "
                   f"{lt.get('psi_io_ms', 0):.0f} | "
                   f"{'overload (replayed)' if lt['overload'] else 'charged'} |")

@@ -20,6 +20,11 @@ MIN_MEMORY_MB = 256
 #: docs/protocol.md) for at least its overrun and at least this share of the limit: the game is
 #: played again instead
 OVERLOAD_MIN_WAIT_SHARE = 0.2
+#: the hard wall limit of a move: the referee waits past a move's deadline (limit + grace) by
+#: as long as the machine kept the bot (or the referee) waiting for a CPU meanwhile, but never
+#: past this many times the deadline; a move's charged time is its wall time less that wait
+#: (docs/protocol.md)
+FAIR_MAX_WALL_FACTOR = 1.5
 #: how many times one game is played again because of an overloaded machine before a late move
 #: is charged all the same
 OVERLOAD_REPLAYS = 2

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 __all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
            "environ_value",
-           "find_bot_processes", "kill_leftovers", "kill_pids", "machine_wait_ns", "owner_mark",
+           "charged_s", "excused_ns", "find_bot_processes", "kill_leftovers", "kill_pids",
+           "machine_wait_ns", "owner_mark", "thread_wait_ns",
            "process_table", "reap_orphans", "task_times", "threads_of"]
 
 #: environment variable naming the bot process (tree) a process belongs to
@@ -277,3 +278,33 @@ def machine_wait_ns(before: dict[tuple[int, int], tuple[int, int]],
     for cpu_ns, wait_ns in deltas:
         best = max(best, wait_ns - (total_cpu_ns - cpu_ns))
     return best
+
+
+def thread_wait_ns() -> int:
+    """The calling thread's run-queue wait so far (ns; 0 where the kernel does not count it):
+    the referee's own, read at each timed request."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as f:
+            return int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def excused_ns(bot_wait_ns: int, referee_wait_ns: int, own_cpu_ns: int | None) -> int:
+    """The time of a move that was the machine's, not the bot's (docs/protocol.md): the larger
+    of the bot's own wait for a CPU (`machine_wait_ns`, less the referee's CPU on its output)
+    and the referee thread's run-queue wait, less the CPU the whole bot used meanwhile (a bot
+    that crowds the referee's core keeps it waiting itself). The referee's wait counts only
+    where the whole bot's CPU is known (`own_cpu_ns`: its cgroup): otherwise children the
+    referee does not see could crowd its core for free."""
+    referee = 0 if own_cpu_ns is None else referee_wait_ns - own_cpu_ns
+    return max(0, bot_wait_ns, referee)
+
+
+def charged_s(elapsed_s: float, excused_s: float, hard_s: float) -> float:
+    """The time a move is charged: its wall time less what the machine took of it (`excused`),
+    never less than nothing; a move past `hard_s` (the hard wall limit, which always holds) is
+    charged its whole wall time."""
+    if elapsed_s > hard_s:
+        return elapsed_s
+    return max(0.0, elapsed_s - excused_s)

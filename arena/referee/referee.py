@@ -567,11 +567,19 @@ class Referee:
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
         cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
         referee_cpu_before = time.thread_time_ns()  # what reading its output costs us
+        referee_wait_before = containment.thread_wait_ns()  # the referee kept off its core
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + lim.deadline_s
+        hard_s = defaults.FAIR_MAX_WALL_FACTOR * lim.deadline_s  # the hard wall limit
         game_deadline = game.time_deadline(lim)
         stop = deadline if game_deadline is None else min(deadline, game_deadline)
+
+        def excused_s() -> float:  # the machine's share of the move so far (docs/protocol.md)
+            return self._excused_s(proc, sched_before, cpu_before, (lines, nbytes),
+                                   time.thread_time_ns() - referee_cpu_before,
+                                   containment.thread_wait_ns() - referee_wait_before)
+
         # Write first, then resume: the bot wakes once, with its request already waiting.
         proc.send(data.encode())
         proc.thaw()
@@ -587,10 +595,17 @@ class Referee:
             if line is None:
                 if seat.untimed:
                     continue
-                if stop < deadline:  # the game's wall-clock limit: no replay
-                    proc.freeze()
+                if game_deadline is not None and stop >= game_deadline:
+                    proc.freeze()  # the game's wall-clock limit: no replay
                     raise Fault(Reason.TIMEOUT, game_time_detail(
                         what, game.time_limit_s(lim), elapsed_s))
+                # the time the machine took: waited for, up to the hard wall limit
+                later = t0 + min(lim.deadline_s + excused_s(), hard_s)
+                if game_deadline is not None:
+                    later = min(later, game_deadline)
+                if later > time.perf_counter() + 0.0005:
+                    stop = later
+                    continue
                 raise self._late(proc, sched_before, timeout_detail(
                     what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s,
                     cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
@@ -608,7 +623,9 @@ class Referee:
             over = proc.limit_fault()
             if over is not None:
                 raise Fault(Reason.CRASH, f"{what}: the bot {over}")
-            if not seat.untimed and elapsed_s > lim.deadline_s:
+            if (not seat.untimed and elapsed_s > lim.deadline_s
+                    and containment.charged_s(elapsed_s, excused_s(), hard_s)
+                    > lim.deadline_s):
                 raise self._late(proc, sched_before, timeout_detail(
                     what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s,
                     cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
@@ -616,6 +633,22 @@ class Referee:
                 raise Fault(Reason.CRASH, with_memory(
                     f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.peak_kb()))
             return reply, elapsed_s * 1000.0
+
+    def _excused_s(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
+                   cpu_before: int | None, comments: tuple[int, int], referee_cpu_ns: int,
+                   referee_wait_ns: int) -> float:
+        """How much of a move so far was the machine's (`containment.excused_ns`): nothing
+        for a bot over its cgroup's limits or over the comment caps of the overload rule."""
+        lines, nbytes = comments
+        if (lines > defaults.OVERLOAD_MAX_COMMENT_LINES
+                or nbytes > defaults.OVERLOAD_MAX_COMMENT_KB * 1024
+                or proc.limit_fault() is not None):
+            return 0.0
+        after = proc.task_times(threads_only=True)
+        cpu_after = proc.cpu_usage_ns()
+        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        bot_wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
+        return containment.excused_ns(bot_wait_ns, referee_wait_ns, own_cpu_ns) / 1e9
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
               detail: str, elapsed_s: float, cpu_before: int | None = None,

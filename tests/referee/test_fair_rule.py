@@ -1,0 +1,113 @@
+"""Fair on a busy machine (issue 39, docs/protocol.md): a move's charged time is its wall time
+less the time the machine kept the bot (or, beside a cgroup, the referee) waiting for a CPU; the
+referee waits for that time past the deadline, up to a hard wall limit that always holds.
+
+Timing tests use a bot that sleeps, not computes, with generous margins; the rule's mechanics
+are tested with the machine's wait given (`Referee._excused_s` replaced), which no load can
+change."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from arena import defaults
+from arena.entrants.specs import parse_spec
+from arena.limits import Limits
+from arena.records import Reason
+from arena.referee import containment
+from arena.referee.referee import MatchSettings, Referee
+
+SLEEPER = parse_spec("bench.bench_fairload:Sleeper")
+LIMIT_S = 0.3
+
+
+def _play(sleep_s: float, cpu: int | None = None, limit_s: float = LIMIT_S) -> object:
+    settings = MatchSettings(limits=Limits(timeout_s=limit_s), cpu=cpu, isolation="none")
+    with Referee(settings) as referee:
+        return referee.play(SLEEPER, parse_spec("L0"), 4, 4, 3, seed=1, max_moves=2,
+                            options1={"sleep_s": sleep_s})
+
+
+# ---------------------------------------------------------------------- the rule's parts
+def test_the_referees_wait_counts_only_less_the_whole_bots_cpu() -> None:
+    assert containment.excused_ns(10, 50, own_cpu_ns=20) == 30
+    assert containment.excused_ns(40, 50, own_cpu_ns=20) == 40  # the larger of the two
+    # without a cgroup the whole bot's CPU is unknown: the referee's wait is not excused
+    assert containment.excused_ns(10, 50, own_cpu_ns=None) == 10
+    assert containment.excused_ns(-5, 50, own_cpu_ns=80) == 0  # a busy bot: nothing
+
+
+def test_charged_time_is_wall_less_the_machines_wait_up_to_the_hard_limit() -> None:
+    assert containment.charged_s(0.4, 0.15, hard_s=0.45) == pytest.approx(0.25)
+    assert containment.charged_s(0.1, 0.3, hard_s=0.45) == 0.0
+    assert containment.charged_s(0.5, 0.4, hard_s=0.45) == 0.5  # past the hard limit: all
+
+
+# ------------------------------------------------- the rule in a game (the wait given)
+@pytest.fixture
+def machine_wait(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """The machine's wait each move is said to have had (seconds): the list's first value."""
+    wait = [0.0]
+    monkeypatch.setattr(Referee, "_excused_s", lambda self, *args: wait[0])
+    yield wait
+
+
+def test_a_move_late_by_the_machines_wait_stands_without_a_replay(
+        machine_wait: list[float]) -> None:
+    machine_wait[0] = 0.2  # 0.36 s of wall time, 0.16 s of it the bot's
+    rec = _play(sleep_s=1.2 * LIMIT_S)
+    assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
+    assert "overload" not in rec.extra  # type: ignore[attr-defined]
+    assert rec.times_ms[0] > LIMIT_S * 1000  # type: ignore[attr-defined]  # the wall time
+
+
+def test_the_hard_wall_limit_always_holds(machine_wait: list[float]) -> None:
+    machine_wait[0] = 10.0  # whatever the machine took, the move ends at the hard limit
+    rec = _play(sleep_s=4 * LIMIT_S)
+    hard_ms = defaults.FAIR_MAX_WALL_FACTOR * (LIMIT_S + defaults.GRACE_S) * 1000
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail  # type: ignore
+    found = re.search(r"no answer after ([\d.]+) ms", rec.detail)  # type: ignore[attr-defined]
+    assert found, rec.detail  # type: ignore[attr-defined]
+    assert hard_ms <= float(found[1]) < hard_ms + 200  # not waited out (1.2 s): the hard limit
+
+
+def test_a_real_overrun_is_charged_whatever_the_wait(machine_wait: list[float]) -> None:
+    machine_wait[0] = 0.05  # 1.3x the limit: 90 ms over, of which 50 ms the machine's
+    rec = _play(sleep_s=1.3 * LIMIT_S)
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail  # type: ignore
+    assert "overload" not in rec.extra  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------- beside real load (margins)
+def _hogs(cpu: int, n: int) -> list[subprocess.Popen[bytes]]:
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(n)]
+    for h in hogs:
+        os.sched_setaffinity(h.pid, {cpu})
+    return hogs
+
+
+@pytest.mark.parametrize("sleep_share, charged", [(0.5, False), (1.3, True)])
+def test_a_sleeping_bot_beside_busy_processes(sleep_share: float, charged: bool) -> None:
+    """Sleeping half its limit, it is never charged beside 4 busy processes on its core; a
+    bot sleeping 1.3x its limit is charged every time, never replayed."""
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/schedstat"):
+        pytest.skip("no /proc/PID/task/TID/schedstat (kernel without CONFIG_SCHED_INFO)")
+    cpu = max(os.sched_getaffinity(0))
+    hogs = _hogs(cpu, 4)
+    try:
+        rec = _play(sleep_s=sleep_share * 0.5, cpu=cpu, limit_s=0.5)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert rec.is_fault is charged, rec.detail  # type: ignore[attr-defined]
+    if charged:
+        assert rec.reason is Reason.TIMEOUT and rec.offender == 1  # type: ignore
+        assert "overload" not in rec.extra  # type: ignore[attr-defined]

@@ -576,6 +576,8 @@ class League:
         for name, _ in files:
             check_file_name(name)
         kind = _detect_kind(files, kind)
+        if kind in ("jar", "java-zip"):  # a broken or oversized archive says so first
+            _check_archive(files[0][1])
         if kind in ("java", "java-zip", "jar"):
             if not self.config.java:
                 raise UploadError("this league takes no Java bots (java: false in its "
@@ -589,8 +591,6 @@ class League:
             last = self.submissions(user)
             class_name = last[-1].class_name if last and last[-1].kind == kind else ""
         class_name = check_class_name(class_name)
-        if kind in ("jar", "java-zip"):
-            _check_archive(files[0][1])
         digest = hashlib.sha256()
         for name, data in sorted(files):
             digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())

@@ -31,7 +31,7 @@ def zeros_zip(size: int, name: str = "Zero.java") -> bytes:
 
 def make(tmp_path: Path, extra: str = "") -> tuple[Path, dict[str, str]]:
     cfg = tmp_path / "league.yaml"
-    cfg.write_text("board_set: competition\ntimeout_s: 0.5\nreference_bots: [L0]\n"
+    cfg.write_text("board_set: competition\ntimeout_s: 1\nreference_bots: [L0]\n"
                    "max_uploads_per_day: 1000\n" + extra)
     lg = League.init(tmp_path / "lg", cfg)
     users = {n: lg.add_user(n, admin=(n == "teacher")) for n in ("teacher", "ann", "bob")}

@@ -24,7 +24,7 @@ class Fixture:
 @pytest.fixture
 def league(tmp_path: Path) -> Fixture:
     cfg = tmp_path / "league.yaml"
-    cfg.write_text("board_set: competition\ntimeout_s: 0.5\npairs_per_submission: 1\n"
+    cfg.write_text("board_set: competition\ntimeout_s: 1\npairs_per_submission: 1\n"
                    "max_pairs_per_submission: 1\n"
                    "max_upload_bytes: 200000\nreference_bots: [L0]\n")
     d = tmp_path / "lg"

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Runs inside the VM (booted by .ci/vm/run.py, as root, the host's files shared read-only):
+cxarena's containment tests in three set-ups, each in a cgroup made the way systemd makes it,
+each compared with what `cxarena doctor` says there.
+
+- root:      root in a login session's scope (user.slice/user-0.slice/session-1.scope), the
+             controllers enabled above it, as with `sudo cxarena ...` on a systemd machine;
+- delegated: a normal user in a scope made like systemd's `Delegate=yes` (the scope and its
+             cgroup.procs, cgroup.subtree_control and cgroup.threads chowned to the user, the
+             controllers enabled in its parent), as with `systemd-run --user --scope -p
+             Delegate=yes -- cxarena ...`; cxarena finds it by itself;
+- nocgroup:  the same user in a session scope owned by root (no delegation): rlimits only,
+             the fork bomb held by RLIMIT_NPROC in the sandbox.
+
+The tests that run are listed here, in TESTS and DOOR_GLOB (one place). A set-up fails when a
+test fails, when one of its KEY tests did not pass (a skip included), or when `doctor` says
+another backend than the tests saw. Exit status 0 when all three pass.
+
+Usage (inside the VM): python3 .ci/vm/guest.py [SETUP ...] [-- PYTEST ARGS]
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+VENV_BIN = os.path.join(ROOT, ".venv", "bin")
+CG = "/sys/fs/cgroup"
+CONTROLLERS = ("memory", "pids", "cpu")
+
+#: the containment tests (paths below the checkout, or node ids)
+TESTS = [
+    "tests/referee/test_isolation.py",
+    "tests/referee/test_referee_containment.py",
+    "tests/referee/test_task_cap_fallback.py",
+    "tests/referee/test_cgroups.py",
+    "tests/referee/test_cgroups_v2_vm.py",
+    "tests/referee/test_referee_cgroups.py",
+    "tests/referee/test_referee_memory.py",
+    "tests/referee/test_doctor.py",
+]
+#: the doors of the current containment issues join by name
+DOOR_GLOB = "tests/**/test_door*.py"
+#: tests that only mean something with a cgroup: not run in the set-up without one
+CGROUP_ONLY = ["tests/referee/test_referee_cgroups.py", "tests/referee/test_cgroups_v2_vm.py"]
+#: tests every set-up with a cgroup must pass (a skip is a failure): the attacks, the v2 code
+CGROUP_KEY = [
+    "test_referee_cgroups.py::test_shared_anonymous_memory_counts",
+    "test_referee_cgroups.py::test_memory_of_children_counts",
+    "test_referee_cgroups.py::test_memfds_count",
+    "test_referee_cgroups.py::test_memory_counts_unsandboxed_too",
+    "test_referee_cgroups.py::test_a_fork_bomb_stops_at_the_cap_and_is_charged",
+    "test_referee_cgroups.py::test_own_busy_children_do_not_void_a_late_move",
+    "test_referee_cgroups.py::test_records_carry_the_peak_memory",
+    "test_referee_cgroups.py::test_the_groups_of_a_killed_referee_are_removed_by_the_next",
+    "test_cgroups.py::test_v2_freezer_and_kill_for_real",
+    "test_cgroups_v2_vm.py::",
+    "test_isolation.py::test_no_process_escapes_the_freeze",
+    "test_isolation.py::test_limits_pinning_and_freezing_reach_the_sandboxed_bot",
+    "test_referee_memory.py::test_c_memory_hog_is_a_crash_about_memory",
+    "test_doctor.py::test_doctor_says_what_the_machine_offers",
+]
+#: the hung bot and the stderr flood (test_referee_containment, test_isolation) run everywhere
+COMMON_KEY = [
+    "test_referee_containment.py::test_a_double_forked_daemon_dies_with_the_game",
+    "test_isolation.py::test_no_process_outlives_the_game",
+    "test_isolation.py::test_the_referee_killed_leaves_no_sandbox_behind",
+]
+NOCGROUP_KEY = [
+    "test_task_cap_fallback.py::test_a_fork_bomb_stops_at_the_task_cap_without_cgroups",
+    "test_task_cap_fallback.py::test_a_sandboxed_bot_without_cgroups_gets_the_task_cap",
+]
+
+USER, UID = "teacher", 2000
+
+
+@dataclass
+class Setup:
+    name: str
+    user: str | None  # None: root
+    cgroup: str  # below /sys/fs/cgroup
+    delegate: bool
+    backend: str  # what doctor and the tests must both find
+    key: list[str]
+    skip_files: tuple[str, ...] = ()
+
+
+SETUPS = [
+    Setup("root", None, "user.slice/user-0.slice/session-1.scope", False, "v2",
+          CGROUP_KEY + COMMON_KEY),
+    Setup("delegated", USER, f"user.slice/user-{UID}.slice/user@{UID}.service/app.slice/"
+          "run-cxarena.scope", True, "v2", CGROUP_KEY + COMMON_KEY),
+    Setup("nocgroup", USER, f"user.slice/user-{UID}.slice/session-2.scope", False, "none",
+          NOCGROUP_KEY + COMMON_KEY, tuple(CGROUP_ONLY)),
+]
+
+
+def say(line: str = "") -> None:
+    print(line, flush=True)
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def make_user() -> None:
+    try:
+        pwd.getpwnam(USER)
+        return
+    except KeyError:
+        pass
+    # /etc is a writable overlay in a virtme-ng guest: the host's own files are not touched
+    with open("/etc/passwd", "a") as f:
+        f.write(f"{USER}:x:{UID}:{UID}:cxarena VM test:/tmp/home-{USER}:/bin/sh\n")
+    with open("/etc/group", "a") as f:
+        f.write(f"{USER}:x:{UID}:\n")
+
+
+def make_cgroup(setup: Setup) -> str:
+    """The set-up's cgroup, the controllers enabled in every group above it (as systemd does),
+    chowned to the user where delegated."""
+    folder = os.path.join(CG, setup.cgroup)
+    os.makedirs(folder, exist_ok=True)
+    wanted = " ".join(f"+{c}" for c in CONTROLLERS)
+    parts = setup.cgroup.split("/")
+    for i in range(len(parts)):
+        _write(os.path.join(CG, *parts[:i], "cgroup.subtree_control"), wanted)
+    if setup.delegate:
+        uid = pwd.getpwnam(setup.user).pw_uid if setup.user else 0
+        # what systemd's Delegate=yes chowns (kernel doc cgroup-v2, "Delegation")
+        for f in ("", "cgroup.procs", "cgroup.subtree_control", "cgroup.threads"):
+            os.chown(os.path.join(folder, f), uid, uid)
+    return folder
+
+
+def spawn(setup: Setup, folder: str, argv: list[str], **kw: object) -> subprocess.Popen[str]:
+    """`argv` in the set-up's cgroup, as its user, with a home and TMPDIR of its own."""
+    name = setup.user or "root"
+    home = f"/tmp/home-{name}"
+    tmp = f"/tmp/tmp-{name}-{setup.name}"
+    for d in (home, tmp):
+        os.makedirs(d, exist_ok=True)
+    ids = None
+    if setup.user:
+        pw = pwd.getpwnam(setup.user)
+        ids = (pw.pw_uid, pw.pw_gid)
+        for d in (home, tmp):
+            os.chown(d, *ids)
+    env = {"PATH": f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": tmp,
+           "USER": name, "LOGNAME": name, "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONUNBUFFERED": "1", "PYTHONPATH": os.path.dirname(os.path.abspath(__file__))}
+
+    def enter() -> None:  # in the child, before exec: into the cgroup, then drop root
+        _write(os.path.join(folder, "cgroup.procs"), str(os.getpid()))
+        if ids is not None:
+            os.setgroups([])
+            os.setgid(ids[1])
+            os.setuid(ids[0])
+
+    return subprocess.Popen(argv, cwd=ROOT, env=env, preexec_fn=enter, text=True, **kw)  # type: ignore[call-overload]
+
+
+def doctor(setup: Setup, folder: str) -> tuple[str, list[str]]:
+    """`cxarena doctor` in the set-up: (the backend it says, its lines)."""
+    p = spawn(setup, folder, [os.path.join(VENV_BIN, "cxarena"), "doctor"],
+              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out, _ = p.communicate(timeout=300)
+    lines = out.splitlines()
+    used = next((ln for ln in lines if ln.startswith("cgroups used: ")), "")
+    backend = used.removeprefix("cgroups used: ").split(",")[0].split(" ")[0]
+    return backend, lines
+
+
+def select(setup: Setup) -> list[str]:
+    files = list(TESTS) + sorted(glob.glob(DOOR_GLOB, root_dir=ROOT, recursive=True))
+    files = [f for f in dict.fromkeys(files) if f not in setup.skip_files]
+    return [f for f in files if os.path.exists(os.path.join(ROOT, f.split("::")[0]))]
+
+
+def results(xml_path: str) -> list[tuple[str, str, float, str]]:
+    """(node id, passed|failed|skipped, seconds, message) of each test of a JUnit XML file."""
+    out = []
+    for case in ET.parse(xml_path).getroot().iter("testcase"):
+        cls = case.get("classname", "")
+        node = cls.replace(".", "/") + ".py::" + case.get("name", "")
+        outcome, msg = "passed", ""
+        for tag in ("failure", "error", "skipped"):
+            el = case.find(tag)
+            if el is not None:
+                outcome = "skipped" if tag == "skipped" else "failed"
+                msg = (el.get("message") or "").splitlines()[0][:200] if el.get("message") \
+                    else ""
+                break
+        out.append((node, outcome, float(case.get("time", 0)), msg))
+    return out
+
+
+def run_setup(setup: Setup, only: list[str] | None = None) -> bool:
+    say(f"==================== set-up {setup.name} "
+        f"({'root' if setup.user is None else 'user ' + setup.user}, "
+        f"cgroup /{setup.cgroup}{', delegated' if setup.delegate else ''})")
+    folder = make_cgroup(setup)
+    say(f"cgroup.controllers of it: {open(os.path.join(folder, 'cgroup.controllers')).read().strip()}")
+    t0 = time.monotonic()
+    found, lines = doctor(setup, folder)
+    say("$ cxarena doctor")
+    for ln in lines:
+        say("  " + ln)
+    ok = True
+    if found != setup.backend:
+        say(f"FAIL: doctor says cgroups used: {found!r}; this set-up must give {setup.backend!r}")
+        ok = False
+    files = select(setup) if only is None else only
+    xml = f"/tmp/junit-{setup.name}.xml"
+    argv = [os.path.join(VENV_BIN, "python"), "-m", "pytest", "-p", "no:cacheprovider", "-p", "vm_plugin",
+            "-rfEs", "-v", "--junitxml", xml, "-o", "junit_family=xunit1", *files]
+    say("$ " + " ".join(["pytest", *argv[3:]]))
+    p = spawn(setup, folder, argv)
+    rc = p.wait()
+    rows = results(xml) if os.path.exists(xml) else []
+    say(f"---- set-up {setup.name}: each test's result (pytest exit {rc}, "
+        f"{time.monotonic() - t0:.0f} s with doctor)")
+    for node, outcome, secs, msg in rows:
+        say(f"  {outcome:7} {secs:6.1f}s  {node}" + (f"  [{msg}]" if msg else ""))
+    counts = {o: sum(1 for r in rows if r[1] == o) for o in ("passed", "failed", "skipped")}
+    say(f"  {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+    if rc != 0 or counts["failed"]:
+        say(f"FAIL: tests failed in set-up {setup.name}")
+        ok = False
+    for key in setup.key if only is None else []:
+        mine = [r for r in rows if key in r[0]]
+        if not mine or any(r[1] != "passed" for r in mine):
+            why = "; ".join(f"{r[1]} {r[3]}" for r in mine) or "did not run"
+            say(f"FAIL: key test {key} must pass in set-up {setup.name}: {why}")
+            ok = False
+    say(f"==================== set-up {setup.name}: {'PASSED' if ok else 'FAILED'}")
+    return ok
+
+
+def main(args: list[str]) -> int:
+    """SETUP ... [-- PYTEST ARGS] (after `--`: these tests instead of the list, no key check)"""
+    names, only = args, None
+    if "--" in args:
+        names, only = args[:args.index("--")], args[args.index("--") + 1:]
+    t0 = time.monotonic()
+    say(f"kernel {os.uname().release}; {os.cpu_count()} CPUs; "
+        f"{CG}: {open('/proc/self/mountinfo').read().count(' - cgroup2 ')} cgroup2 mount(s), "
+        f"controllers {open(os.path.join(CG, 'cgroup.controllers')).read().strip()}")
+    make_user()
+    chosen = [s for s in SETUPS if not names or s.name in names]
+    verdict = {s.name: run_setup(s, only) for s in chosen}
+    told = ", ".join(f"{n} {'passed' if v else 'FAILED'}" for n, v in verdict.items())
+    say(f"VM stage: {told} ({time.monotonic() - t0:.0f} s in the VM)")
+    return 0 if all(verdict.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -11,5 +11,14 @@ STARTUP_TIMEOUT_S = 300.0
 arena.defaults.STARTUP_TIMEOUT_S = STARTUP_TIMEOUT_S
 
 
-def pytest_report_header() -> str:
-    return f"vm_plugin: bots' start-up limit {STARTUP_TIMEOUT_S:g} s (QEMU TCG)"
+DOCTOR = "cxarena doctor | "
+
+
+def pytest_report_header() -> list[str]:
+    """The start-up limit, and what `cxarena doctor` says in this very process (its user, its
+    cgroup): .ci/vm/guest.py compares it with what the tests find (one Python start-up less
+    than running the command, a minute under TCG)."""
+    from arena.commands.doctor import report_lines
+
+    return ([f"vm_plugin: bots' start-up limit {STARTUP_TIMEOUT_S:g} s (QEMU TCG)"]
+            + [DOCTOR + line for line in report_lines()])

@@ -15,10 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from arena.entrants.specs import parse_spec
+from arena.limits import Limits
+from arena.records import Reason
 from arena.referee import cgroups
 from arena.referee.cgroups import FOLDER, REFEREE_LEAF, BotGroup
 from arena.referee.containment import owner_mark
-from tests.helpers import live, wait_until
+from arena.referee.referee import MatchSettings, Referee
+from tests.helpers import ZOO, live, tagged_pids, wait_until
 
 SUPPORT = cgroups.detect()
 pytestmark = pytest.mark.skipif(
@@ -121,3 +125,23 @@ def test_v2_cleanup_kills_and_removes_a_dead_referees_group() -> None:
     assert sleeper.wait(30) == -9
     assert wait_until(lambda: not os.path.exists(folder), timeout_s=10.0)
     assert not live(sleeper.pid)
+
+
+def test_v2_a_fork_bomb_stops_at_the_cap_and_is_charged(tmp_path: Path) -> None:
+    """The fork bomb of test_referee_cgroups.py with a move limit of 120 s, so that it gets to
+    its 2,000th fork and says so even under QEMU's software emulation (where 2,000 refused
+    forks take longer than that test's 10 s): at most 64 tasks, charged, nothing left."""
+    limits = Limits(timeout_s=120.0, memory_limit_mb=256, max_tasks=64)
+    with Referee(MatchSettings(limits=limits, log_dir=str(tmp_path))) as referee:
+        rec = referee.play(parse_spec(str(ZOO / "attackers" / "fork_bomb.py")),
+                           parse_spec("L0"), 4, 5, 3, seed=1)
+        tag = referee.tag
+    assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
+    assert "tried to run more than 64 tasks" in rec.detail, rec.detail
+    said = rec.stderr_tail.split("fork bomb: ")[1].split()
+    started, refused = int(said[0]), int(said[2])
+    assert started < 64 and refused > 1900, rec.stderr_tail
+    assert wait_until(lambda: not tagged_pids(tag), timeout_s=30.0), tagged_pids(tag)
+    cg = cgroups.open_cgroups()
+    assert cg is not None
+    assert not [g for g in cg.groups() if g.startswith(f"o{os.getpid()}.")]

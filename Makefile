@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: tournament quick test check bench clean
+.PHONY: tournament quick test check bench clean vm-test
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# the containment tests in a cgroup v2 VM (QEMU TCG, virtme-ng): root, delegated user, no cgroup
+vm-test: $(STAMP)
+	$(PYTHON) .ci/vm/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -248,6 +248,9 @@ class BotGroup:
         self.memory_limit_bytes: int | None = None
         self.pids_max: int | None = None
         self._removed = False
+        #: told (once) when `remove` gives up with the group still there: its `Cgroups`
+        #: retries it later (see `Cgroups.retry_leftovers`)
+        self.on_left: Callable[[BotGroup], None] | None = None
         #: the last readings, kept once the group is removed
         self._peak = 0
         self._memory_hit = False
@@ -481,6 +484,9 @@ class BotGroup:
                 self._removed = True
                 return True
             if time.perf_counter() >= end:
+                if self.on_left is not None:  # the last tasks are slow to exit (a loaded
+                    self.on_left(self)        # machine, an emulated one): retried later
+                    self.on_left = None
                 return False
             time.sleep(0.002)
 
@@ -494,6 +500,20 @@ class Cgroups:
             raise ValueError(f"no cgroups here: {support.reason}")
         self.support = support
         self._prepared = False
+        #: groups of this process whose removal gave up (their last tasks still exiting)
+        self._leftovers: list[BotGroup] = []
+
+    def retry_leftovers(self) -> list[str]:
+        """Kill and remove, once more, the groups of this process whose `remove` gave up
+        (without it an empty group stayed until this process ended: a referee that plays on
+        would pile them up). Their names, once gone; run by `create`, `groups`, `cleanup`."""
+        gone = []
+        for group in list(self._leftovers):
+            group.kill_all(0.0)
+            if group.remove(0.0):
+                self._leftovers.remove(group)
+                gone.append(group.name)
+        return gone
 
     def _parents(self) -> dict[str, str]:
         """Controller -> the folder holding the bots' groups."""
@@ -544,9 +564,11 @@ class Cgroups:
                pids_max: int | None) -> BotGroup:
         """A new group for one bot process tree, with its limits (None: no such limit)."""
         self.prepare()
+        self.retry_leftovers()
         name = group_name(bot_id)
         folders = {c: os.path.join(p, name) for c, p in self._parents().items()}
         group = BotGroup(self.support.backend, folders, name)
+        group.on_left = self._leftovers.append
         try:
             for folder in dict.fromkeys(folders.values()):
                 os.makedirs(folder, exist_ok=True)
@@ -558,6 +580,7 @@ class Cgroups:
 
     def groups(self) -> list[str]:
         """The names of the bot groups present (of every referee)."""
+        self.retry_leftovers()
         parents = self._parents()
         folder = parents.get("pids") or next(iter(parents.values()))
         try:

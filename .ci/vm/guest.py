@@ -72,6 +72,8 @@ TESTS: list[tuple[str, tuple[str, ...]]] = [
     ("tests/entrants/test_door_entrants.py::"
      "test_a_door_job_runs_as_the_sandbox_user_and_ends_at_its_limit", ALL),
     ("tests/entrants/test_door_entrants.py::"
+     "test_without_cgroups_a_door_job_is_capped_by_the_lifeline_in_the_sandbox", ("nocgroup",)),
+    ("tests/entrants/test_door_entrants.py::"
      "test_javac_reads_no_argument_file_and_runs_no_processor", ("delegated",)),
     ("tests/referee/test_door_flood.py::test_a_flood_of_empty_lines_is_charged_at_the_line_cap",
      ("delegated",)),

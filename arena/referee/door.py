@@ -24,6 +24,7 @@ import shutil
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 from arena import defaults
 from arena.referee import cgroups
@@ -42,6 +43,8 @@ NOT_ISOLATED_DOORS = ("loading, compiling and checking entrant code runs as this
 #: environment variables a door process inherits from the caller (nothing else does)
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME")
 _MAX_LINE_BYTES = 1 << 20
+#: the `arena` package (the lifeline, `python -m arena.wire.lifeline`, runs from it)
+_ARENA_DIR = str(Path(__file__).resolve().parents[1])
 _STDERR_CHARS = 4000
 
 
@@ -103,10 +106,12 @@ class ContainedDoor:
                                   max_line_bytes=_MAX_LINE_BYTES, cgroups=groups,
                                   max_tasks=tasks)
             else:
-                if groups is None and tasks:
-                    argv = wrap(argv, 0, [task_cap(tasks)])
-                boxed = sandbox.launch(argv, job.read_paths, cwd=job.cwd,
-                                             write_paths=job.write_paths)
+                read_paths = list(job.read_paths)
+                if groups is None and tasks:  # the task cap, set by the lifeline in the box:
+                    argv = wrap(argv, 0, [task_cap(tasks)])  # it needs the arena package
+                    read_paths.append(_ARENA_DIR)
+                boxed = sandbox.launch(argv, read_paths, cwd=job.cwd,
+                                       write_paths=job.write_paths)
                 proc = BotProcess(boxed.argv, log_path=os.path.join(log_dir, "door.log"),
                                   env=self._env(job), memory_limit_bytes=self.memory_limit_bytes,
                                   max_line_bytes=_MAX_LINE_BYTES, pass_fds=boxed.pass_fds,

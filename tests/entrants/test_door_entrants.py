@@ -364,3 +364,25 @@ def test_a_java_bot_at_the_task_cap_is_charged_for_the_cap_not_for_the_jvms_word
     assert "Failed to start thread" not in rec.detail
     if rec.is_fault:  # where a cgroup counts the tasks, the cap is the bot's fault
         assert "tasks" in rec.detail, rec.detail
+
+
+def test_without_cgroups_a_door_job_is_capped_by_the_lifeline_in_the_sandbox(
+        tmp_path: Path) -> None:
+    """Where cxarena has no cgroup (a normal user without a delegated subtree), the sandbox's
+    task cap is RLIMIT_NPROC, set by `arena.wire.lifeline` inside the box: the job runs (the
+    lifeline is visible there) and cannot start more tasks than the cap. (Found by the VM
+    stage: the lifeline could not be imported in a door's sandbox.)"""
+    runner = referee_door.ContainedDoor("namespaces", use_cgroups=False)
+    result = runner(door.DoorJob(door="probe", label="sh", timeout_s=30.0,
+                                 argv=("/bin/sh", "-c", "echo ran")))
+    assert result.sandboxed and result.status == 0, result
+    assert result.stdout.strip() == "ran"
+    capped = runner(door.DoorJob(
+        door="probe", label="forks", timeout_s=60.0, max_tasks=20,
+        argv=("/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 "
+                               "21 22 23 24 25 26 27 28 29 30; do sleep 5 & done 2>/dev/null; "
+                               "set -- /proc/[0-9]*; echo $#; kill -9 0")))
+    # the processes of the sandbox's PID namespace, counted by the shell itself (no fork)
+    assert capped.sandboxed and capped.stdout.strip().isdigit(), capped
+    if os.geteuid() != 0:  # the kernel exempts root from RLIMIT_NPROC (docs/containment.md);
+        assert int(capped.stdout.strip()) <= 20  # as a user (the VM stage) the cap holds

@@ -379,10 +379,11 @@ def test_without_cgroups_a_door_job_is_capped_by_the_lifeline_in_the_sandbox(
     assert result.stdout.strip() == "ran"
     capped = runner(door.DoorJob(
         door="probe", label="forks", timeout_s=60.0, max_tasks=20,
-        argv=("/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 "
-                               "21 22 23 24 25 26 27 28 29 30; do sleep 5 & done 2>/dev/null; "
+        argv=("/bin/sh", "-c", "(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 "
+                               "21 22 23 24 25 26 27 28 29 30; do sleep 5 & done) 2>/dev/null; "
                                "set -- /proc/[0-9]*; echo $#; kill -9 0")))
-    # the processes of the sandbox's PID namespace, counted by the shell itself (no fork)
+    # the processes of the sandbox's PID namespace, counted by the shell itself (no fork; a
+    # fork refused at the cap ends the subshell that tried it, not this shell)
     assert capped.sandboxed and capped.stdout.strip().isdigit(), capped
     if os.geteuid() != 0:  # the kernel exempts root from RLIMIT_NPROC (docs/containment.md);
         assert int(capped.stdout.strip()) <= 20  # as a user (the VM stage) the cap holds

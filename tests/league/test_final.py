@@ -15,7 +15,7 @@ from arena.league import League, LeagueError
 from arena.league.final import final_status, write_final_config
 from arena.league.web.app import create_app
 from tests.helpers import wait_finished
-from tests.league.web.conftest import csrf_of
+from tests.league.web.conftest import client_log_in as log_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,14 +56,6 @@ def test_the_config_names_the_frozen_entries(league: tuple[Path, dict[str, str]]
     assert re.search(r"/work/1-[0-9a-f]+/L1.py$", data["players"][0]["spec"])
     assert data["boards"] == [[4, 4, 3], [4, 5, 3]] and data["isolation"] == "none"
     assert data["openings"] == {"plies": 2, "seed": 0} and data["timeout_s"] == 0.5
-
-
-def log_in(c: TestClient, name: str, secret: str) -> str:
-    """Log `name` in on the test client; the CSRF token of its session."""
-    token = csrf_of(c.get("/login").text)
-    assert c.post("/login", data={"name": name, "secret": secret,
-                                  "csrf": token}).status_code == 303
-    return csrf_of(c.get("/").text)
 
 
 def test_the_admin_page_runs_the_final_and_links_its_report(

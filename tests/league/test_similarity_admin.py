@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from arena.cli import main
 from arena.league import League
 from arena.league.web.app import create_app
-from tests.league.test_final import log_in
+from tests.league.web.conftest import client_log_in as log_in
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -176,7 +176,9 @@ def test_drain_of_a_bot_that_keeps_writing_is_bounded(tmp_path: Path) -> None:
         t0 = time.perf_counter()
         got = proc.drain()
         assert time.perf_counter() - t0 < SLACK_S
-        assert len(got) <= 4 * (proc.max_line_bytes + 1)
+        # at most its budget from the socket, beside the rest of the packet the read above
+        # had already taken in (up to one write of 64 KiB of newlines)
+        assert len(got) <= 4 * (proc.max_line_bytes + 1) + 65536
     finally:
         proc.close()
 

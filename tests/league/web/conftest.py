@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from arena.league import League
 
@@ -40,3 +41,11 @@ def csrf_of(html: str) -> str:
     m = re.search(r'name="csrf" value="([^"]+)"', html)
     assert m, "no CSRF field on the page"
     return m.group(1)
+
+
+def client_log_in(c: TestClient, name: str, secret: str) -> str:
+    """Log `name` in on the test client; the CSRF token of its session."""
+    token = csrf_of(c.get("/login").text)
+    assert c.post("/login", data={"name": name, "secret": secret,
+                                  "csrf": token}).status_code == 303
+    return csrf_of(c.get("/").text)

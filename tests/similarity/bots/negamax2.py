@@ -15,6 +15,9 @@ WIN = 1_000_000
 
 
 class Negamax2(CXPlayer):
+    #: the bonus of a stone in the centre column (negamax2_tweak changes only this)
+    centre_bonus = CENTRE
+
     def initPlayer(self, M: int, N: int, K: int, first: bool, timeout_in_secs: float) -> None:
         self.M, self.N, self.K = M, N, K
         centre = (N - 1) / 2
@@ -46,7 +49,7 @@ class Negamax2(CXPlayer):
         for a in range(self.M):
             v = grid[a][centre]
             if v:
-                score += CENTRE if v == me else -CENTRE
+                score += self.centre_bonus if v == me else -self.centre_bonus
         return score
 
     def negamax(self, B: CXBoard, depth: int, me: int) -> int:
@@ -86,4 +89,4 @@ class Negamax2(CXPlayer):
         return best_col
 
     def playerName(self) -> str:
-        return "negamax2"
+        return type(self).__name__.lower()

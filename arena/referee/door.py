@@ -7,7 +7,7 @@ where the machine offers cgroups, and, when the isolation resolves to a sandbox,
 namespaces and seccomp filter (`arena.referee.sandbox`), as the sandbox user, seeing only the
 system, Python, the `arena` package and the job's `read_paths` (read-only) and `write_paths`.
 Without a sandbox (`isolation: none`, or `auto` on a machine without one) it still has the
-rlimits, the cgroup and the time limit; `NOT_ISOLATED_DOORS` says what that leaves open.
+rlimits, the cgroup and the time limit; `Isolation.notice` says which doors that opens.
 
 The environment is not the caller's: a door process gets PATH, the locale and what the job
 adds, so no secret of the server's environment reaches it.
@@ -34,12 +34,8 @@ from arena.wire import door
 from arena.wire.door import DoorJob, DoorResult
 from arena.wire.lifeline import wrap
 
-__all__ = ["ContainedDoor", "NOT_ISOLATED_DOORS", "install"]
+__all__ = ["ContainedDoor", "install"]
 
-#: what running the doors without a sandbox means, in one line
-NOT_ISOLATED_DOORS = ("loading, compiling and checking entrant code runs as this user, "
-                      "with rlimits and cgroups but no sandbox: it can read and write what "
-                      "you can")
 #: environment variables a door process inherits from the caller (nothing else does)
 _KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "JAVA_HOME")
 _MAX_LINE_BYTES = 1 << 20
@@ -178,13 +174,6 @@ def install(isolation: str = defaults.ISOLATION,
     runner = _door(isolation, use_cgroups)
     door.install(runner)
     return runner.isolation
-
-
-def notice(isolation: Isolation) -> str:
-    """One line for a run whose doors are not sandboxed ("" when they are)."""
-    if isolation.isolated:
-        return ""
-    return f"warning: {NOT_ISOLATED_DOORS} ({isolation.reason})"
 
 
 # a process that plays or checks bots has a door from the start: this default (the default

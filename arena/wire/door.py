@@ -73,10 +73,6 @@ class DoorResult:
     fault: str = ""
     elapsed_ms: float = 0.0
 
-    @property
-    def ok(self) -> bool:
-        return self.status == 0 and not self.timed_out and not self.fault
-
 
 Runner = Callable[[DoorJob], DoorResult]
 _runner: Runner | None = None

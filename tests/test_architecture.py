@@ -1,7 +1,7 @@
 """The import direction of `arena/` (issue: one direction, no cycles), checked by reading every
 module's imports with `ast`:
 
-commands -> (play, report, onboarding) -> tournament -> results -> (referee, entrants) -> wire
+commands -> (play, report, onboarding, league) -> tournament -> competition -> results -> (referee, entrants) -> wire
 -> (rules, records); a game's folder holds its rules (with the rules) and may hold the entrant
 adapter of its own bot API (`arena/games/NAME/entrant.py`, with the entrants)
 
@@ -26,11 +26,14 @@ ARENA = Path(__file__).resolve().parent.parent / "arena"
 
 #: package -> the layer it sits in (a module may import only from its own layer or below)
 LAYERS = {
-    "commands": 6, "cli": 6, "__main__": 6,
+    "commands": 7, "cli": 7, "__main__": 7,
     # similarity: who copied whom (issue #41) reads the league's submissions and runs bots
     # through the referee, for the league's pages and the commands above it
-    "play": 5, "report": 5, "onboarding": 5, "league": 5, "similarity": 5,
-    "tournament": 4,
+    "play": 6, "report": 6, "onboarding": 6, "league": 6, "similarity": 6,
+    "tournament": 5,
+    # the competition core (issue #38): settings, pairing and executors that the tournament
+    # and the league share
+    "competition": 4,
     "results": 3, "analysis": 3,
     "referee": 2, "entrants": 2,
     "wire": 1,

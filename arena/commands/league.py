@@ -75,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="games at once (default: one per usable core)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="play its games on a Dask cluster (as `tournament --scheduler`)")
+    p.add_argument("--results", type=Path, default=None, metavar="FOLDER",
+                   help="its results folder (default: DIR/results/final)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p = sub.add_parser("worker", help="one rating-game worker process (what `serve` starts; "
                        "it claims, plays and stores game pairs until stopped)")
     p.add_argument("dir", type=Path)
@@ -172,18 +175,22 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
 
 
 def _final(league: Any, args: argparse.Namespace) -> int:
-    from arena.cli import main as cli_main
-    from arena.league.final import final_config, plan_final
+    import dataclasses
+
+    from arena.commands.tournament import run_and_report
+    from arena.league.final import FINAL_NAME, final_config, plan_final, with_broken
 
     if args.dry_run:
         print(plan_final(league, args.workers).text())
         return 0
-    config = final_config(league)  # a resumed final: the same entries, the same file
-    results = args.dir / "results" / "final"
-    print(f"final round robin: {config} -> {results}", flush=True)
-    more = ([f"--workers={args.workers}"] if args.workers else []) + (
-        [f"--scheduler={args.scheduler}"] if args.scheduler else [])
-    return cli_main(["tournament", str(config), "--results", str(results), *more])
+    config = final_config(league)  # a resumed final: the same entries
+    results = args.results or args.dir / "results" / FINAL_NAME
+    print(f"final round robin: {len(config.players)} players -> {results}", flush=True)
+    config = dataclasses.replace(with_broken(config), workers=args.workers or config.workers,
+                                 scheduler=args.scheduler)
+    league.conn.close()
+    outcome = run_and_report(config, results, quiet=args.quiet)
+    return 0 if outcome.complete else 1
 
 
 def _worker(league: Any, args: argparse.Namespace) -> int:

@@ -1,24 +1,28 @@
-"""The final official round robin over the frozen entries: the existing tournament, run as its
-own process, with its report linked from the league.
+"""The final official round robin over the frozen entries: a tournament built in Python from
+the league's settings (`final_tournament`), run as its own process, with its report linked from
+the league.
 
-`start_final(league, results_root)` writes ``DIR/final/tournament.yaml`` (every user's current
-version, named by the user, and the reference bots; the boards of ``final_board_set``;
-``final_pairs`` rounds; the league's time limit, openings and isolation) and starts
-``python -m arena tournament CONFIG --results RESULTS_ROOT/final --quiet`` in a new session,
-its output in ``DIR/final/log.txt``, its pid in ``DIR/final/state.json``. The tournament stores
-every game as it finishes and writes ``report.html`` at the end. Starting it again after the
-server (or the tournament) was killed resumes it: the tournament command resumes from its
-results folder. `final_status` says whether it is not started, running (games stored so far),
-finished (with the report) or stopped without a report (the log's last lines).
+`start_final(league, results_root)` keeps the entries in the league and starts ``python -m arena
+league final DIR --results RESULTS_ROOT/final --quiet`` in a new session, its output in
+``DIR/final/log.txt``, its pid in ``DIR/final/state.json``. That process builds the same
+tournament (every user's entry, named by the user, and the reference bots; the boards of
+``final_board_set``; ``final_pairs`` rounds; the league's time limit, openings, seed and
+isolation), loads each entry through the door (one that fails loses its games, `with_broken`)
+and runs it as `cxarena tournament` does: every game stored as it finishes, ``report.html`` at
+the end. No config file is written and read back. Starting it again after the server (or the
+final) was killed resumes it from its results folder. `final_status` says whether it is not
+started, running (games stored so far), finished (with the report) or stopped without a report
+(the log's last lines).
 
 The deadline is a cut (`League.cut_at`): the entries are each student's latest version uploaded
-before it that passed its check, and the final is not written while a version uploaded before it
+before it that passed its check, and the final is not started while a version uploaded before it
 is still queued or being checked (`waiting_text`). The entries are kept in the league when the
-final starts (`started_entries`); resuming it plays the same config, never written again.
+final starts (`started_entries`); resuming it plays the same entries.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import subprocess
@@ -28,22 +32,29 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-import yaml
-
+from arena.entrants.probe import check_loadable
+from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
 from arena.league.standings import game_records
+from arena.limits import make_limits
+from arena.referee import door
+from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE, ResultStore
-from arena.tournament.config import load_config
+from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
 from arena.tournament.cores import usable_cores
 from arena.tournament.progress import Progress, key_and_prior
 
-__all__ = ["FinalPlan", "FinalStatus", "entries", "final_at_deadline", "final_config",
-           "final_status", "final_time_left", "plan_final", "start_final", "started_entries",
-           "waiting_text", "write_final_config"]
+__all__ = ["FINAL_NAME", "FinalPlan", "FinalStatus", "entries", "final_at_deadline",
+           "final_config", "final_players", "final_results", "final_status", "final_time_left",
+           "final_tournament", "plan_final",
+           "start_final", "started_entries", "waiting_text", "with_broken"]
+
+#: the final's name: its results folder (RESULTS_ROOT/final) and its tournament's
+FINAL_NAME = "final"
 
 
 @dataclass(frozen=True)
@@ -176,47 +187,51 @@ def waiting_text(league: League) -> str:
             f"freeze ({who}); the final's entries are written when they end.")
 
 
-def write_final_config(league: League) -> Path:
-    """DIR/final/tournament.yaml for the frozen entries (the league's game: Connect-X's
-    `final_board_set`, another game's `game:` and `params:`); LeagueError when the league is
-    not frozen or has fewer than two entries."""
+def final_tournament(league: League) -> TournamentConfig:
+    """The final round robin as a tournament, built here from the league's settings: the
+    entries (`entries`: every user's entry, named by the user) and the reference bots; the
+    league's game (Connect-X's `final_board_set`, another game's parameter sets); `final_pairs`
+    rounds; the league's limits, openings, seed and isolation. LeagueError when the league is
+    not frozen, waits for checks before the cut, or has fewer than two entries. No bot is
+    started here (`with_broken` loads them)."""
     if not league.frozen:
         raise LeagueError("freeze the leaderboard first: the final round robin plays the "
                           "frozen entries")
-    waiting = waiting_text(league)
+    waiting = waiting_text(league) if started_entries(league) is None else ""
     if waiting:
         raise LeagueError(waiting)
     cfg = league.config
-    players = [{"spec": _entry_spec(league, sid), "name": user}
+    players = [PlayerEntry(name=user, spec=_entry_spec(league, sid))
                for user, sid in entries(league)]
     if len(players) < 2:
         raise LeagueError(f"the final round robin needs at least two entries that passed "
                           f"their check; there are {len(players)}")
-    taken = {p["name"] for p in players}
-    for ref in cfg.reference_bots:
-        players.append({"spec": _absolute(ref),
-                        "name": ref if ref not in taken else f"reference {ref}"})
-    data: dict[str, object] = {"name": "final"}
-    if cfg.is_connectx:
-        data["players"] = players
-        data["boards"] = ([list(b) for b in cfg.final_board_list] if cfg.final_board_list
-                          else cfg.final_board_set)
-    else:  # another game: its parameter sets, as a tournament config names them
-        data.update(game=cfg.game, params=[dict(p) for p in cfg.param_sets], players=players)
+    taken = {p.name for p in players}
+    players += [PlayerEntry(name=ref if ref not in taken else f"reference {ref}",
+                            spec=_absolute(ref)) for ref in cfg.reference_bots]
+    games = cfg.final_games()
+    openings = (OpeningsConfig(plies=cfg.opening_plies, seed=cfg.seed)
+                if cfg.opening_plies else None)
     # an entry that fails to load when the final starts (it passed its check and its rating
     # games) loses each of its games, recorded as such; the others play: no entry can hold
     # the final hostage
-    data.update({"timeout_s": cfg.timeout_s, "rounds": cfg.final_pairs, "seed": cfg.seed,
-                 "isolation": "namespaces" if cfg.isolation else "none",
-                 "broken_bots": "forfeit"})
-    if cfg.opening_plies:
-        data["openings"] = {"plies": cfg.opening_plies, "seed": cfg.seed}
-    folder = _folder(league)
-    folder.mkdir(exist_ok=True)
-    path = folder / "tournament.yaml"
-    path.write_text("# the league's final round robin (written by cxarena league)\n"
-                    + yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return path
+    return TournamentConfig(
+        path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
+        boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
+        param_sets=() if cfg.is_connectx else cfg.param_sets, game=cfg.game,
+        limits=make_limits(cfg.timeout_s, where=str(league.dir)), rounds=cfg.final_pairs,
+        workers=usable_cores(), seed=cfg.seed, openings=openings,
+        isolation="namespaces" if cfg.isolation else "none", broken_bots="forfeit")
+
+
+def with_broken(config: TournamentConfig) -> TournamentConfig:
+    """`config` with the entries that fail to load now marked broken (each loses its games
+    without being started): each is loaded through the door, sandboxed as the league's
+    games are."""
+    door.install(check_mode(config.isolation, "isolation"), config.cgroups)
+    failed = check_loadable([parse_spec(p.spec) for p in config.players])
+    broken = tuple((p.name, failed[p.spec]) for p in config.players if p.spec in failed)
+    return dataclasses.replace(config, broken=broken)
 
 
 def _entry_spec(league: League, submission_id: int) -> str:
@@ -246,10 +261,10 @@ def _absolute(spec: str) -> str:
     return spec
 
 
-def _running(pid: int, folder: Path) -> bool:
-    """The final's tournament process runs: one this process started and has not collected
-    (its command line is this process's own for a moment after it starts), or one whose
-    command line names the final's folder."""
+def _running(pid: int, results: Path) -> bool:
+    """The final's process runs: one this process started and has not collected (its command
+    line is this process's own for a moment after it starts), or one whose command line names
+    the final's results folder."""
     for proc in _children:
         if proc.pid == pid and proc.poll() is None:
             return True
@@ -258,47 +273,49 @@ def _running(pid: int, folder: Path) -> bool:
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
     except OSError:
         return False
-    return str(folder.resolve()).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return str(results.resolve()).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def final_config(league: League) -> Path:
-    """The final's config: written (`write_final_config`) and its entries kept in the league
-    the first time; the same file, never written again, once the final has started (a resumed
-    final plays the same entries; their folders are written again if they were pruned)."""
-    config_path = _folder(league) / "tournament.yaml"
+def final_config(league: League) -> TournamentConfig:
+    """The final as a tournament (`final_tournament`), its entries kept in the league the first
+    time: a resumed final plays the same entries (their folders are written again if they
+    were pruned), so its games stay those of one tournament."""
     started = started_entries(league)
-    if started is not None and config_path.is_file():
+    if started is not None:
         for _, sid in started:
             materialise(league, sid)
-        return config_path
-    path = write_final_config(league)
+        return final_tournament(league)
+    config = final_tournament(league)
     with league.conn:
         league.conn.execute("INSERT OR REPLACE INTO meta VALUES ('final_entries', ?)",
                             (json.dumps(entries(league)),))
-    return path
+    return config
 
 
 def start_final(league: League, results_root: Path) -> str:
-    """Start (or resume) the final round robin; returns its results folder. LeagueError when it
-    is already running, the league is not frozen, or there are fewer than two entries."""
+    """Start (or resume) the final round robin in a process of its own (`cxarena league final
+    DIR --results RESULTS`); returns its results folder. LeagueError when it is already
+    running, the league is not frozen, or there are fewer than two entries."""
     folder = _folder(league).resolve()
     state = _state(league)
     pid = state.get("pid")
-    if isinstance(pid, int) and _running(pid, folder):
+    results = Path(results_root).resolve() / FINAL_NAME
+    if isinstance(pid, int) and _running(pid, Path(str(state.get("results", results)))):
         raise LeagueError("the final round robin is already running")
-    config = final_config(league).resolve()
-    results = Path(results_root).resolve() / "final"
+    final_config(league)  # refused here, not in the process, when it cannot start
+    folder.mkdir(exist_ok=True)
     results.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "arena", "tournament", str(config), "--results", str(results),
-           "--quiet"]
+    cmd = [sys.executable, "-m", "arena", "league", "final", str(league.dir.resolve()),
+           "--results", str(results), "--quiet"]
     # a new run: the last run's log (and its error) is kept beside, not shown as this run's
     log_path = folder / "log.txt"
     if log_path.exists():
         log_path.replace(folder / "log-previous.txt")
+    # from this process's folder: the league's reference bots named by relative paths are
+    # found as the server finds them
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True,
-                                cwd=str(folder))
+                                stderr=subprocess.STDOUT, start_new_session=True)
     (folder / "state.json").write_text(json.dumps(
         {"pid": proc.pid, "started_at": time.time(), "results": str(results),
          "command": cmd}), encoding="utf-8")
@@ -337,15 +354,34 @@ def _games_stored(results: Path) -> int:
         return 0
 
 
-def _games_total(config: Path) -> int:
-    """Games the config schedules: every ordered pairing, per board (or parameter set of
+def _games_total(config: TournamentConfig) -> int:
+    """Games the final schedules: every ordered pairing, per board (or parameter set of
     another game) and round."""
+    n = len(config.players)
+    return n * (n - 1) * len(config.param_sets or config.boards) * config.rounds
+
+
+def final_players(league: League) -> list[str]:
+    """The names of the final's players once it has started ([] before)."""
+    config = _started_config(league)
+    return [p.name for p in config.players] if config is not None else []
+
+
+def final_results(league: League) -> Path | None:
+    """The final's results folder once it has been started (None before)."""
+    results = _state(league).get("results")
+    return Path(str(results)) if results else None
+
+
+def _started_config(league: League) -> TournamentConfig | None:
+    """The final's tournament once it has started (None before, or when it cannot be built:
+    a league folder edited by hand)."""
+    if started_entries(league) is None:
+        return None
     try:
-        cfg = load_config(config)
-    except (UsageError, OSError, ValueError):  # a config being written: no total yet
-        return 0
-    n = len(cfg.players)
-    return n * (n - 1) * len(cfg.param_sets or cfg.boards) * cfg.rounds
+        return final_tournament(league)
+    except (LeagueError, KeyError, OSError, UsageError):
+        return None
 
 
 def _ended(finished_at: str) -> float | None:
@@ -355,12 +391,11 @@ def _ended(finished_at: str) -> float | None:
         return None
 
 
-def _time_left(config_path: Path, results: Path, started_at: float) -> str:
+def _time_left(config: TournamentConfig, results: Path, started_at: float) -> str:
     """", 41 % of the expected time, about 1 h 05 min left": the final's progress with each
     game weighed by its expected cost (`arena.tournament.progress`: the board's size, refined
     by the durations of the games stored so far); "" while nothing can be said."""
     try:
-        config = load_config(config_path)
         n = len(config.players)
         per_variant = n * (n - 1) * config.rounds
         variants = ([dict(p) for p in config.param_sets] if config.param_sets
@@ -389,7 +424,10 @@ def final_time_left(league: League) -> str:
     stored games, so only where it is shown, not with every `final_status`."""
     state = _state(league)
     started = state.get("started_at")
-    return _time_left(_folder(league) / "tournament.yaml", Path(str(state.get("results", ""))),
+    config = _started_config(league)
+    if config is None:
+        return ""
+    return _time_left(config, Path(str(state.get("results", ""))),
                       float(started) if isinstance(started, (int, float)) else time.time())
 
 
@@ -404,10 +442,11 @@ def final_status(league: League) -> FinalStatus:
         return FinalStatus("not started", waiting or "Not started.")
     results = Path(str(state.get("results", "")))
     stored = _games_stored(results)
-    total = _games_total(folder / "tournament.yaml")
+    config = _started_config(league)
+    total = _games_total(config) if config is not None else 0
     pid = state.get("pid")
     report = results / REPORT_HTML
-    if isinstance(pid, int) and _running(pid, folder):
+    if isinstance(pid, int) and _running(pid, results):
         return FinalStatus("running", f"Running: {stored} of {total} games played.", "",
                            stored, total)
     if report.is_file() and stored >= total:

@@ -27,12 +27,9 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-
-import yaml
 
 from arena.league.db import League
-from arena.league.final import _state, entries
+from arena.league.final import entries, final_players, final_results
 from arena.league.standings import _points, _reference_names, leaderboard
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
@@ -100,20 +97,11 @@ FINAL_COLUMNS = ("rank", "player", "points", "head_to_head", "sonneborn_berger",
                  "games", "wins", "draws", "losses", "faults", "elo")
 
 
-def _final_players(league: League) -> list[str]:
-    try:
-        data = yaml.safe_load((league.dir / "final" / "tournament.yaml").read_text(
-            encoding="utf-8"))
-        return [str(p["name"]) for p in data["players"]]
-    except (OSError, ValueError, KeyError, TypeError, yaml.YAMLError):
-        return []
-
-
 def final_standings(league: League) -> list[FinalRow] | None:
     """The final's ranking from its stored games (so far), None before it has started."""
-    results = _state(league).get("results")
-    players = _final_players(league)
-    db = Path(str(results)) / DB_FILE if results else None
+    results = final_results(league)
+    players = final_players(league)
+    db = results / DB_FILE if results else None
     if db is None or not db.is_file() or not players:
         return None
     with ResultStore(db, create=False) as store:

@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from starlette.testclient import TestClient
 
 from arena.league import League, LeagueError
-from arena.league.final import final_status, write_final_config
+from arena.league.final import final_status, final_tournament
 from arena.league.web.app import create_app
 from tests.helpers import wait_finished
 from tests.league.web.conftest import client_log_in as log_in
@@ -40,22 +39,26 @@ def test_refused_before_the_freeze_and_with_one_entry(league: tuple[Path, dict[s
                                                       ) -> None:
     lg = League.open(league[0])
     with pytest.raises(LeagueError, match="freeze"):
-        write_final_config(lg)
+        final_tournament(lg)
     lg.freeze()
     lg.disable(2)
     with pytest.raises(LeagueError, match="at least two entries"):
-        write_final_config(lg)
+        final_tournament(lg)
     assert final_status(lg).state == "not started"
 
 
-def test_the_config_names_the_frozen_entries(league: tuple[Path, dict[str, str]]) -> None:
+def test_the_final_is_built_from_the_frozen_entries(league: tuple[Path, dict[str, str]]
+                                                    ) -> None:
     lg = League.open(league[0])
     lg.freeze()
-    data = yaml.safe_load(write_final_config(lg).read_text())
-    assert [p["name"] for p in data["players"]] == ["ann", "bob", "L0"]
-    assert re.search(r"/work/1-[0-9a-f]+/L1.py$", data["players"][0]["spec"])
-    assert data["boards"] == [[4, 4, 3], [4, 5, 3]] and data["isolation"] == "none"
-    assert data["openings"] == {"plies": 2, "seed": 0} and data["timeout_s"] == 0.5
+    config = final_tournament(lg)  # built in Python: no config file is written
+    assert [p.name for p in config.players] == ["ann", "bob", "L0"]
+    assert re.search(r"/work/1-[0-9a-f]+/L1.py$", config.players[0].spec)
+    assert config.boards == ((4, 4, 3), (4, 5, 3)) and config.isolation == "none"
+    assert config.openings is not None
+    assert (config.openings.plies, config.openings.seed) == (2, 0)
+    assert config.limits.timeout_s == 0.5 and config.broken_bots == "forfeit"
+    assert not (league[0] / "final" / "tournament.yaml").exists()
 
 
 def test_the_admin_page_runs_the_final_and_links_its_report(

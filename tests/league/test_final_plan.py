@@ -88,6 +88,7 @@ def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: P
     import time
 
     from arena.league.final import _time_left
+    from arena.tournament.config import load_config
 
     first = tmp_path / "first.yaml"
     first.write_text("name: final\nplayers: [players.L0, players.L1]\n"
@@ -102,6 +103,6 @@ def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: P
     final.write_text(final.read_text().replace(
         "players: [players.L0, players.L1, players.L1]",
         "players: [players.L0, players.L1, {spec: players.L1, name: again}]"))
-    line = _time_left(final, tmp_path / "res", started)
+    line = _time_left(load_config(final), tmp_path / "res", started)
     share = int(line.split(", ")[1].split("%")[0])
     assert 20 <= share <= 50 and "left" in line, line  # 4 of 12 games, each board weighed

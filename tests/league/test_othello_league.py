@@ -14,14 +14,13 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from starlette.testclient import TestClient
 
 from arena.commands import opening_judge
 from arena.league import League
 from arena.league.checks import check_next
 from arena.league.config import parse_config
-from arena.league.final import final_status, plan_final, start_final, write_final_config
+from arena.league.final import final_status, final_tournament, plan_final, start_final
 from arena.league.standings import game_record, leaderboard
 from arena.league.web.app import create_app
 from arena.league.worker import plan_next, run_worker
@@ -147,10 +146,11 @@ def test_an_othello_league_checks_rates_replays_and_plays_its_final(tmp_path: Pa
     lg.freeze()
     plan = plan_final(lg, workers=1)  # planned on Othello's own games, from its rating games
     assert (plan.boards, plan.games) == (1, 6) and plan.measured, plan
-    data = yaml.safe_load(write_final_config(lg).read_text())
-    assert data["game"] == "othello" and data["params"] == [{"size": 6}]
-    assert "boards" not in data and data["openings"] == {"plies": 2, "seed": 0}
-    assert [p["name"] for p in data["players"]] == ["ann", "bob", "players.othello.greedy"]
+    config = final_tournament(lg)
+    assert config.game == "othello" and config.param_sets == ((("size", 6),),)
+    assert config.boards == () and config.openings is not None
+    assert (config.openings.plies, config.openings.seed) == (2, 0)
+    assert [p.name for p in config.players] == ["ann", "bob", "players.othello.greedy"]
     start_final(lg, d / "results")
     lg.conn.close()
     assert wait_finished(d) == "finished"

@@ -9,11 +9,10 @@ import datetime
 import time
 from pathlib import Path
 
-import yaml
 from starlette.testclient import TestClient
 
 from arena.league import League
-from arena.league.final import final_at_deadline, final_status, start_final
+from arena.league.final import final_at_deadline, final_status, final_tournament, start_final
 from arena.league.standings import record_game, standings_csv
 from arena.league.web.app import create_app
 from arena.league.web.server import CheckPool
@@ -91,8 +90,7 @@ def test_uploads_before_the_deadline_all_play_the_final(tmp_path: Path) -> None:
     assert (lg.submission(ann2.id).status, lg.submission(cid2.id).status) == (  # type: ignore
         "rating", "failed")
     assert wait_finished(d, 300) == "finished"
-    config = d / "final" / "tournament.yaml"
-    players = {p["name"]: p["spec"] for p in yaml.safe_load(config.read_text())["players"]}
+    players = {p.name: p.spec for p in final_tournament(lg).players}
     assert set(players) == {"ann", "bob", "cid", "dan", "L0"}
     assert f"/work/{ann2.id}-" in players["ann"] and f"/work/{bob2.id}-" in players["bob"]
     assert "/work/3-" in players["cid"]  # cid's v2 failed: his v1 plays
@@ -100,13 +98,13 @@ def test_uploads_before_the_deadline_all_play_the_final(tmp_path: Path) -> None:
     # the frozen leaderboard did not move: not when the v2s passed, nor after the final
     assert standings_csv(lg) == before_csv
     assert _frozen_board(c) == before_page
-    # "run it again" resumes the same entries: the config is not rewritten, nothing refused
-    text = config.read_text()
+    # "run it again" resumes the same entries: nothing refused, nothing played again
+    before = final_tournament(lg)
     lg.conn.close()
     lg = League.open(d)
     start_final(lg, tmp_path / "results")
     assert wait_finished(d, 300) == "finished"
-    assert config.read_text() == text
+    assert final_tournament(lg) == before
     assert final_status(lg).state == "finished"
     assert standings_csv(lg) == before_csv
     lg.conn.close()

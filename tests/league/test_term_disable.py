@@ -8,11 +8,10 @@ import html
 import re
 from pathlib import Path
 
-import yaml
 from starlette.testclient import TestClient
 
 from arena.league import League
-from arena.league.final import write_final_config
+from arena.league.final import final_tournament
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from tests.league.web.conftest import csrf_of
@@ -80,7 +79,7 @@ def test_a_disabled_user_is_out_everywhere_with_confirmation_undo_and_log(
 
     # out of the final
     assert c.post("/admin/freeze", data={"csrf": token}).status_code == 200
-    players = [p["name"] for p in yaml.safe_load(write_final_config(lg).read_text())["players"]]
+    players = [p.name for p in final_tournament(lg).players]
     assert players == ["bob", "cid", "L0"]
     frozen_rows = _users_in_table(c.get("/").text)
     assert "ann" not in frozen_rows

@@ -55,14 +55,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from arena import defaults
+from arena.competition.pairing import Adaptive, Field, Rating
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
 from arena.league.analysis import Analyser, OracleFactory
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
+from arena.league.entries import CURRENT, submission_key
 from arena.league.rating import previous_of
-from arena.league.standings import insert_game, standings
+from arena.league.standings import cached_standings, insert_game
 from arena.limits import make_limits
 from arena.records import GameRecord
 from arena.referee.referee import GameRequest, MatchSettings, Referee
@@ -208,74 +210,38 @@ def release_holders(directory: Path, holders: set[str]) -> None:
         log.exception("could not release the leases of %s", ", ".join(sorted(holders)))
 
 
-def _pair_counts(lg: League) -> Counter[frozenset[str]]:
-    """Pairs played or in flight between two sides (a finished pair is two stored games)."""
-    counts: Counter[frozenset[str]] = Counter()
-    for a, b, n in lg.conn.execute("SELECT side_a, side_b, COUNT(*) FROM games "
-                                   "GROUP BY side_a, side_b"):
-        counts[frozenset((a, b))] += n
-    for key in counts:
-        counts[key] //= 2
-    for a, b in lg.conn.execute("SELECT side_a, side_b FROM leases"):
-        counts[frozenset((a, b))] += 1
-    return counts
-
-
 def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
     """(entry, opponent, board, pair number) of the next pair to play, or None (see the module
-    docstring)."""
+    docstring): the league as a `Field` (its tables, and the standings' fit, refitted only when
+    a game was stored) and the decision of the `Adaptive` policy
+    (`arena.competition.pairing`)."""
     cfg = lg.config
-    current: dict[str, int] = {}
+    current: dict[str, int] = {}  # user -> the id of their current version
     for sub in lg.submissions():
-        if sub.status in ("rating", "active"):
+        if sub.status in CURRENT:
             current[sub.user] = sub.id
-    entries = [f"sub:{sid}" for sid in current.values()]
-    if not entries:
+    if not current:
         return None
-    field = entries + [r for r in cfg.reference_bots if r not in entries]
-    prev = {}
-    for e in entries:
-        before = previous_of(lg, int(e[4:]))
+    entries = [submission_key(sid) for sid in current.values()]
+    references = [r for r in cfg.reference_bots if r not in entries]
+    previous: dict[str, str] = {}
+    for sid in current.values():
+        before = previous_of(lg, sid)
         if before is not None:
-            prev[e] = f"sub:{before}"
-    pairs = _pair_counts(lg)
-    busy: set[str] = set()
-    for a, b in lg.conn.execute("SELECT side_a, side_b FROM leases"):
-        busy.update((a, b))
-    rows = {f"sub:{r.submission_id}": r for r in standings(lg)}
-    minimum, maximum = cfg.pairs_per_submission, cfg.max_pairs_per_submission
-
-    def rated(e: str) -> int:
-        return sum(pairs[frozenset((e, o))] for o in field if o != e)
-
-    def versus(e: str) -> int:
-        return pairs[frozenset((e, prev[e]))] if e in prev else 0
-
-    def opponents(e: str) -> list[str]:
-        out = [o for o in field if o != e] if rated(e) < maximum else []
-        if e in prev and versus(e) < minimum:
-            out.append(prev[e])
-        return out
-
-    def width(e: str) -> float:
-        r = rows.get(e)
-        return float("inf") if r is None else r.elo_high - r.elo_low
-
-    todo = [e for e in entries if opponents(e)]
-    if not todo:
+            previous[submission_key(sid)] = submission_key(before)
+    ratings: dict[str, Rating] = {
+        submission_key(r.submission_id): Rating(r.elo, r.elo_low, r.elo_high)
+        for r in cached_standings(lg)}
+    field = Field(tuple(entries + references), lg.pair_counts(), lg.busy_entries(), ratings,
+                  previous, frozenset(references),
+                  {key: sid for key, sid in zip(entries, current.values(), strict=True)})
+    pairing = Adaptive(cfg.pairs_per_submission, cfg.max_pairs_per_submission).next(field)
+    if pairing is None:
         return None
-    me = min(todo, key=lambda e: (min(rated(e), versus(e) if e in prev else minimum)
-                                  >= minimum, e in busy, -width(e), rated(e), int(e[4:])))
-    my_elo = rows[me].elo if me in rows else 0.0
-
-    def distance(o: str) -> float:
-        r = rows.get(o)
-        return abs(r.elo - my_elo) if r is not None else 0.0
-
-    opp = min(opponents(me), key=lambda o: (pairs[frozenset((me, o))], o in busy, distance(o)))
     games = cfg.games()
-    number = rated(me) + versus(me)
-    return me, opp, games[(number + int(me[4:])) % len(games)].board_key(), number
+    # the boards rotate with the pair's number, from a start of the entry's own (its id)
+    board = games[(pairing.number + field.order(pairing.entry)) % len(games)].board_key()
+    return pairing.entry, pairing.opponent, board, pairing.number
 
 
 def _side(lg: League, key: str) -> Side:

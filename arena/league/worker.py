@@ -280,27 +280,49 @@ class _Openings:
             return ()
 
 
+#: how often `claim` plans outside the write lock before it plans inside it, when another
+#: worker keeps changing the league in between
+PLAN_TRIES = 3
+
+
 def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
-    """Choose the next pair and lease it to `holder`, in one transaction; None if none, or
-    if the league is frozen (the final round robin gets the machine; pairs in flight may
-    finish and are stored)."""
+    """Choose the next pair and lease it to `holder`; None if none, or if the league is frozen
+    (the final round robin gets the machine; pairs in flight may finish and are stored).
+
+    The plan (and the Elo fit it may need) is made outside the write lock, so the other
+    workers are not kept waiting on it; the lock is taken only to insert the lease, after
+    checking that nothing the plan read has changed since (`League.pairing_mark`: a game
+    stored, a lease taken or given back, an entry changed). If it has, the pair is planned
+    again; after `PLAN_TRIES` the plan is made inside the lock. Either way the lease is that
+    of a plan made from the league as it is when the lease is inserted, as if the claims
+    were made one after the other."""
     reap_dead(lg)
-    lg.conn.execute("BEGIN IMMEDIATE")
-    try:
-        plan = None if lg.frozen else plan_next(lg)
-        if plan is None:
-            lg.conn.execute("ROLLBACK")
-            return None
-        a, b, board, number = plan
-        cur = lg.conn.execute(
-            "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
-            "VALUES (?,?,?,?,?,?)", (a, b, board_text(board), number, holder, time.time()))
-        lease_id = int(cur.lastrowid or 0)
-        lg.conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            lg.conn.execute("ROLLBACK")
-        raise
+    for attempt in range(PLAN_TRIES + 1):
+        in_lock = attempt == PLAN_TRIES
+        if not in_lock:
+            mark = lg.pairing_mark()
+            plan = None if lg.frozen else plan_next(lg)
+        lg.conn.execute("BEGIN IMMEDIATE")
+        try:
+            if in_lock:
+                plan = None if lg.frozen else plan_next(lg)
+            elif lg.pairing_mark() != mark:
+                lg.conn.execute("ROLLBACK")
+                continue
+            if plan is None or lg.frozen:
+                lg.conn.execute("ROLLBACK")
+                return None
+            a, b, board, number = plan
+            cur = lg.conn.execute(
+                "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
+                "VALUES (?,?,?,?,?,?)", (a, b, board_text(board), number, holder, time.time()))
+            lease_id = int(cur.lastrowid or 0)
+            lg.conn.execute("COMMIT")
+            break
+        except BaseException:
+            with contextlib.suppress(Exception):
+                lg.conn.execute("ROLLBACK")
+            raise
     games = lg.config.games()
     try:
         game = next(g for g in games if g.board_key() == board)

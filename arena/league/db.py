@@ -28,6 +28,7 @@ from arena.league.config import (
     java_time_problem,
     parse_config,
 )
+from arena.league.entries import CURRENT, Status
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
@@ -812,11 +813,14 @@ class League:
         return int(count), int(newest or 0)
 
     def entries_mark(self) -> tuple[Any, ...]:
-        """Who takes part, as it stands: every version's (id, user, state) and the disabled
-        users. It changes when a version passes its check, is disabled or enabled, or a user
-        is taken out or let back in."""
-        versions = tuple(self.conn.execute("SELECT id, user, status FROM submissions "
-                                           "ORDER BY id"))
+        """Who takes part, as it stands: the (id, user, state) of every version that passed
+        its check and is not disabled, and the disabled users. It changes when a version
+        passes its check, is disabled or enabled, or a user is taken out or let back in; not
+        while a version waits for its check or fails it."""
+        passed = (*CURRENT, Status.SUPERSEDED)
+        versions = tuple(self.conn.execute(
+            f"SELECT id, user, status FROM submissions WHERE status IN "
+            f"({', '.join('?' * len(passed))}) ORDER BY id", [str(s) for s in passed]))
         out = tuple(r[0] for r in self.conn.execute("SELECT name FROM users WHERE disabled=1 "
                                                     "ORDER BY name"))
         return versions, out

@@ -29,10 +29,8 @@ from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
 __all__ = ["GameSummary", "ReferenceScore", "StandingRow", "cached_standings", "forget_snapshot",
-           "game_record",
-           "game_records", "games_of", "insert_game", "leaderboard", "record_game",
-           "reference_name",
-           "standings", "standings_csv"]
+           "game_record", "game_records", "games_of", "insert_game", "leaderboard",
+           "record_game", "reference_name", "standings", "standings_csv"]
 
 
 @dataclass(frozen=True)

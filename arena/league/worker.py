@@ -232,9 +232,10 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
     ratings: dict[str, Rating] = {
         submission_key(r.submission_id): Rating(r.elo, r.elo_low, r.elo_high)
         for r in cached_standings(lg)}
+    # the last tie-break among entries is the submission id (the older version first)
+    rank: dict[str, int] = dict(zip(entries, current.values(), strict=True))
     field = Field(tuple(entries + references), lg.pair_counts(), lg.busy_entries(), ratings,
-                  previous, frozenset(references),
-                  {key: sid for key, sid in zip(entries, current.values(), strict=True)})
+                  previous, frozenset(references), rank)
     pairing = Adaptive(cfg.pairs_per_submission, cfg.max_pairs_per_submission).next(field)
     if pairing is None:
         return None

@@ -27,7 +27,8 @@ meaning into them: an order among entries comes from the Field (`Field.rank`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from dataclasses import field as default
 from itertools import combinations
 from types import MappingProxyType
 from typing import Protocol
@@ -64,12 +65,12 @@ class Field:
     entry missing from it ranks by its place in `entries`."""
 
     entries: tuple[str, ...]
-    pairs: Mapping[frozenset[str], int] = field(default_factory=dict)
+    pairs: Mapping[frozenset[str], int] = default(default_factory=dict)
     busy: frozenset[str] = frozenset()
-    ratings: Mapping[str, Rating] = field(default_factory=dict)
-    previous: Mapping[str, str] = field(default_factory=dict)
+    ratings: Mapping[str, Rating] = default(default_factory=dict)
+    previous: Mapping[str, str] = default(default_factory=dict)
     references: frozenset[str] = frozenset()
-    rank: Mapping[str, int] = field(default_factory=dict)
+    rank: Mapping[str, int] = default(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(set(self.entries)) != len(self.entries):
@@ -97,8 +98,7 @@ class Field:
         counts = dict(self.pairs)
         key = frozenset((a, b))
         counts[key] = counts.get(key, 0) + 1
-        return Field(self.entries, counts, self.busy, self.ratings, self.previous,
-                     self.references, self.rank)
+        return replace(self, pairs=counts)
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,10 @@ import sqlite3
 import time
 import unicodedata
 import zipfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.league.config import (
     CONFIG_FILE,
@@ -26,6 +28,7 @@ from arena.league.config import (
     java_time_problem,
     parse_config,
 )
+from arena.league.entries import CURRENT, Status
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
@@ -781,3 +784,58 @@ class League:
         rows = self.conn.execute("SELECT at, admin, action, target, detail FROM audit "
                                  "ORDER BY id DESC LIMIT ?", (limit,))
         return [AuditEntry(*r) for r in rows]
+
+    # what the rating games' pairing reads (`arena.league.worker.plan_next`)
+    def pair_counts(self) -> Counter[frozenset[str]]:
+        """The game pairs between two entries, played or in flight: a finished pair is its
+        two stored games, a pair in flight its lease."""
+        counts: Counter[frozenset[str]] = Counter()
+        for a, b, n in self.conn.execute("SELECT side_a, side_b, COUNT(*) FROM games "
+                                         "GROUP BY side_a, side_b"):
+            counts[frozenset((a, b))] += n
+        for key in counts:
+            counts[key] //= 2
+        for a, b in self.conn.execute("SELECT side_a, side_b FROM leases"):
+            counts[frozenset((a, b))] += 1
+        return counts
+
+    def busy_entries(self) -> frozenset[str]:
+        """The entries in a pair being played now (one that has a lease)."""
+        busy: set[str] = set()
+        for a, b in self.conn.execute("SELECT side_a, side_b FROM leases"):
+            busy.update((a, b))
+        return frozenset(busy)
+
+    def games_mark(self) -> tuple[int, int]:
+        """(how many games are stored, the newest one's id): it changes whenever a game is
+        stored (ids only grow), so a result computed from the games can be kept until then."""
+        count, newest = self.conn.execute("SELECT COUNT(*), MAX(id) FROM games").fetchone()
+        return int(count), int(newest or 0)
+
+    def entries_mark(self) -> tuple[Any, ...]:
+        """Who takes part, as it stands: the (id, user, state) of every version that passed
+        its check and is not disabled, and the disabled users. It changes when a version
+        passes its check, is disabled or enabled, or a user is taken out or let back in; not
+        while a version waits for its check or fails it."""
+        passed = (*CURRENT, Status.SUPERSEDED)
+        versions = tuple(self.conn.execute(
+            f"SELECT id, user, status FROM submissions WHERE status IN "
+            f"({', '.join('?' * len(passed))}) ORDER BY id", [str(s) for s in passed]))
+        out = tuple(r[0] for r in self.conn.execute("SELECT name FROM users WHERE disabled=1 "
+                                                    "ORDER BY name"))
+        return versions, out
+
+    def pairing_mark(self) -> tuple[Any, ...]:
+        """Everything the rating games' pairing reads, in one snapshot: the games, who takes
+        part and the pairs in flight. Equal marks mean the same plan, so a pair planned
+        outside the write lock can be leased inside it if the mark has not moved since."""
+        own = not self.conn.in_transaction
+        if own:  # one read transaction: the three parts are of the same moment
+            self.conn.execute("BEGIN")
+        try:
+            leases = tuple(self.conn.execute("SELECT id, side_a, side_b FROM leases "
+                                             "ORDER BY id"))
+            return self.games_mark(), self.entries_mark(), leases
+        finally:
+            if own:
+                self.conn.execute("COMMIT")

@@ -18,19 +18,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 import time
 from dataclasses import asdict, dataclass
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 from arena.league.db import League
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "forget_snapshot", "game_record",
-           "game_records", "games_of", "insert_game", "leaderboard", "record_game",
-           "reference_name",
-           "standings", "standings_csv"]
+__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "cached_standings", "forget_snapshot",
+           "game_record", "game_records", "games_of", "insert_game", "leaderboard",
+           "record_game", "reference_name", "standings", "standings_csv"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,34 @@ def standings(league: League) -> list[StandingRow]:
     """One row per user whose latest accepted version has played, best Elo first (the ranked
     entries of `leaderboard`, without the reference bots)."""
     return [r for r in leaderboard(league) if r.kind == "entry"]
+
+
+#: the last fit of each league folder this process read: folder -> (what it was fitted from,
+#: its rows). A few folders at most (a server serves one league; tests make many).
+_FITS: dict[Path, tuple[tuple[Any, ...], list[StandingRow]]] = {}
+_FITS_LOCK = threading.Lock()
+_FITS_KEPT = 8
+
+
+def cached_standings(league: League) -> list[StandingRow]:
+    """`standings`, fitted again only when what it is fitted from changed since this process
+    last fitted this league folder: a stored game (`League.games_mark`), who takes part
+    (`League.entries_mark`), the cut or the settings. The rating workers plan every pair from
+    it (`arena.league.worker.plan_next`); refitting every stored game per pair would grow with
+    the league."""
+    key = (league.games_mark(), league.entries_mark(), league.cut_at, league.config)
+    folder = league.dir.resolve()
+    with _FITS_LOCK:
+        kept = _FITS.get(folder)
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    rows = standings(league)
+    with _FITS_LOCK:
+        _FITS.pop(folder, None)
+        while len(_FITS) >= _FITS_KEPT:
+            del _FITS[next(iter(_FITS))]  # the folder fitted longest ago
+        _FITS[folder] = (key, rows)
+    return list(rows)
 
 
 #: the meta key of the frozen leaderboard (`leaderboard` once the league is frozen)

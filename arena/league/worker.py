@@ -55,14 +55,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from arena import defaults
+from arena.competition.pairing import Adaptive, Field, Rating
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
 from arena.league.analysis import Analyser, OracleFactory
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
+from arena.league.entries import CURRENT, submission_key
 from arena.league.rating import previous_of
-from arena.league.standings import insert_game, standings
+from arena.league.standings import cached_standings, insert_game
 from arena.limits import make_limits
 from arena.records import GameRecord
 from arena.referee.referee import GameRequest, MatchSettings, Referee
@@ -208,74 +210,39 @@ def release_holders(directory: Path, holders: set[str]) -> None:
         log.exception("could not release the leases of %s", ", ".join(sorted(holders)))
 
 
-def _pair_counts(lg: League) -> Counter[frozenset[str]]:
-    """Pairs played or in flight between two sides (a finished pair is two stored games)."""
-    counts: Counter[frozenset[str]] = Counter()
-    for a, b, n in lg.conn.execute("SELECT side_a, side_b, COUNT(*) FROM games "
-                                   "GROUP BY side_a, side_b"):
-        counts[frozenset((a, b))] += n
-    for key in counts:
-        counts[key] //= 2
-    for a, b in lg.conn.execute("SELECT side_a, side_b FROM leases"):
-        counts[frozenset((a, b))] += 1
-    return counts
-
-
 def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
     """(entry, opponent, board, pair number) of the next pair to play, or None (see the module
-    docstring)."""
+    docstring): the league as a `Field` (its tables, and the standings' fit, refitted only when
+    a game was stored) and the decision of the `Adaptive` policy
+    (`arena.competition.pairing`)."""
     cfg = lg.config
-    current: dict[str, int] = {}
+    current: dict[str, int] = {}  # user -> the id of their current version
     for sub in lg.submissions():
-        if sub.status in ("rating", "active"):
+        if sub.status in CURRENT:
             current[sub.user] = sub.id
-    entries = [f"sub:{sid}" for sid in current.values()]
-    if not entries:
+    if not current:
         return None
-    field = entries + [r for r in cfg.reference_bots if r not in entries]
-    prev = {}
-    for e in entries:
-        before = previous_of(lg, int(e[4:]))
+    entries = [submission_key(sid) for sid in current.values()]
+    references = [r for r in cfg.reference_bots if r not in entries]
+    previous: dict[str, str] = {}
+    for sid in current.values():
+        before = previous_of(lg, sid)
         if before is not None:
-            prev[e] = f"sub:{before}"
-    pairs = _pair_counts(lg)
-    busy: set[str] = set()
-    for a, b in lg.conn.execute("SELECT side_a, side_b FROM leases"):
-        busy.update((a, b))
-    rows = {f"sub:{r.submission_id}": r for r in standings(lg)}
-    minimum, maximum = cfg.pairs_per_submission, cfg.max_pairs_per_submission
-
-    def rated(e: str) -> int:
-        return sum(pairs[frozenset((e, o))] for o in field if o != e)
-
-    def versus(e: str) -> int:
-        return pairs[frozenset((e, prev[e]))] if e in prev else 0
-
-    def opponents(e: str) -> list[str]:
-        out = [o for o in field if o != e] if rated(e) < maximum else []
-        if e in prev and versus(e) < minimum:
-            out.append(prev[e])
-        return out
-
-    def width(e: str) -> float:
-        r = rows.get(e)
-        return float("inf") if r is None else r.elo_high - r.elo_low
-
-    todo = [e for e in entries if opponents(e)]
-    if not todo:
+            previous[submission_key(sid)] = submission_key(before)
+    ratings: dict[str, Rating] = {
+        submission_key(r.submission_id): Rating(r.elo, r.elo_low, r.elo_high)
+        for r in cached_standings(lg)}
+    # the last tie-break among entries is the submission id (the older version first)
+    rank: dict[str, int] = dict(zip(entries, current.values(), strict=True))
+    field = Field(tuple(entries + references), lg.pair_counts(), lg.busy_entries(), ratings,
+                  previous, frozenset(references), rank)
+    pairing = Adaptive(cfg.pairs_per_submission, cfg.max_pairs_per_submission).next(field)
+    if pairing is None:
         return None
-    me = min(todo, key=lambda e: (min(rated(e), versus(e) if e in prev else minimum)
-                                  >= minimum, e in busy, -width(e), rated(e), int(e[4:])))
-    my_elo = rows[me].elo if me in rows else 0.0
-
-    def distance(o: str) -> float:
-        r = rows.get(o)
-        return abs(r.elo - my_elo) if r is not None else 0.0
-
-    opp = min(opponents(me), key=lambda o: (pairs[frozenset((me, o))], o in busy, distance(o)))
     games = cfg.games()
-    number = rated(me) + versus(me)
-    return me, opp, games[(number + int(me[4:])) % len(games)].board_key(), number
+    # the boards rotate with the pair's number, from a start of the entry's own (its id)
+    board = games[(pairing.number + field.order(pairing.entry)) % len(games)].board_key()
+    return pairing.entry, pairing.opponent, board, pairing.number
 
 
 def _side(lg: League, key: str) -> Side:
@@ -314,27 +281,49 @@ class _Openings:
             return ()
 
 
+#: how often `claim` plans outside the write lock before it plans inside it, when another
+#: worker keeps changing the league in between
+PLAN_TRIES = 3
+
+
 def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
-    """Choose the next pair and lease it to `holder`, in one transaction; None if none, or
-    if the league is frozen (the final round robin gets the machine; pairs in flight may
-    finish and are stored)."""
+    """Choose the next pair and lease it to `holder`; None if none, or if the league is frozen
+    (the final round robin gets the machine; pairs in flight may finish and are stored).
+
+    The plan (and the Elo fit it may need) is made outside the write lock, so the other
+    workers are not kept waiting on it; the lock is taken only to insert the lease, after
+    checking that nothing the plan read has changed since (`League.pairing_mark`: a game
+    stored, a lease taken or given back, an entry changed). If it has, the pair is planned
+    again; after `PLAN_TRIES` the plan is made inside the lock. Either way the lease is that
+    of a plan made from the league as it is when the lease is inserted, as if the claims
+    were made one after the other."""
     reap_dead(lg)
-    lg.conn.execute("BEGIN IMMEDIATE")
-    try:
-        plan = None if lg.frozen else plan_next(lg)
-        if plan is None:
-            lg.conn.execute("ROLLBACK")
-            return None
-        a, b, board, number = plan
-        cur = lg.conn.execute(
-            "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
-            "VALUES (?,?,?,?,?,?)", (a, b, board_text(board), number, holder, time.time()))
-        lease_id = int(cur.lastrowid or 0)
-        lg.conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            lg.conn.execute("ROLLBACK")
-        raise
+    for attempt in range(PLAN_TRIES + 1):
+        in_lock = attempt == PLAN_TRIES
+        if not in_lock:
+            mark = lg.pairing_mark()
+            plan = None if lg.frozen else plan_next(lg)
+        lg.conn.execute("BEGIN IMMEDIATE")
+        try:
+            if in_lock:
+                plan = None if lg.frozen else plan_next(lg)
+            elif lg.pairing_mark() != mark:
+                lg.conn.execute("ROLLBACK")
+                continue
+            if plan is None or lg.frozen:
+                lg.conn.execute("ROLLBACK")
+                return None
+            a, b, board, number = plan
+            cur = lg.conn.execute(
+                "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
+                "VALUES (?,?,?,?,?,?)", (a, b, board_text(board), number, holder, time.time()))
+            lease_id = int(cur.lastrowid or 0)
+            lg.conn.execute("COMMIT")
+            break
+        except BaseException:
+            with contextlib.suppress(Exception):
+                lg.conn.execute("ROLLBACK")
+            raise
     games = lg.config.games()
     try:
         game = next(g for g in games if g.board_key() == board)

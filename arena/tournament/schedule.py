@@ -24,9 +24,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
+from arena.competition.pairing import Gauntlet, RoundRobin
 from arena.errors import UsageError
 from arena.games import make_game
 from arena.records import recorded_game
@@ -91,12 +91,12 @@ def game_seed(tournament_seed: int, gid: str) -> int:
 
 
 def pairings(config: TournamentConfig) -> list[tuple[Any, Any]]:
-    """The pairs of players that meet (round robin: all; gauntlet: those with a challenger)."""
-    pairs = list(combinations(config.players, 2))
-    if config.format == "gauntlet":
-        chosen = set(config.challengers)
-        pairs = [(a, b) for a, b in pairs if a.name in chosen or b.name in chosen]
-    return pairs
+    """The pairs of players that meet in one round, in the order the schedule makes their games
+    (round robin: all; gauntlet: those with a challenger), from the competition core's pairing
+    policies (`arena.competition.pairing`); the config's player names are unique."""
+    by_name = {p.name: p for p in config.players}
+    policy = (Gauntlet(config.challengers) if config.format == "gauntlet" else RoundRobin())
+    return [(by_name[a], by_name[b]) for a, b in policy.round(tuple(by_name))]
 
 
 def _openings(config: TournamentConfig,

@@ -24,6 +24,7 @@ from pathlib import PurePath
 from typing import Any
 
 from arena.league.db import League
+from arena.league.entries import CURRENT, PASSED, is_submission, submission_key
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
@@ -97,8 +98,8 @@ def _reference_names(specs: tuple[str, ...]) -> dict[str, str]:
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
                 reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
-    """Store one finished game (in its own transaction); a side is 'sub:<id>' or a reference
-    bot's SPEC."""
+    """Store one finished game (in its own transaction); a side is an `EntryKey`: a submitted
+    version's or a reference bot's SPEC."""
     with league.conn:
         return insert_game(league, side_a, side_b, board, score_a, reason, faulted, record)
 
@@ -190,12 +191,12 @@ def _rated_versions(league: League, cut: float | None) -> dict[str, tuple[int, i
         for a, b in league.conn.execute("SELECT side_a, side_b FROM games WHERE finished_at "
                                         "<= ?", (cut,)):
             played.update((a, b))
-    statuses = ("rating", "active") if cut is None else ("rating", "active", "superseded")
+    statuses = CURRENT if cut is None else PASSED
     latest: dict[str, tuple[int, int, float]] = {}
     for sub in league.submissions():
         if sub.user in out_users or sub.status not in statuses:
             continue
-        if cut is not None and (sub.created_at > cut or f"sub:{sub.id}" not in played):
+        if cut is not None and (sub.created_at > cut or submission_key(sub.id) not in played):
             continue
         latest[sub.user] = (sub.id, sub.version, sub.created_at)
     return latest
@@ -207,7 +208,8 @@ def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
     refs = cfg.reference_bots
     names = _reference_names(refs)
     latest = _rated_versions(league, cut)
-    entries = {f"sub:{sid}": user for user, (sid, _, _) in latest.items()}
+    entries: dict[str, str] = {submission_key(sid): user
+                               for user, (sid, _, _) in latest.items()}
     if cut is None:
         rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games"
                                    ).fetchall()
@@ -220,8 +222,7 @@ def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
     players: set[str] = set()
     versus: dict[tuple[str, str], tuple[float, int]] = {}  # (entry, reference) -> (pts, n)
     for a, b, s, faulted in rows:
-        if (a.startswith("sub:") and a not in entries) or (b.startswith("sub:")
-                                                           and b not in entries):
+        if any(is_submission(side) and side not in entries for side in (a, b)):
             continue  # a superseded or disabled version's games do not rate the current one
         games.append((a, b, float(s)))
         players.update((a, b))
@@ -274,7 +275,7 @@ class GameSummary:
 
 def games_of(league: League, submission_id: int) -> list[GameSummary]:
     """The stored games of one version, newest first, from its own side."""
-    me = f"sub:{submission_id}"
+    me = submission_key(submission_id)
     rows = league.conn.execute(
         "SELECT id, side_a, side_b, board, score_a, reason, finished_at FROM games"
         " WHERE side_a=? OR side_b=? ORDER BY id DESC", (me, me)).fetchall()

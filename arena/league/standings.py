@@ -24,14 +24,13 @@ from pathlib import PurePath
 from typing import Any
 
 from arena.league.db import League
-from arena.league.entries import CURRENT, PASSED, is_submission, submission_key
+from arena.league.entries import CURRENT, PASSED, EntryKey, is_submission, submission_key
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "forget_snapshot", "game_record",
-           "game_records", "games_of", "insert_game", "leaderboard", "record_game",
-           "reference_name",
-           "standings", "standings_csv"]
+__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "forget_snapshot", "game_log",
+           "game_record", "game_records", "game_sides", "games_of", "insert_game", "leaderboard",
+           "record_game", "reference_name", "standings", "standings_csv"]
 
 
 @dataclass(frozen=True)
@@ -136,6 +135,25 @@ def game_record(league: League, game_id: int) -> GameRecord | None:
     except FileNotFoundError:
         return None
     return GameRecord.from_dict(json.loads(text))
+
+
+def game_sides(league: League, game_id: int) -> tuple[EntryKey, EntryKey] | None:
+    """The two sides (side A, side B) of a stored game, None when unknown."""
+    row = league.conn.execute("SELECT side_a, side_b FROM games WHERE id=?",
+                              (int(game_id),)).fetchone()
+    return (EntryKey(row[0]), EntryKey(row[1])) if row else None
+
+
+def game_log(league: League, game_id: int, submission_id: int) -> str:
+    """What version `submission_id` wrote to stderr in game `game_id`: the record keeps the
+    stderr tail of the side that faulted, so "" for a side that did not (or another game)."""
+    record = game_record(league, game_id)
+    sides = game_sides(league, game_id)
+    if record is None or sides is None or record.offender not in (1, 2):
+        return ""
+    if sides[record.offender - 1] != submission_key(submission_id):
+        return ""
+    return record.stderr_tail
 
 
 def standings(league: League) -> list[StandingRow]:

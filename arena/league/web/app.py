@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.league import League
 from arena.league.db import DISK_FULL_MESSAGE, is_disk_full
-from arena.league.web.common import HERE, SESSION_TTL_S, Site, refuse
+from arena.league.web.common import HERE, Site, refuse
 from arena.league.web.routes import admin, auth, games, submissions
 from arena.league.web.security import BodyLimit, SecurityHeaders
 
@@ -73,11 +73,12 @@ def session_secret(directory: Path) -> str:
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
-    """A refusal (HTTPException) as the error page, or as JSON for a ``.json`` URL."""
+    """A refusal (HTTPException) as the error page with its headers, or as JSON for a
+    ``.json`` URL."""
     assert isinstance(exc, HTTPException)
     if request.url.path.endswith(".json"):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
-    return refuse(request, exc.status_code, str(exc.detail))
+    return refuse(request, exc.status_code, str(exc.detail), exc.headers)
 
 
 async def _disk_full(request: Request, exc: Exception) -> Response:
@@ -121,7 +122,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
         Middleware(BodyLimit, limit_for=body_limit),
         Middleware(SessionMiddleware, secret_key=secret_key or session_secret(directory),
                    session_cookie="league_session", same_site="lax", https_only=False,
-                   max_age=SESSION_TTL_S),
+                   max_age=auth.SESSION_TTL_S),
     ]
     routes = [*auth.routes, *games.routes, *submissions.routes, *admin.routes,
               Mount("/static", StaticFiles(directory=HERE / "static"), name="static")]

@@ -1,19 +1,15 @@
-"""What every area's routes share: the app's state (`Site`), the page and refusal renderers, the
-league opened off the event loop (`db`), the session's user (`logged_in`, `admin_only`) and the
-CSRF-checked form.
-
-The state lives on the Starlette app (``app.state.site``, set by `app.create_app`), so the
-route modules are plain functions over the request, with no object of their own.
-"""
+"""What the routes of every area share: the app's state (`Site`, on ``app.state.site``), the
+page and refusal renderers, the league off the event loop (`db`), the session's user
+(`logged_in`, `admin_only`) and the CSRF-checked form."""
 
 from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
@@ -26,23 +22,14 @@ from arena.league import League, User
 from arena.league.config import LeagueConfig
 from arena.league.db import time_left
 from arena.league.entries import submission_of
-from arena.league.web.security import (
-    CSRF_FIELD,
-    CSRF_HEADER,
-    LoginLimiter,
-    check_csrf,
-    csrf_token,
-    json_for_html,
-)
+from arena.league.web import security
 
-__all__ = ["SESSION_KEY", "SESSION_TTL_S", "Site", "admin_only", "csv_file", "current_user",
-           "db", "fmt_time", "form", "logged_in", "page", "refuse", "side_label", "site"]
+__all__ = ["SESSION_KEY", "Site", "admin_only", "csv_file", "current_user",
+           "db", "form", "logged_in", "page", "refuse", "side_label", "site", "when"]
 
 HERE = Path(__file__).resolve().parent
 #: the most files one upload may carry
 MAX_FILES = 50
-#: how long a login session lives (server-side; the cookie's own lifetime is the same)
-SESSION_TTL_S = 7 * 24 * 3600
 #: the session cookie's key that holds the server-side session's token
 SESSION_KEY = "sid"
 
@@ -50,7 +37,7 @@ T = TypeVar("T")
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-def fmt_time(t: float | None) -> str:
+def when(t: float | None) -> str:
     """A time stamp as the pages show it ("2026-01-31 14:05 UTC"), "" for none."""
     if not t:
         return ""
@@ -68,8 +55,8 @@ def side_label(league: League, side: str) -> str:
 def _templates() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"),
                       autoescape=select_autoescape(["html"]))
-    env.filters["when"] = fmt_time
-    env.filters["json"] = json_for_html
+    env.filters["when"] = when
+    env.filters["json"] = security.json_for_html
     return env
 
 
@@ -83,9 +70,10 @@ class Site:
     #: league.yaml may change mid-term)
     config: LeagueConfig
     #: failed logins per user name (a rotating client address does not get past it)
-    name_limiter: LoginLimiter = field(default_factory=LoginLimiter)
+    name_limiter: security.LoginLimiter = field(default_factory=security.LoginLimiter)
     #: and per client address (nor does a rotating user name)
-    addr_limiter: LoginLimiter = field(default_factory=lambda: LoginLimiter(max_failures=20))
+    addr_limiter: security.LoginLimiter = field(
+        default_factory=lambda: security.LoginLimiter(max_failures=20))
     templates: Environment = field(default_factory=_templates)
     #: the final's plan in words, and the (games, entries) it rests on (`routes.admin`)
     final_plan: tuple[Any, str] | None = None
@@ -93,8 +81,7 @@ class Site:
 
 def site(request: Request) -> Site:
     """The `Site` of the app serving `request`."""
-    state: Site = request.app.state.site
-    return state
+    return cast(Site, request.app.state.site)
 
 
 def _run(directory: Path, fn: Callable[[League], T]) -> T:
@@ -113,10 +100,9 @@ async def db(request: Request, fn: Callable[[League], T]) -> T:
 
 def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
     """`template` rendered with the page's user, its CSRF token and the deadline's time left."""
-    config = site(request).config
-    ctx.setdefault("deadline", time_left(config))
+    ctx.setdefault("deadline", time_left(site(request).config))
     html = site(request).templates.get_template(template).render(
-        user=getattr(request.state, "user", None), csrf=csrf_token(request.session), **ctx)
+        user=getattr(request.state, "user", None), csrf=security.csrf_token(request.session), **ctx)
     return HTMLResponse(html, status_code=status)
 
 
@@ -127,7 +113,7 @@ def csv_file(text: str, filename: str) -> Response:
 
 
 def refuse(request: Request, status: int, message: str,
-           headers: dict[str, str] | None = None) -> HTMLResponse:
+           headers: Mapping[str, str] | None = None) -> HTMLResponse:
     """The error page with `message`, as a `status` response."""
     resp = page(request, "error.html", status=status, status_code=status, message=message)
     if headers:
@@ -174,8 +160,8 @@ def admin_only(handler: Endpoint) -> Endpoint:
 async def form(request: Request) -> FormData:
     """The POSTed form, or an HTTPException 403 when its CSRF token is missing/wrong."""
     data = await request.form(max_files=MAX_FILES, max_fields=100)
-    sent = data.get(CSRF_FIELD) or request.headers.get(CSRF_HEADER)
-    if not check_csrf(request.session, sent):
+    sent = data.get(security.CSRF_FIELD) or request.headers.get(security.CSRF_HEADER)
+    if not security.check_csrf(request.session, sent):
         raise HTTPException(403, "Refused: the form's CSRF token is missing or wrong "
                                  "(the page may be old: reload it and try again).")
     return data

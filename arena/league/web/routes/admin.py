@@ -1,13 +1,6 @@
-"""The admin pages: ``GET /admin`` (users and their sessions, versions, the queue, the
-workers, the disk, the final round robin, the audit log) and its acts, ``POST
-/admin/reset-secret``, ``/admin/user``, ``/admin/freeze``, ``/admin/final``; ``GET
-/admin/similarity``; the teacher's downloads ``/grades.csv`` and ``/final/standings.csv``; and
-``/final/report.html``, the final's report for everyone logged in (without the bots' own words
-for students).
-
-Each act is kept in the audit log (`League.audit`) the page shows, and a disabling one offers
-its undo. (A version's disable and enable are in `routes.submissions`.)
-"""
+"""The admin pages (users, sessions, versions, queue, workers, disk, the final, the audit log)
+and their acts, each kept in the audit log; the teacher's CSV downloads; and the final's report
+(for students without the bots' own words). A version's disable/enable: `routes.submissions`."""
 
 from __future__ import annotations
 
@@ -26,13 +19,7 @@ from starlette.routing import Route
 from arena.errors import UsageError
 from arena.league import League, LeagueError
 from arena.league.disk import disk_text, league_disk_use
-from arena.league.final import (
-    entries,
-    final_status,
-    final_time_left,
-    plan_final,
-    start_final,
-)
+from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
@@ -114,11 +101,6 @@ async def audit(request: Request, action: str, target: str, detail: str) -> None
 
 
 @admin_only
-async def admin(request: Request) -> Response:
-    return await admin_page(request)
-
-
-@admin_only
 async def admin_reset(request: Request) -> Response:
     data = await form(request)
     name = str(data.get("user", ""))[:100]
@@ -129,11 +111,6 @@ async def admin_reset(request: Request) -> Response:
     await audit(request, "reset secret", name, "a new secret; their sessions ended")
     return await admin_page(request, notice=f"New secret for {name} (shown once):",
                             new_secret=secret)
-
-
-#: the audit log's words for each action of /admin/user
-_USER_ACTIONS = {"disable": "disable user", "enable": "enable user",
-                 "end-sessions": "end sessions"}
 
 
 @admin_only
@@ -169,7 +146,8 @@ async def admin_user(request: Request) -> Response:
         raise HTTPException(404, str(exc)) from exc
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from exc
-    await audit(request, _USER_ACTIONS[action], name, notice)
+    await audit(request, {"disable": "disable user", "enable": "enable user",
+                          "end-sessions": "end sessions"}[action], name, notice)
     undo = ({"action": "/admin/user", "fields": {"user": name, "action": "enable"},
              "label": f"Undo: enable {name} again"} if action == "disable" else None)
     return await admin_page(request, notice=notice, undo=undo)
@@ -244,7 +222,7 @@ async def final_standings_csv_file(request: Request) -> Response:
 
 
 routes = [
-    Route("/admin", admin),
+    Route("/admin", admin_only(admin_page)),
     Route("/admin/reset-secret", admin_reset, methods=["POST"]),
     Route("/admin/user", admin_user, methods=["POST"]),
     Route("/admin/freeze", admin_freeze, methods=["POST"]),

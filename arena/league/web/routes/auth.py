@@ -1,30 +1,20 @@
-"""Logging in and out: ``GET/POST /login``, ``POST /logout``.
-
-A login is rate-limited per user name and per client address (`Site.name_limiter`,
-`Site.addr_limiter`); a successful one starts a new server-side session (no fixation) whose
-random token the signed cookie carries, and logging out ends it in the league's table.
-"""
+"""Logging in (rate-limited per user name and per client address; a new server-side session,
+no fixation) and out (the session ended in the league's table)."""
 
 from __future__ import annotations
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from arena.league.web.common import (
-    SESSION_KEY,
-    SESSION_TTL_S,
-    current_user,
-    db,
-    form,
-    logged_in,
-    page,
-    refuse,
-    site,
-)
+from arena.league.web.common import SESSION_KEY, current_user, db, form, logged_in, page, site
 from arena.league.web.security import csrf_token
 
-__all__ = ["routes"]
+__all__ = ["SESSION_TTL_S", "routes"]
+
+#: how long a login session lives (server-side; the cookie's own lifetime is the same)
+SESSION_TTL_S = 7 * 24 * 3600
 
 
 async def login_get(request: Request) -> Response:
@@ -40,9 +30,9 @@ async def login_post(request: Request) -> Response:
     limits = site(request)
     wait = max(limits.name_limiter.retry_after_s(name), limits.addr_limiter.retry_after_s(client))
     if wait > 0:
-        return refuse(request, 429, f"Too many failed logins for {name!r} or from this "
-                      f"address: try again in {int(wait) + 1} s.",
-                      {"Retry-After": str(int(wait) + 1)})
+        raise HTTPException(429, f"Too many failed logins for {name!r} or from this address: "
+                            f"try again in {int(wait) + 1} s.",
+                            {"Retry-After": str(int(wait) + 1)})
     user = await db(request, lambda lg: lg.verify_login(name, secret))
     if user is None:
         limits.name_limiter.failed(name)

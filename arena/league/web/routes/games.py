@@ -1,11 +1,6 @@
-"""The games: ``GET /`` (the leaderboard), ``/my-games`` (the student's games, filtered),
-``/games/{id}`` (the replay viewer, with the analysis for the author of a side),
-``/games/{id}/log/{submission_id}`` (that side's stderr, for its author), the viewer's files
-(``/viewer/...``) and the admins' ``/standings.csv``.
-
-A bot's own words (its exception text, stderr) are shown only to its author and to admins;
-everyone else sees how the game ended ("crash", "timeout") without them.
-"""
+"""The leaderboard, a student's games, a game's replay (with the analysis for a side's author)
+and its stderr. A bot's own words (exception text, stderr) are its author's and the admins' to
+read; everyone else sees how the game ended ("crash", "timeout")."""
 
 from __future__ import annotations
 
@@ -40,12 +35,9 @@ MY_GAMES_SHOWN = 500
 
 @logged_in
 async def leaderboard_page(request: Request) -> Response:
-    def read(lg: League) -> tuple[list[Any], bool, bool, float]:
-        # the ranked entries and the reference bots, on the anchored scale
-        return (leaderboard(lg), lg.frozen, bool(final_status(lg).report),
-                lg.config.anchor_elo)
-
-    rows, frozen, final, anchor_elo = await db(request, read)
+    # the ranked entries and the reference bots, on the anchored scale
+    rows, frozen, final, anchor_elo = await db(request, lambda lg: (
+        leaderboard(lg), lg.frozen, bool(final_status(lg).report), lg.config.anchor_elo))
     anchor = next((r for r in rows if r.anchor), None)
     return page(request, "leaderboard.html", rows=rows, frozen=frozen, final=final,
                 anchor=anchor, anchor_elo=anchor_elo,

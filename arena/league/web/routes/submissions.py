@@ -1,12 +1,6 @@
-"""A student's versions: ``GET/POST /submit`` (the upload form with the student's versions),
-``GET /submissions/{id}`` (the check, the rating games as they are played, the result against
-the author's previous version), its ``status.json`` (polled by that page) and ``download``;
-and the admin's ``POST /admin/disable`` and ``/admin/enable`` (its undo) of a version.
-
-An upload is refused with 400 (a bad file name, archive or type), 429 past the daily quota
-(with ``Retry-After``), 413 past the disk quota and 507 when the server's disk is full. Another
-user's version is 403, an unknown one 404.
-"""
+"""A student's versions: the upload (400 refused, 429 past the daily quota, 413 past the disk
+quota, 507 on a full disk), a version's check, games and result against the previous version
+(its author's and the admins' only), its download; the admin's disable and enable of one."""
 
 from __future__ import annotations
 
@@ -26,16 +20,7 @@ from arena.league.db import DiskFull, DiskQuotaExceeded, QuotaExceeded, check_fi
 from arena.league.final import entries
 from arena.league.rating import versus_previous
 from arena.league.standings import games_of
-from arena.league.web.common import (
-    admin_only,
-    db,
-    fmt_time,
-    form,
-    logged_in,
-    page,
-    refuse,
-    side_label,
-)
+from arena.league.web.common import admin_only, db, form, logged_in, page, refuse, side_label, when
 from arena.league.web.routes.admin import admin_page, audit
 
 __all__ = ["routes"]
@@ -43,10 +28,9 @@ __all__ = ["routes"]
 
 @logged_in
 async def submit_get(request: Request) -> Response:
-    def read(lg: League) -> tuple[list[Submission], Any, bool]:
-        return lg.submissions(request.state.user.name), lg.config, lg.frozen
-
-    mine, config, frozen = await db(request, read)
+    user = request.state.user.name
+    mine, config, frozen = await db(request, lambda lg: (lg.submissions(user), lg.config,
+                                                         lg.frozen))
     return page(request, "submit.html", mine=list(reversed(mine)), config=config,
                 frozen=frozen, error=None, last_class=mine[-1].class_name if mine else "")
 
@@ -101,7 +85,7 @@ def _status(lg: League, sub: Submission) -> dict[str, Any]:
     games = []
     for summary in games_of(lg, sub.id):
         g = asdict(summary)
-        g["finished"] = fmt_time(summary.finished_at)
+        g["finished"] = when(summary.finished_at)
         g["opponent_label"] = side_label(lg, summary.opponent)
         games.append(g)
     fresh = lg.submission(sub.id) or sub
@@ -140,18 +124,16 @@ async def download(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{safe}"'})
 
 
-def _int_or_none(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
-
-
-async def _disable_or_enable(request: Request, disable: bool) -> Response:
-    """Disable a version (`League.disable`) or undo it (`League.enable`), saying whose entry
-    it leaves; a disabling offers its undo."""
+@admin_only
+async def disable_or_enable(request: Request) -> Response:
+    """Disable a version (`League.disable`, /admin/disable) or undo it (`League.enable`,
+    /admin/enable), saying whose entry it leaves; a disabling offers its undo."""
+    disable = request.url.path == "/admin/disable"
     data = await form(request)
-    sid = _int_or_none(data.get("submission_id"))
+    try:
+        sid: int | None = int(str(data.get("submission_id")))
+    except ValueError:
+        sid = None
     sub = None if sid is None else await db(request, lambda lg: lg.submission(sid))
     if sid is None or sub is None:
         raise HTTPException(404, f"No submission {data.get('submission_id')!s:.40}.")
@@ -178,22 +160,12 @@ async def _disable_or_enable(request: Request, disable: bool) -> Response:
     return await admin_page(request, notice=notice, undo=undo)
 
 
-@admin_only
-async def admin_disable(request: Request) -> Response:
-    return await _disable_or_enable(request, disable=True)
-
-
-@admin_only
-async def admin_enable(request: Request) -> Response:
-    return await _disable_or_enable(request, disable=False)
-
-
 routes = [
     Route("/submit", submit_get, methods=["GET"]),
     Route("/submit", submit_post, methods=["POST"]),
     Route("/submissions/{sid:int}", submission),
     Route("/submissions/{sid:int}/status.json", submission_status),
     Route("/submissions/{sid:int}/download", download),
-    Route("/admin/disable", admin_disable, methods=["POST"]),
-    Route("/admin/enable", admin_enable, methods=["POST"]),
+    Route("/admin/disable", disable_or_enable, methods=["POST"]),
+    Route("/admin/enable", disable_or_enable, methods=["POST"]),
 ]

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from arena.analysis.batch import covered
 from arena.analysis.engine import GameAnalysis, MoveVerdict, Oracle, analyse_game
 from arena.analysis.store import from_json, to_json
-from arena.league.db import League
+from arena.league.db import League, Submission
+from arena.league.entries import is_submission, submission_key, submission_of
 from arena.league.standings import game_record
 
 __all__ = ["POSITION_SHARE", "Analyser", "BudgetedOracle", "OracleFactory", "StudentGame",
@@ -127,11 +128,12 @@ def analyse_within(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tu
 
 
 def losing_students(sides: tuple[str, str], winner: int | None) -> list[int]:
-    """The player numbers (1, 2) of the students' versions ('sub:<id>') that lost the game."""
+    """The player numbers (1, 2) of the students' versions (not reference bots) that lost the
+    game."""
     if winner not in (1, 2):
         return []
     loser = 3 - winner
-    return [loser] if sides[loser - 1].startswith("sub:") else []
+    return [loser] if is_submission(sides[loser - 1]) else []
 
 
 def first_blunder(a: GameAnalysis, player: int) -> MoveVerdict | None:
@@ -211,7 +213,7 @@ class StudentGame:
 
 def student_games(lg: League, user: str) -> list[StudentGame]:
     """Every game of every version of `user`, newest first (see `StudentGame`)."""
-    subs = {f"sub:{s.id}": s for s in lg.submissions(user)}
+    subs: dict[str, Submission] = {submission_key(s.id): s for s in lg.submissions(user)}
     if not subs:
         return []
     marks = ",".join("?" * len(subs))
@@ -225,8 +227,8 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
 
     def opponent(side: str) -> tuple[str, str]:
         if side not in names:
-            sub = (lg.submission(int(side[4:])) if side.startswith("sub:") and side[4:].isdigit()
-                   else None)
+            sid = submission_of(side)
+            sub = lg.submission(sid) if sid is not None else None
             names[side] = (f"{sub.user} v{sub.version}", sub.user) if sub else (side, side)
         return names[side]
 

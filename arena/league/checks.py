@@ -44,6 +44,7 @@ from pathlib import Path
 from arena.entrants.specs import SpecError
 from arena.errors import UsageError
 from arena.league.db import League
+from arena.league.entries import Status
 from arena.onboarding.conformance import run_check
 from arena.wire.lifeline import PARENT_ENV, die_with_parent
 
@@ -165,18 +166,21 @@ def spec_of(league: League, submission_id: int) -> str:
 
 _NEXT_QUEUED = """
 SELECT id FROM submissions AS s
-WHERE status = 'queued'
-  AND id = (SELECT MIN(id) FROM submissions AS q WHERE q.user = s.user AND q.status = 'queued')
-  AND NOT EXISTS (SELECT 1 FROM submissions AS c WHERE c.user = s.user AND c.status = 'checking')
+WHERE status = :queued
+  AND id = (SELECT MIN(id) FROM submissions AS q WHERE q.user = s.user AND q.status = :queued)
+  AND NOT EXISTS (SELECT 1 FROM submissions AS c WHERE c.user = s.user AND c.status = :checking)
 ORDER BY COALESCE((SELECT MAX(check_started_at) FROM submissions AS t WHERE t.user = s.user),
                   0), id
 LIMIT 1"""
+
+#: the named parameters of the queue's states in the statements above and below
+_STATES = {"queued": Status.QUEUED, "checking": Status.CHECKING}
 
 
 def next_queued(league: League) -> int | None:
     """The version whose check comes next (users take turns, none with a check running; see
     the module docstring)."""
-    row = league.conn.execute(_NEXT_QUEUED).fetchone()
+    row = league.conn.execute(_NEXT_QUEUED, _STATES).fetchone()
     return None if row is None else int(row[0])
 
 
@@ -192,10 +196,10 @@ def claim_check(league: League) -> int | None:
             if sid is None:
                 return None
             cur = league.conn.execute(
-                "UPDATE submissions SET status='checking', check_started_at=? "
-                "WHERE id=? AND status='queued' AND NOT EXISTS (SELECT 1 FROM submissions "
-                "AS c WHERE c.user = submissions.user AND c.status = 'checking')",
-                (time.time(), sid))
+                "UPDATE submissions SET status=:checking, check_started_at=:now "
+                "WHERE id=:id AND status=:queued AND NOT EXISTS (SELECT 1 FROM submissions "
+                "AS c WHERE c.user = submissions.user AND c.status = :checking)",
+                {**_STATES, "now": time.time(), "id": sid})
         if cur.rowcount == 1:
             return sid
 
@@ -205,16 +209,16 @@ def requeue_interrupted(league: League) -> int:
     returns how many (called once when the server starts)."""
     with league.conn:
         return league.conn.execute(
-            "UPDATE submissions SET status='queued' WHERE status='checking'").rowcount
+            "UPDATE submissions SET status=:queued WHERE status=:checking", _STATES).rowcount
 
 
-def _verdict(league: League, sid: int, status: str, summary: str, stderr: str) -> bool:
+def _verdict(league: League, sid: int, status: Status, summary: str, stderr: str) -> bool:
     """Store the verdict of a version still "checking"; False when it is not (the other side
     of a race at the limit stored one first)."""
     with league.conn:
         cur = league.conn.execute(
             "UPDATE submissions SET status=?, check_summary=?, check_stderr=? "
-            "WHERE id=? AND status='checking'", (status, summary, stderr, sid))
+            "WHERE id=? AND status=?", (status, summary, stderr, sid, Status.CHECKING))
     return cur.rowcount == 1
 
 
@@ -240,7 +244,7 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
         log.exception("the check of submission %d failed inside the harness", sid)
         summary = f"{INTERNAL_ERROR} (the league's admin can read it in the server's log)"
         passed = False
-    _verdict(league, sid, "rating" if passed else "failed", summary, stderr)
+    _verdict(league, sid, Status.RATING if passed else Status.FAILED, summary, stderr)
 
 
 def time_limit_verdict(limit_s: float) -> str:
@@ -268,7 +272,7 @@ def run_claimed(league: League, sid: int, *, quick: bool = True,
                                 env=dict(os.environ, **{PARENT_ENV: str(os.getpid())}))
     except OSError:
         log.exception("could not start the check of submission %d", sid)
-        _verdict(league, sid, "failed", f"{INTERNAL_ERROR} (the league's admin can read it "
+        _verdict(league, sid, Status.FAILED, f"{INTERNAL_ERROR} (the league's admin can read it "
                  f"in the server's log)", "")
         return
     reader = threading.Thread(target=_keep_tail, args=(proc, tail), daemon=True,
@@ -293,11 +297,11 @@ def run_claimed(league: League, sid: int, *, quick: bool = True,
     if stop is not None and stop.is_set() and not timed_out:
         return  # the server is stopping: the version stays "checking", queued again at start
     if timed_out:
-        if _verdict(league, sid, "failed", time_limit_verdict(limit), ""):
+        if _verdict(league, sid, Status.FAILED, time_limit_verdict(limit), ""):
             log.warning("the check of submission %d took longer than %g s: ended", sid, limit)
         return
     output = b"".join(tail).decode("utf-8", "replace")
-    if _verdict(league, sid, "failed", f"{INTERNAL_ERROR} (the league's admin can read it in "
+    if _verdict(league, sid, Status.FAILED, f"{INTERNAL_ERROR} (the league's admin can read it in "
                 f"the server's log)", ""):
         log.error("the check of submission %d ended without a verdict (exit status %s): %s",
                   sid, proc.returncode, output[-2000:])

@@ -28,7 +28,7 @@ from arena.league.config import (
     java_time_problem,
     parse_config,
 )
-from arena.league.entries import CURRENT, Status
+from arena.league.entries import CURRENT, PASSED, Status, submission_of
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
@@ -196,12 +196,28 @@ class Submission:
     filename: str
     created_at: float
     fingerprint: str
-    status: str
+    status: Status
     check_summary: str
     check_stderr: str
     #: the class (Java, Python) or function (Kaggle) to play when the files hold several
     #: bots: the SPEC's last part; "" to let the loader find the one
     class_name: str = ""
+
+
+#: the states of a version whose check has not ended (queued, or running)
+_UNCHECKED = (Status.QUEUED, Status.CHECKING)
+
+
+def _marks(values: tuple[object, ...]) -> str:
+    """The SQL placeholders ``(?, ?, ...)`` of an ``IN`` over `values`."""
+    return f"({', '.join('?' * len(values))})"
+
+
+def _submission(row: tuple[object, ...]) -> Submission:
+    """A `Submission` from a row of `League._COLS`, its status read as a `Status`."""
+    fields = list(row)
+    fields[7] = Status(fields[7])
+    return Submission(*fields)  # type: ignore[arg-type]
 
 
 def _token_hash(token: str) -> str:
@@ -626,9 +642,9 @@ class League:
                 (user,)).fetchone()
             cur = self.conn.execute(
                 "INSERT INTO submissions (user, version, kind, filename, created_at, fingerprint,"
-                " status, class_name) VALUES (?,?,?,?,?,?,'queued',?)",
+                " status, class_name) VALUES (?,?,?,?,?,?,?,?)",
                 (user, version, kind, ", ".join(n for n, _ in files), time.time(),
-                 fingerprint, class_name))
+                 fingerprint, Status.QUEUED, class_name))
             sid = cur.lastrowid
             self.conn.executemany("INSERT INTO files VALUES (?,?,?)",
                                   [(sid, n, d) for n, d in files])
@@ -641,15 +657,15 @@ class League:
         against (`arena.league.rating.previous_of`), and every version in a pair being
         played. The others are superseded: their folders can go, their uploads stay."""
         kept = {int(r[0]) for r in self.conn.execute(
-            "SELECT id FROM submissions WHERE status IN ('queued', 'checking')")}
+            f"SELECT id FROM submissions WHERE status IN {_marks(_UNCHECKED)}", _UNCHECKED)}
         for (current,) in self.conn.execute(
-                "SELECT MAX(id) FROM submissions WHERE status IN ('rating', 'active') "
-                "GROUP BY user"):
+                f"SELECT MAX(id) FROM submissions WHERE status IN {_marks(CURRENT)} "
+                f"GROUP BY user", CURRENT):
             kept.add(int(current))
             row = self.conn.execute(
-                "SELECT MAX(id) FROM submissions WHERE id < ? AND status IN "
-                "('rating', 'active', 'superseded') AND user = (SELECT user FROM submissions "
-                "WHERE id = ?)", (current, current)).fetchone()
+                f"SELECT MAX(id) FROM submissions WHERE id < ? AND status IN {_marks(PASSED)} "
+                f"AND user = (SELECT user FROM submissions WHERE id = ?)",
+                (current, *PASSED, current)).fetchone()
             if row and row[0] is not None:
                 kept.add(int(row[0]))
         row = self.conn.execute("SELECT value FROM meta WHERE key='final_entries'").fetchone()
@@ -657,8 +673,9 @@ class League:
             kept.update(int(sid) for _, sid in json.loads(row[0]))
         for side_a, side_b in self.conn.execute("SELECT side_a, side_b FROM leases"):
             for side in (side_a, side_b):
-                if side.startswith("sub:") and side[4:].isdigit():
-                    kept.add(int(side[4:]))
+                sid = submission_of(side)
+                if sid is not None:
+                    kept.add(sid)
         return kept
 
     def disk_bytes(self, user: str, kept: set[int] | None = None) -> dict[str, int]:
@@ -696,12 +713,12 @@ class League:
         else:
             rows = self.conn.execute(
                 f"SELECT {self._COLS} FROM submissions WHERE user=? ORDER BY id", (user,))
-        return [Submission(*r) for r in rows]
+        return [_submission(r) for r in rows]
 
     def submission(self, submission_id: int) -> Submission | None:
         row = self.conn.execute(f"SELECT {self._COLS} FROM submissions WHERE id=?",
                                 (submission_id,)).fetchone()
-        return Submission(*row) if row else None
+        return _submission(row) if row else None
 
     def submission_files(self, submission_id: int) -> list[tuple[str, bytes]]:
         rows = self.conn.execute("SELECT name, data FROM files WHERE submission_id=?",
@@ -739,10 +756,10 @@ class League:
         if cut is None:
             return []
         rows = self.conn.execute(
-            f"SELECT {self._COLS} FROM submissions WHERE status IN ('queued', 'checking') "
+            f"SELECT {self._COLS} FROM submissions WHERE status IN {_marks(_UNCHECKED)} "
             f"AND created_at <= ? AND user NOT IN (SELECT name FROM users WHERE disabled=1) "
-            f"ORDER BY id", (cut,))
-        return [Submission(*r) for r in rows]
+            f"ORDER BY id", (*_UNCHECKED, cut))
+        return [_submission(r) for r in rows]
 
     def deadline_passed(self, now: float | None = None) -> bool:
         deadline = self.config.deadline_ts
@@ -752,8 +769,9 @@ class League:
         """Take a version out (of the rating games, the leaderboard and the final's entries):
         its author's latest other passed version is their entry again. `enable` undoes it."""
         with self.conn:
-            self.conn.execute("UPDATE submissions SET disabled_from=status, status='disabled' "
-                              "WHERE id=? AND status != 'disabled'", (submission_id,))
+            self.conn.execute("UPDATE submissions SET disabled_from=status, status=:off "
+                              "WHERE id=:id AND status != :off",
+                              {"off": Status.DISABLED, "id": submission_id})
             self._forget_snapshot()
 
     def enable(self, submission_id: int) -> None:
@@ -761,9 +779,11 @@ class League:
         or running is queued again)."""
         with self.conn:
             self.conn.execute(
-                "UPDATE submissions SET status=CASE WHEN disabled_from IN ('', 'checking') "
-                "THEN 'queued' ELSE disabled_from END, disabled_from='' "
-                "WHERE id=? AND status='disabled'", (submission_id,))
+                "UPDATE submissions SET status=CASE WHEN disabled_from IN ('', :checking) "
+                "THEN :queued ELSE disabled_from END, disabled_from='' "
+                "WHERE id=:id AND status=:off",
+                {"checking": Status.CHECKING, "queued": Status.QUEUED, "off": Status.DISABLED,
+                 "id": submission_id})
             self._forget_snapshot()
 
     def _forget_snapshot(self) -> None:

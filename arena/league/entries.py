@@ -14,7 +14,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import NewType
 
-__all__ = ["CURRENT", "EntryKey", "Status", "is_submission", "submission_key", "submission_of"]
+__all__ = ["CURRENT", "PASSED", "EntryKey", "Status", "is_submission", "submission_key",
+           "submission_of"]
 
 #: an entry as the league's tables name it: ``sub:<id>`` or a reference bot's SPEC
 EntryKey = NewType("EntryKey", str)
@@ -32,7 +33,8 @@ def submission_of(key: str) -> int | None:
     if not key.startswith(_PREFIX):
         return None
     digits = key[len(_PREFIX):]
-    return int(digits) if digits.isdigit() else None
+    # ASCII digits only: int() also reads other scripts' digits, whose key is not this text
+    return int(digits) if digits.isascii() and digits.isdigit() else None
 
 
 def is_submission(key: str) -> bool:
@@ -57,3 +59,5 @@ class Status(str, Enum):
 
 #: the states of a version that plays rating games (its user's current version)
 CURRENT = (Status.RATING, Status.ACTIVE)
+#: the states of a version that passed its check (current, or replaced since)
+PASSED = (*CURRENT, Status.SUPERSEDED)

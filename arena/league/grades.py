@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.league.db import League
+from arena.league.entries import PASSED, Status
 from arena.league.final import entries, final_players, final_results
 from arena.league.standings import _points, _reference_names, leaderboard
 from arena.results.standings import compute_standings
@@ -89,9 +90,6 @@ def rank_final(players: Sequence[str], cross: dict[str, dict[str, int]]) -> list
     return rows
 
 
-#: the statuses of a version that passed its check
-_PASSED = ("rating", "active", "superseded")
-
 #: the columns of /final/standings.csv
 FINAL_COLUMNS = ("rank", "player", "points", "head_to_head", "sonneborn_berger", "decided_by",
                  "games", "wins", "draws", "losses", "faults", "elo")
@@ -139,7 +137,7 @@ def grades_csv(league: League) -> str:
     entry = dict(entries(league))
     subs = league.submissions()
     was = dict(league.conn.execute("SELECT id, disabled_from FROM submissions "
-                                   "WHERE status='disabled'").fetchall())
+                                   "WHERE status=?", (Status.DISABLED,)).fetchall())
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["user", "disabled", "submitted", "passed", "entry_version",
@@ -151,8 +149,8 @@ def grades_csv(league: League) -> str:
         if user.admin:
             continue
         mine = [s for s in subs if s.user == user.name]
-        passed = [s for s in mine if s.status in _PASSED
-                  or (s.status == "disabled" and was.get(s.id) in _PASSED)]
+        passed = [s for s in mine if s.status in PASSED
+                  or (s.status is Status.DISABLED and was.get(s.id) in PASSED)]
         sid = entry.get(user.name)
         version = next((s.version for s in mine if s.id == sid), "") if sid else ""
         r = rated.get(user.name)

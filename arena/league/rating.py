@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.league.db import League
+from arena.league.entries import PASSED, submission_key
 from arena.results.stats import Pentanomial, Sprt, estimate
 
 __all__ = ["previous_of", "versus_previous"]
@@ -17,7 +18,7 @@ def previous_of(lg: League, submission_id: int) -> int | None:
     if sub is None:
         return None
     earlier = [s.id for s in lg.submissions(sub.user)
-               if s.id < sub.id and s.status in ("rating", "active", "superseded")]
+               if s.id < sub.id and s.status in PASSED]
     return earlier[-1] if earlier else None
 
 
@@ -30,7 +31,7 @@ def versus_previous(lg: League, submission_id: int) -> dict[str, Any] | None:
     prev = previous_of(lg, submission_id)
     if prev is None:
         return None
-    me, other = f"sub:{submission_id}", f"sub:{prev}"
+    me, other = submission_key(submission_id), submission_key(prev)
     rows = lg.conn.execute(
         "SELECT side_a, board, score_a FROM games WHERE (side_a=? AND side_b=?) OR "
         "(side_a=? AND side_b=?) ORDER BY id", (me, other, other, me)).fetchall()

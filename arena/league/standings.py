@@ -25,11 +25,13 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from arena.league.db import League
+from arena.league.entries import CURRENT, PASSED, EntryKey, is_submission, submission_key
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
 __all__ = ["GameSummary", "ReferenceScore", "StandingRow", "cached_standings", "forget_snapshot",
-           "game_record", "game_records", "games_of", "insert_game", "leaderboard",
+           "game_log", "game_record", "game_records", "game_sides", "games_of", "insert_game",
+           "leaderboard",
            "record_game", "reference_name", "standings", "standings_csv"]
 
 
@@ -97,8 +99,8 @@ def _reference_names(specs: tuple[str, ...]) -> dict[str, str]:
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
                 reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
-    """Store one finished game (in its own transaction); a side is 'sub:<id>' or a reference
-    bot's SPEC."""
+    """Store one finished game (in its own transaction); a side is an `EntryKey`: a submitted
+    version's or a reference bot's SPEC."""
     with league.conn:
         return insert_game(league, side_a, side_b, board, score_a, reason, faulted, record)
 
@@ -135,6 +137,25 @@ def game_record(league: League, game_id: int) -> GameRecord | None:
     except FileNotFoundError:
         return None
     return GameRecord.from_dict(json.loads(text))
+
+
+def game_sides(league: League, game_id: int) -> tuple[EntryKey, EntryKey] | None:
+    """The two sides (side A, side B) of a stored game, None when unknown."""
+    row = league.conn.execute("SELECT side_a, side_b FROM games WHERE id=?",
+                              (int(game_id),)).fetchone()
+    return (EntryKey(row[0]), EntryKey(row[1])) if row else None
+
+
+def game_log(league: League, game_id: int, submission_id: int) -> str:
+    """What version `submission_id` wrote to stderr in game `game_id`: the record keeps the
+    stderr tail of the side that faulted, so "" for a side that did not (or another game)."""
+    record = game_record(league, game_id)
+    sides = game_sides(league, game_id)
+    if record is None or sides is None or record.offender not in (1, 2):
+        return ""
+    if sides[record.offender - 1] != submission_key(submission_id):
+        return ""
+    return record.stderr_tail
 
 
 def standings(league: League) -> list[StandingRow]:
@@ -218,12 +239,12 @@ def _rated_versions(league: League, cut: float | None) -> dict[str, tuple[int, i
         for a, b in league.conn.execute("SELECT side_a, side_b FROM games WHERE finished_at "
                                         "<= ?", (cut,)):
             played.update((a, b))
-    statuses = ("rating", "active") if cut is None else ("rating", "active", "superseded")
+    statuses = CURRENT if cut is None else PASSED
     latest: dict[str, tuple[int, int, float]] = {}
     for sub in league.submissions():
         if sub.user in out_users or sub.status not in statuses:
             continue
-        if cut is not None and (sub.created_at > cut or f"sub:{sub.id}" not in played):
+        if cut is not None and (sub.created_at > cut or submission_key(sub.id) not in played):
             continue
         latest[sub.user] = (sub.id, sub.version, sub.created_at)
     return latest
@@ -235,7 +256,8 @@ def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
     refs = cfg.reference_bots
     names = _reference_names(refs)
     latest = _rated_versions(league, cut)
-    entries = {f"sub:{sid}": user for user, (sid, _, _) in latest.items()}
+    entries: dict[str, str] = {submission_key(sid): user
+                               for user, (sid, _, _) in latest.items()}
     if cut is None:
         rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games"
                                    ).fetchall()
@@ -248,8 +270,7 @@ def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
     players: set[str] = set()
     versus: dict[tuple[str, str], tuple[float, int]] = {}  # (entry, reference) -> (pts, n)
     for a, b, s, faulted in rows:
-        if (a.startswith("sub:") and a not in entries) or (b.startswith("sub:")
-                                                           and b not in entries):
+        if any(is_submission(side) and side not in entries for side in (a, b)):
             continue  # a superseded or disabled version's games do not rate the current one
         games.append((a, b, float(s)))
         players.update((a, b))
@@ -302,7 +323,7 @@ class GameSummary:
 
 def games_of(league: League, submission_id: int) -> list[GameSummary]:
     """The stored games of one version, newest first, from its own side."""
-    me = f"sub:{submission_id}"
+    me = submission_key(submission_id)
     rows = league.conn.execute(
         "SELECT id, side_a, side_b, board, score_a, reason, finished_at FROM games"
         " WHERE side_a=? OR side_b=? ORDER BY id DESC", (me, me)).fetchall()

@@ -62,7 +62,7 @@ from arena.games import Game, make_game
 from arena.league.analysis import Analyser, OracleFactory
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
-from arena.league.entries import CURRENT, submission_key
+from arena.league.entries import CURRENT, Status, submission_key
 from arena.league.rating import previous_of
 from arena.league.standings import cached_standings, insert_game
 from arena.limits import make_limits
@@ -407,9 +407,10 @@ def queue_state(lg: League) -> dict[str, Any]:
     leases = lg.conn.execute("SELECT side_a, side_b, board, holder, started_at FROM leases "
                              "ORDER BY id").fetchall()
     now = time.time()
-    return {"checks waiting": counts["queued"] + counts["checking"],
-            "versions rating": counts["rating"] + counts["active"],
-            "versions failed": counts["failed"], "versions disabled": counts["disabled"],
+    return {"checks waiting": counts[Status.QUEUED] + counts[Status.CHECKING],
+            "versions rating": sum(counts[s] for s in CURRENT),
+            "versions failed": counts[Status.FAILED],
+            "versions disabled": counts[Status.DISABLED],
             "games played": played,
             "pairs in flight": [f"{a} vs {b} on {board} ({holder}, {now - t:.0f} s)"
                                 for a, b, board, holder, t in leases] or "none"}

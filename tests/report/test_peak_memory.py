@@ -3,7 +3,7 @@ beside the move times: in `show`, in the report's viewer and on the league's gam
 
 from __future__ import annotations
 
-from arena.league.web.app import viewer_game
+from arena.league.web.routes.games import viewer_game
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.show import peak_memory_text, render_game
 

@@ -46,8 +46,6 @@
     } else if (v === null || v === undefined) {
       box.textContent = st.status === "disabled" ? "None: this version was disabled."
         : "This is your first version that passed its check.";
-    } else if (typeof v === "string") {
-      box.textContent = "Not available in this version of the league core.";
     } else {
       box.innerHTML = "";
       var table = document.createElement("table");

@@ -1,0 +1,234 @@
+"""The admin pages (users, sessions, versions, queue, workers, disk, the final, the audit log)
+and their acts, each kept in the audit log; the teacher's CSV downloads; and the final's report
+(for students without the bots' own words). A version's disable/enable: `routes.submissions`."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from arena.errors import UsageError
+from arena.league import League, LeagueError
+from arena.league.disk import disk_text, league_disk_use
+from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
+from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
+from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
+from arena.league.web.security import inline_script_csp
+from arena.league.worker import queue_state, worker_health
+from arena.report.html import write_report
+
+__all__ = ["admin_page", "audit", "public_report", "routes"]
+
+#: the final's report as students see it (no bot's own words), beside report.html
+PUBLIC_REPORT_HTML = "report-public.html"
+
+
+def _lines(queue: dict[str, Any]) -> dict[str, Any]:
+    """The queue's values as text for the admin page (a list: one item a line)."""
+    return {k: "\n  ".join(["", *map(str, v)]) if isinstance(v, (list, tuple)) and v
+            else ("none" if isinstance(v, (list, tuple)) else v) for k, v in queue.items()}
+
+
+def _mib(size: float) -> str:
+    return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
+
+
+def _final_plan(lg: League, state: Site) -> str:
+    """The final's plan in words (`plan_final`), made again only when a game was stored or
+    the entries changed."""
+    (games,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+    key = (games, tuple(entries(lg)))
+    if state.final_plan is None or state.final_plan[0] != key:
+        state.final_plan = (key, plan_final(lg).text())
+    return state.final_plan[1]
+
+
+def _disk(lg: League) -> str:
+    """What the league takes of the disk, and what is free on it."""
+    try:
+        used = disk_text(league_disk_use(lg))
+    except (OSError, sqlite3.Error) as exc:  # the page still shows the rest
+        used = f"unknown ({exc})"
+    try:
+        usage = shutil.disk_usage(lg.dir)
+    except OSError as exc:
+        return f"free space unknown ({exc}); the league takes {used}"
+    return (f"{_mib(usage.free)} free on this disk (of {_mib(usage.total)}); the league "
+            f"takes {used}")
+
+
+def _view(lg: League, state: Site) -> dict[str, Any]:
+    """Everything the admin page shows."""
+    final = asdict(final_status(lg))
+    if final["state"] == "running":  # how far, by cost, and the time left
+        final["text"] = final["text"].rstrip(".") + final_time_left(lg) + "."
+    sessions: dict[str, list[Any]] = {}
+    for session in lg.sessions():
+        sessions.setdefault(session.user, []).append(session)
+    plan = None
+    if final["state"] == "not started":
+        try:
+            plan = _final_plan(lg, state)
+        except (LeagueError, ValueError, UsageError) as exc:
+            plan = f"The final round robin cannot be planned yet: {exc}"
+    return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
+            "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
+            "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
+            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+
+
+async def admin_page(request: Request, **extra: Any) -> Response:
+    """The admin page, with the notice (a new secret, an undo) of the act just done."""
+    state = site(request)
+    view = await db(request, lambda lg: _view(lg, state))
+    return page(request, "admin.html", notice=extra.get("notice"),
+                new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+
+async def audit(request: Request, action: str, target: str, detail: str) -> None:
+    """Keep an admin's act in the audit log."""
+    admin = request.state.user.name
+    await db(request, lambda lg: lg.audit(admin, action, target, detail))
+
+
+@admin_only
+async def admin_reset(request: Request) -> Response:
+    data = await form(request)
+    name = str(data.get("user", ""))[:100]
+    try:
+        secret = await db(request, lambda lg: lg.reset_secret(name))
+    except LeagueError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    await audit(request, "reset secret", name, "a new secret; their sessions ended")
+    return await admin_page(request, notice=f"New secret for {name} (shown once):",
+                            new_secret=secret)
+
+
+@admin_only
+async def admin_user(request: Request) -> Response:
+    """Disable or enable an account, or end its sessions (all, or the one named by
+    `session`)."""
+    data = await form(request)
+    name = str(data.get("user", ""))[:100]
+    action = str(data.get("action", ""))
+    key = str(data.get("session", ""))[:20] or None
+    me = request.state.user.name
+
+    def act(lg: League) -> str:
+        if lg.user(name) is None:
+            raise LeagueError(f"no user {name!r}")
+        if action == "disable":
+            if name == me:
+                raise ValueError("you cannot disable your own account")
+            lg.set_disabled(name, True)
+            return (f"User {name} is disabled: out of the leaderboard, standings.csv and "
+                    f"the final's entries; their sessions ended, no login or upload.")
+        if action == "enable":
+            lg.set_disabled(name, False)
+            return f"User {name} is enabled again: back in the leaderboard and the final."
+        if action == "end-sessions":
+            n = lg.end_sessions(name, key)
+            return f"{n} session(s) of {name} ended."
+        raise ValueError(f"unknown action {action[:40]!r}")
+
+    try:
+        notice = await db(request, act)
+    except LeagueError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    await audit(request, {"disable": "disable user", "enable": "enable user",
+                          "end-sessions": "end sessions"}[action], name, notice)
+    undo = ({"action": "/admin/user", "fields": {"user": name, "action": "enable"},
+             "label": f"Undo: enable {name} again"} if action == "disable" else None)
+    return await admin_page(request, notice=notice, undo=undo)
+
+
+@admin_only
+async def admin_freeze(request: Request) -> Response:
+    await form(request)
+    await db(request, lambda lg: lg.freeze())
+    await audit(request, "freeze", "the leaderboard", "no new versions accepted")
+    return await admin_page(request, notice="The leaderboard is frozen: no new versions are "
+                                            "accepted.")
+
+
+@admin_only
+async def admin_final(request: Request) -> Response:
+    await form(request)
+    results_root = site(request).results_root
+    try:
+        folder = await db(request, lambda lg: start_final(lg, results_root))
+    except (LeagueError, ValueError) as exc:
+        raise HTTPException(409, f"The final round robin cannot start: {exc}") from exc
+    await audit(request, "start final", "the final round robin", folder)
+    return await admin_page(request, notice=f"The final round robin started ({folder}).")
+
+
+def public_report(report: Path) -> Path:
+    """The final's report without what the bots wrote (fault details, stderr), for students:
+    `report-public.html` beside `report`, made again whenever `report` is newer."""
+    public = report.with_name(PUBLIC_REPORT_HTML)
+    if not public.is_file() or public.stat().st_mtime < report.stat().st_mtime:
+        write_report(report.parent, public, bot_text=False)
+    return public
+
+
+@logged_in
+async def final_report(request: Request) -> Response:
+    status = await db(request, final_status)
+    if not status.report or not Path(status.report).is_file():
+        raise HTTPException(404, "No report of the final round robin yet.")
+    report = Path(status.report)
+    if not request.state.user.admin:  # the bots' own words are their authors' to read
+        report = await run_in_threadpool(public_report, report)
+    text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
+    return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
+
+
+@admin_only
+async def admin_similarity(request: Request) -> Response:
+    """Code similarity of every student's current version (`arena.similarity`), flagged
+    pairs first; play similarity takes minutes of games: `cxarena league similarity DIR`
+    gives both."""
+    from arena.similarity.report import league_similarity  # copydetect: only when asked
+
+    report = await db(request, lambda lg: league_similarity(lg, play=False))
+    return page(request, "similarity.html", report=report)
+
+
+@admin_only
+async def grades_csv_file(request: Request) -> Response:
+    """Every roster student's grade row (`arena.league.grades.grades_csv`)."""
+    return csv_file(await db(request, grades_csv), "grades.csv")
+
+
+@admin_only
+async def final_standings_csv_file(request: Request) -> Response:
+    """The final's ranking with its tie-break (`final_standings_csv`)."""
+    text = await db(request, final_standings_csv)
+    if text is None:
+        raise HTTPException(404, "The final round robin has not started: no standings yet.")
+    return csv_file(text, "final-standings.csv")
+
+
+routes = [
+    Route("/admin", admin_only(admin_page)),
+    Route("/admin/reset-secret", admin_reset, methods=["POST"]),
+    Route("/admin/user", admin_user, methods=["POST"]),
+    Route("/admin/freeze", admin_freeze, methods=["POST"]),
+    Route("/admin/final", admin_final, methods=["POST"]),
+    Route("/admin/similarity", admin_similarity),
+    Route("/final/report.html", final_report),
+    Route("/final/standings.csv", final_standings_csv_file),
+    Route("/grades.csv", grades_csv_file),
+]

@@ -1,0 +1,171 @@
+"""A student's versions: the upload (400 refused, 429 past the daily quota, 413 past the disk
+quota, 507 on a full disk), a version's check, games and result against the previous version
+(its author's and the admins' only), its download; the admin's disable and enable of one."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import asdict
+from typing import Any
+
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from arena.league import League, Submission, UploadError
+from arena.league.db import DiskFull, DiskQuotaExceeded, QuotaExceeded, check_file_name
+from arena.league.final import entries
+from arena.league.rating import versus_previous
+from arena.league.standings import games_of
+from arena.league.web.common import admin_only, db, form, logged_in, page, refuse, side_label, when
+from arena.league.web.routes.admin import admin_page, audit
+
+__all__ = ["routes"]
+
+
+@logged_in
+async def submit_get(request: Request) -> Response:
+    user = request.state.user.name
+    mine, config, frozen = await db(request, lambda lg: (lg.submissions(user), lg.config,
+                                                         lg.frozen))
+    return page(request, "submit.html", mine=list(reversed(mine)), config=config,
+                frozen=frozen, error=None, last_class=mine[-1].class_name if mine else "")
+
+
+@logged_in
+async def submit_post(request: Request) -> Response:
+    data = await form(request)
+    files: list[tuple[str, bytes]] = []
+    try:
+        for item in data.getlist("files"):
+            if isinstance(item, UploadFile) and item.filename:
+                check_file_name(item.filename)  # as sent: a path is refused, not cut
+                files.append((item.filename, await item.read()))
+    except UploadError as exc:
+        return refuse(request, 400, f"Upload refused: {exc}")
+    kind = "kaggle" if data.get("kind") == "kaggle" else None
+    chosen = data.get("class_name")
+    # an empty field keeps the last version's choice; "-" clears it
+    class_name = None if not isinstance(chosen, str) or not chosen.strip() else (
+        "" if chosen.strip() == "-" else chosen)
+    user = request.state.user.name
+    try:
+        sub = await db(request, lambda lg: lg.submit(user, files, kind=kind, quota=True,
+                                                     class_name=class_name))
+    except QuotaExceeded as exc:
+        wait = str(int(exc.retry_after_s) + 1)
+        return refuse(request, 429, f"Upload refused: {exc}.", {"Retry-After": wait})
+    except DiskFull as exc:  # 507: the server's disk, not the student's doing
+        return refuse(request, 507, f"Upload refused: {exc}.")
+    except DiskQuotaExceeded as exc:  # 413: this upload is too large for what is left
+        return refuse(request, 413, f"Upload refused: {exc}.")
+    except UploadError as exc:
+        return refuse(request, 400, f"Upload refused: {exc}")
+    return RedirectResponse(f"/submissions/{sub.id}", status_code=303)
+
+
+async def own_submission(request: Request) -> Submission:
+    """The version of the path's ``sid``, when the user wrote it or is an admin."""
+    sid = int(request.path_params["sid"])
+    sub = await db(request, lambda lg: lg.submission(sid))
+    if sub is None:
+        raise HTTPException(404, f"No submission {sid}.")
+    me = request.state.user
+    if sub.user != me.name and not me.admin:
+        raise HTTPException(403, f"Submission {sid} is not yours: its code, its check "
+                                 "and its logs are for its author only.")
+    return sub
+
+
+def _status(lg: League, sub: Submission) -> dict[str, Any]:
+    """A version's check, games and result against the previous version, as JSON values."""
+    games = []
+    for summary in games_of(lg, sub.id):
+        g = asdict(summary)
+        g["finished"] = when(summary.finished_at)
+        g["opponent_label"] = side_label(lg, summary.opponent)
+        games.append(g)
+    fresh = lg.submission(sub.id) or sub
+    return {"id": fresh.id, "status": fresh.status, "check_summary": fresh.check_summary,
+            "check_stderr": fresh.check_stderr, "games": games,
+            "versus": versus_previous(lg, sub.id)}
+
+
+@logged_in
+async def submission(request: Request) -> Response:
+    sub = await own_submission(request)
+    status = await db(request, lambda lg: _status(lg, sub))
+    return page(request, "submission.html", sub=sub, st=status)
+
+
+@logged_in
+async def submission_status(request: Request) -> Response:
+    sub = await own_submission(request)
+    return JSONResponse(await db(request, lambda lg: _status(lg, sub)))
+
+
+@logged_in
+async def download(request: Request) -> Response:
+    sub = await own_submission(request)
+    files = await db(request, lambda lg: lg.submission_files(sub.id))
+    if len(files) == 1:
+        name, data = files[0]
+    else:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+            for n, d in files:
+                zf.writestr(n, d)
+        name, data = f"submission-{sub.id}.zip", buf.getvalue()
+    safe = "".join(c for c in name if c.isalnum() or c in "._-") or "download"
+    return Response(data, media_type="application/octet-stream",
+                    headers={"Content-Disposition": f'attachment; filename="{safe}"'})
+
+
+@admin_only
+async def disable_or_enable(request: Request) -> Response:
+    """Disable a version (`League.disable`, /admin/disable) or undo it (`League.enable`,
+    /admin/enable), saying whose entry it leaves; a disabling offers its undo."""
+    disable = request.url.path == "/admin/disable"
+    data = await form(request)
+    try:
+        sid: int | None = int(str(data.get("submission_id")))
+    except ValueError:
+        sid = None
+    sub = None if sid is None else await db(request, lambda lg: lg.submission(sid))
+    if sid is None or sub is None:
+        raise HTTPException(404, f"No submission {data.get('submission_id')!s:.40}.")
+
+    def act(lg: League) -> str:
+        lg.disable(sid) if disable else lg.enable(sid)
+        entry = dict(entries(lg)).get(sub.user)
+        now = lg.submission(entry) if entry is not None else None
+        return (f"{sub.user}'s entry is now v{now.version}" if now is not None
+                else f"{sub.user} has no entry now (no other version passed its check)")
+
+    where = await db(request, act)
+    label = f"{sub.user} v{sub.version}"
+    undo = None
+    if disable:
+        notice = (f"Submission {sid} ({label}) is disabled: out of the rating games, the "
+                  f"leaderboard and the final; {where}.")
+        undo = {"action": "/admin/enable", "fields": {"submission_id": str(sid)},
+                "label": f"Undo: enable {label} again"}
+    else:
+        notice = f"Submission {sid}: {label} is enabled again; {where}."
+    await audit(request, "disable submission" if disable else "enable submission",
+                f"{label} (submission {sid})", where)
+    return await admin_page(request, notice=notice, undo=undo)
+
+
+routes = [
+    Route("/submit", submit_get, methods=["GET"]),
+    Route("/submit", submit_post, methods=["POST"]),
+    Route("/submissions/{sid:int}", submission),
+    Route("/submissions/{sid:int}/status.json", submission_status),
+    Route("/submissions/{sid:int}/download", download),
+    Route("/admin/disable", disable_or_enable, methods=["POST"]),
+    Route("/admin/enable", disable_or_enable, methods=["POST"]),
+]

@@ -26,6 +26,7 @@ import yaml
 from annotated_types import Ge, Gt, MinLen
 from pydantic import (
     AfterValidator,
+    AllowInfNan,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -34,6 +35,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    StringConstraints,
     Tag,
     TypeAdapter,
     ValidationError,
@@ -48,8 +50,9 @@ from arena.errors import UsageError
 from arena.games import GAMES, GameError, make_game
 from arena.limits import Limits, make_limits
 
-__all__ = ["BOARDS_FILE", "Board", "Isolation", "OpeningsSettings", "PlaySettings",
-           "REPO_CONFIGS", "configs_dir", "explained", "find_board_set", "load_boards",
+__all__ = ["BOARDS_FILE", "FLAG", "NUMBER", "POSITIVE_INT", "REPO_CONFIGS", "SECONDS", "SEED",
+           "TEXT", "TIME_LIMIT", "Board", "Boards", "Isolation", "OpeningsSettings",
+           "PlaySettings", "configs_dir", "explained", "find_board_set", "load_boards",
            "load_settings", "parse_settings", "read_yaml", "shaped", "validate"]
 
 Board = tuple[int, int, int]
@@ -105,11 +108,16 @@ def shaped(what: str) -> WrapValidator:
     return WrapValidator(wrap)
 
 
-#: the shapes of value the keys share (a StrictFloat takes an int too, never a bool)
-SECONDS = Annotated[StrictFloat, Gt(0), explained("expected a positive number of seconds")]
+#: the shapes of value the keys share: a finite number (an int or a float, never a bool) ...
+NUMBER = Annotated[StrictFloat, AllowInfNan(False)]
+SECONDS = Annotated[NUMBER, Gt(0), explained("expected a positive number of seconds")]
 SEED = Annotated[StrictInt, Ge(0), explained("expected an integer >= 0")]
 POSITIVE_INT = Annotated[StrictInt, Ge(1), explained("expected a positive integer")]
 FLAG = Annotated[StrictBool, explained("expected true or false")]
+#: a text with something in it, stripped of spaces around it
+TEXT = StringConstraints(strip_whitespace=True, min_length=1)
+TIME_LIMIT = Annotated[NUMBER, Gt(0), explained(
+    "the time limit must be a positive number of seconds")]
 
 
 # -------------------------------------------------------------------------------- boards
@@ -131,7 +139,8 @@ def _once_each(boards: tuple[Board, ...]) -> tuple[Board, ...]:
 
 
 BoardItem = Annotated[tuple[StrictInt, StrictInt, StrictInt],
-                      explained("expected [M, N, K] (three integers)"), AfterValidator(_connectable)]
+                      explained("expected [M, N, K] (three integers)"),
+                      AfterValidator(_connectable)]
 BoardList = Annotated[tuple[BoardItem, ...], MinLen(1),
                       shaped("expected a board-set name or a non-empty list of [M, N, K]"),
                       AfterValidator(_once_each)]
@@ -158,7 +167,7 @@ def _set_of(path: Path, sets: dict[str, Any], name: str) -> tuple[Board, ...]:
     try:
         return _BOARD_LIST.validate_python(raw)
     except ValidationError as exc:
-        raise UsageError(_one_line(exc, f"{path}: {name}", None)) from None
+        raise UsageError(_one_line(exc, str(path), None, (name,))) from None
 
 
 def find_board_set(name: str, near: Path | None, where: str) -> tuple[Board, ...]:
@@ -241,9 +250,8 @@ class PlaySettings(BaseModel):
         "[{size: 8}, {size: 6}]")] = None
     #: Connect-X's boards: a set of boards.yaml, or a list of [M, N, K]; None: not given
     boards: Boards | None = None
-    timeout_s: Annotated[StrictFloat, Gt(0), explained(
-        "the time limit must be a positive number of seconds")] = defaults.TIMEOUT_S
-    grace_s: Annotated[StrictFloat, Ge(0), explained(
+    timeout_s: TIME_LIMIT = defaults.TIMEOUT_S
+    grace_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of seconds >= 0")] = defaults.GRACE_S
     startup_timeout_s: SECONDS = defaults.STARTUP_TIMEOUT_S
     memory_limit_mb: Annotated[
@@ -387,10 +395,12 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def _one_line(exc: ValidationError, where: str, model: type[BaseModel] | None) -> str:
-    """The first problem of `exc` as one line "<where>: key.path: why"."""
+def _one_line(exc: ValidationError, where: str, model: type[BaseModel] | None,
+              within: tuple[str, ...] = ()) -> str:
+    """The first problem of `exc` as one line "<where>: key.path: why" (the key path under
+    `within`, the keys of the value checked)."""
     first = exc.errors(include_url=False)[0]
-    loc = tuple(p for p in first["loc"] if p not in (_SET_NAME, _LISTED))
+    loc = within + tuple(p for p in first["loc"] if p not in (_SET_NAME, _LISTED))
     kind = first["type"]
     if kind == "extra_forbidden":
         owner = _model_at(model, loc[:-1])

@@ -52,8 +52,8 @@ from arena.limits import Limits, make_limits
 
 __all__ = ["BOARDS_FILE", "FLAG", "NUMBER", "POSITIVE_INT", "REPO_CONFIGS", "SECONDS", "SEED",
            "TEXT", "TIME_LIMIT", "Board", "Boards", "Isolation", "OpeningsSettings",
-           "PlaySettings", "configs_dir", "explained", "find_board_set", "load_boards",
-           "load_settings", "parse_settings", "read_yaml", "shaped", "validate"]
+           "PlaySettings", "checked_board_set", "configs_dir", "explained", "find_board_set",
+           "load_boards", "load_settings", "parse_settings", "read_yaml", "shaped", "validate"]
 
 Board = tuple[int, int, int]
 Model = TypeVar("Model", bound=BaseModel)
@@ -160,7 +160,9 @@ def load_boards(path: Path) -> dict[str, Any]:
     return data
 
 
-def _set_of(path: Path, sets: dict[str, Any], name: str) -> tuple[Board, ...]:
+def checked_board_set(path: Path, sets: dict[str, Any], name: str) -> tuple[Board, ...]:
+    """Set `name` of `sets` (read from the boards.yaml at `path`), each board checked as a
+    listed one is: UsageError "<path>: name[i]: why"."""
     raw = sets[name]
     if not isinstance(raw, list) or not raw:
         raise UsageError(f"{path}: {name}: expected a non-empty list of [M, N, K]")
@@ -179,7 +181,7 @@ def find_board_set(name: str, near: Path | None, where: str) -> tuple[Board, ...
         if path.is_file():
             sets = load_boards(path)
             if name in sets:
-                return _set_of(path, sets, name)
+                return checked_board_set(path, sets, name)
             known += [str(k) for k in sets]
     hint = (f"known sets: {', '.join(dict.fromkeys(known))}" if known else
             f"no {BOARDS_FILE} found next to the config or in {configs_dir()}")

@@ -374,11 +374,22 @@ def _player(given: PlayerFile, where: str, cfg_path: Path, timeout_s: float) -> 
     return PlayerEntry(name=given.shown, spec=given.spec, options=options)
 
 
+class _LimitsFile(PlaySettings):
+    """The settings of play of a tournament file, whose time limit it must give."""
+
+    timeout_s: TIME_LIMIT
+
+
 def load_limits(path: str | os.PathLike[str]) -> Limits:
     """The limits of a tournament config, checked by the same schema as `load_config`, without
-    resolving or loading its players (a broken bot in it must not stop another bot's check)."""
+    its players (a broken bot in it must not stop another bot's check): a file of only limits
+    will do."""
     cfg_path = Path(path)
-    return _read_file(cfg_path).limits(str(cfg_path))
+    data = read_yaml(cfg_path)
+    if isinstance(data, dict):  # the tournament's own keys are not read here
+        data = {k: v for k, v in data.items()
+                if k in PlaySettings.model_fields or k not in TournamentFile.model_fields}
+    return validate(_LimitsFile, data, str(cfg_path)).limits(str(cfg_path))
 
 
 def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,

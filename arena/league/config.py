@@ -15,27 +15,43 @@ the game's defaults). Such a league has no `boards:` (nor `board_set:` or `final
 its rating games rotate over the parameter sets, and its final plays them; it has no reference
 bots unless `reference_bots:` names some (the default ones are Connect-X bots)."""
 
+
 from __future__ import annotations
 
 import dataclasses
 import datetime
 import functools
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-import yaml
+from annotated_types import Ge, Gt
+from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_validator
 
+from arena import defaults
+from arena.competition.settings import (
+    FLAG,
+    NUMBER,
+    POSITIVE_INT,
+    SEED,
+    TEXT,
+    Board,
+    Boards,
+    Isolation,
+    PlaySettings,
+    explained,
+    find_board_set,
+    parse_settings,
+)
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
-from arena.games import GAMES, Game, make_game
-from arena.tournament.config import _check_game, resolve_board_set
+from arena.games import Game, make_game
+from arena.limits import Limits, make_limits
 from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
-           "java_time_problem", "parse_config"]
+           "LeagueFile", "java_time_problem", "parse_config"]
 
 #: the game of a league.yaml without `game:`
 CONNECTX = "connectx"
@@ -54,22 +70,24 @@ CHECK_LIMIT_BASE_S = 60.0
 CHECK_LIMIT_MOVES = 150
 #: the default of `disk_quota_mb`: the league's disk one student's versions may take (MiB)
 DISK_QUOTA_MB = 100
+#: the board set of the rating games and of the final without `boards:` / `final_board_set:`
+DEFAULT_BOARD_SET = "competition"
 
 
 @dataclass(frozen=True)
 class LeagueConfig:
     #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
     #: `board_set`, its old name); "listed" when `board_list` gives them
-    board_set: str = "competition"
-    timeout_s: float = 1.0
-    reference_bots: tuple[str, ...] = ("players.L0", "players.L1")
+    board_set: str = DEFAULT_BOARD_SET
+    timeout_s: float = defaults.TIMEOUT_S
+    reference_bots: tuple[str, ...] = DEFAULT_REFERENCE_BOTS
     pairs_per_submission: int = 10
     max_pairs_per_submission: int = 40
     max_upload_bytes: int = 2_000_000
     isolation: bool = True
     opening_plies: int = 2
     seed: int = 0
-    final_board_set: str = "competition"
+    final_board_set: str = DEFAULT_BOARD_SET
     final_pairs: int = 1
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: int = 10
@@ -78,9 +96,9 @@ class LeagueConfig:
     analysis_budget_s: float = ANALYSIS_BUDGET_S
     #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
     #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
-    board_list: tuple[tuple[int, int, int], ...] = ()
+    board_list: tuple[Board, ...] = ()
     #: the same for `final_board_set`
-    final_board_list: tuple[tuple[int, int, int], ...] = ()
+    final_board_list: tuple[Board, ...] = ()
     #: the reference bot (a SPEC of reference_bots) whose rating is fixed at `anchor_elo`
     #: (Ordo's -A); "" means the last reference bot: see `anchor_bot`
     anchor: str = ""
@@ -111,6 +129,18 @@ class LeagueConfig:
     #: Java bots (.java, a .zip of them, a .jar) are taken: a Connect-X league's default;
     #: their time limit must then be whole seconds (`java_time_problem`)
     java: bool = True
+    #: the limits of a game beside `timeout_s`, with a tournament config's names and meaning
+    #: (`limits()`), and whether bots run in cgroups where the machine offers them
+    grace_s: float = defaults.GRACE_S
+    startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
+    memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB
+    max_tasks: int | None = defaults.MAX_TASKS
+    cgroups: bool = defaults.CGROUPS
+
+    def limits(self) -> Limits:
+        """The time and memory limits of the league's games (`arena.limits`)."""
+        return make_limits(self.timeout_s, self.grace_s, self.startup_timeout_s,
+                           self.memory_limit_mb, where="league.yaml", max_tasks=self.max_tasks)
 
     def check_limit(self) -> float:
         """The wall-clock limit of one check: `check_limit_s`, else CHECK_LIMIT_BASE_S plus
@@ -131,7 +161,7 @@ class LeagueConfig:
         """The SPEC the leaderboard's scale is anchored to ("" without reference bots)."""
         return self.anchor or (self.reference_bots[-1] if self.reference_bots else "")
 
-    def boards(self) -> tuple[tuple[int, int, int], ...]:
+    def boards(self) -> tuple[Board, ...]:
         """The Connect-X boards the rating games rotate over (a Connect-X league)."""
         return self.board_list or _board_set(self.board_set, "boards", os.getcwd())
 
@@ -158,114 +188,35 @@ class LeagueConfig:
         return None if self.is_connectx else list(self.games())
 
 
-_KEYS = {"boards", "board_set", "timeout_s", "reference_bots", "pairs_per_submission",
-         "max_pairs_per_submission",
-         "max_upload_bytes", "isolation", "opening_plies", "seed", "final_board_set",
-         "final_pairs", "max_uploads_per_day", "anchor", "anchor_elo", "deadline",
-         "final_at_deadline", "analysis_budget_s", "game", "params", "check_workers",
-         "check_limit_s", "disk_quota_mb", "java"}
-#: the keys that name Connect-X boards, which another game does not take
-_BOARD_KEYS = ("boards", "board_set", "final_board_set")
+# ----------------------------------------------------------------------- the file's schema
+def _league_isolation(value: Any) -> Any:
+    """league.yaml's own words for isolation, true and false, as the shared ones."""
+    return {True: "namespaces", False: "none"}.get(value, value) if isinstance(value, bool) \
+        else value
 
 
-@functools.lru_cache(maxsize=64)
-def _board_set(name: str, key: str, cwd: str) -> tuple[tuple[int, int, int], ...]:
-    """The boards of a set of boards.yaml (in `cwd`, else the project's configs/), once per
-    process and folder; UsageError naming `key` when there is no such set."""
-    return resolve_board_set(name, key)
-
-
-def _boards(value: Any, key: str, where: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
-    """(set name, ()) for a name of configs/boards.yaml, ("listed", boards) for a list."""
-    if isinstance(value, str) and value.strip():
-        try:
-            _board_set(value, key, os.getcwd())
-        except UsageError as exc:
-            raise ValueError(f"{where}: {exc}") from None
-        return value, ()
-    if not isinstance(value, list):
-        raise ValueError(f"{where}: {key}: give a set name of configs/boards.yaml or a list "
-                         f"of [M, N, K], not {value!r}")
-    try:
-        boards = tuple((int(m), int(n), int(k)) for m, n, k in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}: {key}: give a set name of configs/boards.yaml or a list "
-                         f"of [M, N, K]") from None
-    if not boards or any(min(b) < 1 or b[2] > max(b[0], b[1]) for b in boards):
-        raise ValueError(f"{where}: {key}: every [M, N, K] needs M, N, K >= 1 and "
-                         f"K <= max(M, N)")
-    return "listed", boards
-
-
-def _game(data: dict[str, Any], where: str) -> tuple[str, tuple[tuple[tuple[str, int], ...],
-                                                                  ...]]:
-    """`game:` and `params:` as a tournament config has them (`arena.tournament.config`); a
-    ValueError names the key."""
-    if "game" in data and str(data["game"]) not in GAMES:
-        raise ValueError(f"{where}: game: unknown game {data['game']!r}; known games: "
-                         f"{', '.join(sorted(GAMES))}")
-    try:
-        name, param_sets = _check_game(data, Path(where))
-    except UsageError as exc:
-        raise ValueError(str(exc)) from None
-    for key in _BOARD_KEYS:
-        if name != CONNECTX and key in data:
-            raise ValueError(f"{where}: {key}: is for Connect-X; game {name!r} takes params: "
-                             f"(a list of parameter sets, e.g. [{{size: 8}}])")
-    return name, param_sets
-
-
-def _number(data: dict[str, Any], key: str, default: float, where: str,
-            integer: bool = True) -> Any:
-    """The value of `key`: an int (or, unless `integer`, any finite number); ValueError naming
-    the key and the file otherwise."""
-    value = data.get(key, default)
-    ok = isinstance(value, int) or (not integer and isinstance(value, float)
-                                    and math.isfinite(value))
-    if isinstance(value, bool) or not ok:
-        kind = "a whole number" if integer else "a number"
-        raise ValueError(f"{where}: {key}: expected {kind}, got {value!r}")
+def _not_auto(value: Isolation) -> Isolation:
+    """`auto` (the sandbox where the machine has one) is no setting for uploaded code."""
+    if value is Isolation.AUTO:
+        raise ValueError("auto")
     return value
 
 
-def _isolation(value: Any, where: str) -> bool:
-    """league.yaml's `isolation`: true or false, or a tournament config's word for the same
-    (`namespaces`: the sandbox, required; `none`). `auto` (the sandbox where the machine has
-    one) is no setting for uploaded code: refused, naming what to write."""
-    words = {"namespaces": True, "none": False}
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value in words:
-        return words[value]
-    raise ValueError(f"{where}: isolation: expected true (or namespaces: uploaded code runs only "
-                     f"in the sandbox) or false (or none), got {value!r}")
-
-
-def _flag(data: dict[str, Any], key: str, default: bool, where: str) -> bool:
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise ValueError(f"{where}: {key}: expected true or false, got {value!r}")
-    return value
-
-
-def _reference_bots(value: Any, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(b, str) and b.strip() for b in value):
-        raise ValueError(f"{where}: reference_bots: expected a list of bot SPECs (e.g. "
-                         f"[players.L0, players.L1]), got {value!r}")
-    for bot in value:
+def _resolvable(bots: list[str] | None) -> list[str] | None:
+    for bot in bots or ():
         try:
             parse_spec(bot)
         except SpecError as exc:
-            raise ValueError(f"{where}: reference_bots: {exc}") from None
-    return tuple(b.strip() for b in value)
+            raise ValueError(str(exc)) from None
+    return bots
 
 
-def _deadline(value: Any, where: str) -> float | None:
+def _deadline(value: Any) -> float | None:
     """The deadline as seconds since the epoch: YAML's own timestamp, or an ISO 8601 text; a
     time without a zone is the server's local time."""
+    when: datetime.datetime | None = None
     if value is None:
         return None
-    when: datetime.datetime | None = None
     if isinstance(value, datetime.datetime):
         when = value
     elif isinstance(value, datetime.date):
@@ -276,98 +227,129 @@ def _deadline(value: Any, where: str) -> float | None:
         except ValueError:
             when = None
     if when is None:
-        raise ValueError(f"{where}: deadline: expected a date and time such as "
-                         f"2026-12-18 23:59 (local time) or 2026-12-18T23:59:00+01:00, "
-                         f"got {value!r}")
+        raise ValueError(f"expected a date and time such as 2026-12-18 23:59 (local time) or "
+                         f"2026-12-18T23:59:00+01:00, got {value!r}")
     return when.timestamp()  # a naive time is taken as local time
 
 
-def _check_checks_and_disk(cfg: LeagueConfig, where: str) -> None:
-    """ValueError for a bad check_workers, check_limit_s or disk_quota_mb."""
-    if cfg.check_workers < 1:
-        raise ValueError(f"{where}: check_workers must be 1 or more")
-    if cfg.check_limit_s is not None and cfg.check_limit_s <= 0:
-        raise ValueError(f"{where}: check_limit_s must be positive (seconds; leave it out for "
-                         f"the default, {CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves "
-                         f"at timeout_s)")
-    if cfg.disk_quota_mb <= 0:
-        raise ValueError(f"{where}: disk_quota_mb must be positive (MiB per student)")
+class LeagueFile(PlaySettings):
+    """A league.yaml as written: the settings of play shared with tournament configs, flat,
+    and the league's own keys. Old spellings still load: `board_set:` (boards), `opening_plies:`
+    (openings.plies), `isolation: true/false` (namespaces/none)."""
+
+    isolation: Annotated[Isolation, AfterValidator(_not_auto), explained(
+        "expected true (or namespaces: uploaded code runs only in the sandbox) or false (or "
+        "none)"), BeforeValidator(_league_isolation)] = Isolation.NAMESPACES
+    #: the old name of `boards`
+    board_set: Boards | None = None
+    #: the old name of `openings: {plies: P}`
+    opening_plies: SEED | None = None
+    reference_bots: Annotated[list[Annotated[StrictStr, TEXT]] | None, explained(
+        "expected a list of bot SPECs (e.g. [players.L0, players.L1])"),
+        AfterValidator(_resolvable)] = None
+    anchor: Annotated[Annotated[StrictStr, TEXT] | None, explained(
+        "expected one of reference_bots")] = None
+    anchor_elo: Annotated[NUMBER, explained("expected a number")] = ANCHOR_ELO
+    pairs_per_submission: POSITIVE_INT = 10
+    max_pairs_per_submission: POSITIVE_INT = 40
+    max_upload_bytes: POSITIVE_INT = 2_000_000
+    max_uploads_per_day: POSITIVE_INT = 10
+    final_board_set: Boards | None = None
+    final_pairs: POSITIVE_INT = 1
+    deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = Field(None,
+                                                                              alias="deadline")
+    final_at_deadline: FLAG = False
+    analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
+        "expected a number of CPU seconds >= 0 (0: no analyses)")] = ANALYSIS_BUDGET_S
+    check_workers: POSITIVE_INT = CHECK_WORKERS
+    check_limit_s: Annotated[Annotated[NUMBER, Gt(0)] | None, explained(
+        f"expected a positive number of seconds (leave it out for the default, "
+        f"{CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves at timeout_s)")] = None
+    disk_quota_mb: Annotated[NUMBER, Gt(0), explained(
+        "expected a positive number of MiB per student")] = DISK_QUOTA_MB
+    #: None: Java bots are taken in a Connect-X league
+    java: FLAG | None = None
+
+    def bots(self) -> tuple[str, ...]:
+        """The reference bots: as given, else a Connect-X league's default ones."""
+        if self.reference_bots is not None:
+            return tuple(self.reference_bots)
+        return DEFAULT_REFERENCE_BOTS if self.is_connectx else ()
+
+    @model_validator(mode="after")
+    def _whole(self) -> LeagueFile:
+        """What no one key says alone."""
+        for key in ("board_set", "final_board_set"):
+            if not self.is_connectx and getattr(self, key) is not None:
+                raise ValueError(f"{key}: is for Connect-X; game {self.game!r} takes params: "
+                                 f"(a list of parameter sets, e.g. [{{size: 8}}])")
+        if self.boards is not None and self.board_set is not None:
+            raise ValueError("give either boards (the name tournament configs use) or "
+                             "board_set (its old name), not both")
+        if self.opening_plies is not None and self.openings is not None:
+            raise ValueError("give either openings: {plies: P} or opening_plies: P (the "
+                             "league's old name), not both")
+        if self.openings is not None and self.openings.file is not None:
+            raise ValueError("openings: a league takes {plies: P, seed: S} (no opening files)")
+        if self.max_pairs_per_submission < self.pairs_per_submission:
+            raise ValueError(f"max_pairs_per_submission must be at least "
+                             f"pairs_per_submission ({self.pairs_per_submission})")
+        if self.final_at_deadline and self.deadline_ts is None:
+            raise ValueError("final_at_deadline needs a deadline")
+        if self.anchor is not None and self.anchor not in self.bots():
+            raise ValueError(f"anchor: expected one of reference_bots "
+                             f"({', '.join(self.bots()) or 'none given'}), got {self.anchor!r}")
+        return self
+
+
+@functools.lru_cache(maxsize=64)
+def _board_set(name: str, key: str, cwd: str) -> tuple[Board, ...]:
+    """The boards of a set of boards.yaml (in `cwd`, else the project's configs/), once per
+    process and folder; UsageError naming `key` when there is no such set."""
+    return find_board_set(name, Path(cwd), key)
+
+
+def _boards(value: str | tuple[Board, ...] | None, key: str) -> tuple[str, tuple[Board, ...]]:
+    """(set name, ()) for a name of boards.yaml (checked), ("listed", boards) for a list."""
+    if isinstance(value, tuple):
+        return "listed", value
+    name = value or DEFAULT_BOARD_SET
+    _board_set(name, key, os.getcwd())
+    return name, ()
 
 
 def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
     """Read league.yaml text; a bad key or value raises ValueError naming it and the file."""
     try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{where}: not valid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}: expected a mapping of settings")
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}; "
-                         f"known: {', '.join(sorted(_KEYS))}")
-    game, param_sets = _game(data, where)
-    if "boards" in data and "board_set" in data:
-        raise ValueError(f"{where}: give either boards (the name tournament configs use) or "
-                         f"board_set (its old name), not both")
-    boards_key = "boards" if "boards" in data else "board_set"
-    board_set, board_list = _boards(data.get(boards_key, "competition"), boards_key, where)
-    final_set, final_list = _boards(data.get("final_board_set", "competition"),
-                                    "final_board_set", where)
-    isolation = _isolation(data.get("isolation", True), where)
-    cfg = LeagueConfig(
-        board_set=board_set, board_list=board_list,
-        timeout_s=float(_number(data, "timeout_s", 1.0, where, integer=False)),
-        reference_bots=_reference_bots(data.get(
-            "reference_bots", list(DEFAULT_REFERENCE_BOTS) if game == CONNECTX else []), where),
-        pairs_per_submission=_number(data, "pairs_per_submission", 10, where),
-        max_pairs_per_submission=_number(data, "max_pairs_per_submission", 40, where),
-        max_upload_bytes=_number(data, "max_upload_bytes", 2_000_000, where),
-        isolation=isolation,
-        opening_plies=_number(data, "opening_plies", 2, where),
-        seed=_number(data, "seed", 0, where),
-        final_board_set=final_set, final_board_list=final_list,
-        final_pairs=_number(data, "final_pairs", 1, where),
-        max_uploads_per_day=_number(data, "max_uploads_per_day", 10, where),
-        anchor_elo=float(_number(data, "anchor_elo", ANCHOR_ELO, where, integer=False)),
-        deadline_ts=_deadline(data.get("deadline"), where),
-        final_at_deadline=_flag(data, "final_at_deadline", False, where),
-        analysis_budget_s=float(_number(data, "analysis_budget_s", ANALYSIS_BUDGET_S, where,
-                                        integer=False)),
-        game=game, param_sets=param_sets,
-        check_workers=_number(data, "check_workers", CHECK_WORKERS, where),
-        check_limit_s=(None if data.get("check_limit_s") is None else float(
-            _number(data, "check_limit_s", 0, where, integer=False))),
-        disk_quota_mb=float(_number(data, "disk_quota_mb", DISK_QUOTA_MB, where,
-                                    integer=False)),
-        java=_flag(data, "java", game == CONNECTX, where),
-    )
-    if "board_set" in data:
-        cfg = dataclasses.replace(cfg, notes=(
-            f"{where}: board_set: is the old name of boards: (the name tournament configs "
-            f"use); it still works, and boards: is what to write",))
-    if cfg.final_at_deadline and cfg.deadline_ts is None:
-        raise ValueError(f"{where}: final_at_deadline needs a deadline")
-    if "anchor" in data:
-        anchor = data["anchor"]
-        if not isinstance(anchor, str) or anchor.strip() not in cfg.reference_bots:
-            raise ValueError(f"{where}: anchor: expected one of reference_bots "
-                             f"({', '.join(cfg.reference_bots) or 'none given'}), "
-                             f"got {anchor!r}")
-        cfg = dataclasses.replace(cfg, anchor=anchor.strip())
-    if (cfg.timeout_s <= 0 or cfg.pairs_per_submission < 1 or cfg.max_upload_bytes < 1
-            or cfg.final_pairs < 1 or cfg.max_uploads_per_day < 1):
-        raise ValueError(f"{where}: timeout_s, pairs_per_submission, max_upload_bytes, "
-                         "final_pairs and max_uploads_per_day must be positive")
-    if cfg.max_pairs_per_submission < cfg.pairs_per_submission:
-        raise ValueError(f"{where}: max_pairs_per_submission must be at least "
-                         f"pairs_per_submission ({cfg.pairs_per_submission})")
-    if cfg.opening_plies < 0:
-        raise ValueError(f"{where}: opening_plies must be 0 or more")
-    _check_checks_and_disk(cfg, where)
-    if cfg.analysis_budget_s < 0:
-        raise ValueError(f"{where}: analysis_budget_s must be 0 (no analyses) or more")
-    return cfg
+        file = parse_settings(LeagueFile, text, where)
+        old_name = file.board_set is not None
+        board_set, board_list = _boards(file.board_set if old_name else file.boards,
+                                        "board_set" if old_name else "boards")
+        final_set, final_list = _boards(file.final_board_set, "final_board_set")
+    except UsageError as exc:
+        raise ValueError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") \
+            from None
+    openings = file.openings
+    return LeagueConfig(
+        board_set=board_set, board_list=board_list, timeout_s=file.timeout_s,
+        reference_bots=file.bots(), pairs_per_submission=file.pairs_per_submission,
+        max_pairs_per_submission=file.max_pairs_per_submission,
+        max_upload_bytes=file.max_upload_bytes,
+        isolation=file.isolation is Isolation.NAMESPACES,
+        opening_plies=(file.opening_plies if file.opening_plies is not None else
+                       openings.plies if openings is not None else 2),
+        seed=file.seed if openings is None or openings.seed is None else openings.seed,
+        final_board_set=final_set, final_board_list=final_list, final_pairs=file.final_pairs,
+        max_uploads_per_day=file.max_uploads_per_day, anchor=file.anchor or "",
+        anchor_elo=file.anchor_elo, deadline_ts=file.deadline_ts,
+        final_at_deadline=file.final_at_deadline, analysis_budget_s=file.analysis_budget_s,
+        game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
+        check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
+        java=file.is_connectx if file.java is None else file.java, grace_s=file.grace_s,
+        startup_timeout_s=file.startup_timeout_s, memory_limit_mb=file.memory_limit_mb,
+        max_tasks=file.max_tasks, cgroups=file.cgroups,
+        notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
+               f"use); it still works, and boards: is what to write",) if old_name else ())
 
 
 #: the league folder's copy of the settings, their source of truth (`League.apply_config_file`)
@@ -398,6 +380,16 @@ FIXED = {
                   "promised (serve --unsafe-no-isolation is the one way round it)"),
     "opening_plies": ("opening_plies", "the stored pairs were played from these openings"),
     "seed": ("seed", "the stored pairs' openings come from it"),
+    "grace_s": ("grace_s", "the stored games were played with this margin; a move late under "
+                "one would be on time under another"),
+    "startup_timeout_s": ("startup_timeout_s", "the stored games gave bots this long to start; "
+                          "a bot that failed to start under it might start under another"),
+    "memory_limit_mb": ("memory_limit_mb", "the stored games were played under this memory "
+                        "limit; a bot that crashed under it might not under another"),
+    "max_tasks": ("max_tasks", "the stored games capped each bot's processes and threads at "
+                  "this; a bot that crashed under it might not under another"),
+    "cgroups": ("cgroups", "the stored games confined each bot this way (memory and tasks "
+                "counted per cgroup or not); their faults would mix two rules"),
 }
 #: what may change only before the final has started
 BEFORE_FINAL = {"deadline_ts", "final_board_set", "final_board_list", "final_pairs",

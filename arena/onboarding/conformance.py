@@ -39,6 +39,7 @@ from typing import Any
 
 from arena import defaults
 from arena.board import CXBoard
+from arena.competition.settings import BOARDS_FILE, REPO_CONFIGS, checked_board_set, load_boards
 from arena.entrants.exposure import bot_paths
 from arena.entrants.probe import probe_each
 from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
@@ -57,7 +58,7 @@ from arena.referee.referee import (
     course_game,
 )
 from arena.referee.sandbox import resolve
-from arena.tournament.config import BOARDS_FILE, REPO_CONFIGS, load_boards, load_limits
+from arena.tournament.config import load_limits
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.wire.protocol import PROTOCOL_V2, version_of
 
@@ -277,14 +278,10 @@ def check_boards(board_set: str = "competition",
             raise UsageError(f"no configs/{BOARDS_FILE} here or in the arena's repository; "
                              f"pass --boards FILE")
     sets = load_boards(candidates[0])
-    raw = sets.get(board_set)
-    if not isinstance(raw, list) or not raw:
+    if board_set not in sets:
         known = ", ".join(str(k) for k in sets)
         raise UsageError(f"{candidates[0]}: no board set {board_set!r} (known: {known})")
-    try:
-        boards = [(int(b[0]), int(b[1]), int(b[2])) for b in raw]
-    except (TypeError, ValueError, IndexError):
-        raise UsageError(f"{candidates[0]}: {board_set}: expected a list of [M, N, K]") from None
+    boards = checked_board_set(candidates[0], sets, board_set)
     smallest = min(boards, key=lambda b: (b[0] * b[1], b))
     largest = max(boards, key=lambda b: (b[0] * b[1], b))
     chosen = list(dict.fromkeys([smallest, STANDARD_BOARD, largest]))

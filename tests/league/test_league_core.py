@@ -138,7 +138,7 @@ def test_config(tmp_path: Path) -> None:
     assert League.open(tmp_path / "lg").config.pairs_per_submission == 4
     assert league.config.timeout_s == 0.5
     cfg.write_text("timeout: 1\n")
-    with pytest.raises(LeagueError, match="unknown setting"):
+    with pytest.raises(LeagueError, match="unknown key .timeout."):
         League.init(tmp_path / "lg2", cfg)
     assert not (tmp_path / "lg2").exists()
     sample = Path(__file__).parents[2] / "configs" / "league.yaml"

@@ -60,7 +60,7 @@ def test_league_yaml_changes_mid_term(tmp_path: Path, capsys) -> None:  # type: 
     # a bad value: refused as at init
     (d / "league.yaml").write_text(BASE + "max_uploads_per_day: -1\n")
     assert main(["league", "config", str(d)]) == 2
-    assert "must be positive" in capsys.readouterr().err
+    assert "max_uploads_per_day: expected a positive integer" in capsys.readouterr().err
     assert League.open(d).config.max_uploads_per_day == 3
 
     # the deadline moves: the pages say so at once

@@ -228,8 +228,10 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
     stderr = ""
     try:
         cfg = league.config
+        # the league's own limits (league.yaml), as its rating games have them
         report = run_check(spec_of(league, sid), games=cfg.check_games(),
                            timeout_s=cfg.timeout_s, quick=quick,
+                           memory_mb=cfg.memory_limit_mb or 0, max_tasks=cfg.max_tasks or 0,
                            isolation="auto" if cfg.isolation else "none")
         summary = report.text(games=False)
         passed = report.passed

@@ -39,7 +39,6 @@ from arena.games import Game
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
 from arena.league.standings import game_records
-from arena.limits import make_limits
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
@@ -219,7 +218,7 @@ def final_tournament(league: League) -> TournamentConfig:
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
         boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
         param_sets=() if cfg.is_connectx else cfg.param_sets, game=cfg.game,
-        limits=make_limits(cfg.timeout_s, where=str(league.dir)), rounds=cfg.final_pairs,
+        limits=cfg.limits(), cgroups=cfg.cgroups, rounds=cfg.final_pairs,
         workers=usable_cores(), seed=cfg.seed, openings=openings,
         isolation="namespaces" if cfg.isolation else "none", broken_bots="forfeit")
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import yaml
 
+from arena.competition.cores import usable_cores
 from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
@@ -38,7 +39,6 @@ from arena.league.standings import game_records
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import load_config
-from arena.tournament.cores import usable_cores
 from arena.tournament.progress import Progress, key_and_prior
 
 __all__ = ["FinalPlan", "FinalStatus", "entries", "final_at_deadline", "final_config",

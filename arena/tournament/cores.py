@@ -1,20 +1,6 @@
-"""The cores this process may run on (the default worker count, and one core per worker)."""
+"""`arena.competition.cores`, under the name `arena.tournament.config` still imports (that
+module is being changed elsewhere; its import moves with it, and this file goes)."""
 
-from __future__ import annotations
-
-import os
+from arena.competition.cores import usable_core_ids, usable_cores
 
 __all__ = ["usable_core_ids", "usable_cores"]
-
-
-def usable_core_ids() -> list[int]:
-    """The ids of the cores this process may run on."""
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return list(range(os.cpu_count() or 1))
-
-
-def usable_cores() -> int:
-    """How many cores this process may run on."""
-    return len(usable_core_ids())

@@ -313,6 +313,7 @@ class LocalExecutor(Executor):
         self.pin = pin
         self.idle_s = idle_s
         self.on_death = on_death
+        self._pool: list[_Worker | None] = []
         if pin and self.workers > len(self.cores):
             log.warning("event=oversubscribed workers=%d cores=%d: workers share cores, "
                         "time limits get less fair", self.workers, len(self.cores))
@@ -330,6 +331,10 @@ class LocalExecutor(Executor):
         return _Worker(index=index, cpu=cpu, proc=proc, conn=parent_end,
                        started_s=time.monotonic())
 
+    def pids(self) -> list[int]:
+        """The process ids of the workers of the run in progress."""
+        return [w.proc.pid for w in list(self._pool) if w is not None and w.proc.pid]
+
     def run(self, games: Sequence[GameJob] | JobSource,
             stop: threading.Event | None = None) -> Generator[GameOutcome, None, None]:
         with _relay_logs() as self._log_queue:
@@ -338,6 +343,7 @@ class LocalExecutor(Executor):
     def _run(self, source: JobSource,
              stop: threading.Event) -> Generator[GameOutcome, None, None]:
         pool: list[_Worker | None] = [None] * self.workers
+        self._pool = pool
         slots = [_Slot() for _ in range(self.workers)]
         retry: deque[GameJob] = deque()  # games of dead workers, tried once more first
         try:

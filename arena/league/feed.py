@@ -120,7 +120,10 @@ class LeagueSource:
 
     def __init__(self, directory: Path, judge: Judge | None, *, travel: bool = False,
                  idle_s: float = IDLE_S, analysis: _AnalysisThread | None = None,
-                 announce: Callable[[str], None] = _announce) -> None:
+                 announce: Callable[[str], None] = _announce,
+                 on_error: Callable[[str], None] | None = None) -> None:
+        """`announce`: says an error (the server's terminal); `on_error`: keeps it (the admin
+        page's health rows)."""
         self.dir = Path(directory)
         self.root = self.dir / "work"
         self.root.mkdir(exist_ok=True)
@@ -130,6 +133,7 @@ class LeagueSource:
         self.idle_s = idle_s
         self.analysis = analysis
         self.announce = announce
+        self.on_error = on_error
         self.stopping = threading.Event()
         self.pending: deque[GameJob] = deque()
         self.pairs: dict[str, _Pair] = {}
@@ -190,6 +194,8 @@ class LeagueSource:
         log.error("cannot hand out rating games: %s", self.last_error, exc_info=True)
         self.announce(f"league: cannot hand out rating games: {self.last_error}; trying "
                       f"again in {delay_s:.0f} s")
+        if self.on_error is not None:
+            self.on_error(self.last_error)
 
     def done(self, outcome: GameOutcome) -> None:
         """Keep the game's record; with both of its pair's, store the pair (or release its
@@ -239,10 +245,11 @@ class _Health:
     """What the admin page shows of the local workers (`worker_health`): restarts and last
     error of each, written to ``DIR/workers.json`` at the start and at every death."""
 
-    def __init__(self, directory: Path, count: int,
-                 announce: Callable[[str], None]) -> None:
+    def __init__(self, directory: Path, count: int, announce: Callable[[str], None],
+                 names: list[str] | None = None) -> None:
         self.dir = directory
-        self.rows = [WorkerHealth(f"worker {i + 1}", 0, "") for i in range(count)]
+        self.rows = [WorkerHealth(name, 0, "") for name in
+                     names or [f"worker {i + 1}" for i in range(count)]]
         self.announce = announce
         self.lock = threading.Lock()
         write_health(self.dir, self.rows)
@@ -255,6 +262,13 @@ class _Health:
         self.announce(f"league: {row.worker} stopped: {error}; a new one takes its place "
                       f"(its game is played again)")
 
+    def problem(self, error: str) -> None:
+        """An error that stops every worker (the league's own, not one worker's death): the
+        last error of each."""
+        with self.lock:
+            self.rows = [r._replace(last_error=error) for r in self.rows]
+            write_health(self.dir, self.rows)
+
     @property
     def restarts(self) -> int:
         return sum(r.restarts for r in self.rows)
@@ -262,12 +276,16 @@ class _Health:
 
 class LeagueGames:
     """The rating games being played: an executor on a `LeagueSource`, in one thread of this
-    process, until `stop`."""
+    process, until `stop`. The executor is made in that thread (`make_executor`, which reads
+    the league's settings); when making or running it fails, the error is announced and kept
+    for the admin page, and it is tried again after a backoff (1 s doubling to 60 s)."""
 
-    def __init__(self, directory: Path, executor: Executor, source: LeagueSource,
-                 health: _Health | None, analysis: _AnalysisThread | None) -> None:
+    def __init__(self, directory: Path, make_executor: Callable[[], Executor],
+                 source: LeagueSource, health: _Health,
+                 analysis: _AnalysisThread | None) -> None:
         self.dir = directory
-        self.executor = executor
+        self.make_executor = make_executor
+        self.executor: Executor | None = None
         self.source = source
         self.health = health
         self.analysis = analysis
@@ -283,25 +301,28 @@ class LeagueGames:
     @property
     def restarts(self) -> int:
         """How many worker processes died (and were replaced) since the start."""
-        return self.health.restarts if self.health is not None else 0
+        return self.health.restarts
 
     def pids(self) -> list[int]:
         """The worker processes alive now (local workers only)."""
-        return self.executor.pids() if isinstance(self.executor, LocalExecutor) else []
+        executor = self.executor
+        return executor.pids() if isinstance(executor, LocalExecutor) else []
 
     def _run(self) -> None:
         failures = 0
         while not self._stop.is_set():
             try:
+                self.executor = self.make_executor()
                 for _ in self.executor.run(self.source, self._stop):
                     failures = 0
                 return
             except Exception as exc:  # the league keeps serving; its pairs are played again
                 delay_s = min(BACKOFF_MAX_S, 2.0 ** failures)
                 failures += 1
-                log.exception("rating games stopped")
+                log.error("rating games stopped", exc_info=True)
                 self.source.announce(f"league: the rating games stopped: {_one_line(exc)}; "
                                      f"starting again in {delay_s:.0f} s")
+                self.health.problem(_one_line(exc))
                 release_holders(self.dir, {self.source.holder})
                 self.source.pairs.clear()
                 self.source.pending.clear()
@@ -325,26 +346,25 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None,
     checked this machine itself; a Dask machine without the sandbox fails the game).
     `oracle_factory`: the search that analyses the games a student lost (None: none)."""
     directory = Path(directory)
-    lg = League.open(directory)
-    try:
-        cfg = lg.config
-        timeout_s, isolation = cfg.timeout_s, cfg.isolation
-    finally:
-        lg.conn.close()
+    count = max(1, workers or 1)
+    health = _Health(directory, count, announce, ["Dask workers"] if scheduler else None)
     analysis = (_AnalysisThread(directory, oracle_factory) if oracle_factory is not None
                 else None)
     source = LeagueSource(directory, judge, travel=bool(scheduler), analysis=analysis,
-                          announce=announce)
-    executor: Executor
-    health = None
-    if scheduler:
-        # the workers' own log folder holds the budget file (they are other machines)
-        executor = DaskExecutor(league_settings(timeout_s, isolation, strict), scheduler)
-    else:
-        count = max(1, workers or 1)
-        health = _Health(directory, count, announce)
+                          announce=announce, on_error=health.problem)
+
+    def make_executor() -> Executor:
+        lg = League.open(directory)
+        try:
+            cfg = lg.config
+            timeout_s, isolation = cfg.timeout_s, cfg.isolation
+        finally:
+            lg.conn.close()
+        if scheduler:
+            # strict: other machines were not checked; their bot-log budget is their own
+            return DaskExecutor(league_settings(timeout_s, isolation, strict), scheduler)
         # this machine's sandbox was checked by serve: "auto" (`strict` is for other machines)
         settings = league_settings(timeout_s, isolation, False, str(directory / LOG_BUDGET_FILE))
-        executor = LocalExecutor(settings, count, on_death=health.died)
-    return LeagueGames(directory, executor, source, health, analysis)
+        return LocalExecutor(settings, count, on_death=health.died)
 
+    return LeagueGames(directory, make_executor, source, health, analysis)

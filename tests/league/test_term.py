@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main as cli_main
+from arena.competition.executor import LocalExecutor, PlayFn
 from arena.league import League, LeagueError
 from arena.league.config import parse_config
-from arena.league.final import final_status, start_final
-from arena.competition.executor import LocalExecutor, PlayFn
 from arena.league.feed import LeagueGames, LeagueSource, _Health, start_workers
+from arena.league.final import final_status, start_final
 from arena.league.worker import _Openings, claim, league_settings, plan_next, worker_health
 from tests.helpers import wait_finished
 

@@ -79,7 +79,7 @@ from arena.referee.referee import MatchSettings
 
 __all__ = ["DaskExecutor"]
 
-log = logging.getLogger("arena.tournament.dask")
+log = logging.getLogger("arena.competition.dask")
 
 #: how long the coordinator waits to connect to the scheduler at the start
 CONNECT_TIMEOUT_S = 15.0

@@ -40,7 +40,7 @@ from arena.referee.referee import MatchSettings
 __all__ = ["CORE_LOCK_DIR_ENV", "PLUGIN_NAME", "WORKER_LOG_DIR_ENV", "CxarenaWorkerPlugin",
            "TaskResult", "claim_cores", "play_game", "worker_fingerprints"]
 
-log = logging.getLogger("arena.tournament.dask")
+log = logging.getLogger("arena.competition.dask")
 
 #: the name of the worker plugin on the Dask cluster
 PLUGIN_NAME = "cxarena"

@@ -1,17 +1,22 @@
-"""Tournaments across machines: `DaskExecutor` plays the games as Dask distributed tasks.
+"""Games across machines: `DaskExecutor` plays the games as Dask distributed tasks (a
+tournament's schedule, or the league's rating games as its source hands them out).
 
 Dask (`distributed`, the optional extra ``cxarena[dask]``) supplies the scheduler, the workers
 on the lab's machines (``dask scheduler``, ``dask worker``), the transport and the replay of the
 tasks of a worker that died. This module adds what a fair tournament needs on top of it:
 
-Coordinator (the machine that runs ``cxarena tournament CONFIG --scheduler tcp://HOST:8786``):
+Coordinator (the machine that runs ``cxarena tournament CONFIG --scheduler tcp://HOST:8786``,
+or ``cxarena league serve DIR --scheduler ...``):
 - submits the schedule in order (longest games first) through a window of about two tasks per
   worker thread (the rest wait on the coordinator, so the scheduler stays light and a run of
-  85,000 games never has more than a few dozen tasks in Dask at once);
+  85,000 games never has more than a few dozen tasks in Dask at once); a source (`JobSource`)
+  is asked for a game whenever the window has room;
 - yields each game as it finishes; `run.py` commits it to SQLite at once, so the coordinator is
-  the only writer; a game id is yielded at most once, however often Dask ran its task;
+  the only writer; a game taken is yielded at most once, however often Dask ran its task;
 - computes each bot's code fingerprint (`arena.entrants.fingerprint`) once and sends it with
-  every game;
+  every game (a fixed list's bots before the first game, a source's as their games come); a
+  bot whose files travel with its game (`GameJob.files1`, the league's versions) is written on
+  the worker and checked against the coordinator's copy;
 - machinery faults are never a bot's: a dead worker's task is replayed by Dask elsewhere (a game
   that kills `distributed.scheduler.allowed-failures` + 1 workers comes back as a harness error);
   if the scheduler connection is lost (network, scheduler restart) every game in flight is

@@ -135,6 +135,11 @@ class LeagueSource:
         self.announce = announce
         self.on_error = on_error
         self.stopping = threading.Event()
+        #: (timeout_s, isolation) the executor plays with; a pair claimed under other settings
+        #: (`cxarena league config` changed them) is given back and the source finishes, so
+        #: that a new executor takes the new settings
+        self.settings_key: tuple[float, bool] | None = None
+        self.changed = False
         self.pending: deque[GameJob] = deque()
         self.pairs: dict[str, _Pair] = {}
         self.stored = 0  # pairs stored
@@ -144,15 +149,16 @@ class LeagueSource:
 
     @property
     def finished(self) -> bool:
-        """The league never runs out of games; it finishes when the server stops."""
-        return self.stopping.is_set()
+        """The league never runs out of games; it finishes when the server stops, or when
+        the settings of play changed (the executor then ends and a new one starts)."""
+        return self.stopping.is_set() or self.changed
 
     def take(self) -> GameJob | None:
         """The second game of the last pair claimed, else the first of a new pair; None when
         there is none now (frozen, nothing to play, or an error: tried again later)."""
         if self.pending:
             return self.pending.popleft()
-        if self.stopping.is_set() or time.monotonic() < self._next_claim_s:
+        if self.finished or time.monotonic() < self._next_claim_s:
             return None
         try:
             games = self._claim()
@@ -171,6 +177,12 @@ class LeagueSource:
         try:
             job = claim(lg, self.holder, self.openings)
             if job is None:
+                return []
+            if self.settings_key is not None and (job.timeout_s,
+                                                  job.isolation) != self.settings_key:
+                log.warning("the league's settings of play changed: new workers take them")
+                release(lg, job.lease_id)
+                self.changed = True
                 return []
             try:
                 games = pair_jobs(job, self.root, self.travel)
@@ -315,7 +327,10 @@ class LeagueGames:
                 self.executor = self.make_executor()
                 for _ in self.executor.run(self.source, self._stop):
                     failures = 0
-                return
+                if not self.source.changed:
+                    return
+                self.source.changed = False  # the pairs in flight are done: new settings
+                continue
             except Exception as exc:  # the league keeps serving; its pairs are played again
                 delay_s = min(BACKOFF_MAX_S, 2.0 ** failures)
                 failures += 1
@@ -360,6 +375,7 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None,
             timeout_s, isolation = cfg.timeout_s, cfg.isolation
         finally:
             lg.conn.close()
+        source.settings_key = (timeout_s, isolation)
         if scheduler:
             # strict: other machines were not checked; their bot-log budget is their own
             return DaskExecutor(league_settings(timeout_s, isolation, strict), scheduler)

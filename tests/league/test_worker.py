@@ -252,3 +252,22 @@ def test_pairs_played_on_a_dask_cluster(tmp_path: Path,
     rec = game_record(lg, 1)
     assert rec is not None and rec.player1 in ("ann v1", "bob v1", "L0")
     assert {r.user for r in standings(lg)} == {"ann", "bob"}
+
+
+def test_new_settings_of_play_start_new_workers(tmp_path: Path) -> None:
+    """`cxarena league config` takes effect at once: a pair claimed under other settings than
+    the executor's is given back and the source finishes (its games in flight are played), so
+    that the server starts an executor with the new settings."""
+    from arena.league.feed import LeagueSource
+
+    lg = make_league(tmp_path, {"ann": L0})
+    source = LeagueSource(lg.dir, None, announce=lambda line: None)
+    source.settings_key = (lg.config.timeout_s, lg.config.isolation)
+    first = source.take()
+    assert first is not None and not source.finished
+    assert source.take() is not None  # the pair's second game
+    source.settings_key = (lg.config.timeout_s + 1.0, lg.config.isolation)
+    assert source.take() is None and source.changed and source.finished
+    assert count(lg.dir, "SELECT COUNT(*) FROM leases") == 1  # only the pair in flight
+    source.close()
+    assert count(lg.dir, "SELECT COUNT(*) FROM leases") == 0

@@ -274,6 +274,14 @@ def _relay_logs() -> Iterator[Any]:
         q.join_thread()
 
 
+def _exit_words(code: int | None) -> str:
+    """``exit code 9``, or ``exit code -9, SIGKILL`` for a process a signal killed."""
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"exit code {code}, {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
 @dataclass
 class _Worker:
     index: int
@@ -384,8 +392,8 @@ class LocalExecutor(Executor):
             if w is not None and w.game is not None:
                 continue
             if w is not None and not w.proc.is_alive():  # died while idle
-                self._buried(w, pool, slots, f"worker process died (exit code "
-                             f"{w.proc.exitcode})")
+                self._buried(w, pool, slots, f"worker process died "
+                             f"({_exit_words(w.proc.exitcode)})")
                 w = None
             if w is None and slots[index].not_before_s > now_s:
                 continue
@@ -442,7 +450,7 @@ class LocalExecutor(Executor):
         w.proc.join()
         code = w.proc.exitcode
         log.error("worker=%d game=%s event=worker-died exitcode=%s", w.index, game.game_id, code)
-        return GameOutcome(game, None, error=f"worker process died (exit code {code})",
+        return GameOutcome(game, None, error=f"worker process died ({_exit_words(code)})",
                            worker=w.index)
 
     def _stop(self, pool: list[_Worker | None], gracefully: bool) -> None:

@@ -158,7 +158,7 @@ def test_a_killed_worker_is_replaced_and_its_game_tried_once_more(feed: Feed,
                        runner=fake_runner, on_death=lambda i, e: deaths.append((i, e)))
     out = play(ex, feed)
     assert all(o.record is not None for o in out)  # the killed game was played again
-    assert len(deaths) == 1 and "worker process died" in deaths[0][1]
+    assert len(deaths) == 1 and "worker process died (exit code -9, SIGKILL)" in deaths[0][1]
     tries = sorted(p.name.rsplit("-", 1)[0] for p in marks.glob("played-*"))
     killed = tries[0]  # the first game: played twice, every other once
     assert len(tries) == len(out) + 1

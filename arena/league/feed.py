@@ -18,14 +18,17 @@ server's leases are reaped by the next claim on this machine (its pid is gone); 
 claimed when the league is frozen; a bot's fault is the game's result (the referee's record).
 
 The analysis of the games a student lost (`arena.league.analysis`) runs after a pair is stored,
-in a thread of its own (`_AnalysisThread`), never in the executor's thread nor the web
-server's; a failure is logged.
+in a process of its own (`_Analyses`), never in the executor's thread nor in the web server's
+interpreter; a failure is logged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import queue
+import multiprocessing
+import os
+import signal
 import sys
 import threading
 import time
@@ -33,6 +36,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.competition.dask_executor import DaskExecutor
 from arena.competition.executor import Executor, LocalExecutor
@@ -59,6 +63,7 @@ from arena.league.worker import (
 )
 from arena.records import GameRecord
 from arena.tournament.openings import Judge
+from arena.wire.lifeline import die_with_parent
 
 __all__ = ["LeagueGames", "LeagueSource", "start_workers"]
 
@@ -85,32 +90,58 @@ class _Pair:
     records: dict[str, GameRecord | None] = field(default_factory=dict)
 
 
-class _AnalysisThread:
-    """Analyses the stored games a student lost, one pair at a time, off the executor's and
-    the web server's threads."""
+def _analysis_main(directory: str, factory: OracleFactory, todo: Any) -> None:
+    """The analysis process: analyse each pair's games as their ids come, until None."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides
+    die_with_parent(os.getppid(), signal.SIGTERM)  # the fork server, which ends with it
+    analyser = Analyser(factory)
+    while (ids := todo.get()) is not None:
+        try:
+            lg = League.open(Path(directory))
+            try:
+                _analyse(lg, analyser, ids)
+            finally:
+                lg.conn.close()
+        except Exception as exc:  # logged; the next pair is analysed all the same
+            log.error("analysis of games %s failed: %s", ids, _one_line(exc), exc_info=True)
+
+
+class _Analyses:
+    """Analyses the stored games a student lost, one pair at a time, in a process of its own:
+    a search of seconds a game must hold neither the executor's thread nor the interpreter
+    of the web server. Started from the fork server, as the executor's workers are, it dies
+    with the server; one that died is started again with the next pair."""
 
     def __init__(self, directory: Path, factory: OracleFactory) -> None:
         self.dir = directory
-        self.analyser = Analyser(factory)
-        self.todo: queue.Queue[list[int] | None] = queue.Queue()
-        self.thread = threading.Thread(target=self._run, name="league-analysis", daemon=True)
-        self.thread.start()
+        self.factory = factory
+        self.ctx = multiprocessing.get_context("forkserver")
+        self.todo: Any = None
+        self.proc: Any = None
+        self._start()
 
-    def _run(self) -> None:
-        while (ids := self.todo.get()) is not None:
-            try:
-                lg = League.open(self.dir)
-                try:
-                    _analyse(lg, self.analyser, ids)
-                finally:
-                    lg.conn.close()
-            except Exception as exc:  # logged; the next pair is analysed all the same
-                log.error("analysis of games %s failed: %s", ids, _one_line(exc),
-                          exc_info=True)
+    def _start(self) -> None:
+        self.todo = self.ctx.Queue()
+        self.proc = self.ctx.Process(target=_analysis_main, name="league-analysis",
+                                     args=(str(self.dir), self.factory, self.todo))
+        self.proc.start()
+
+    def put(self, game_ids: list[int]) -> None:
+        if not self.proc.is_alive():
+            log.error("the analysis process died (exit code %s); starting a new one",
+                      self.proc.exitcode)
+            self._start()
+        self.todo.put(game_ids)
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        self.todo.put(None)
-        self.thread.join(timeout_s)
+        with contextlib.suppress(OSError, ValueError):
+            self.todo.put(None)
+        self.proc.join(timeout_s)
+        if self.proc.is_alive():
+            self.proc.terminate()
+            self.proc.join(timeout_s)
+        self.todo.close()
+        self.todo.join_thread()
 
 
 class LeagueSource:
@@ -119,7 +150,7 @@ class LeagueSource:
     the executor's thread calls `take` and `done`."""
 
     def __init__(self, directory: Path, judge: Judge | None, *, travel: bool = False,
-                 idle_s: float = IDLE_S, analysis: _AnalysisThread | None = None,
+                 idle_s: float = IDLE_S, analysis: _Analyses | None = None,
                  announce: Callable[[str], None] = _announce,
                  on_error: Callable[[str], None] | None = None) -> None:
         """`announce`: says an error (the server's terminal); `on_error`: keeps it (the admin
@@ -242,7 +273,7 @@ class LeagueSource:
         if ids is not None:
             self.stored += 1
             if self.analysis is not None:
-                self.analysis.todo.put(ids)
+                self.analysis.put(ids)
 
     def close(self) -> None:
         """Hand out nothing more and release this server's leases (the pairs in flight are
@@ -294,7 +325,7 @@ class LeagueGames:
 
     def __init__(self, directory: Path, make_executor: Callable[[], Executor],
                  source: LeagueSource, health: _Health,
-                 analysis: _AnalysisThread | None) -> None:
+                 analysis: _Analyses | None) -> None:
         self.dir = directory
         self.make_executor = make_executor
         self.executor: Executor | None = None
@@ -363,7 +394,7 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None,
     directory = Path(directory)
     count = max(1, workers or 1)
     health = _Health(directory, count, announce, ["Dask workers"] if scheduler else None)
-    analysis = (_AnalysisThread(directory, oracle_factory) if oracle_factory is not None
+    analysis = (_Analyses(directory, oracle_factory) if oracle_factory is not None
                 else None)
     source = LeagueSource(directory, judge, travel=bool(scheduler), analysis=analysis,
                           announce=announce, on_error=health.problem)

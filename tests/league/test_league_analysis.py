@@ -169,9 +169,10 @@ def test_the_budgeted_oracle_stops_searching_once_spent() -> None:
     assert oracle.book([]) == inner.book([])  # the book is a look-up, always answered
 
 
-def test_the_servers_games_are_analysed_off_its_threads(tmp_path: Path) -> None:
+def test_the_servers_games_are_analysed_in_a_process_of_their_own(tmp_path: Path) -> None:
     """The server's rating games (`arena.league.feed`, the tournament's executor) analyse the
-    lost games of each stored pair in an analysis thread of their own."""
+    lost games of each stored pair in an analysis process of their own."""
+    import os
     import time
 
     from arena.league.feed import start_workers
@@ -194,6 +195,7 @@ def test_the_servers_games_are_analysed_off_its_threads(tmp_path: Path) -> None:
             time.sleep(0.2)
     finally:
         games.stop()
-    assert games.analysis is not None and games.analysis.thread.name == "league-analysis"
+    assert games.analysis is not None and games.analysis.proc.pid != os.getpid()
+    assert not games.analysis.proc.is_alive()  # stopped with the games
     assert played == 4 and lost, "random moves against L1 lost no game"
     assert analysed == {gid for gid, _ in lost}  # the lost ones, only those

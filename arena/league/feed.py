@@ -58,14 +58,16 @@ from arena.league.worker import (
     reap_dead,
     release,
     release_holders,
+    settings_for,
     store_pair,
     write_health,
 )
 from arena.records import GameRecord
+from arena.referee.referee import Referee
 from arena.tournament.openings import Judge
 from arena.wire.lifeline import die_with_parent
 
-__all__ = ["LeagueGames", "LeagueSource", "start_workers"]
+__all__ = ["LeagueGames", "LeagueSource", "run_worker", "start_workers"]
 
 log = logging.getLogger("arena.league.feed")
 
@@ -150,19 +152,21 @@ class LeagueSource:
     the executor's thread calls `take` and `done`."""
 
     def __init__(self, directory: Path, judge: Judge | None, *, travel: bool = False,
-                 idle_s: float = IDLE_S, analysis: _Analyses | None = None,
+                 idle_s: float = IDLE_S,
+                 analyse: Callable[[list[int]], None] | None = None,
                  announce: Callable[[str], None] = _announce,
-                 on_error: Callable[[str], None] | None = None) -> None:
-        """`announce`: says an error (the server's terminal); `on_error`: keeps it (the admin
-        page's health rows)."""
+                 on_error: Callable[[str], None] | None = None,
+                 holder_kind: str = "server") -> None:
+        """`analyse`: given the ids of each pair stored; `announce`: says an error (the
+        server's terminal); `on_error`: keeps it (the admin page's health rows)."""
         self.dir = Path(directory)
         self.root = self.dir / "work"
         self.root.mkdir(exist_ok=True)
-        self.holder = holder_name("server")
+        self.holder = holder_name(holder_kind)
         self.openings = _Openings(judge)
         self.travel = travel
         self.idle_s = idle_s
-        self.analysis = analysis
+        self.analyse = analyse
         self.announce = announce
         self.on_error = on_error
         self.stopping = threading.Event()
@@ -272,8 +276,8 @@ class LeagueSource:
             return
         if ids is not None:
             self.stored += 1
-            if self.analysis is not None:
-                self.analysis.put(ids)
+            if self.analyse is not None:
+                self.analyse(ids)
 
     def close(self) -> None:
         """Hand out nothing more and release this server's leases (the pairs in flight are
@@ -396,7 +400,8 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None,
     health = _Health(directory, count, announce, ["Dask workers"] if scheduler else None)
     analysis = (_Analyses(directory, oracle_factory) if oracle_factory is not None
                 else None)
-    source = LeagueSource(directory, judge, travel=bool(scheduler), analysis=analysis,
+    source = LeagueSource(directory, judge, travel=bool(scheduler),
+                          analyse=analysis.put if analysis is not None else None,
                           announce=announce, on_error=health.problem)
 
     def make_executor() -> Executor:
@@ -415,3 +420,54 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None,
         return LocalExecutor(settings, count, on_death=health.died)
 
     return LeagueGames(directory, make_executor, source, health, analysis)
+
+
+def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
+               stop: threading.Event | None = None, max_pairs: int | None = None,
+               oracle_factory: OracleFactory | None = None) -> int:
+    """Play the league's source here, one game after the other and without worker processes
+    (tests, benchmarks; the server plays with `start_workers`), until `stop` is set (or
+    `max_pairs` are stored, or, with `max_pairs`, nothing is left to play). Returns the number
+    of pairs stored. With `oracle_factory` (the command layer's analysis search), the games of
+    each stored pair that a student lost are then analysed here (`arena.league.analysis`; a
+    failure is logged)."""
+    directory = Path(directory)
+    analyser = Analyser(oracle_factory) if oracle_factory is not None else None
+
+    def analyse(ids: list[int]) -> None:
+        assert analyser is not None
+        lg = League.open(directory)
+        try:
+            _analyse(lg, analyser, ids)
+        finally:
+            lg.conn.close()
+
+    source = LeagueSource(directory, judge, idle_s=idle_s, holder_kind="local",
+                          analyse=analyse if analyser is not None else None,
+                          announce=log.error)
+    stop = stop or threading.Event()
+    referees: dict[tuple[float, bool], Referee] = {}
+    try:
+        while not stop.is_set() and (max_pairs is None or source.stored < max_pairs):
+            game = source.take()
+            if game is None:
+                if max_pairs is not None and not source.pairs:
+                    break
+                stop.wait(idle_s)
+                continue
+            pair = source.pairs[game.pair_id].job
+            key = (pair.timeout_s, pair.isolation)
+            if key not in referees:
+                referees[key] = Referee(settings_for(pair, str(directory / LOG_BUDGET_FILE)))
+            try:
+                record = referees[key].run(game.request(parse_spec(game.spec1),
+                                                        parse_spec(game.spec2)))
+                outcome = GameOutcome(game, record)
+            except SpecError as exc:  # a side's files gone: the pair is chosen again
+                outcome = GameOutcome(game, None, error=str(exc))
+            source.done(outcome)
+    finally:
+        for referee in referees.values():
+            referee.close()
+        source.close()
+    return source.stored

@@ -28,9 +28,9 @@ in flight finish and are stored).
 
 **Workers.** The executors of tournaments play the pairs (`arena.league.feed`: a source of
 games that claims a pair when a worker is free and stores it when both games are back; the
-executor supervises and replaces the worker processes, locally or on Dask). `run_worker` plays
-pairs one after the other in this process (tests, benchmarks). Either way a bot's fault is the
-game's result.
+executor supervises and replaces the worker processes, locally or on Dask; its `run_worker`
+plays the same source in one process, for tests and benchmarks). Either way a bot's fault is
+the game's result.
 """
 
 from __future__ import annotations
@@ -49,10 +49,10 @@ from typing import Any, NamedTuple
 
 from arena import defaults
 from arena.competition.jobs import GameJob
-from arena.entrants.specs import SpecError, parse_spec
+from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
-from arena.league.analysis import Analyser, OracleFactory
+from arena.league.analysis import Analyser
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
 from arena.league.rating import previous_of
@@ -64,7 +64,7 @@ from arena.tournament.openings import GameOpenings, Judge
 
 __all__ = ["PairJob", "Side", "WorkerHealth", "board_text", "claim", "league_settings",
            "pair_jobs", "plan_next", "play_pair", "queue_state", "reap_dead", "release",
-           "run_worker", "store_pair", "worker_health", "write_health"]
+           "store_pair", "worker_health", "write_health"]
 
 log = logging.getLogger("arena.league.worker")
 
@@ -442,59 +442,6 @@ def queue_state(lg: League) -> dict[str, Any]:
             "games played": played,
             "pairs in flight": [f"{a} vs {b} on {board} ({holder}, {now - t:.0f} s)"
                                 for a, b, board, holder, t in leases] or "none"}
-
-
-def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
-               stop: threading.Event | None = None, max_pairs: int | None = None,
-               oracle_factory: OracleFactory | None = None) -> int:
-    """Claim, play and store pairs until `stop` is set (or `max_pairs` are stored, or, with
-    `max_pairs`, nothing is left to play). Returns the number of pairs stored. With
-    `oracle_factory` (the command layer's analysis search), the games of each stored pair
-    that a student lost are then analysed (`arena.league.analysis`; a failure is logged)."""
-    directory = Path(directory)
-    analyser = Analyser(oracle_factory) if oracle_factory is not None else None
-    holder = holder_name("local")
-    openings = _Openings(judge)
-    root = directory / "work"
-    root.mkdir(exist_ok=True)
-    stop = stop or threading.Event()
-    stored = 0
-    referees: dict[tuple[float, bool], Referee] = {}
-    try:
-        while not stop.is_set() and (max_pairs is None or stored < max_pairs):
-            lg = League.open(directory)
-            try:
-                job = claim(lg, holder, openings)
-            finally:
-                lg.conn.close()
-            if job is None:
-                if max_pairs is not None:
-                    break
-                stop.wait(idle_s)
-                continue
-            key = (job.timeout_s, job.isolation)
-            if key not in referees:
-                referees[key] = Referee(settings_for(job, str(directory / LOG_BUDGET_FILE)))
-            lg = League.open(directory)
-            try:
-                try:
-                    records = play_pair(job, referees[key], root)
-                except SpecError as exc:
-                    log.error("pair %s vs %s not played: %s", job.a.label, job.b.label, exc)
-                    release(lg, job.lease_id)
-                    stop.wait(idle_s)
-                    continue
-                ids = store_pair(lg, job, records)
-                if ids is not None:
-                    stored += 1
-                    if analyser is not None:
-                        _analyse(lg, analyser, ids)
-            finally:
-                lg.conn.close()
-    finally:
-        for referee in referees.values():
-            referee.close()
-    return stored
 
 
 def _analyse(lg: League, analyser: Analyser, game_ids: list[int]) -> None:

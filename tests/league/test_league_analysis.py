@@ -23,8 +23,8 @@ from arena.league.analysis import (
     student_games,
 )
 from arena.league.config import parse_config
+from arena.league.feed import run_worker
 from arena.league.standings import game_record
-from arena.league.worker import run_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 L0 = (ROOT / "players" / "L0.py").read_bytes()

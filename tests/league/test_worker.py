@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.league import League
-from arena.league.feed import start_workers
+from arena.league.feed import run_worker, start_workers
 from arena.league.rating import versus_previous
 from arena.league.standings import game_record, record_game, standings
 from arena.league.worker import (
@@ -29,7 +29,6 @@ from arena.league.worker import (
     queue_state,
     reap_dead,
     release,
-    run_worker,
     settings_for,
     store_pair,
 )

@@ -154,7 +154,7 @@ def test_a_killed_worker_is_replaced_and_its_game_tried_once_more(feed: Feed,
     marks = tmp_path / "marks"
     marks.mkdir()
     deaths: list[tuple[int, str]] = []
-    ex = LocalExecutor(FakeSettings(str(marks), kill="once"), workers=1,  # type: ignore[arg-type]
+    ex = LocalExecutor(FakeSettings(str(marks), kill="once"), workers=1,
                        runner=fake_runner, on_death=lambda i, e: deaths.append((i, e)))
     out = play(ex, feed)
     assert all(o.record is not None for o in out)  # the killed game was played again

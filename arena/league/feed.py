@@ -221,9 +221,8 @@ class LeagueSource:
                 return []
             try:
                 games = pair_jobs(job, self.root, self.travel)
-                for g in games[:1]:  # both sides: a version whose files cannot be read
-                    parse_spec(g.spec1)
-                    parse_spec(g.spec2)
+                parse_spec(games[0].spec1)  # both sides: a version whose files cannot be read
+                parse_spec(games[0].spec2)
             except (SpecError, OSError) as exc:  # its files gone: the pair is chosen again
                 log.error("pair %s vs %s not played: %s", job.a.label, job.b.label, exc)
                 release(lg, job.lease_id)
@@ -270,14 +269,27 @@ class LeagueSource:
                 ids = store_pair(lg, pair.job, [r for r in records if r is not None])
             finally:
                 lg.conn.close()
-        except Exception:  # its lease is released at the server's stop (or by the next one)
+        except Exception:  # a locked or broken database: the pair is played again
             log.exception("pair %s vs %s could not be stored", pair.job.a.label,
                           pair.job.b.label)
+            self._give_back(pair.job.lease_id)
             return
         if ids is not None:
             self.stored += 1
             if self.analyse is not None:
                 self.analyse(ids)
+
+    def _give_back(self, lease_id: int) -> None:
+        """Release a lease after an error (a failure is only logged: the lease then goes
+        when this server stops, or with the next server's claim)."""
+        try:
+            lg = League.open(self.dir)
+            try:
+                release(lg, lease_id)
+            finally:
+                lg.conn.close()
+        except Exception:
+            log.exception("could not release lease %d", lease_id)
 
     def close(self) -> None:
         """Hand out nothing more and release this server's leases (the pairs in flight are

@@ -33,10 +33,11 @@ GRACE_S = 0.010
 
 
 def _games(n: int, tag: str) -> list[Any]:
-    from arena.tournament.schedule import GameSpec
+    from arena.competition.jobs import GameJob
+    from arena.records import recorded_game
 
-    return [GameSpec(f"{tag}-{i}", 6, 7, 4, 1, "L0", "L0", "L0", "L0", 1000 + i)
-            for i in range(n)]
+    board = recorded_game("connectx", 6, 7, 4, ())
+    return [GameJob(f"{tag}-{i}", board, "L0", "L0", "L0", "L0", 1000 + i) for i in range(n)]
 
 
 def _timed(executor: Any, games: list[Any]) -> tuple[float, int]:
@@ -51,9 +52,9 @@ def overhead(address: str, short: int = 40, long: int = 240, repeats: int = 5,
              ) -> dict[str, Any]:
     """Marginal wall time per game of each executor: the best of `repeats` alternated pairs
     (the load of a shared machine only ever adds time; all values are printed)."""
+    from arena.competition.dask_executor import DaskExecutor
+    from arena.competition.executor import LocalExecutor
     from arena.referee.referee import MatchSettings
-    from arena.tournament.dask_executor import DaskExecutor
-    from arena.tournament.executor import LocalExecutor
 
     settings = MatchSettings(limits=Limits(timeout_s=1.0))
     _timed(DaskExecutor(settings, address), _games(10, "warm"))  # bots started on workers
@@ -75,16 +76,18 @@ def overhead(address: str, short: int = 40, long: int = 240, repeats: int = 5,
 def accuracy(address: str, ontime_games: int = 16, late_games: int = 20) -> dict[str, Any]:
     """The 95 ms / 120 ms test on the Dask workers and, as the control on the same machine at
     the same time, on the local executor's two workers."""
+    from arena.competition.dask_executor import DaskExecutor
+    from arena.competition.executor import LocalExecutor
+    from arena.competition.jobs import GameJob
+    from arena.records import recorded_game
     from arena.referee.referee import MatchSettings
-    from arena.tournament.dask_executor import DaskExecutor
-    from arena.tournament.executor import LocalExecutor
-    from arena.tournament.schedule import GameSpec
 
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S))
     paced = "bench.bench_referee:Paced"
-    ontime = [GameSpec(f"ontime-{i}", 6, 7, 4, 1, "a", "b", paced, paced, i,
-                       {"answer_s": 0.095}, {"answer_s": 0.095}) for i in range(ontime_games)]
-    late = [GameSpec(f"late-{i}", 6, 7, 4, 1, "a", "b", paced, "L0", i, {"answer_s": 0.120})
+    board = recorded_game("connectx", 6, 7, 4, ())
+    ontime = [GameJob(f"ontime-{i}", board, "a", "b", paced, paced, i, {"answer_s": 0.095},
+                      {"answer_s": 0.095}) for i in range(ontime_games)]
+    late = [GameJob(f"late-{i}", board, "a", "b", paced, "L0", i, {"answer_s": 0.120})
             for i in range(late_games)]
     out: dict[str, Any] = {}
     for name, make in (("dask", lambda: DaskExecutor(settings, address)),
@@ -188,7 +191,7 @@ def _rss_kib(pid: int) -> int:
 
 
 def fingerprint_ms(n: int = 200) -> float:
-    from arena.tournament.dask_worker import worker_fingerprints
+    from arena.competition.dask_worker import worker_fingerprints
 
     t0 = time.perf_counter()
     for _ in range(n):

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from arena.league import League
+from arena.league.feed import run_worker
 from arena.league.final import plan_final
-from arena.league.worker import run_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """boards: [[4, 5, 4], [6, 7, 4], [7, 8, 5]]

@@ -9,7 +9,7 @@ opponent no immediate win): entry i plays a uniformly random column with probabi
 the strength falls with i (neighbours differ by little, so a perfect order is not expected
 from a few games). Each is uploaded by its own user at once, as at a deadline. The league is
 the real one: `league.yaml` below, the sandboxed conformance check in a thread (as
-`cxarena league serve` runs it), two worker processes (`arena.league.worker.LocalWorkers`,
+`cxarena league serve` runs it), two worker processes (`arena.league.feed.start_workers`,
 one per core) playing rating pairs from judged 2-ply openings on the 35 competition boards.
 
 Every 20 s the bench reads the leaderboard (`arena.league.standings`) and prints: the entries
@@ -28,10 +28,11 @@ import threading
 import time
 from pathlib import Path
 
+from arena.commands import analysis_oracle, opening_judge
 from arena.league import League
 from arena.league.checks import check_next
+from arena.league.feed import start_workers
 from arena.league.standings import standings
-from arena.league.worker import LocalWorkers
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRIES = 30
@@ -135,7 +136,8 @@ def main() -> None:
             strength[user] = -i / (ENTRIES - 1)  # higher is stronger
         lg.conn.close()
         checks = Checks(d)
-        workers = LocalWorkers(d, WORKERS)
+        workers = start_workers(d, WORKERS, None, opening_judge("connectx"),
+                                oracle_factory=analysis_oracle)
         print("### League: 30 submissions of known order (`bench league`)\n")
         print(f"{ENTRIES} variants of L1 (entry i: a random move with probability i/29), "
               f"submitted at once; {WORKERS} worker processes, sandboxed, 0.5 s per move, "

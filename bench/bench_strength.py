@@ -35,11 +35,11 @@ import json
 import os
 from pathlib import Path
 
+from arena.competition.cores import usable_cores
 from arena.limits import Limits
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import PlayerEntry, TournamentConfig
-from arena.tournament.cores import usable_cores
 from arena.tournament.run import run_tournament
 from bench.strength_parts import external, first_moves, won_positions_kept
 

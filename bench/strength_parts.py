@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.board import CXBoard
+from arena.competition.cores import usable_core_ids
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
-from arena.tournament.cores import usable_core_ids
 from bench.won_positions import DATA as WON_DATA
 from bench.won_positions import load as load_won
 from players._shared import book

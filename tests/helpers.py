@@ -21,13 +21,13 @@ import pytest
 
 from arena.board import CXBoard, CXGameState
 from arena.commands import opening_judge
+from arena.competition.jobs import GameJob
 from arena.games import GAMES
 from arena.limits import Limits
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.referee.containment import environ_value
 from arena.tournament.config import PlayerEntry, TournamentConfig
-from arena.tournament.schedule import GameSpec
 from players._shared.engine import win_score
 from tests.conftest import ROOT
 
@@ -200,7 +200,7 @@ def tournament_config(names: list[str], rounds: int = 1, seed: int = 7,
                             players=tuple(PlayerEntry(n, "L0") for n in names), boards=boards)
 
 
-def fake_record(g: GameSpec, **extra: object) -> GameRecord:
+def fake_record(g: GameJob, **extra: object) -> GameRecord:
     return GameRecord(M=g.M, N=g.N, K=g.K, p1=g.spec1, p2=g.spec2, names=(g.p1, g.p2),
                       moves=(0,), times_ms=(1.0,), winner=1 + g.seed % 2, reason=Reason.CONNECT,
                       detail="", seed=g.seed, extra=dict(extra))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 HELP = ("run a class league: init, config, add-user, add-users, submit, check, standings, "
-        "grades, serve, final, worker")
+        "grades, serve, final")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -78,9 +78,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--results", type=Path, default=None, metavar="FOLDER",
                    help="its results folder (default: DIR/results/final)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p = sub.add_parser("worker", help="one rating-game worker process (what `serve` starts; "
-                       "it claims, plays and stores game pairs until stopped)")
-    p.add_argument("dir", type=Path)
     p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
                        "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
@@ -163,14 +160,16 @@ def _check(league: Any, args: argparse.Namespace) -> int:
 
 
 def _serve(league: Any, args: argparse.Namespace) -> int:
-    from arena.commands import opening_judge
+    from arena.commands import analysis_oracle, opening_judge
     from arena.league.web.server import serve
     from arena.referee.cgroups import summary
 
     print(summary(), file=sys.stderr, flush=True)  # what contains the workers' bots
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
           args.unsafe_no_isolation, judge=opening_judge(league.config.game),
-          forwarded_allow_ips=args.forwarded_allow_ips)
+          forwarded_allow_ips=args.forwarded_allow_ips,
+          # the search the analyses of lost games use comes from here, like the opening judge
+          oracle_factory=analysis_oracle)
     return 0
 
 
@@ -191,18 +190,6 @@ def _final(league: Any, args: argparse.Namespace) -> int:
     league.conn.close()
     outcome = run_and_report(config, results, quiet=args.quiet)
     return 0 if outcome.complete else 1
-
-
-def _worker(league: Any, args: argparse.Namespace) -> int:
-    from arena.commands import analysis_oracle, opening_judge
-    from arena.league.worker import worker_main
-    from arena.referee.cgroups import summary
-
-    print(summary(), file=sys.stderr, flush=True)
-    game = league.config.game
-    league.conn.close()
-    # the search the analyses of lost games use comes from here, like the opening judge
-    return worker_main(args.dir, opening_judge(game), analysis_oracle)
 
 
 def _accounts(league: Any, args: argparse.Namespace) -> int:
@@ -266,7 +253,7 @@ def _submit(league: Any, args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
-             "standings": _standings, "serve": _serve, "final": _final, "worker": _worker,
+             "standings": _standings, "serve": _serve, "final": _final,
              "check": _check, "grades": _grades, "config": _config,
              "similarity": _similarity}
 

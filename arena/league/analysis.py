@@ -1,6 +1,6 @@
 """Where did I lose: the league's game analyses and a student's list of games.
 
-**Analyses.** After a worker stores a pair (`arena.league.worker.run_worker`), each of its games
+**Analyses.** After a worker stores a pair (`arena.league.feed`), each of its games
 that a student's version lost, on a board the exact solver covers (`arena.analysis.batch.covered`),
 is analysed (`arena.analysis.engine.analyse_game`) and cached in the league's ``analyses`` table
 (game id, the analysis as JSON, when). The search comes from the command layer (the entry point

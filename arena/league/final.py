@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from arena.competition.cores import usable_cores
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
@@ -44,7 +45,6 @@ from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
-from arena.tournament.cores import usable_cores
 from arena.tournament.progress import Progress, key_and_prior
 
 __all__ = ["FINAL_NAME", "FinalPlan", "FinalStatus", "entries", "final_at_deadline",

@@ -26,14 +26,11 @@ finished pair is lost and none is stored twice: a pair whose lease is gone is no
 No pair is claimed once the league is frozen: the final round robin gets the machine (the pairs
 in flight finish and are stored).
 
-**Workers.** `LocalWorkers` runs N worker processes (``python -m arena league worker DIR``,
-which runs `run_worker`; after each pair it stores, it analyses the games a student lost,
-`arena.league.analysis`) and starts a new one when one dies, after a backoff while it keeps
-dying (1 s doubling to 60 s), announcing its last error each time and keeping it in
-``DIR/workers.json`` for the admin page (`worker_health`). `DaskWorkers` hands pairs to the
-Dask cluster that tournaments use (a thread of the server claims them and stores the results;
-Dask itself runs a task again when its worker dies). Either way a bot's fault is the game's
-result.
+**Workers.** The executors of tournaments play the pairs (`arena.league.feed`: a source of
+games that claims a pair when a worker is free and stores it when both games are back; the
+executor supervises and replaces the worker processes, locally or on Dask; its `run_worker`
+plays the same source in one process, for tests and benchmarks). Either way a bot's fault is
+the game's result.
 """
 
 from __future__ import annotations
@@ -43,37 +40,33 @@ import json
 import logging
 import os
 import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from arena import defaults
+from arena.competition.jobs import GameJob
 from arena.competition.pairing import Adaptive, Field, Rating
-from arena.entrants.specs import SpecError, parse_spec
+from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
-from arena.league.analysis import Analyser, OracleFactory
+from arena.league.analysis import Analyser
 from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
-from arena.league.entries import CURRENT, Status, submission_key
+from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
 from arena.league.standings import cached_standings, insert_game
 from arena.limits import make_limits
 from arena.records import GameRecord
-from arena.referee.referee import GameRequest, MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee
 from arena.tournament.openings import GameOpenings, Judge
-from arena.wire.lifeline import PARENT_ENV, die_with_parent
 
-__all__ = ["DaskWorkers", "LocalWorkers", "PairJob", "Side", "WorkerHealth", "board_text",
-           "claim", "plan_next", "play_pair", "queue_state", "reap_dead", "release",
-           "run_worker", "store_pair", "worker_health"]
+__all__ = ["PairJob", "Side", "WorkerHealth", "board_text", "claim", "league_settings",
+           "pair_jobs", "plan_next", "play_pair", "queue_state", "reap_dead", "release",
+           "store_pair", "worker_health", "write_health"]
 
 log = logging.getLogger("arena.league.worker")
 
@@ -92,7 +85,7 @@ class Side:
     """One side of a pair: a submitted version (its files travel with it, so that a worker on
     another machine can play it) or a reference bot (its SPEC)."""
 
-    key: str  # "sub:<id>" or the reference bot's SPEC
+    key: str  # the entry (`arena.league.entries`): a version's or a reference bot's SPEC
     label: str  # "ann v2", or the SPEC
     kind: str = ""  # the submission's kind; "" for a reference bot
     filename: str = ""
@@ -104,7 +97,7 @@ class Side:
         """The SPEC to play this side, writing a version's files under `root` once."""
         if not self.kind:
             return self.key
-        folder = root / f"{self.key[4:]}-{self.fingerprint}"
+        folder = root / f"{submission_of(self.key)}-{self.fingerprint}"
         if not folder.is_dir():
             tmp = root / f".{folder.name}.{os.getpid()}.{threading.get_ident()}"
             write_files(tmp, list(self.files))
@@ -246,11 +239,12 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
 
 
 def _side(lg: League, key: str) -> Side:
-    if not key.startswith("sub:"):
+    sid = submission_of(key)
+    if sid is None:
         return Side(key, key)
-    sub = lg.submission(int(key[4:]))
+    sub = lg.submission(sid)
     if sub is None:
-        raise LeagueError(f"no submission {key[4:]}")
+        raise LeagueError(f"no submission {sid}")
     return Side(key, f"{sub.user} v{sub.version}", sub.kind, sub.filename, sub.fingerprint,
                 tuple(lg.submission_files(sub.id)), sub.class_name)
 
@@ -348,30 +342,56 @@ LOG_BUDGET_FILE = "bot-logs.budget"
 
 def settings_for(job: PairJob, log_budget_file: str | None = None,
                  log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> MatchSettings:
-    """The referee's settings for the job; `log_budget_file`: the league's bot-log budget,
+    """The referee's settings for the job (`league_settings` with the job's own)."""
+    return league_settings(job.timeout_s, job.isolation, job.strict, log_budget_file,
+                           log_budget_mb)
+
+
+def league_settings(timeout_s: float, isolation: bool, strict: bool,
+                    log_budget_file: str | None = None,
+                    log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> MatchSettings:
+    """The referee's settings of the league's rating games: `timeout_s` a move, a fresh bot
+    process every game, sandboxed when the league says `isolation` (`strict`: the sandbox is
+    required, no fallback to unisolated play); `log_budget_file`: the league's bot-log budget,
     shared by all its workers on this machine (None: each Referee its own), of
     `log_budget_mb` MiB (None: no budget)."""
-    return MatchSettings(limits=make_limits(job.timeout_s, where="league"), fresh_process=True,
-                         isolation=("namespaces" if job.strict else "auto") if job.isolation
+    return MatchSettings(limits=make_limits(timeout_s, where="league"), fresh_process=True,
+                         isolation=("namespaces" if strict else "auto") if isolation
                          else "none", log_budget_file=log_budget_file,
                          log_budget_mb=log_budget_mb)
 
 
-def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
-    """Play the pair's two games (a moves first, then b), each record labelled with the
-    sides' names. A bot's fault is its game's result; a side that cannot even be read (its
-    files gone) raises SpecError."""
-    spec_a, spec_b = parse_spec(job.a.spec(root)), parse_spec(job.b.spec(root))
+def pair_jobs(job: PairJob, root: Path, travel: bool = False) -> list[GameJob]:
+    """The pair's two games (a moves first, then b) as the executors play them, the sides'
+    files written under `root` once (`Side.spec`); with `travel`, a version's files also go
+    with its games (to a Dask worker on another machine). The game ids and seeds are the
+    league's: ``league-<a's id>-<pair number>-<0|1>``."""
+    spec_a, spec_b = job.a.spec(root), job.b.spec(root)
     game = job.rules()
-    sid = int(job.a.key[4:])
+    sid = submission_of(job.a.key)
+    assert sid is not None, "a pair is always claimed for a version"
     out = []
     for first in (True, False):
-        p1, p2 = (spec_a, spec_b) if first else (spec_b, spec_a)
         s1, s2 = (job.a, job.b) if first else (job.b, job.a)
-        rec = referee.run(GameRequest(
-            p1, p2, game, seed=1000 * sid + 2 * job.number + (not first),
-            game_id=f"league-{sid}-{job.number}-{int(not first)}", opening=job.opening_texts))
-        out.append(rec.labelled(player1=s1.label, player2=s2.label))
+        spec1, spec2 = (spec_a, spec_b) if first else (spec_b, spec_a)
+        out.append(GameJob(
+            f"league-{sid}-{job.number}-{int(not first)}", game, s1.label, s2.label, spec1,
+            spec2, seed=1000 * sid + 2 * job.number + (not first), opening=job.opening_texts,
+            pair_id=f"lease-{job.lease_id}", files1=s1 if travel and s1.kind else None,
+            files2=s2 if travel and s2.kind else None))
+    return out
+
+
+def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
+    """Play the pair's two games here, one after the other (`pair_jobs`), each record labelled
+    with the sides' names. A bot's fault is its game's result; a side that cannot even be read
+    (its files gone) raises SpecError."""
+    out = []
+    games = pair_jobs(job, root)
+    specs = [(parse_spec(g.spec1), parse_spec(g.spec2)) for g in games]
+    for game, (bot1, bot2) in zip(games, specs, strict=True):
+        rec = referee.run(game.request(bot1, bot2))
+        out.append(rec.labelled(player1=game.p1, player2=game.p2))
     return out
 
 
@@ -416,59 +436,6 @@ def queue_state(lg: League) -> dict[str, Any]:
                                 for a, b, board, holder, t in leases] or "none"}
 
 
-def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = 0.5,
-               stop: threading.Event | None = None, max_pairs: int | None = None,
-               oracle_factory: OracleFactory | None = None) -> int:
-    """Claim, play and store pairs until `stop` is set (or `max_pairs` are stored, or, with
-    `max_pairs`, nothing is left to play). Returns the number of pairs stored. With
-    `oracle_factory` (the command layer's analysis search), the games of each stored pair
-    that a student lost are then analysed (`arena.league.analysis`; a failure is logged)."""
-    directory = Path(directory)
-    analyser = Analyser(oracle_factory) if oracle_factory is not None else None
-    holder = holder_name("local")
-    openings = _Openings(judge)
-    root = directory / "work"
-    root.mkdir(exist_ok=True)
-    stop = stop or threading.Event()
-    stored = 0
-    referees: dict[tuple[float, bool], Referee] = {}
-    try:
-        while not stop.is_set() and (max_pairs is None or stored < max_pairs):
-            lg = League.open(directory)
-            try:
-                job = claim(lg, holder, openings)
-            finally:
-                lg.conn.close()
-            if job is None:
-                if max_pairs is not None:
-                    break
-                stop.wait(idle_s)
-                continue
-            key = (job.timeout_s, job.isolation)
-            if key not in referees:
-                referees[key] = Referee(settings_for(job, str(directory / LOG_BUDGET_FILE)))
-            lg = League.open(directory)
-            try:
-                try:
-                    records = play_pair(job, referees[key], root)
-                except SpecError as exc:
-                    log.error("pair %s vs %s not played: %s", job.a.label, job.b.label, exc)
-                    release(lg, job.lease_id)
-                    stop.wait(idle_s)
-                    continue
-                ids = store_pair(lg, job, records)
-                if ids is not None:
-                    stored += 1
-                    if analyser is not None:
-                        _analyse(lg, analyser, ids)
-            finally:
-                lg.conn.close()
-    finally:
-        for referee in referees.values():
-            referee.close()
-    return stored
-
-
 def _analyse(lg: League, analyser: Analyser, game_ids: list[int]) -> None:
     """Analyse the stored games a student lost (within the league's budget); a failure is
     logged, never stops the worker."""
@@ -479,35 +446,14 @@ def _analyse(lg: League, analyser: Analyser, game_ids: list[int]) -> None:
             log.error("analysis of game %d failed: %s", gid, _one_line(exc), exc_info=True)
 
 
-def worker_main(directory: Path, judge: Judge | None,
-                oracle_factory: OracleFactory | None = None) -> int:
-    """`cxarena league worker DIR`: one worker process, as `LocalWorkers` starts it; it dies
-    with the process that started it. An error that stops it ends its output with one line,
-    ``league worker: error: ...``, that `LocalWorkers` shows in the server's terminal."""
-    die_with_parent()
-    logging.basicConfig(level=logging.WARNING, format="league worker: %(message)s")
-    try:
-        League.open(directory).conn.close()
-        run_worker(directory, judge, oracle_factory=oracle_factory)
-    except Exception as exc:  # shown by the server (its terminal, the admin page)
-        log.exception("stopped by an error")
-        print(f"league worker: error: {_one_line(exc)}", file=sys.stderr, flush=True)
-        return 1
-    return 0
-
-
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= 500 else text[:497] + "..."
 
 
-#: the file in the league folder where `LocalWorkers` keeps each worker's restarts and last
-#: error (`worker_health` reads it)
+#: the file in the league folder where the server keeps each rating-game worker's restarts
+#: and last error (`worker_health` reads it, `write_health` writes it)
 HEALTH_FILE = "workers.json"
-#: a worker that dies is started again after 1 s, then 2, 4, ... up to this many seconds while
-#: it keeps dying; one that ran this long before dying starts over at 1 s
-BACKOFF_FIRST_S = 1.0
-BACKOFF_MAX_S = 60.0
 
 
 class WorkerHealth(NamedTuple):
@@ -519,9 +465,9 @@ class WorkerHealth(NamedTuple):
 
 
 def worker_health(directory: Path) -> list[WorkerHealth]:
-    """(worker, restarts, last error) of each worker process of the league's server (written by
-    `LocalWorkers` at its start and at every death of a worker); [] when no server has run
-    local workers."""
+    """(worker, restarts, last error) of each rating-game worker of the league's server
+    (written at its start and at every death of a worker, `arena.league.feed`); [] when no
+    server has run local workers."""
     try:
         data = json.loads((Path(directory) / HEALTH_FILE).read_text(encoding="utf-8"))
         return [WorkerHealth(str(w["worker"]), int(w["restarts"]), str(w["last_error"]))
@@ -530,250 +476,12 @@ def worker_health(directory: Path) -> list[WorkerHealth]:
         return []
 
 
-@dataclass
-class _Slot:
-    """One worker process of `LocalWorkers` and its history."""
-
-    number: int
-    proc: subprocess.Popen[bytes] | None = None
-    started_at: float = 0.0
-    log_offset: int = 0
-    restarts: int = 0
-    failures: int = 0  # deaths in a row, each soon after its start
-    next_start: float | None = None  # when a dead one is started again
-    last_error: str = ""
-
-
-def _announce(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-class LocalWorkers:
-    """N worker processes (``cxarena league worker DIR``) on this machine; one that dies is
-    replaced, and its lease released: at once when it ran a while, else after a backoff
-    (`BACKOFF_FIRST_S` doubling up to `BACKOFF_MAX_S`), so a worker that cannot start (a bad
-    league.yaml) is not restarted many times a second. Each death is announced (default: a
-    line on stderr, the server's terminal) with the last line the worker wrote, and kept in
-    ``DIR/workers.json`` (`worker_health`). Worker N's output goes to ``DIR/worker-N.log``."""
-
-    def __init__(self, directory: Path, count: int, poll_s: float = 0.5,
-                 command: list[str] | None = None,
-                 announce: Callable[[str], None] = _announce) -> None:
-        self.dir = Path(directory)
-        self.count = max(1, count)
-        self.poll_s = poll_s
-        self.command = command or [sys.executable, "-m", "arena", "league", "worker",
-                                   str(self.dir)]
-        self.announce = announce
-        self.slots = [_Slot(i + 1) for i in range(self.count)]
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.restarts = 0
-        self._stop = threading.Event()
-        self._started = threading.Event()
-        lg = League.open(self.dir)
-        try:  # a pair of a worker of a killed server is played again
-            reap_dead(lg)
-        finally:
-            lg.conn.close()
-        # the processes are started (and restarted) by this one long-lived thread: they die
-        # with it (PR_SET_PDEATHSIG fires when the thread that started a process ends)
-        self.thread = threading.Thread(target=self._run, name="league-workers", daemon=True)
-        self.thread.start()
-        self._started.wait(30)
-
-    def _log_path(self, slot: _Slot) -> Path:
-        return self.dir / f"worker-{slot.number}.log"
-
-    def _spawn(self, slot: _Slot) -> None:
-        path = self._log_path(slot)
-        with open(path, "ab") as out:
-            slot.log_offset = out.tell()
-            slot.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=out,
-                                         stderr=out, env=dict(os.environ, **{PARENT_ENV: str(
-                                             os.getpid())}))
-        slot.started_at = time.monotonic()
-        slot.next_start = None
-        self.procs = [s.proc for s in self.slots if s.proc is not None]
-
-    def _last_error(self, slot: _Slot) -> str:
-        """The worker's own error line, else the last line it wrote since it started."""
-        try:
-            with open(self._log_path(slot), "rb") as f:
-                f.seek(max(slot.log_offset, f.seek(0, os.SEEK_END) - 16384))
-                lines = [ln.strip() for ln in f.read().decode("utf-8", "replace").splitlines()
-                         if ln.strip()]
-        except OSError:
-            return ""
-        for line in reversed(lines):
-            if line.startswith("league worker: error: "):
-                return line[len("league worker: error: "):]
-        return lines[-1][:500] if lines else ""
-
-    def _write_health(self) -> None:
-        data = {"updated": time.time(), "workers": [
-            {"worker": f"worker {s.number}", "pid": s.proc.pid if s.proc else None,
-             "restarts": s.restarts, "last_error": s.last_error} for s in self.slots]}
-        tmp = self.dir / f".{HEALTH_FILE}.{os.getpid()}"
-        try:
-            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-            os.replace(tmp, self.dir / HEALTH_FILE)
-        except OSError:
-            log.exception("could not write %s", HEALTH_FILE)
-
-    def pids(self) -> list[int]:
-        return [p.pid for p in self.procs]
-
-    def _died(self, slot: _Slot, proc: subprocess.Popen[bytes]) -> None:
-        now = time.monotonic()
-        release_holders(self.dir, {holder_name("local", proc.pid)})
-        if now - slot.started_at >= BACKOFF_MAX_S:
-            slot.failures = 0  # it ran a while: not one that cannot start
-        delay = min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** slot.failures)
-        slot.failures += 1
-        slot.next_start = now + delay
-        slot.last_error = self._last_error(slot) or f"exit status {proc.returncode}"
-        self._write_health()
-        self.announce(f"league: worker {slot.number} (pid {proc.pid}) stopped (exit status "
-                      f"{proc.returncode}): {slot.last_error}; starting it again in "
-                      f"{delay:.0f} s (its output: {self._log_path(slot)})")
-
-    def _run(self) -> None:
-        for slot in self.slots:
-            self._spawn(slot)
-        self._write_health()
-        self._started.set()
-        while not self._stop.wait(self.poll_s):
-            for slot in self.slots:
-                proc = slot.proc
-                if proc is None or (slot.next_start is None and proc.poll() is None):
-                    continue
-                if slot.next_start is None:
-                    self._died(slot, proc)
-                if slot.next_start is not None and time.monotonic() >= slot.next_start:
-                    if self._stop.is_set():
-                        break
-                    self._spawn(slot)
-                    slot.restarts += 1
-                    self.restarts += 1
-                    self._write_health()
-        for proc in self.procs:
-            if proc.poll() is None:
-                with contextlib.suppress(OSError):
-                    proc.terminate()
-        for proc in self.procs:
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self.thread.join(timeout=15)
-        release_holders(self.dir, {holder_name("local", p.pid) for p in self.procs})
-
-
-def _play_remote(job: PairJob) -> list[GameRecord]:
-    """A Dask task: play one pair on whichever worker runs it."""
-    root = Path(tempfile.gettempdir()) / "cxarena-league"
-    root.mkdir(exist_ok=True)
-    with Referee(settings_for(job, str(root / LOG_BUDGET_FILE))) as referee:
-        return play_pair(job, referee, root)
-
-
-class DaskWorkers:
-    """Pairs played on a Dask cluster: a thread of this process claims them (as many at a time
-    as the cluster has worker threads), submits each as a task and stores its games."""
-
-    def __init__(self, directory: Path, scheduler: str, judge: Judge | None,
-                 idle_s: float = 0.5, connect_timeout_s: float = 20.0,
-                 strict: bool = True) -> None:
-        # Dask is imported only when a league is served with --scheduler
-        from distributed import Client
-
-        self.dir = Path(directory)
-        self.idle_s = idle_s
-        self.holder = holder_name("dask")
-        self.openings = _Openings(judge)
-        self.strict = strict  # a Dask machine without the sandbox fails the pair, never plays
-        try:
-            self.client = Client(scheduler, timeout=f"{connect_timeout_s}s")
-        except OSError as exc:
-            raise LeagueError(f"--scheduler {scheduler}: cannot reach the Dask scheduler "
-                              f"({exc}); start it with `dask scheduler` and its workers with "
-                              f"`dask worker {scheduler}`") from exc
-        lg = League.open(self.dir)
-        try:
-            reap_dead(lg)
-        finally:
-            lg.conn.close()
-        self._stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="league-dask", daemon=True)
-        self.thread.start()
-
-    def _slots(self) -> int:
-        info = self.client.scheduler_info()
-        return max(1, sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values()))
-
-    def _run(self) -> None:
-        from distributed import wait  # see __init__
-
-        running: dict[Any, PairJob] = {}
-        while not self._stop.is_set():
-            try:
-                lg = League.open(self.dir)
-                try:
-                    while len(running) < self._slots():
-                        job = claim(lg, self.holder, self.openings)
-                        if job is None:
-                            break
-                        job = replace(job, strict=self.strict)
-                        running[self.client.submit(_play_remote, job, pure=False)] = job
-                finally:
-                    lg.conn.close()
-                if not running:
-                    self._stop.wait(self.idle_s)
-                    continue
-                try:
-                    done, _ = wait(list(running), timeout=self.idle_s,
-                                   return_when="FIRST_COMPLETED")
-                except TimeoutError:  # none finished within idle_s
-                    continue
-                for fut in done:
-                    self._finish(fut, running.pop(fut))
-            except Exception:  # the league keeps serving; the pairs are handed out again
-                log.exception("league Dask coordinator")
-                self._stop.wait(self.idle_s)
-        for fut in running:
-            fut.cancel()
-
-    def _finish(self, fut: Any, job: PairJob) -> None:
-        lg = League.open(self.dir)
-        try:
-            try:
-                records = fut.result()
-            except Exception as exc:  # a task Dask gave up on: the pair is played again
-                log.error("pair %s vs %s failed on the cluster: %s", job.a.label, job.b.label,
-                          exc)
-                release(lg, job.lease_id)
-                return
-            store_pair(lg, job, records)
-        finally:
-            lg.conn.close()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self.thread.join(timeout=15)
-        release_holders(self.dir, {self.holder})
-        with contextlib.suppress(Exception):
-            self.client.close()
-
-
-def start_workers(directory: Path, workers: int | None, scheduler: str | None,
-                  judge: Judge | None, strict: bool = True) -> LocalWorkers | DaskWorkers:
-    """The league's game workers: Dask when a scheduler is named, else local processes.
-    `strict`: the Dask workers must sandbox the bots (serve checked this machine itself)."""
-    if scheduler:
-        return DaskWorkers(directory, scheduler, judge, strict=strict)
-    return LocalWorkers(directory, workers or 1)
-
+def write_health(directory: Path, rows: list[WorkerHealth]) -> None:
+    """Replace ``DIR/workers.json`` with `rows` (atomically; a failure is only logged)."""
+    data = {"updated": time.time(), "workers": [r._asdict() for r in rows]}
+    tmp = Path(directory) / f".{HEALTH_FILE}.{os.getpid()}"
+    try:
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.replace(tmp, Path(directory) / HEALTH_FILE)
+    except OSError:
+        log.exception("could not write %s", HEALTH_FILE)

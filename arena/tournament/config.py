@@ -60,6 +60,7 @@ from pydantic import (
     model_validator,
 )
 
+from arena.competition.cores import usable_cores
 from arena.competition.settings import (
     BOARDS_FILE,
     FLAG,
@@ -84,7 +85,6 @@ from arena.errors import UsageError
 from arena.limits import Limits
 from arena.referee import door
 from arena.referee.sandbox import check_mode
-from arena.tournament.cores import usable_cores
 from arena.tournament.openings import read_suite
 
 __all__ = ["BOARDS_FILE", "REPO_CONFIGS", "Board", "OpeningsConfig", "PlayerEntry",

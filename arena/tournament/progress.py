@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from arena.records import GameRecord, recorded_game
 
 if TYPE_CHECKING:
-    from arena.tournament.schedule import GameSpec
+    from arena.competition.jobs import GameJob
 
 __all__ = ["PRIOR_GAMES", "SLOPE_RANGE", "Progress", "clock", "count_eta_s", "key_and_prior",
            "measured_s", "record_key_and_prior", "thinking_s"]
@@ -151,7 +151,7 @@ class Progress:
         return Progress(boards, run_s)
 
     @classmethod
-    def start(cls, todo: Iterable[GameSpec], stored: Iterable[GameRecord],
+    def start(cls, todo: Iterable[GameJob], stored: Iterable[GameRecord],
               timeout_s: float) -> Progress:
         """A run that plays `todo` after the games of an earlier run, `stored` (which refine
         the costs by their measured durations)."""

@@ -5,7 +5,7 @@
 (`arena.results.store`), checked
    against the config's fingerprint; only games not stored yet are played (resume);
 2. the games run on an `Executor` (default `LocalExecutor`, one pinned worker per core; with a
-   `scheduler`, `arena.tournament.dask_executor.DaskExecutor` on a Dask cluster); the
+   `scheduler`, `arena.competition.dask_executor.DaskExecutor` on a Dask cluster); the
    parent stores each game the moment it arrives, shows a progress bar and logs to
    ``results/<name>/arena.log`` (workers' records reach it through the executor's log relay);
 3. the standings are recomputed from every stored game and written to ``standings.md`` and
@@ -32,6 +32,8 @@ from typing import TextIO
 from tqdm import tqdm
 
 from arena import __version__
+from arena.competition.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
+from arena.competition.jobs import GameJob
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
@@ -45,11 +47,10 @@ from arena.results.folder import code_section, read_standings, remove_results, w
 from arena.results.standings import Standings
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import TournamentConfig
-from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.tournament.openings import Judge
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.tournament.progress import Progress, key_and_prior
-from arena.tournament.schedule import GameSpec, make_schedule
+from arena.tournament.schedule import make_schedule
 from arena.wire.door import DOORS
 
 __all__ = ["FORFEIT", "TournamentOutcome", "default_results_dir", "forfeit_record",
@@ -167,7 +168,7 @@ def _refuse_changed(results_dir: Path, changed: dict[str, str]) -> None:
 
 
 
-def _labelled(game: GameSpec, record: GameRecord, name: str,
+def _labelled(game: GameJob, record: GameRecord, name: str,
               codes: dict[str, str]) -> GameRecord:
     """The record with its labels in the run (game id, round, display names, code)."""
     return record.labelled(game_id=game.game_id, tournament=name, round=game.round,
@@ -176,7 +177,7 @@ def _labelled(game: GameSpec, record: GameRecord, name: str,
                            pair_id=game.pair_id)
 
 
-def forfeit_record(game: GameSpec, config: TournamentConfig,
+def forfeit_record(game: GameJob, config: TournamentConfig,
                    broken: dict[str, str]) -> GameRecord:
     """The record of a game that a bot which fails to load forfeits (`broken_bots: forfeit`):
     a crash of that bot (the first one, when both are broken) with no moves, its load error as
@@ -215,7 +216,7 @@ def forfeit_section(store: ResultStore) -> str:
             "| player | error |\n|---|---|\n" + rows + "\n")
 
 
-def _store_forfeits(store: ResultStore, forfeited: list[GameSpec], config: TournamentConfig,
+def _store_forfeits(store: ResultStore, forfeited: list[GameJob], config: TournamentConfig,
                     codes: dict[str, str]) -> int:
     """Store the forfeited games not stored yet; how many."""
     broken = dict(config.broken)
@@ -264,7 +265,7 @@ def _bind(store: ResultStore, config: TournamentConfig, scheduled: int,
 def _executor(config: TournamentConfig, results_dir: Path, isolation: Isolation) -> Executor:
     """The Dask executor when the config names a scheduler, else the local one."""
     if config.scheduler:
-        from arena.tournament.dask_executor import DaskExecutor  # imports Dask: only if used
+        from arena.competition.dask_executor import DaskExecutor  # imports Dask: only if used
 
         log.info("event=dask scheduler=%s (the cluster's workers decide the parallelism; "
                  "workers=%d is not used)", config.scheduler, config.workers)
@@ -305,7 +306,7 @@ class _Tally:
         self.overloaded_games += bool(incidents)
 
 
-def _play(store: ResultStore, executor: Executor, todo: list[GameSpec],
+def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
           config: TournamentConfig, codes: dict[str, str], quiet: bool) -> _Tally:
     """Play `todo`, storing each game the moment it arrives, with a progress bar whose fraction
     and ETA weigh each game by its expected cost (`arena.tournament.progress`)."""

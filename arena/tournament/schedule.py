@@ -6,7 +6,7 @@ include a challenger are played (challengers against everyone, challengers among
 once), so one new bot against n others costs O(n) games, not O(n^2).
 
 The two games of a pairing on one board in one round (one with each player first) form a
-**game pair** (`GameSpec.pair_id`). With `openings:` in the config both start from the round's
+**game pair** (`GameJob.pair_id`). With `openings:` in the config both start from the round's
 opening on that board (the same opening for every pairing, so all players face the same
 starts); without it, from the empty board.
 
@@ -22,10 +22,10 @@ slow game. The sort is stable: games of equal cost keep the order they are made 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
+from arena.competition.jobs import GameJob
 from arena.competition.pairing import Gauntlet, RoundRobin
 from arena.errors import UsageError
 from arena.games import make_game
@@ -33,42 +33,10 @@ from arena.records import recorded_game
 from arena.tournament.config import TournamentConfig
 from arena.tournament.openings import Judge, OpeningStream, parse_suite, random_opening
 
-__all__ = ["SEED_BITS", "GameSpec", "game_id", "game_seed", "make_schedule", "pairings"]
+__all__ = ["SEED_BITS", "game_id", "game_seed", "make_schedule", "pairings"]
 
 #: game seeds are in 0 .. 2**31-1: fine for random.Random, numpy and a Java int
 SEED_BITS = 31
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One scheduled game: who plays first (p1) and second (p2) on which board."""
-
-    game_id: str
-    M: int
-    N: int
-    K: int
-    round: int  # 1-based
-    p1: str  # display names
-    p2: str
-    spec1: str  # SPECs
-    spec2: str
-    seed: int
-    options1: Mapping[str, Any] = field(default_factory=dict)
-    options2: Mapping[str, Any] = field(default_factory=dict)
-    opening: tuple[int, ...] = ()  # columns played before the bots move
-    pair_id: str = ""  # the game pair (same board, round, pairing and opening)
-    #: another game than Connect-X (M, N, K are then 0) and its parameters
-    game: str = "connectx"
-    params: tuple[tuple[str, int], ...] = ()
-    opening_texts: tuple[str, ...] = ()  # another game's opening (random legal plies)
-
-    @property
-    def board(self) -> tuple[int, int, int]:
-        return (self.M, self.N, self.K)
-
-    @property
-    def cells(self) -> int:
-        return self.M * self.N
 
 
 def game_id(M: int, N: int, K: int, round_: int, p1: str, p2: str,
@@ -130,19 +98,20 @@ def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...],
 
 
 def make_schedule(config: TournamentConfig, judge: Judge | None = None,
-                  game_judge: Judge | None = None) -> list[GameSpec]:
+                  game_judge: Judge | None = None) -> list[GameJob]:
     """Every game of the tournament, dearest first (by the game's own cost); `judge` judges
     generated openings (`arena.tournament.openings`), `game_judge` another game's (None: the
     rules' check only). Raises UsageError on an id clash."""
-    games: list[GameSpec] = []
-    seen: dict[str, GameSpec] = {}
+    games: list[GameJob] = []
+    seen: dict[str, GameJob] = {}
     opening_for = (_openings(config, judge) if config.is_connectx
                    else (lambda board, r: ()))  # another game: `_game_opening`
     # Connect-X: its boards; another game: its parameter sets (board 0x0x0, no openings)
     variants: list[tuple[tuple[int, int, int], tuple[tuple[str, int], ...] | None]] = (
         [(b, None) for b in config.boards] if config.is_connectx
         else [((0, 0, 0), p) for p in config.param_sets])
-    cost = {v: _cost(config.game, *v) for v in variants}
+    rules = {v: recorded_game(config.game, *v[0], v[1] or ()) for v in variants}
+    cost = {v: g.cost() for v, g in rules.items()}
     costs: list[float] = []  # of each game in `games`
     for a, b in pairings(config):
         for (M, N, K), params in variants:
@@ -152,13 +121,13 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
                 texts = () if params is None or vname is None else _game_opening(
                     config, params, vname, r, game_judge)
                 pair = game_id(M, N, K, r, a.name, b.name, vname)
+                game = rules[(M, N, K), params]
                 for first, second in ((a, b), (b, a)):
                     gid = game_id(M, N, K, r, first.name, second.name, vname)
-                    g = GameSpec(gid, M, N, K, r, first.name, second.name, first.spec,
-                                 second.spec, game_seed(config.seed, gid),
-                                 dict(first.options), dict(second.options), opening=opening,
-                                 pair_id=pair, game=config.game, params=params or (),
-                                 opening_texts=texts)
+                    g = GameJob(gid, game, first.name, second.name, first.spec, second.spec,
+                                game_seed(config.seed, gid), dict(first.options),
+                                dict(second.options), game.texts_of_record(opening, texts),
+                                round=r, pair_id=pair)
                     if gid in seen:  # only possible with names containing '-'
                         raise UsageError(
                             f"{config.path}: players: names {first.name!r} and "
@@ -171,9 +140,3 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
     order = sorted(range(len(games)), key=lambda i: -costs[i])
     return [games[i] for i in order]
 
-
-def _cost(game: str, board: tuple[int, int, int],
-          params: tuple[tuple[str, int], ...] | None) -> float:
-    """The expected cost of one game of a variant (a Connect-X board, or another game's
-    parameter set), as the game itself rates it, from the fields a scheduled game holds."""
-    return recorded_game(game, *board, params or ()).cost()

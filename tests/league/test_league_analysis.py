@@ -23,8 +23,8 @@ from arena.league.analysis import (
     student_games,
 )
 from arena.league.config import parse_config
+from arena.league.feed import run_worker
 from arena.league.standings import game_record
-from arena.league.worker import run_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 L0 = (ROOT / "players" / "L0.py").read_bytes()
@@ -167,3 +167,35 @@ def test_the_budgeted_oracle_stops_searching_once_spent() -> None:
     assert oracle.keeps([], 3, 1, 10**9) is None
     assert oracle.estimate([], 10.0) == (0.0, 0, False)
     assert oracle.book([]) == inner.book([])  # the book is a look-up, always answered
+
+
+def test_the_servers_games_are_analysed_in_a_process_of_their_own(tmp_path: Path) -> None:
+    """The server's rating games (`arena.league.feed`, the tournament's executor) analyse the
+    lost games of each stored pair in an analysis process of their own."""
+    import os
+    import time
+
+    from arena.league.feed import start_workers
+
+    d = make_league(tmp_path, "analysis_budget_s: 1.0\n")
+    games = start_workers(d, 1, None, None, oracle_factory=analysis_oracle,
+                          announce=lambda line: None)
+    deadline_s = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline_s:
+            lg = League.open(d)
+            try:
+                lost = lost_by_ann(lg)
+                analysed = {r[0] for r in lg.conn.execute("SELECT game_id FROM analyses")}
+                played = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            finally:
+                lg.conn.close()
+            if played == 4 and analysed == {gid for gid, _ in lost}:
+                break
+            time.sleep(0.2)
+    finally:
+        games.stop()
+    assert games.analysis is not None and games.analysis.proc.pid != os.getpid()
+    assert not games.analysis.proc.is_alive()  # stopped with the games
+    assert played == 4 and lost, "random moves against L1 lost no game"
+    assert analysed == {gid for gid, _ in lost}  # the lost ones, only those

@@ -20,10 +20,11 @@ from arena.commands import opening_judge
 from arena.league import League
 from arena.league.checks import check_next
 from arena.league.config import parse_config
+from arena.league.feed import run_worker
 from arena.league.final import final_status, final_tournament, plan_final, start_final
 from arena.league.standings import game_record, leaderboard
 from arena.league.web.app import create_app
-from arena.league.worker import plan_next, run_worker
+from arena.league.worker import plan_next
 from tests.helpers import wait_finished
 from tests.league.web.conftest import csrf_of
 

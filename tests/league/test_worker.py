@@ -1,5 +1,6 @@
-"""The league's rating games (`arena.league.worker`): what is played next, leases, openings,
-worker processes that survive `kill -9` of one of them, and pairs played on a Dask cluster."""
+"""The league's rating games (`arena.league.worker`, `arena.league.feed`): what is played next,
+leases, openings, worker processes that survive `kill -9` of one of them, and pairs played on a
+Dask cluster."""
 
 from __future__ import annotations
 
@@ -15,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from arena.league import League
+from arena.league.feed import run_worker, start_workers
 from arena.league.rating import versus_previous
 from arena.league.standings import game_record, record_game, standings
 from arena.league.worker import (
-    DaskWorkers,
-    LocalWorkers,
     _alive,
     _Openings,
     claim,
@@ -29,7 +29,6 @@ from arena.league.worker import (
     queue_state,
     reap_dead,
     release,
-    run_worker,
     settings_for,
     store_pair,
 )
@@ -170,15 +169,15 @@ def test_kill_9_of_a_worker_loses_no_game_and_replays_its_pair(tmp_path: Path) -
     lg = make_league(tmp_path, {"ann": SLOW, "bob": SLOW}, pairs=1, most=1)
     d = lg.dir
     lg.conn.close()
-    workers = LocalWorkers(d, 1, poll_s=0.1)
+    workers = start_workers(d, 1, None, None, announce=lambda line: None)
     try:
-        pid = wait_for(lambda: workers.pids()[0] if count(
+        pid = wait_for(lambda: (workers.pids() or [None])[0] if count(
             d, "SELECT COUNT(*) FROM leases") else None)
         time.sleep(0.5)  # inside the first game of the pair
         assert count(d, "SELECT COUNT(*) FROM games") == 0
         os.kill(pid, signal.SIGKILL)
         wait_for(lambda: workers.restarts >= 1, 10)
-        assert workers.pids()[0] != pid
+        wait_for(lambda: workers.pids() and workers.pids()[0] != pid, 10)
         # ann and bob each play one pair (they meet, or each meets L0): all stored, once
         wait_for(lambda: plan_next_is_none(d) and not count(d, "SELECT COUNT(*) FROM leases"),
                  120)
@@ -208,8 +207,10 @@ def test_workers_die_with_their_server(tmp_path: Path) -> None:
     playing beside the next server's workers)."""
     lg = make_league(tmp_path, {"ann": SLOW}, pairs=1, most=1)
     lg.conn.close()
-    code = ("import sys, time; from arena.league.worker import LocalWorkers; "
-            "w = LocalWorkers(sys.argv[1], 2); print(*w.pids(), flush=True); time.sleep(600)")
+    code = ("import sys, time; from arena.league.feed import start_workers; "
+            "w = start_workers(sys.argv[1], 2, None, None)\n"
+            "while len(w.pids()) < 2: time.sleep(0.05)\n"
+            "print(*w.pids(), flush=True); time.sleep(600)")
     server = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "lg")],
                               stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None
@@ -225,14 +226,20 @@ distributed = pytest.importorskip(
     "distributed", reason="`distributed` is not installed (pip install 'cxarena[dask]')")
 
 
-def test_pairs_played_on_a_dask_cluster(tmp_path: Path) -> None:
+def test_pairs_played_on_a_dask_cluster(tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Dask executor of tournaments plays the league's pairs; the versions' files travel
+    with their games (the workers write them in their own folder)."""
+    from arena.competition.dask_worker import CORE_LOCK_DIR_ENV
+
+    monkeypatch.setenv(CORE_LOCK_DIR_ENV, str(tmp_path / "core-locks"))  # the workers' cores
     lg = make_league(tmp_path, {"ann": L0, "bob": L0}, pairs=1, most=1)
     d = lg.dir
     lg.conn.close()
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   silence_logs=40) as cluster:
-        pool = DaskWorkers(d, cluster.scheduler_address, JUDGE)
+        pool = start_workers(d, None, cluster.scheduler_address, JUDGE)
         try:
             wait_for(lambda: plan_next_is_none(d)
                      and not count(d, "SELECT COUNT(*) FROM leases"), 120)
@@ -244,3 +251,22 @@ def test_pairs_played_on_a_dask_cluster(tmp_path: Path) -> None:
     rec = game_record(lg, 1)
     assert rec is not None and rec.player1 in ("ann v1", "bob v1", "L0")
     assert {r.user for r in standings(lg)} == {"ann", "bob"}
+
+
+def test_new_settings_of_play_start_new_workers(tmp_path: Path) -> None:
+    """`cxarena league config` takes effect at once: a pair claimed under other settings than
+    the executor's is given back and the source finishes (its games in flight are played), so
+    that the server starts an executor with the new settings."""
+    from arena.league.feed import LeagueSource
+
+    lg = make_league(tmp_path, {"ann": L0})
+    source = LeagueSource(lg.dir, None, announce=lambda line: None)
+    source.settings_key = (lg.config.timeout_s, lg.config.isolation)
+    first = source.take()
+    assert first is not None and not source.finished
+    assert source.take() is not None  # the pair's second game
+    source.settings_key = (lg.config.timeout_s + 1.0, lg.config.isolation)
+    assert source.take() is None and source.changed and source.finished
+    assert count(lg.dir, "SELECT COUNT(*) FROM leases") == 1  # only the pair in flight
+    source.close()
+    assert count(lg.dir, "SELECT COUNT(*) FROM leases") == 0

@@ -47,7 +47,7 @@ WORKER = ZOMBIES + textwrap.dedent("""\
     import sys
     from pathlib import Path
 
-    from arena.league.worker import run_worker
+    from arena.league.feed import run_worker
 
     stored = run_worker(Path(sys.argv[1]), None, max_pairs=int(sys.argv[2]))
     print(stored, len(zombies()), " ".join(zombies()))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.competition.cores import usable_cores
 from arena.errors import UsageError
 from arena.tournament.config import load_config
-from arena.tournament.cores import usable_cores
 from tests.conftest import ROOT
 
 NO_PLAYER = "from arena.player import CXPlayer\n\nclass NotABot:\n    pass\n"

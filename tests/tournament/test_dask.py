@@ -1,4 +1,4 @@
-"""Tournaments on Dask (`arena.tournament.dask_executor`), with real clusters on 127.0.0.1:
+"""Tournaments on Dask (`arena.competition.dask_executor`), with real clusters on 127.0.0.1:
 a LocalCluster of two single-threaded worker processes stores the same games as the local
 executor; a `dask scheduler` + two `dask worker` processes survive a worker SIGKILLed
 mid-game (every game stored once, no bot charged); a worker whose copy of a bot differs is
@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 
 from arena.cli import main
+from arena.competition.cores import usable_core_ids
+from arena.competition.dask_worker import CORE_LOCK_DIR_ENV, claim_cores
 from arena.errors import UsageError
 from arena.results.store import ResultStore
 from arena.tournament.config import load_config
-from arena.tournament.cores import usable_core_ids
-from arena.tournament.dask_worker import CORE_LOCK_DIR_ENV, claim_cores
 from arena.tournament.run import match_settings, run_tournament
 from arena.tournament.schedule import make_schedule
 from tests.helpers import JUDGE, SLEEPY, db_count, wait_gone
@@ -129,8 +129,8 @@ def test_local_cluster_stores_the_same_games_as_the_local_executor(
 # ------------------------------------------------------------ (3) a worker's bot differs
 @needs_two_cores
 def test_a_worker_whose_bot_differs_is_refused(local_cluster: Any, tmp_path: Path) -> None:
-    from arena.tournament.dask_executor import DaskExecutor
-    from arena.tournament.dask_worker import worker_fingerprints
+    from arena.competition.dask_executor import DaskExecutor
+    from arena.competition.dask_worker import worker_fingerprints
 
     bot = tmp_path / "sleepy.py"
     bot.write_text(SLEEPY.replace("delay_s = 0.05", "delay_s = 0.0"))
@@ -248,7 +248,7 @@ def loopback_cluster(tmp_path: Path) -> Iterator[LoopbackCluster]:
 
 def test_a_worker_killed_mid_game_is_replayed_and_no_bot_is_charged(
         loopback_cluster: LoopbackCluster, tmp_path: Path) -> None:
-    from arena.tournament.dask_executor import DaskExecutor
+    from arena.competition.dask_executor import DaskExecutor
 
     address = loopback_cluster.start(workers=2)
     bot = tmp_path / "sleepy.py"
@@ -331,14 +331,15 @@ def test_scheduler_key_and_flag(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_unreachable_scheduler_is_one_clear_error(tmp_path: Path) -> None:
-    from arena.tournament.dask_executor import DaskExecutor
-    from arena.tournament.schedule import GameSpec
+    from arena.competition.dask_executor import DaskExecutor
+    from arena.competition.jobs import GameJob
+    from arena.records import recorded_game
 
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     ex = DaskExecutor(None, f"tcp://127.0.0.1:{port}", connect_timeout_s=1.0)
-    game = GameSpec("g", 4, 4, 3, 1, "L0", "L1", "L0", "L1", 0)
+    game = GameJob("g", recorded_game("connectx", 4, 4, 3, ()), "L0", "L1", "L0", "L1", 0)
     with pytest.raises(UsageError, match=r"cannot connect to a Dask scheduler .*dask worker"):
         next(ex.run([game]))
 
@@ -347,7 +348,7 @@ def test_a_worker_without_a_free_core_closes_itself(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
 
-    from arena.tournament import dask_worker as dx
+    from arena.competition import dask_worker as dx
 
     monkeypatch.setenv(CORE_LOCK_DIR_ENV, str(tmp_path))
     taken = claim_cores(len(usable_core_ids()), str(tmp_path))  # other workers hold them all
@@ -381,7 +382,7 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
     """The scheduler is SIGKILLed mid-run (its workers exit, as Dask's do) and started again
     on the same port with new workers, as a supervisor would: the coordinator reconnects,
     submits the lost games again and finishes; nobody is charged."""
-    from arena.tournament.dask_executor import DaskExecutor
+    from arena.competition.dask_executor import DaskExecutor
 
     address = loopback_cluster.start(workers=2)
     port = int(address.rsplit(":", 1)[1])
@@ -428,10 +429,11 @@ def test_a_scheduler_restart_replays_the_games_in_flight(
 
 
 def test_the_worker_check_sees_every_change_and_names_what_is_missing(tmp_path: Path) -> None:
+    from arena.competition import dask_worker as dx
+    from arena.competition.jobs import GameJob
     from arena.entrants.fingerprint import code_fingerprint
     from arena.entrants.specs import parse_spec
-    from arena.tournament import dask_worker as dx
-    from arena.tournament.schedule import GameSpec
+    from arena.records import recorded_game
 
     bot = tmp_path / "mine.py"
     bot.write_text(SLEEPY)
@@ -443,9 +445,11 @@ def test_the_worker_check_sees_every_change_and_names_what_is_missing(tmp_path: 
     after = dx._local_fingerprint(str(bot))
     assert after != before and after == code_fingerprint(parse_spec(str(bot)))
 
-    game = GameSpec("g", 4, 4, 3, 1, "L0", "mine", "L0", str(bot), 0)
+    game = GameJob("g", recorded_game("connectx", 4, 4, 3, ()), "L0", "mine", "L0", str(bot),
+                   0)
     expected = dx.worker_fingerprints(["L0", str(bot)])
     assert dx._check_code(game, expected, "worker W") == ""
-    gone = GameSpec("g", 4, 4, 3, 1, "L0", "gone", "L0", str(tmp_path / "gone.py"), 0)
+    gone = GameJob("g", recorded_game("connectx", 4, 4, 3, ()), "L0", "gone", "L0",
+                   str(tmp_path / "gone.py"), 0)
     problem = dx._check_code(gone, expected, "worker W")
     assert problem.startswith(f"bot gone ({tmp_path / 'gone.py'}) cannot be found on worker W")

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.executor import Executor, GameOutcome, LocalExecutor, PlayFn
+from arena.competition.executor import Executor, GameOutcome, LocalExecutor, PlayFn
+from arena.competition.jobs import GameJob
 from arena.tournament.run import run_tournament
-from arena.tournament.schedule import GameSpec, make_schedule
+from arena.tournament.schedule import make_schedule
 from tests.helpers import JUDGE, fake_record
 from tests.helpers import tournament_config as config
 
@@ -32,7 +33,7 @@ class LockSettings:
 
 @contextlib.contextmanager
 def lock_runner(settings: LockSettings) -> Iterator[PlayFn]:
-    def play(g: GameSpec) -> object:
+    def play(g: GameJob) -> object:
         free = HELD.acquire(timeout=2.0)  # a forked copy of a held lock never comes free
         if free:
             HELD.release()
@@ -58,7 +59,7 @@ def test_workers_do_not_inherit_the_parents_threads(tmp_path: Path) -> None:
 class OverloadedExecutor(Executor):
     """Plays nothing: reports each game with one overload incident in its record."""
 
-    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
+    def run(self, games: Sequence[GameJob]) -> Generator[GameOutcome, None, None]:
         for g in games:
             yield GameOutcome(g, fake_record(g, overload=["selectColumn (move 3): ... "
                                                           "(overloaded)"]))

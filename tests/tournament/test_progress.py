@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.executor import Executor, GameOutcome
+from arena.competition.executor import Executor, GameOutcome
+from arena.competition.jobs import GameJob
 from arena.tournament.progress import (
     Progress,
     count_eta_s,
@@ -25,7 +26,7 @@ from arena.tournament.progress import (
     record_key_and_prior,
 )
 from arena.tournament.run import run_tournament
-from arena.tournament.schedule import GameSpec, make_schedule
+from arena.tournament.schedule import make_schedule
 from tests.helpers import JUDGE, fake_record
 from tests.helpers import tournament_config as config
 
@@ -245,7 +246,7 @@ class TimedExecutor(Executor):
         self.capsys = capsys
         self.bar_before_last = ""
 
-    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
+    def run(self, games: Sequence[GameJob]) -> Generator[GameOutcome, None, None]:
         for n, g in enumerate(games):
             if n == len(games) - 1:
                 self.bar_before_last = self.capsys.readouterr().err

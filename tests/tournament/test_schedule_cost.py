@@ -10,10 +10,11 @@ import hashlib
 
 import pytest
 
+from arena.competition.jobs import GameJob
 from arena.games import make_game
 from arena.limits import Limits
 from arena.tournament.config import PlayerEntry, TournamentConfig
-from arena.tournament.schedule import GameSpec, make_schedule
+from arena.tournament.schedule import make_schedule
 from tests.helpers import tournament_config
 
 
@@ -24,7 +25,7 @@ def _game_config(game: str, param_sets: list[dict[str, int]]) -> TournamentConfi
                             param_sets=tuple(tuple(sorted(p.items())) for p in param_sets))
 
 
-def _cost(g: GameSpec) -> float:
+def _cost(g: GameJob) -> float:
     return make_game(g.game, dict(g.params)).cost()
 
 

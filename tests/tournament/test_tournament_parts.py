@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from arena.competition.executor import LocalExecutor, PlayFn, usable_core_ids
+from arena.competition.jobs import GameJob
 from arena.errors import UsageError
 from arena.records import GameRecord
 from arena.tournament.config import PlayerEntry
-from arena.tournament.executor import LocalExecutor, PlayFn, usable_core_ids
-from arena.tournament.schedule import GameSpec, game_id, game_seed, make_schedule
+from arena.tournament.schedule import game_id, game_seed, make_schedule
 from tests.helpers import JUDGE, fake_record
 from tests.helpers import SCHEDULE_BOARDS as BOARDS
 from tests.helpers import tournament_config as config
@@ -91,7 +92,7 @@ def fake_runner(settings: FakeSettings) -> Iterator[PlayFn]:
     marks = Path(settings.marks)
     (marks / f"enter-{os.getpid()}").touch()
 
-    def play(g: GameSpec) -> GameRecord:
+    def play(g: GameJob) -> GameRecord:
         deadline_s = time.monotonic() + 60
         while (len(list(marks.glob("enter-*"))) < settings.barrier
                and time.monotonic() < deadline_s):

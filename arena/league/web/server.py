@@ -26,11 +26,12 @@ from pathlib import Path
 import uvicorn
 
 from arena.league import League, LeagueError
+from arena.league.analysis import OracleFactory
 from arena.league.checks import claim_check, prune_trees, requeue_interrupted, run_claimed
 from arena.league.config import CONFIG_FILE
+from arena.league.feed import start_workers
 from arena.league.final import final_at_deadline
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
-from arena.league.worker import start_workers
 from arena.referee.sandbox import resolve
 from arena.tournament.openings import Judge
 
@@ -144,8 +145,10 @@ class _Workers:
     """The check thread of this process and the game workers (`arena.league.worker`)."""
 
     def __init__(self, directory: Path, workers: int | None, scheduler: str | None,
-                 judge: Judge | None, strict: bool = True) -> None:
-        self.games = start_workers(directory, workers, scheduler, judge, strict)
+                 judge: Judge | None, strict: bool = True,
+                 oracle_factory: OracleFactory | None = None) -> None:
+        self.games = start_workers(directory, workers, scheduler, judge, strict,
+                                   oracle_factory)
         self.checks = CheckPool(directory)
 
     def stop(self) -> None:
@@ -163,12 +166,14 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
           workers: int | None = None, scheduler: str | None = None,
           unsafe_no_isolation: bool = False,
           announce: Callable[[str], None] = print, judge: Judge | None = None,
-          forwarded_allow_ips: str | None = None) -> None:
+          forwarded_allow_ips: str | None = None,
+          oracle_factory: OracleFactory | None = None) -> None:
     """Run the web app and the workers until interrupted. Port 0 picks a free port; the address
     is announced ("league: open http://...") once the server listens. `judge` judges the
     openings of rating games (None: every pair starts from the empty board).
     `forwarded_allow_ips`: the reverse proxy whose X-Forwarded-For header names the client;
-    None trusts no forwarded header (the client is the TCP peer)."""
+    None trusts no forwarded header (the client is the TCP peer). `oracle_factory`: the search
+    that analyses the rating games a student lost (None: no analyses)."""
 
 
     directory = Path(directory)
@@ -185,7 +190,8 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000,
     sock.bind((host, port))
     sock.listen(128)
     bound = sock.getsockname()[1]
-    pool = _Workers(directory, workers, scheduler, judge, strict=not unsafe_no_isolation)
+    pool = _Workers(directory, workers, scheduler, judge, strict=not unsafe_no_isolation,
+                    oracle_factory=oracle_factory)
     shown = f"[{host}]" if ":" in host else host
     try:
         # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise, which would let

@@ -12,10 +12,10 @@ from starlette.testclient import TestClient
 
 from arena.league import League
 from arena.league.checks import check_next
+from arena.league.feed import run_worker
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.league.web.security import LoginLimiter
-from arena.league.worker import run_worker
 from tests.league.web.conftest import L0, Fixture, csrf_of
 
 

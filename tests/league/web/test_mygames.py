@@ -27,8 +27,9 @@ from starlette.testclient import TestClient
 from arena.commands import analysis_oracle
 from arena.league import League
 from arena.league.analysis import cached_analysis, first_blunder
+from arena.league.feed import run_worker
 from arena.league.web.app import create_app
-from arena.league.worker import plan_next, run_worker
+from arena.league.worker import plan_next
 from tests.helpers import browser, log_in  # noqa: F401 (fixture)
 from tests.league.web.conftest import ROOT, csrf_of
 from tests.league.web.server_proc import start_server

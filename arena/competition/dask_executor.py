@@ -1,17 +1,22 @@
-"""Tournaments across machines: `DaskExecutor` plays the games as Dask distributed tasks.
+"""Games across machines: `DaskExecutor` plays the games as Dask distributed tasks (a
+tournament's schedule, or the league's rating games as its source hands them out).
 
 Dask (`distributed`, the optional extra ``cxarena[dask]``) supplies the scheduler, the workers
 on the lab's machines (``dask scheduler``, ``dask worker``), the transport and the replay of the
 tasks of a worker that died. This module adds what a fair tournament needs on top of it:
 
-Coordinator (the machine that runs ``cxarena tournament CONFIG --scheduler tcp://HOST:8786``):
+Coordinator (the machine that runs ``cxarena tournament CONFIG --scheduler tcp://HOST:8786``,
+or ``cxarena league serve DIR --scheduler ...``):
 - submits the schedule in order (longest games first) through a window of about two tasks per
   worker thread (the rest wait on the coordinator, so the scheduler stays light and a run of
-  85,000 games never has more than a few dozen tasks in Dask at once);
+  85,000 games never has more than a few dozen tasks in Dask at once); a source (`JobSource`)
+  is asked for a game whenever the window has room;
 - yields each game as it finishes; `run.py` commits it to SQLite at once, so the coordinator is
-  the only writer; a game id is yielded at most once, however often Dask ran its task;
+  the only writer; a game taken is yielded at most once, however often Dask ran its task;
 - computes each bot's code fingerprint (`arena.entrants.fingerprint`) once and sends it with
-  every game;
+  every game (a fixed list's bots before the first game, a source's as their games come); a
+  bot whose files travel with its game (`GameJob.files1`, the league's versions) is written on
+  the worker and checked against the coordinator's copy;
 - machinery faults are never a bot's: a dead worker's task is replayed by Dask elsewhere (a game
   that kills `distributed.scheduler.allowed-failures` + 1 workers comes back as a harness error);
   if the scheduler connection is lost (network, scheduler restart) every game in flight is
@@ -19,7 +24,7 @@ Coordinator (the machine that runs ``cxarena tournament CONFIG --scheduler tcp:/
   `reconnect_timeout_s`).
 
 Worker (any ``dask worker`` process that has cxarena and the bots installed; the code is in
-`arena.tournament.dask_worker`):
+`arena.competition.dask_worker`):
 - `CxarenaWorkerPlugin` (registered by the coordinator, idempotent) claims one core of the
   machine per worker thread with an exclusive `flock` on ``<lock dir>/core-<id>.lock``, held
   for the worker process's life (the kernel releases it when the process dies, even by
@@ -52,31 +57,34 @@ bot. This module imports without `distributed` (its worker plugin base is then `
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import queue
 import sys
+import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.errors import UsageError
-from arena.referee.referee import MatchSettings
-from arena.tournament.dask_worker import (
+from arena.competition.dask_worker import (
     PLUGIN_NAME,
     CxarenaWorkerPlugin,
     TaskResult,
     play_game,
     worker_fingerprints,
 )
-from arena.tournament.executor import Executor, GameOutcome
-from arena.tournament.schedule import GameSpec
+from arena.competition.executor import Executor, GameOutcome, as_source
+from arena.competition.jobs import GameJob, JobSource
+from arena.entrants.specs import SpecError
+from arena.errors import UsageError
+from arena.referee.referee import MatchSettings
 
 __all__ = ["DaskExecutor"]
 
-log = logging.getLogger("arena.tournament.dask")
+log = logging.getLogger("arena.competition.dask")
 
 #: how long the coordinator waits to connect to the scheduler at the start
 CONNECT_TIMEOUT_S = 15.0
@@ -92,7 +100,7 @@ GATHER_TIMEOUT_S = 60.0
 
 @dataclass
 class _InFlight:
-    game: GameSpec
+    game: GameJob
     priority: int
     future: Any
 
@@ -174,28 +182,37 @@ class DaskExecutor(Executor):
                          "command to resume")
 
     # ------------------------------------------------------------------------ run
-    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
-        if not games:
+    def run(self, games: Sequence[GameJob] | JobSource,
+            stop: threading.Event | None = None) -> Generator[GameOutcome, None, None]:
+        source = as_source(games)
+        stop = stop or threading.Event()
+        if source.finished:
             return
         self._client = self._connect(self.connect_timeout_s)
-        expected = self.fingerprints
-        if expected is None:
+        expected: dict[str, str] = dict(self.fingerprints or {})
+        if self.fingerprints is None and isinstance(games, Sequence):
+            # a fixed list: every bot's fingerprint at once (a missing bot stops the run
+            # before any game); a source's bots are fingerprinted as their games come
             expected = worker_fingerprints(sorted({s for g in games
                                                    for s in (g.spec1, g.spec2)}))
         done_q: queue.Queue[Any] = queue.Queue()
         self._done_q = done_q
-        todo: deque[tuple[int, GameSpec]] = deque(enumerate(games))
+        todo: deque[tuple[int, GameJob]] = deque()  # games cancelled by the cluster
+        serial = itertools.count()  # the n-th game taken: its priority and its identity
         inflight: dict[str, _InFlight] = {}
-        yielded: set[str] = set()
-        resubmits: dict[str, int] = {}
+        yielded: set[int] = set()
+        resubmits: dict[int, int] = {}
         threads, threads_at = self._threads(), time.monotonic()
         try:
-            while todo or inflight:
+            while (todo or inflight or not source.finished) and not stop.is_set():
                 if getattr(self._client, "status", "closed") != "running":
                     self._reconnect()  # the notices of the cancelled tasks follow
                 if time.monotonic() - threads_at > POLL_S:
                     threads, threads_at = self._threads(), time.monotonic()
-                self._top_up(todo, inflight, expected, done_q, threads)
+                for refused in self._top_up(source, serial, todo, inflight, expected, done_q,
+                                            threads):
+                    source.done(refused)  # a bot whose fingerprint cannot be computed here
+                    yield refused
                 try:
                     fut = done_q.get(timeout=POLL_S)
                 except queue.Empty:
@@ -206,17 +223,23 @@ class DaskExecutor(Executor):
                 outcome = self._outcome(entry, todo, inflight, resubmits)
                 if outcome is None:
                     continue
-                if outcome.game.game_id in yielded:
+                if entry.priority in yielded:
                     log.warning("game=%s event=duplicate: Dask ran it twice, ignored",
                                 outcome.game.game_id)
                     continue
-                yielded.add(outcome.game.game_id)
+                yielded.add(entry.priority)
+                source.done(outcome)
                 yield outcome
         finally:
             self._shutdown(inflight)
 
-    def _top_up(self, todo: deque[tuple[int, GameSpec]], inflight: dict[str, _InFlight],
-                expected: Mapping[str, str], done_q: queue.Queue[Any], threads: int) -> None:
+    def _top_up(self, source: JobSource, serial: Iterator[int],
+                todo: deque[tuple[int, GameJob]], inflight: dict[str, _InFlight],
+                expected: dict[str, str], done_q: queue.Queue[Any],
+                threads: int) -> list[GameOutcome]:
+        """Submit games until the window is full (those cancelled by the cluster first);
+        returns the outcomes of the games that could not be submitted (a bot's fingerprint
+        cannot be computed here)."""
         if threads == 0 and not self._warned_idle:
             self._warned_idle = True
             log.warning("event=no-workers scheduler=%s: waiting for Dask workers",
@@ -225,11 +248,27 @@ class DaskExecutor(Executor):
                   f"`dask worker {self.scheduler} --nworkers $(nproc) --nthreads 1`",
                   file=sys.stderr, flush=True)
         window = max(2, 2 * threads + 2)
-        while todo and len(inflight) < window:
-            index, game = todo.popleft()
+        failed: list[GameOutcome] = []
+        while len(inflight) < window:
+            if todo:
+                index, game = todo.popleft()
+            else:
+                job = source.take()
+                if job is None:
+                    break
+                index, game = next(serial), job
+            try:
+                for spec in (game.spec1, game.spec2):
+                    if spec not in expected:
+                        expected.update(worker_fingerprints([spec]))
+            except SpecError as e:
+                log.error("game=%s event=not-submitted error=%s", game.game_id, e)
+                failed.append(GameOutcome(game, None, error=f"{type(e).__name__}: {e}"))
+                continue
             self._submit(index, game, inflight, expected, done_q)
+        return failed
 
-    def _submit(self, index: int, game: GameSpec, inflight: dict[str, _InFlight],
+    def _submit(self, index: int, game: GameJob, inflight: dict[str, _InFlight],
                 expected: Mapping[str, str], done_q: queue.Queue[Any]) -> None:
         key = f"cxarena-{self.token}-{game.game_id}-{uuid.uuid4().hex[:6]}"
         need = {s: expected[s] for s in (game.spec1, game.spec2)}
@@ -238,8 +277,8 @@ class DaskExecutor(Executor):
         inflight[key] = _InFlight(game, index, fut)
         fut.add_done_callback(done_q.put)
 
-    def _outcome(self, entry: _InFlight, todo: deque[tuple[int, GameSpec]],
-                 inflight: dict[str, _InFlight], resubmits: dict[str, int],
+    def _outcome(self, entry: _InFlight, todo: deque[tuple[int, GameJob]],
+                 inflight: dict[str, _InFlight], resubmits: dict[int, int],
                  ) -> GameOutcome | None:
         """The outcome of a task that is done, or None if its game goes back in the queue."""
         fut, game = entry.future, entry.game
@@ -276,7 +315,7 @@ class DaskExecutor(Executor):
             return GameOutcome(game, None, error=error)
         if status == "cancelled":  # the scheduler went away: play it again
             del inflight[fut.key]
-            n = resubmits[game.game_id] = resubmits.get(game.game_id, 0) + 1
+            n = resubmits[entry.priority] = resubmits.get(entry.priority, 0) + 1
             if n > MAX_RESUBMITS:
                 return GameOutcome(game, None, error=f"cancelled {n} times by the cluster "
                                    "(lost scheduler connection)")
@@ -304,7 +343,7 @@ class DaskExecutor(Executor):
             client.close(timeout=10)
 
 
-def _log_end(game: GameSpec, res: TaskResult) -> None:
+def _log_end(game: GameJob, res: TaskResult) -> None:
     rec = res.record
     assert rec is not None
     result = {1: game.p1, 2: game.p2}.get(rec.winner or 0, "draw")

@@ -5,7 +5,7 @@ on ``<lock dir>/core-<id>.lock``, held for the worker process's life), pins the 
 cores and stops Dask's statistical profiler; each claimed core has one long-lived game thread
 with its own `Referee`. `play_game` is the Dask task: it checks both bots' code fingerprints
 against the coordinator's, then hands the game to an idle game thread and waits. The
-coordinator (`arena.tournament.dask_executor`) runs on another machine; see its docstring.
+coordinator (`arena.competition.dask_executor`) runs on another machine; see its docstring.
 """
 
 from __future__ import annotations
@@ -27,19 +27,20 @@ import traceback
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future as ThreadFuture
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from arena.competition.executor import PlayFn, referee_runner
+from arena.competition.jobs import GameJob
 from arena.entrants.fingerprint import code_files, code_fingerprint
 from arena.entrants.specs import SpecError, parse_spec
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings
-from arena.tournament.executor import PlayFn, referee_runner
-from arena.tournament.schedule import GameSpec
 
 __all__ = ["CORE_LOCK_DIR_ENV", "PLUGIN_NAME", "WORKER_LOG_DIR_ENV", "CxarenaWorkerPlugin",
            "TaskResult", "claim_cores", "play_game", "worker_fingerprints"]
 
-log = logging.getLogger("arena.tournament.dask")
+log = logging.getLogger("arena.competition.dask")
 
 #: the name of the worker plugin on the Dask cluster
 PLUGIN_NAME = "cxarena"
@@ -116,7 +117,7 @@ def _pin_process(cores: set[int]) -> None:
 
 @dataclass
 class _Request:
-    game: GameSpec
+    game: GameJob
     settings: MatchSettings
     done: ThreadFuture[GameRecord]
 
@@ -192,7 +193,7 @@ class _WorkerGames:
     def cores(self) -> list[int]:
         return [core for core, _ in self.claims]
 
-    def play(self, game: GameSpec, settings: MatchSettings) -> tuple[GameRecord, int]:
+    def play(self, game: GameJob, settings: MatchSettings) -> tuple[GameRecord, int]:
         thread = self.idle.get()
         if not thread.is_alive():  # it died of a BaseException: a new one for its core
             index = self.threads.index(thread)
@@ -296,6 +297,13 @@ class CxarenaWorkerPlugin(_plugin_base()):  # type: ignore[misc]
         _close_worker_state()
 
 
+def _files_root() -> Path:
+    """Where a worker writes the bots' files that travel with their games."""
+    root = Path(tempfile.gettempdir()) / f"cxarena-files-{os.getuid()}"
+    root.mkdir(exist_ok=True)
+    return root
+
+
 def worker_fingerprints(specs: Sequence[str]) -> dict[str, str]:
     """The code fingerprint of each SPEC, as computed on this machine (raises SpecError)."""
     return {s: code_fingerprint(parse_spec(s)) for s in specs}
@@ -331,7 +339,7 @@ def _local_fingerprint(spec_text: str) -> str:
     return fp
 
 
-def _check_code(game: GameSpec, expected: Mapping[str, str], where: str) -> str:
+def _check_code(game: GameJob, expected: Mapping[str, str], where: str) -> str:
     """'' if both bots' code here matches the coordinator's fingerprints, else why not."""
     for name, spec_text in ((game.p1, game.spec1), (game.p2, game.spec2)):
         try:
@@ -348,7 +356,7 @@ def _check_code(game: GameSpec, expected: Mapping[str, str], where: str) -> str:
     return ""
 
 
-def play_game(game: GameSpec, settings: MatchSettings,
+def play_game(game: GameJob, settings: MatchSettings,
               expected: Mapping[str, str]) -> TaskResult:
     """The Dask task: check both bots' code, then play `game` on one of this worker's cores.
 
@@ -363,6 +371,12 @@ def play_game(game: GameSpec, settings: MatchSettings,
     try:
         if not state.cores:
             return TaskResult(game.game_id, None, _no_core_message(worker, state), state.host)
+        if game.files1 is not None or game.files2 is not None:
+            # bots whose files travel with the game (the league's versions): written here
+            # once, and checked against the coordinator's fingerprints of its own copy
+            here = game.with_files(_files_root())
+            expected = {here.spec1: expected[game.spec1], here.spec2: expected[game.spec2]}
+            game = here
         problem = _check_code(game, expected, where)
         if problem:
             log.error("game=%s event=refused %s", game.game_id, problem)

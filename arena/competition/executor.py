@@ -1,9 +1,11 @@
-"""Executors: the seam between a tournament's schedule and where its games are played.
+"""Executors: the one way to play a batch of games, for the tournament and the league.
 
-An `Executor` takes `GameSpec`s and yields a `GameOutcome` for each as soon as it finishes
-(in any order); closing the iterator early (Ctrl-C, an error in the consumer) stops the run and
-leaves no process behind. `LocalExecutor` is the implementation for one machine; a distributed
-engine can implement the same interface later.
+An `Executor` takes `GameJob`s (`arena.competition.jobs`: a fixed list, the tournament's
+schedule, or a `JobSource` asked for the next game whenever a worker is free, the league's
+rating pairs) and yields a `GameOutcome` for each as soon as it finishes (in any order);
+closing the iterator early (Ctrl-C, an error in the consumer) or setting its stop event stops
+the run and leaves no process behind. `LocalExecutor` is the implementation for one machine;
+`arena.competition.dask_executor.DaskExecutor` plays on a Dask cluster.
 
 `LocalExecutor` starts a pool of worker processes (default one per usable core) with the
 `forkserver` start method: a worker is forked from a small single-threaded server process, never
@@ -13,8 +15,11 @@ pinned to its own core (os.sched_setaffinity) and plays one game at a time with 
 runner (by default a `Referee` whose bots are pinned to that same core, so a worker's two bots
 share the core and never think at once). The parent hands out games one by one in schedule
 order, so the longest games (scheduled first) start first and the run does not end on a tail.
-A worker that dies (a harness bug, the OOM killer) is replaced and its game is tried once more;
-a game the harness cannot play comes back as a GameOutcome without a record.
+A worker is started when there is a game for it and lives while the source may still produce
+(an idle one waits for the next game). A worker that dies (a harness bug, the OOM killer) is
+replaced and its game is tried once more (`on_death` is told; one that keeps dying soon after
+its start is replaced after a backoff, 1 s doubling to 60 s); a game the harness cannot play
+comes back as a GameOutcome without a record.
 
 Workers ignore SIGINT (the parent decides) and turn SIGTERM into SystemExit, so `with
 Referee(...)` closes every bot process group on the way out. They also exit when the parent
@@ -25,7 +30,7 @@ Workers mark their environment with the run's tag (`RUN_ENV`, inherited by the b
 `reap_orphans` can kill the bots a run killed by SIGKILL left behind.
 
 The game runner is injectable (`runner=`): a callable that takes the match settings and returns
-a context manager yielding a "play one GameSpec -> GameRecord" function. Tests use runners that
+a context manager yielding a "play one GameJob -> GameRecord" function. Tests use runners that
 need no bot processes.
 """
 
@@ -39,6 +44,7 @@ import multiprocessing.connection as mpc
 import os
 import signal
 import threading
+import time
 import traceback
 from abc import ABC, abstractmethod
 from collections import deque
@@ -47,20 +53,20 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from arena.competition.cores import usable_core_ids
+from arena.competition.jobs import GameJob, GameOutcome, JobSource, SequenceSource
 from arena.entrants.specs import BotSpec, parse_spec
-from arena.records import GameRecord, recorded_game
+from arena.records import GameRecord
 from arena.referee.containment import environ_value
-from arena.referee.referee import GameRequest, MatchSettings, Referee
-from arena.tournament.cores import usable_core_ids
-from arena.tournament.schedule import GameSpec
+from arena.referee.referee import MatchSettings, Referee
 from arena.wire.lifeline import die_with_parent
 
 __all__ = ["RUN_ENV", "Executor", "GameOutcome", "LocalExecutor", "PlayFn", "Runner",
            "reap_orphans", "referee_runner"]
 
-log = logging.getLogger("arena.tournament.executor")
+log = logging.getLogger("arena.competition.executor")
 
-PlayFn = Callable[[GameSpec], GameRecord]
+PlayFn = Callable[[GameJob], GameRecord]
 #: settings -> context manager yielding a function that plays one game
 Runner = Callable[[MatchSettings], AbstractContextManager[PlayFn]]
 
@@ -72,25 +78,34 @@ SHUTDOWN_GRACE_S = 15.0
 _PARENT_CHECK_S = 1.0
 
 
-@dataclass(frozen=True)
-class GameOutcome:
-    """A finished game, or (record None) a game the harness itself failed to play."""
-
-    game: GameSpec
-    record: GameRecord | None
-    error: str = ""  # why the harness failed (never a bot fault: those are in the record)
-    worker: int = -1
-
-
 class Executor(ABC):
-    """Plays scheduled games somewhere and reports each one as it finishes."""
+    """Plays games somewhere and reports each one as it finishes."""
 
     @abstractmethod
-    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
-        """Play `games`; yield one GameOutcome per game as it finishes (any order).
+    def run(self, games: Sequence[GameJob] | JobSource,
+            stop: threading.Event | None = None) -> Generator[GameOutcome, None, None]:
+        """Play `games` (a list, or a `JobSource` asked for a job whenever a worker is free);
+        yield one GameOutcome per game as it finishes (any order), after handing it to the
+        source's `done`. The run ends when the source is finished and its games are played,
+        or at once when `stop` is set (the games in flight then have no outcome).
 
         Closing the returned iterator early stops the run and cleans up every process.
         """
+
+
+def as_source(games: Sequence[GameJob] | JobSource) -> JobSource:
+    """`games` as a source: a list is handed out in its order."""
+    return SequenceSource(games) if isinstance(games, Sequence) else games
+
+
+#: how long an executor with nothing to do waits before it asks its source again
+IDLE_WAIT_S = 0.5
+#: a worker that dies is replaced at once, unless it died within this long of its start: then
+#: after 1 s, 2 s, 4 s ... up to this long while it keeps dying (a runner that cannot start)
+BACKOFF_MAX_S = 60.0
+
+#: told of every death of a worker process: (worker index, why, in one line)
+DeathHook = Callable[[int, str], None]
 
 
 @contextlib.contextmanager
@@ -104,11 +119,8 @@ def referee_runner(settings: MatchSettings) -> Iterator[PlayFn]:
         return specs[text]
 
     with Referee(settings) as referee:
-        def play(g: GameSpec) -> GameRecord:
-            game = recorded_game(g.game, g.M, g.N, g.K, g.params)
-            return referee.run(GameRequest(
-                spec(g.spec1), spec(g.spec2), game, g.seed, (g.options1, g.options2),
-                game_id=g.game_id, opening=game.texts_of_record(g.opening, g.opening_texts)))
+        def play(g: GameJob) -> GameRecord:
+            return referee.run(g.request(spec(g.spec1), spec(g.spec2)))
 
         yield play
 
@@ -229,7 +241,7 @@ def _worker_main(index: int, cpu: int | None, settings: MatchSettings, runner: R
     wlog.info("worker=%d event=stop", index)
 
 
-def _log_record(wlog: logging.Logger, index: int, game: GameSpec, record: GameRecord) -> None:
+def _log_record(wlog: logging.Logger, index: int, game: GameJob, record: GameRecord) -> None:
     result = {1: game.p1, 2: game.p2}.get(record.winner or 0, "draw")
     if record.is_fault:
         offender = game.p1 if record.offender == 1 else game.p2
@@ -244,7 +256,7 @@ def _context() -> Any:
     """The multiprocessing context of the workers: forkserver (see the module docstring), its
     server preloading the referee so that each worker starts in milliseconds."""
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["arena.tournament.executor", "arena.referee.referee"])
+    ctx.set_forkserver_preload(["arena.competition.executor", "arena.referee.referee"])
     return ctx
 
 
@@ -262,13 +274,32 @@ def _relay_logs() -> Iterator[Any]:
         q.join_thread()
 
 
+def _exit_words(code: int | None) -> str:
+    """``exit code 9``, or ``exit code -9, SIGKILL`` for a process a signal killed."""
+    if code is not None and code < 0:
+        with contextlib.suppress(ValueError):
+            return f"exit code {code}, {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
 @dataclass
 class _Worker:
     index: int
     cpu: int | None
     proc: Any  # multiprocessing Process (forkserver context)
     conn: mpc.Connection
-    game: GameSpec | None = None
+    started_s: float = 0.0  # time.monotonic() at its start
+    game: GameJob | None = None
+    retried: bool = False  # its game is the second try of a game whose worker died
+
+
+@dataclass
+class _Slot:
+    """The history of one worker index: its deaths in a row, each soon after its start, and
+    when a new worker may start there."""
+
+    failures: int = 0
+    not_before_s: float = 0.0
 
 
 class LocalExecutor(Executor):
@@ -276,7 +307,10 @@ class LocalExecutor(Executor):
 
     def __init__(self, settings: MatchSettings, workers: int | None = None,
                  runner: Runner = referee_runner, pin: bool = True,
-                 run_tag: str | None = None) -> None:
+                 run_tag: str | None = None, idle_s: float = IDLE_WAIT_S,
+                 on_death: DeathHook | None = None) -> None:
+        """`on_death`: told of every worker that died (a harness fault, the OOM killer; the
+        league keeps them for its admin page)."""
         self.settings = settings
         self.run_tag = run_tag
         self.cores = usable_core_ids()
@@ -285,6 +319,9 @@ class LocalExecutor(Executor):
             raise ValueError("workers must be >= 1")
         self.runner = runner
         self.pin = pin
+        self.idle_s = idle_s
+        self.on_death = on_death
+        self._pool: list[_Worker | None] = []
         if pin and self.workers > len(self.cores):
             log.warning("event=oversubscribed workers=%d cores=%d: workers share cores, "
                         "time limits get less fair", self.workers, len(self.cores))
@@ -299,54 +336,99 @@ class LocalExecutor(Executor):
                   logging.getLogger("arena").getEffectiveLevel(), self.run_tag))
         proc.start()
         child_end.close()
-        return _Worker(index=index, cpu=cpu, proc=proc, conn=parent_end)
+        return _Worker(index=index, cpu=cpu, proc=proc, conn=parent_end,
+                       started_s=time.monotonic())
 
-    def run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
+    def pids(self) -> list[int]:
+        """The process ids of the workers of the run in progress."""
+        return [w.proc.pid for w in list(self._pool) if w is not None and w.proc.pid]
+
+    def run(self, games: Sequence[GameJob] | JobSource,
+            stop: threading.Event | None = None) -> Generator[GameOutcome, None, None]:
         with _relay_logs() as self._log_queue:
-            yield from self._run(games)
+            yield from self._run(as_source(games), stop or threading.Event())
 
-    def _run(self, games: Sequence[GameSpec]) -> Generator[GameOutcome, None, None]:
-        queue = deque(games)
-        pool: list[_Worker] = []
-        retried: set[str] = set()
+    def _run(self, source: JobSource,
+             stop: threading.Event) -> Generator[GameOutcome, None, None]:
+        pool: list[_Worker | None] = [None] * self.workers
+        self._pool = pool
+        slots = [_Slot() for _ in range(self.workers)]
+        retry: deque[GameJob] = deque()  # games of dead workers, tried once more first
         try:
-            for i in range(min(self.workers, len(queue))):
-                w = self._spawn(i)
-                pool.append(w)
-                self._feed(w, queue)
-            while any(w.game is not None for w in pool):
-                busy = [w for w in pool if w.game is not None]
+            while not stop.is_set():
+                self._hand_out(pool, slots, retry, source)
+                busy = [w for w in pool if w is not None and w.game is not None]
+                if not busy:
+                    if source.finished and not retry:
+                        break
+                    stop.wait(self.idle_s)
+                    continue
                 waitables: list[Any] = [w.conn for w in busy] + [w.proc.sentinel for w in busy]
-                ready = set(mpc.wait(waitables, timeout=5.0))
+                ready = set(mpc.wait(waitables, timeout=self.idle_s))
                 for w in busy:
-                    if w.conn in ready or w.proc.sentinel in ready:
-                        outcome = self._collect(w)
-                        if outcome is None:
+                    if w.conn not in ready and w.proc.sentinel not in ready:
+                        continue
+                    outcome = self._collect(w)
+                    if outcome is None:
+                        continue
+                    w.game, retried = None, w.retried
+                    if not w.proc.is_alive():
+                        self._buried(w, pool, slots, outcome.error)
+                        if outcome.record is None and not retried:
+                            retry.appendleft(outcome.game)  # one more chance
                             continue
-                        retry = (outcome.record is None and not w.proc.is_alive()
-                                 and outcome.game.game_id not in retried)
-                        if retry:  # a dead worker: give its game one more chance
-                            retried.add(outcome.game.game_id)
-                            queue.appendleft(outcome.game)
-                        if w.proc.is_alive():
-                            self._feed(w, queue)
-                        else:
-                            w.game = None
-                            if queue:
-                                pool[pool.index(w)] = nw = self._spawn(w.index)
-                                self._feed(nw, queue)
-                        if not retry:
-                            yield outcome
-            self._stop(pool, gracefully=True)
+                    source.done(outcome)
+                    yield outcome
+            self._stop(pool, gracefully=not stop.is_set())
         finally:
             self._stop(pool, gracefully=False)
 
-    def _feed(self, w: _Worker, queue: deque[GameSpec]) -> None:
-        w.game = queue.popleft() if queue else None
-        try:
-            w.conn.send(w.game)
-        except (BrokenPipeError, OSError):
-            pass  # it died; its sentinel reports that on the next wait
+    def _hand_out(self, pool: list[_Worker | None], slots: list[_Slot],
+                  retry: deque[GameJob], source: JobSource) -> None:
+        """Give a game to every idle worker index (starting its worker if needed), as long as
+        there are games now."""
+        now_s = time.monotonic()
+        for index, w in enumerate(pool):
+            if w is not None and w.game is not None:
+                continue
+            if w is not None and not w.proc.is_alive():  # died while idle
+                self._buried(w, pool, slots, f"worker process died "
+                             f"({_exit_words(w.proc.exitcode)})")
+                w = None
+            if w is None and slots[index].not_before_s > now_s:
+                continue
+            retried = bool(retry)
+            job = retry.popleft() if retry else source.take()
+            if job is None:
+                return
+            if w is None:
+                pool[index] = w = self._spawn(index)
+            w.game, w.retried = job, retried
+            try:
+                w.conn.send(job)
+            except (BrokenPipeError, OSError):
+                pass  # it died; its sentinel reports that on the next wait
+
+    def _buried(self, w: _Worker, pool: list[_Worker | None], slots: list[_Slot],
+                error: str) -> None:
+        """A worker is dead: free its index (a new worker starts there when a game comes,
+        after a backoff while the workers there keep dying soon after their start) and tell
+        `on_death`."""
+        w.proc.join()
+        w.conn.close()
+        pool[w.index] = None
+        slot = slots[w.index]
+        now_s = time.monotonic()
+        if now_s - w.started_s >= BACKOFF_MAX_S:
+            slot.failures = 0  # it ran a while: not one that cannot start
+        elif slot.failures:
+            slot.not_before_s = now_s + min(BACKOFF_MAX_S, 2.0 ** (slot.failures - 1))
+        slot.failures += 1
+        if self.on_death is not None:
+            try:
+                self.on_death(w.index, error.splitlines()[0] if error else "worker died")
+            except Exception:
+                log.exception("worker=%d event=death-hook-failed", w.index)
 
     def _collect(self, w: _Worker) -> GameOutcome | None:
         """Read one message from a busy worker (None if there is nothing to report yet)."""
@@ -368,15 +450,17 @@ class LocalExecutor(Executor):
         w.proc.join()
         code = w.proc.exitcode
         log.error("worker=%d game=%s event=worker-died exitcode=%s", w.index, game.game_id, code)
-        return GameOutcome(game, None, error=f"worker process died (exit code {code})",
+        return GameOutcome(game, None, error=f"worker process died ({_exit_words(code)})",
                            worker=w.index)
 
-    def _stop(self, pool: list[_Worker], gracefully: bool) -> None:
+    def _stop(self, pool: list[_Worker | None], gracefully: bool) -> None:
         """Stop every worker: ask (gracefully) or SIGTERM, then SIGKILL stragglers."""
-        if not pool:
+        workers = [w for w in pool if w is not None]
+        pool.clear()
+        if not workers:
             return
         with _sigint_ignored():
-            self._stop_all(pool, gracefully)
+            self._stop_all(workers, gracefully)
 
     def _stop_all(self, pool: list[_Worker], gracefully: bool) -> None:
         live = [w for w in pool if w.proc.is_alive()]
@@ -395,4 +479,3 @@ class LocalExecutor(Executor):
                 w.proc.join()
         for w in pool:
             w.conn.close()
-        pool.clear()

@@ -230,9 +230,8 @@ async def admin_similarity_pair(request: Request) -> Response:
     stretches code similarity matched marked, and the positions where they chose the same
     move when the last stored run played them (`arena.similarity.view`); 404 for an unknown
     id."""
-    # copydetect and the league's files: only when a pair is asked for
-    from arena.similarity.store import load
-    from arena.similarity.view import MAX_SHOWN, pair_view, version_sources
+    from arena.similarity.store import load  # copydetect: only when a pair is asked for
+    from arena.similarity.view import MAX_SHOWN, pair_view, version_sources  # the same
 
     a, b = _submission_id(request, "a"), _submission_id(request, "b")
 

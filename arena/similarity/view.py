@@ -136,12 +136,23 @@ class PairView:
 
 def _lines(text: str, spans: Sequence[tuple[int, int]], first: int = 1) -> list[Line]:
     """`text` cut into lines, each into pieces marked where a span covers them."""
-    cuts = sorted({0, len(text), *(max(0, min(len(text), x)) for s in spans for x in s)})
+    merged: list[tuple[int, int]] = []  # sorted, disjoint, within the text
+    for start, end in sorted((max(0, s), min(len(text), e)) for s, e in spans):
+        if end <= start:
+            continue
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
     pieces = []  # (text, marked) over the whole text, in order
-    for start, end in zip(cuts, cuts[1:], strict=False):
-        if end > start:
-            marked = any(s <= start and end <= e for s, e in spans)
-            pieces.append((text[start:end], marked))
+    at = 0
+    for start, end in merged:
+        if start > at:
+            pieces.append((text[at:start], False))
+        pieces.append((text[start:end], True))
+        at = end
+    if at < len(text):
+        pieces.append((text[at:], False))
     out: list[Line] = []
     current: list[tuple[str, bool]] = []
     number = first
@@ -155,6 +166,25 @@ def _lines(text: str, spans: Sequence[tuple[int, int]], first: int = 1) -> list[
                 current.append((_visible(chunk), marked))
     if current:
         out.append(Line(number, tuple(current)))
+    return out
+
+
+def _word(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _widen(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans grown to whole words: copydetect maps a match back to the raw text through its
+    filtered tokens, so a run may start or end inside a name (``__futur|e__``); what is shown
+    marked is whole names (the score is not changed)."""
+    out = []
+    for start, end in spans:
+        start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+        while 0 < start < len(text) and _word(text[start - 1]) and _word(text[start]):
+            start -= 1
+        while 0 < end < len(text) and _word(text[end - 1]) and _word(text[end]):
+            end += 1
+        out.append((start, end))
     return out
 
 
@@ -175,7 +205,8 @@ def show_files(code: Code, spans: Sequence[tuple[int, int]],
             cut = text.rfind("\n", 0, left)
             shown_text = text[:cut + 1] if cut >= 0 else ""
         left -= len(shown_text)
-        lines = _lines(shown_text, by_file.get(name, []) if is_compared else [])
+        spans_here = _widen(text, by_file.get(name, [])) if is_compared else []
+        lines = _lines(shown_text, spans_here)
         out.append(ShownFile(_visible(name[:MAX_NAME]), tuple(lines), len(text),
                              len(shown_text), is_compared))
     return tuple(out)

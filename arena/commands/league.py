@@ -137,6 +137,10 @@ def _similarity(league: Any, args: argparse.Namespace) -> int:
         print(text, file=sys.stderr, flush=True)
 
     report = league_similarity(league, args.known, play=not args.no_play, progress=progress)
+    if report.reference is not None:  # a run that played: the admin page shows it
+        from arena.similarity.store import save  # with the report
+
+        print(f"kept for the admin page: {save(league.dir, report)}", file=sys.stderr)
     if args.csv:
         sys.stdout.write(report.csv())
     else:

@@ -1,6 +1,9 @@
 """Who copied whom: code similarity (`arena.similarity.code`) and play similarity
 (`arena.similarity.play`) between bots, for the person running a league or a tournament
-(issue #41). `arena.similarity.report` puts both together (`compare`, `league_similarity`).
+(issue #41). `arena.similarity.report` puts both together (`compare`, `league_similarity`);
+`arena.similarity.store` keeps a league's last run (DIR/similarity.json) for the admin pages,
+and `arena.similarity.view` lays two versions side by side for them (the matched code marked,
+the positions where they agreed).
 
 A flag asks for a conversation, not a verdict: docs/league.md says what the scores mean and
 what they do not prove. Students never see any of it.

@@ -110,6 +110,23 @@ class Code:
     def comparable(self) -> bool:
         return self.fp is not None and self.tokens > 0
 
+    def file_spans(self, spans: Iterable[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
+        """Character spans of `text` (`CodeMatch.spans_a`) cut at the files' borders: file
+        name -> spans of that file's own text (from 0)."""
+        import bisect  # small and only here
+
+        out: dict[str, list[tuple[int, int]]] = {name: [] for name in self.names}
+        ends = [*self.starts[1:], len(self.text)]
+        for start, end in spans:
+            i = max(0, bisect.bisect_right(self.starts, start) - 1)
+            while i < len(self.names) and start < end:
+                stop = min(end, ends[i])
+                if stop > start:
+                    out[self.names[i]].append((start - self.starts[i], stop - self.starts[i]))
+                start = stop
+                i += 1
+        return out
+
     def regions(self, slices: Any) -> list[Region]:
         """Character slices of `text` (copydetect's 2 x n array) as file line ranges."""
         out: list[Region] = []
@@ -143,6 +160,10 @@ class CodeMatch:
     regions_b: tuple[Region, ...] = ()
     note: str = ""  # why there is no score ("no sources", "different languages")
     flagged: bool = field(default=False)
+    #: the matched stretches of each side as character spans of its `Code.text` (start, end),
+    #: as copydetect found them: what the side-by-side view marks (`arena.similarity.view`)
+    spans_a: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
+    spans_b: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
 
     @property
     def scored(self) -> bool:
@@ -358,4 +379,19 @@ def compare_code(a: Code, b: Code) -> CodeMatch:
     flagged = score >= FLAG_SCORE and int(overlap) >= MIN_OVERLAP
     return CodeMatch(a.label, b.label, round(score, 4), round(share_a, 4), round(share_b, 4),
                      int(overlap), tuple(a.regions(slices_a)), tuple(b.regions(slices_b)),
-                     flagged=flagged)
+                     flagged=flagged, spans_a=_spans(slices_a), spans_b=_spans(slices_b))
+
+
+def _spans(slices: Any) -> tuple[tuple[int, int], ...]:
+    """copydetect's 2 x n array of slices as sorted (start, end) pairs, touching or
+    overlapping ones merged (copydetect's k-grams overlap)."""
+    if slices is None or len(slices) == 0 or len(slices[0]) == 0:
+        return ()
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(zip((int(x) for x in slices[0]), (int(x) for x in slices[1]),
+                                 strict=True)):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        elif end > start:
+            out.append((start, end))
+    return tuple(out)

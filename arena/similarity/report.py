@@ -31,6 +31,7 @@ from arena.similarity.play import (
     REFERENCE_BOTS,
     Answers,
     PlayMatch,
+    Position,
     Reference,
     answers_of,
     judge,
@@ -72,6 +73,10 @@ class SimilarityReport:
     board: tuple[int, int, int] = (6, 7, 4)
     positions: int = 0
     time_s: float = MOVE_TIME_S
+    #: the positions asked (`positions` of them), for the positions where a pair agreed
+    position_set: tuple[Position, ...] = ()
+    #: label -> the league's submission id of that version (a league's report only)
+    ids: dict[str, int] = field(default_factory=dict)
 
     @property
     def flagged(self) -> list[Pair]:
@@ -182,6 +187,7 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
     answers: dict[str, Answers] = {}
     reference = None
     n_positions = 0
+    chosen: list[Position] = []
     if play:
         try:
             chosen = load_positions(*board, limit=positions)
@@ -219,7 +225,8 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
             reference is not None and a in answers and b in answers) else None
         pairs.append(Pair(a, b, code, pm))
     pairs.sort(key=Pair.sort_key)
-    return SimilarityReport(pairs, reference, answers, notes, board, n_positions, time_s)
+    return SimilarityReport(pairs, reference, answers, notes, board, n_positions, time_s,
+                            tuple(chosen))
 
 
 def _relabel(a: Answers, label: str) -> Answers:
@@ -263,5 +270,7 @@ def league_similarity(league: Any, known: str | Path | None = None, *, play: boo
     isolation = "auto" if cfg.isolation else "none"
     # the league's limit, at most half a second: enough for a bot's style, cheap for a class
     t = time_s if time_s is not None else min(float(cfg.timeout_s), 5 * MOVE_TIME_S)
-    return compare(specs, known, labels=labels, play=play and bool(boards), board=board,
-                   positions=positions, time_s=t, isolation=isolation, progress=progress)
+    report = compare(specs, known, labels=labels, play=play and bool(boards), board=board,
+                     positions=positions, time_s=t, isolation=isolation, progress=progress)
+    report.ids = {label: s.id for label, s in zip(labels, subs, strict=True)}
+    return report

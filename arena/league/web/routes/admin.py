@@ -197,13 +197,55 @@ async def final_report(request: Request) -> Response:
 
 @admin_only
 async def admin_similarity(request: Request) -> Response:
-    """Code similarity of every student's current version (`arena.similarity`), flagged
-    pairs first; play similarity takes minutes of games: `cxarena league similarity DIR`
-    gives both."""
+    """Code similarity of every student's current version (`arena.similarity`), with the
+    play similarity the last `cxarena league similarity DIR` run kept (play takes minutes of
+    games: the page does not play), flagged pairs first; each pair links to its side-by-side
+    view."""
     from arena.similarity.report import league_similarity  # copydetect: only when asked
+    from arena.similarity.store import listing, load  # with the report
 
-    report = await db(request, lambda lg: league_similarity(lg, play=False))
-    return page(request, "similarity.html", report=report)
+    def build(lg: League) -> tuple[Any, Any]:
+        report = league_similarity(lg, play=False)
+        return report, listing(report, load(lg.dir))
+
+    report, listed = await db(request, build)
+    return page(request, "similarity.html", report=report, listed=listed)
+
+
+#: the largest submission id asked for (sqlite's integers are 64-bit)
+_MAX_ID = 2**63 - 1
+
+
+def _submission_id(request: Request, key: str) -> int:
+    """The query's submission id `key`, or an HTTPException 404."""
+    text = request.query_params.get(key, "")
+    if not text.isdigit() or len(text) > 19 or not 0 < int(text) <= _MAX_ID:
+        raise HTTPException(404, "No such version.")
+    return int(text)
+
+
+@admin_only
+async def admin_similarity_pair(request: Request) -> Response:
+    """Two versions side by side (``?a=ID&b=ID``, submission ids): their code with the
+    stretches code similarity matched marked, and the positions where they chose the same
+    move when the last stored run played them (`arena.similarity.view`); 404 for an unknown
+    id."""
+    from arena.similarity.store import load  # copydetect: only when a pair is asked for
+    from arena.similarity.view import MAX_SHOWN, pair_view, version_sources  # the same
+
+    a, b = _submission_id(request, "a"), _submission_id(request, "b")
+
+    def build(lg: League) -> Any:
+        try:
+            side_a, side_b = version_sources(lg, a), version_sources(lg, b)
+        except KeyError:
+            return None
+        return pair_view(side_a, side_b, load(lg.dir))
+
+    view = await db(request, build)
+    if view is None:
+        raise HTTPException(404, "No such version.")
+    return page(request, "similarity_pair.html", view=view, max_kb=MAX_SHOWN // 1000)
 
 
 @admin_only
@@ -228,6 +270,7 @@ routes = [
     Route("/admin/freeze", admin_freeze, methods=["POST"]),
     Route("/admin/final", admin_final, methods=["POST"]),
     Route("/admin/similarity", admin_similarity),
+    Route("/admin/similarity/pair", admin_similarity_pair),
     Route("/final/report.html", final_report),
     Route("/final/standings.csv", final_standings_csv_file),
     Route("/grades.csv", grades_csv_file),

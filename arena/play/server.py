@@ -67,13 +67,15 @@ from arena.play.session import (
     IllegalMove,
     Moved,
     check_playable,
+    check_time_limit,
 )
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
 
-#: the largest board side the page offers (the session refuses dearer games: `check_playable`)
-MAX_SIDE = 30
+#: the largest board side the page offers, that of the competition's largest board (the session
+#: refuses dearer games: `check_playable`)
+MAX_SIDE = 50
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -355,6 +357,7 @@ class _Tab:
             check_playable(rules)
             setup = GameSetup(timeout_s=_seconds(msg.get("time")),
                               human_first=bool(msg.get("first", True)))
+            check_time_limit(entrant, setup.timeout_s)  # a Java bot: whole seconds
         except ValueError as e:  # GameError is a ValueError too
             await self._error(f"refused: {e}")
             return

@@ -26,7 +26,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena import defaults
 from arena.commands import checked_board, opening_judge
@@ -36,9 +36,13 @@ from arena.referee.sandbox import MODES
 from arena.tournament import schedule
 from arena.tournament.openings import DEFAULT_PLIES, random_opening
 
+if TYPE_CHECKING:
+    from arena.entrants.specs import BotSpec
+
 HELP = "play a few games between two bots and print the results and a summary"
 
-__all__ = ["HELP", "SPRT_DEFAULT_CAP", "add_arguments", "game_seed", "run", "summary_lines"]
+__all__ = ["HELP", "SPRT_DEFAULT_CAP", "add_arguments", "display_names", "game_seed", "run",
+           "summary_lines"]
 
 #: games a --sprt match plays at most unless --games says otherwise
 SPRT_DEFAULT_CAP = 1000
@@ -345,6 +349,8 @@ def run(args: argparse.Namespace) -> int:
     if notice:
         print(notice, file=sys.stderr)
     spec1, spec2 = parse_spec(args.spec1), parse_spec(args.spec2)  # SpecError: exit 2
+    name1, name2 = display_names(spec1, spec2)
+    shown = {spec1.text: name1, spec2.text: name2}
     for spec in (spec1, spec2):
         problem = time_limit_problem(spec, args.time)  # Java bots: whole seconds
         if problem:
@@ -385,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(rec.to_json(), flush=True)
             else:
-                print(_result_line(i, rec), flush=True)
+                print(_result_line(i, rec, shown), flush=True)
             if sprt is not None and i % 2 == 0:
                 penta = penta.add_pair(_score(records[-2], 1), _score(records[-1], 2))
                 state = sprt.state(penta)
@@ -394,20 +400,22 @@ def run(args: argparse.Namespace) -> int:
                 if state.result is not SprtResult.CONTINUE:
                     verdict = state
                     break
-    lines = summary_lines(records, args.spec1, args.spec2, args.time)
+    lines = summary_lines(records, name1, name2, args.time)
     lines.insert(1, f"  starts: {starts.describe()}")
+    lines[2:2] = [f"  {name} = {spec.text}" for name, spec in ((name1, spec1), (name2, spec2))
+                  if name != spec.text]
     if sprt is not None:
         if verdict is None:
             st = sprt.state(penta)
             lines.append(f"  SPRT: cap of {args.games} games reached without a decision "
                          f"(LLR {st.llr:+.2f}, bounds {st.lower:+.2f} .. {st.upper:+.2f})")
         elif verdict.result is SprtResult.H1:
-            lines.append(f"  SPRT: H1 accepted after {len(records)} games: {args.spec1} is "
-                         f"stronger than {args.spec2} (Elo >= {sprt.elo1:g} rather than <= "
+            lines.append(f"  SPRT: H1 accepted after {len(records)} games: {name1} is "
+                         f"stronger than {name2} (Elo >= {sprt.elo1:g} rather than <= "
                          f"{sprt.elo0:g}; LLR {verdict.llr:+.2f} >= {verdict.upper:.2f})")
         else:
-            lines.append(f"  SPRT: H0 accepted after {len(records)} games: {args.spec1} is "
-                         f"not shown stronger than {args.spec2} (Elo <= {sprt.elo0:g} rather "
+            lines.append(f"  SPRT: H0 accepted after {len(records)} games: {name1} is "
+                         f"not shown stronger than {name2} (Elo <= {sprt.elo0:g} rather "
                          f"than >= {sprt.elo1:g}; LLR {verdict.llr:+.2f} <= "
                          f"{verdict.lower:.2f})")
     overloads = sum(len(r.extra.get("overload") or []) for r in records)
@@ -428,17 +436,39 @@ def _score(rec: GameRecord, seat: int) -> float:
     return 1.0 if rec.winner == seat else 0.0
 
 
-def _result_line(i: int, rec: GameRecord) -> str:
+def display_names(spec1: BotSpec, spec2: BotSpec) -> tuple[str, str]:
+    """How the match's output names its two bots: a Java bot by its class's simple name (its
+    SPEC is often a long path, e.g. java:/home/me/course/src), else by the folder's last part;
+    any other bot by its SPEC as typed. Two bots that would share a name keep their SPECs."""
+    names = (_display_name(spec1), _display_name(spec2))
+    if names[0] == names[1] and spec1.text != spec2.text:
+        return spec1.text, spec2.text
+    return names
+
+
+def _display_name(spec: BotSpec) -> str:
+    from arena.entrants.specs import Kind
+
+    if spec.kind is not Kind.JAVA:
+        return spec.text
+    if spec.cls:
+        return spec.cls.rpartition(".")[2]
+    return Path(spec.path).name if spec.path else spec.text
+
+
+def _result_line(i: int, rec: GameRecord, shown: dict[str, str] | None = None) -> str:
+    """One game's line; `shown` names the bots (SPEC -> display name; default: the SPECs)."""
+    p1, p2 = ((shown or {}).get(rec.p1, rec.p1), (shown or {}).get(rec.p2, rec.p2))
     if rec.winner is None:
         result = "draw"
     else:
-        result = f"{rec.p1 if rec.winner == 1 else rec.p2} wins"
-    line = (f"game {i}: {rec.p1} vs {rec.p2} (seed {rec.seed}): {result} by {rec.reason.value} "
+        result = f"{p1 if rec.winner == 1 else p2} wins"
+    line = (f"game {i}: {p1} vs {p2} (seed {rec.seed}): {result} by {rec.reason.value} "
             f"after {rec.n_moves} moves")
     if rec.detail and rec.offender is None:
         line += f"\n  {rec.detail}"
     elif rec.detail:
-        who = rec.p1 if rec.offender == 1 else rec.p2
+        who = p1 if rec.offender == 1 else p2
         line += f"\n  {rec.reason.value} by {who}: {rec.detail}"
     for incident in rec.extra.get("overload") or []:
         line += f"\n  played again: {incident}"
@@ -481,7 +511,7 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
         lines.append(f"  faults by {who}: {total}" + (f" ({kinds})" if kinds else ""))
     lines.extend(_distinct_lines(records))
-    lines.append(f"  {_elo_line(records, wins, losses, draws)}")
+    lines.append(f"  {_elo_line(records, wins, losses, draws, spec1)}")
     return lines
 
 
@@ -508,17 +538,15 @@ def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
                   f"pairs, --openings FILE, or more --plies"]
 
 
-def _elo_line(records: Sequence[GameRecord], wins: int, losses: int, draws: int) -> str:
-    """Pentanomial Elo over the pairs when every game is paired, else trinomial."""
+def _elo_line(records: Sequence[GameRecord], wins: int, losses: int, draws: int,
+              view: str) -> str:
+    """Pentanomial Elo over the pairs when every game is paired, else trinomial; the pairs
+    from `view`'s side (the first bot's, which moves first in a pair's first game)."""
     from arena.results.stats import Pentanomial, Trinomial, estimate
 
     if records and len(records) % 2 == 0:
         penta = Pentanomial()
         for a, b in zip(records[0::2], records[1::2], strict=True):
             penta = penta.add_pair(_score(a, 1), _score(b, 2))
-        return f"{estimate(penta).describe()}\n    pairs from {spec_view(records)}: {penta}"
+        return f"{estimate(penta).describe()}\n    pairs from {view}'s view: {penta}"
     return estimate(Trinomial(wins, draws, losses)).describe()
-
-
-def spec_view(records: Sequence[GameRecord]) -> str:
-    return f"{records[0].p1}'s view"

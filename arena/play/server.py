@@ -23,7 +23,9 @@ HTTP or WebSocket code is written here. Routes:
 - ``/games``: the same page, the second game of the menu chosen first;
 - ``/results``: the results folders (each with a ``games.sqlite``) under the results root, and
   ``/results/NAME/``: that folder's HTML report (`arena.report.html.render_report`, imported
-  when asked; without it the page says the report module is not available).
+  when asked; without it the page says the report module is not available);
+- ``/favicon.ico``: the icon (`static/favicon.svg`; the pages name it too), which a browser
+  asks for on every page whether or not a page names one: without it, one 404 per page.
 
 Security (the server starts processes): a request chooses a bot only by its listed name, never
 a SPEC, a path or a command; a tab's game ends (the person resigns, the referee ends the bot's
@@ -67,13 +69,15 @@ from arena.play.session import (
     IllegalMove,
     Moved,
     check_playable,
+    check_time_limit,
 )
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
 
-#: the largest board side the page offers (the session refuses dearer games: `check_playable`)
-MAX_SIDE = 30
+#: the largest board side the page offers, that of the competition's largest board (the session
+#: refuses dearer games: `check_playable`)
+MAX_SIDE = 50
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -197,6 +201,7 @@ def create_app(bots: BotList, results_dir: Path | str = DEFAULT_RESULTS,
         Route("/viewer/drawers.js", _drawers),
         Route("/viewer/games/{name}/draw.js", _drawer),
         Route("/viewer/{file}", _viewer_file),
+        Route("/favicon.ico", _icon),
         Route("/api/bots", api_bots),
         Route("/results", results_list),
         Route("/results/", results_list),
@@ -219,6 +224,12 @@ async def _viewer_file(request: Request) -> Response:
         if path.is_file():
             return FileResponse(path)
     return Response(status_code=404)
+
+
+async def _icon(request: Request) -> Response:
+    """The site's icon, at the address every browser asks for."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
 
 async def _drawer(request: Request) -> Response:
     """A game's drawer for the viewer: the ``draw.js`` in the game's folder."""
@@ -268,7 +279,8 @@ def _results_folders(root: Path) -> list[tuple[str, int]]:
 
 def _page(title: str, body: str) -> str:
     return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>"
-            f"{html.escape(title)}</title><link rel=\"stylesheet\" href=\"/static/play.css\">"
+            f"{html.escape(title)}</title><link rel=\"icon\" href=\"/static/favicon.svg\" "
+            f"type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/static/play.css\">"
             f"</head><body><nav><a href=\"/\">Play</a> <a href=\"/results\">Stored results</a>"
             f"</nav><main>{body}</main></body></html>")
 
@@ -355,6 +367,7 @@ class _Tab:
             check_playable(rules)
             setup = GameSetup(timeout_s=_seconds(msg.get("time")),
                               human_first=bool(msg.get("first", True)))
+            check_time_limit(entrant, setup.timeout_s)  # a Java bot: whole seconds
         except ValueError as e:  # GameError is a ValueError too
             await self._error(f"refused: {e}")
             return

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import defaults
-from arena.entrants.specs import BotSpec
+from arena.entrants.specs import BotSpec, time_limit_problem
 from arena.games import Game, GameError
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
@@ -44,15 +44,16 @@ from arena.referee.referee import GameRequest, MatchSettings, Referee
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["DEFAULT_RESULTS", "Entrant", "Event", "Finished", "GameSetup", "HumanGame",
-           "IllegalMove", "Moved", "check_playable"]
+           "IllegalMove", "Moved", "check_playable", "check_time_limit"]
 
 #: where played games are stored unless told otherwise
 DEFAULT_RESULTS = Path("results") / "play"
 #: the person's seat, in every game: run by the host like any Python bot
 SEAT_SPEC = BotSpec(text=HUMAN, module="arena.play.seat", cls="HumanSeat")
-#: the dearest game a person may ask for (`Game.cost`: a Connect-X board of 30 x 30 cells) and
-#: the longest time limit (keeps a request from tying up a bot)
-MAX_COST = 900.0
+#: the dearest game a person may ask for (`Game.cost`: a Connect-X board of 50 x 50 cells, the
+#: largest of the competition's boards, configs/boards.yaml) and the longest time limit (keeps
+#: a request from tying up a bot)
+MAX_COST = 2500.0
 MAX_TIMEOUT_S = 600.0
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")  # kept out of game ids (a SPEC may be a path)
@@ -71,8 +72,17 @@ class IllegalMove(ValueError):
 def check_playable(game: Game) -> Game:
     """`game`, unless it is too big to offer a person (ValueError)."""
     if game.cost() > MAX_COST:
-        raise ValueError(f"{game.label()}: too big to play here (at most a 30 x 30 board)")
+        raise ValueError(f"{game.label()}: too big to play here (at most a 50 x 50 board)")
     return game
+
+
+def check_time_limit(entrant: Entrant, timeout_s: float) -> None:
+    """Refuse (ValueError) a time limit `entrant` cannot be given, before its game starts: a
+    Java bot's ``initPlayer`` gets whole seconds, so at 0.5 s it would start and then be
+    stored as crashed, the fault being the request's and not the bot's."""
+    problem = time_limit_problem(entrant.spec, timeout_s)
+    if problem is not None:
+        raise ValueError(f"{entrant.name}: {problem}")
 
 
 @dataclass(frozen=True)

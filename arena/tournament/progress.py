@@ -19,7 +19,9 @@ durations refine it, per board (a `key`: one board, or one parameter set of anot
 ETA = the expected seconds of the games left / the rate of this run (the measured seconds of
 the games it finished per second of wall time, about the number of busy workers). The fraction
 done is the share of the whole run's expected seconds that is done (games finished: their
-measured seconds).
+measured seconds), never less than the fraction shown before: a game that took longer than
+expected raises the estimate of the games left, and the bar would otherwise run backwards
+("45 % 15/60 -> 44 % 16/60"); it then stands still until the run catches up with it.
 
 Pure: `Progress` is a frozen value, `finish` returns a new one; no clock, no I/O.
 """
@@ -119,6 +121,8 @@ class Progress:
 
     boards: Mapping[str, Board]
     run_s: float = 0.0
+    #: the fraction shown before this value (`fraction` never returns less): 0..1
+    shown: float = 0.0
 
     @classmethod
     def plan(cls, games: Iterable[tuple[str, float]]) -> Progress:
@@ -148,7 +152,7 @@ class Progress:
         boards = dict(self.boards)
         boards[key] = b
         run_s = self.run_s + (seconds if this_run and seconds is not None else 0.0)
-        return Progress(boards, run_s)
+        return Progress(boards, run_s, self.fraction())
 
     @classmethod
     def start(cls, todo: Iterable[GameJob], stored: Iterable[GameRecord],
@@ -228,9 +232,11 @@ class Progress:
         return left, total
 
     def fraction(self) -> float:
-        """The share of the run's expected cost that is done, 0..1."""
+        """The share of the run's expected cost that is done, 0..1; never less than before the
+        last game finished (`shown`), so that the bar never runs backwards."""
         left, total = self._left_and_total()
-        return 1.0 if total <= 0 else min(1.0, max(0.0, 1.0 - left / total))
+        estimate = 1.0 if total <= 0 else min(1.0, max(0.0, 1.0 - left / total))
+        return max(self.shown, estimate)
 
     def eta_s(self, elapsed_s: float) -> float | None:
         """Seconds until the last game is done, `elapsed_s` after this run started; 0 when no

@@ -1,0 +1,132 @@
+"""The play page of `cxarena serve` in a real headless Chromium (Playwright, /usr/bin/chromium):
+no request of any page ends in 404 (the icon every browser asks for included), the board's
+inputs stand in one row, and a 50 x 50 board (the competition's largest) fits the page and is
+played by clicking: issue 42, point 9."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.records import GameRecord, Reason
+from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import browser  # noqa: F401 (the fixture)
+
+ROOT = Path(__file__).resolve().parents[2]
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`cxarena serve --port 0` over a results root that holds one stored folder; yields its
+    address."""
+    tmp = tmp_path_factory.mktemp("serve")
+    (tmp / "configs").mkdir()
+    stored = tmp / "results" / "stored"
+    stored.mkdir(parents=True)
+    record = GameRecord(M=4, N=4, K=4, p1="L0", p2="L1", names=("L0", "L1"),
+                        moves=(0, 1, 0, 1, 0, 1, 0), times_ms=(1.0,) * 7, winner=1,
+                        reason=Reason.CONNECT, detail="", seed=1)
+    with ResultStore(stored / DB_FILE) as store:
+        store.set_meta("name", "stored")
+        store.add(record.labelled(game_id="g1", round=1, player1="L0", player2="L1"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
+         "--configs", str(tmp / "configs"), "--results", str(tmp / "results" / "play")],
+        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.stdout is not None
+    url = None
+    for line in proc.stdout:  # the server prints its address once it is listening
+        m = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+        if m:
+            url = m.group(1)
+            break
+    if url is None:
+        proc.kill()
+        pytest.fail(f"cxarena serve did not print its address: {proc.communicate()[1]}")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+#: the icon a page names (a <link rel="icon">), else the one every browser asks for
+ICON = """() => {
+  const link = document.querySelector("link[rel~='icon']");
+  return link ? link.href : new URL('/favicon.ico', location.href).href;
+}"""
+
+
+@pytest.mark.parametrize("path", ["", "games", "results", "results/stored/"])
+def test_no_request_of_a_page_ends_in_404(server: str, browser: Any, path: str) -> None:
+    page = browser.new_page(viewport=VIEWPORT)
+    statuses: list[tuple[int, str]] = []
+    page.on("response", lambda r: statuses.append((r.status, r.url)))
+    page.goto(server + path)
+    page.wait_for_load_state("networkidle")
+    icon = page.evaluate(ICON)
+    response = page.request.get(icon)  # headless Chromium asks for no icon: ask as a tab does
+    statuses.append((response.status, icon))
+    page.close()
+    assert statuses and statuses[0][0] == 200
+    assert [(s, u) for s, u in statuses if s >= 400] == []
+    assert response.headers["content-type"].startswith("image/")
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, float]]:
+    return [page.locator(selector).nth(i).bounding_box()
+            for i in range(page.locator(selector).count())]
+
+
+def test_the_board_inputs_stand_in_one_row(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(server)
+    page.wait_for_selector("#param-k")
+    found = boxes(page, "#params input")
+    page.close()
+    assert len(found) == 3  # rows, columns, K in a row
+    tops = [b["y"] for b in found]
+    assert max(tops) - min(tops) < min(b["height"] for b in found) / 2  # one line
+    lefts = [b["x"] for b in found]
+    assert lefts == sorted(lefts) and len(set(lefts)) == 3  # side by side, in order
+
+
+def test_a_fifty_by_fifty_board_fits_and_is_played(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(server)
+    page.wait_for_function("document.querySelectorAll('#bot option').length > 0")
+    page.select_option("#bot", "L0")
+    for name, value in (("rows", 50), ("cols", 50), ("k", 10)):
+        page.fill(f"#param-{name}", str(value))
+    page.fill("#time", "1")
+    page.click("#new")
+    page.wait_for_selector("#board .cx-colhit[data-col='49']")
+    assert page.inner_text("#notice") == ""
+    board = page.locator("#board svg.cx-board").bounding_box()
+    assert board is not None
+    # the whole board in view: no scrolling sideways, and every column wide enough to click
+    assert board["x"] >= 0 and board["x"] + board["width"] <= VIEWPORT["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORT["width"]
+    columns = boxes(page, "#board .cx-colhit")
+    assert len(columns) == 50
+    assert all(c["width"] >= 8 for c in columns)
+    assert all(c["x"] + c["width"] <= board["x"] + board["width"] + 1 for c in columns)
+    page.click("#board .cx-colhit[data-col='49']")  # the last column, at the board's edge
+    page.wait_for_function(
+        "document.querySelectorAll('#board .cx-moves td.cx-move').length >= 2")
+    assert page.locator("#board .cx-moves td.cx-move").first.inner_text() == "49"
+    assert page.inner_text("#notice") == ""
+    page.click("#resign")
+    page.wait_for_function("document.getElementById('result').textContent !== ''")
+    page.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.competition import settings
 from arena.tournament import config as tconfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,9 +29,9 @@ def test_the_package_boards_are_the_checkouts() -> None:
 
 def test_boards_without_a_checkout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No configs/ of a checkout: the board sets come from the package."""
-    monkeypatch.setattr(tconfig, "CHECKOUT_CONFIGS", tmp_path / "no-checkout")
+    monkeypatch.setattr(settings, "CHECKOUT_CONFIGS", tmp_path / "no-checkout")
     monkeypatch.chdir(tmp_path)
-    assert tconfig.configs_dir() == ROOT / "arena" / "data"
+    assert settings.configs_dir() == ROOT / "arena" / "data"
     assert len(tconfig.resolve_board_set("competition")) == 35
 
 

@@ -172,7 +172,7 @@ def test_game_openings_in_a_tournament(tmp_path: Path) -> None:
     games = make_schedule(cfg)
     by_round: dict[int, set[tuple[str, ...]]] = {}
     for g in games:
-        by_round.setdefault(g.round, set()).add(g.opening_texts)
+        by_round.setdefault(g.round, set()).add(g.opening)
     assert all(len(v) == 1 for v in by_round.values())  # one opening per round, both colours
     openings = [next(iter(v)) for v in by_round.values()]
     assert openings[0] != openings[1] and all(len(o) == 6 for o in openings)

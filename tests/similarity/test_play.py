@@ -83,7 +83,9 @@ def test_a_copy_with_one_constant_changed_is_flagged(run: dict[str, Answers]) ->
     # machine (docs/league.md), so it is asserted where the band is as tight as when quiet
     assert m.share is not None and m.share >= 0.75
     assert m.share > max(reference.shares), (m, reference)
-    if reference.sd <= 0.1:
+    # quiet (2026-11-26): sd 0.062 around a mean of 0.50, the pair at 0.917, z 6.7; a share of
+    # 0.917 reaches z 5 while sd <= 0.083, so the flag is asserted up to 0.075
+    if reference.sd <= 0.075:
         assert m.flagged, (m, reference)
     # and the original is not flagged with the built-ins of another kind (alphabeta and
     # minimax search with the same squared-open-run heuristic, centre first: under load

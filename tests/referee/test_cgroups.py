@@ -356,7 +356,7 @@ def _share_beside_hogs(group: BotGroup, hogs: int, core: int) -> float:
 def test_v1_the_bot_to_move_keeps_its_core_beside_busy_processes(v1_group: BotGroup) -> None:
     """Issue #39: three busy processes of the machine on the bot's core; with the bot's CPU
     weight (`defaults.BOT_CPU_SHARES`, ten ordinary processes) it keeps most of the core, where
-    an ordinary weight would give it about a quarter."""
+    an ordinary weight gives it half (the three share one autogroup) or less."""
     if "cpu" not in v1_group.folders:
         pytest.skip(f"no cgroup v1 cpu controller here ({SUPPORT.summary()})")
     assert v1_group.cpu_weight() == defaults.BOT_CPU_SHARES
@@ -370,7 +370,9 @@ def test_v1_the_bot_to_move_keeps_its_core_beside_busy_processes(v1_group: BotGr
         ordinary = _share_beside_hogs(v1_group, 3, core)
     finally:
         (parent / "cpu.shares").write_text(str(defaults.BOT_CPU_SHARES))
-    assert weighted > 0.5 and weighted > ordinary + 0.15, (weighted, ordinary)
+    # quiet: 0.92 against 0.44 to 0.50; beside another weighed referee's work on that core
+    # (a second test process) both fall, the gap stays
+    assert weighted > ordinary + 0.2, (weighted, ordinary)
 
 
 @needs_v1

@@ -37,6 +37,7 @@ import functools
 import os
 import re
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -533,17 +534,19 @@ class Cgroups:
         self._prepared = False
         #: groups of this process whose removal gave up (their last tasks still exiting)
         self._leftovers: list[BotGroup] = []
+        self._leftovers_lock = threading.Lock()
 
     def retry_leftovers(self) -> list[str]:
         """Kill and remove, once more, the groups of this process whose `remove` gave up
         (without it an empty group stayed until this process ended: a referee that plays on
         would pile them up). Their names, once gone; run by `create`, `groups`, `cleanup`."""
         gone = []
-        for group in list(self._leftovers):
-            group.kill_all(0.0)
-            if group.remove(0.0):
-                self._leftovers.remove(group)
-                gone.append(group.name)
+        with self._leftovers_lock:  # one Cgroups serves every referee thread of a process
+            for group in list(self._leftovers):
+                group.kill_all(0.0)
+                if group.remove(0.0):
+                    self._leftovers.remove(group)
+                    gone.append(group.name)
         return gone
 
     def _parents(self) -> dict[str, str]:

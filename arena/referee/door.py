@@ -44,6 +44,10 @@ _ARENA_DIR = str(Path(__file__).resolve().parents[1])
 _STDERR_CHARS = 4000
 
 
+#: how often a sandboxed door job's wrapper is looked at for its init until it is seen
+_NOTE_EVERY_S = 0.02
+
+
 class ContainedDoor:
     """Runs `DoorJob`s contained (see the module docstring). Thread-safe: each job has its
     own process."""
@@ -129,8 +133,17 @@ class ContainedDoor:
         try:
             assert proc.popen.stdin is not None
             proc.popen.stdin.close()  # a door process reads nothing
+            noted = not sandboxed
             while True:
-                line = proc.read_line(deadline_s)
+                if not noted:  # bwrap's init is ours to collect when bwrap ends (else a
+                    # zombie per door job for as long as this process lives): looked for
+                    # every _NOTE_EVERY_S until seen, output or not
+                    noted = proc.note_wrapper_children()
+                step_s = deadline_s if noted else min(deadline_s,
+                                                      time.perf_counter() + _NOTE_EVERY_S)
+                line = proc.read_line(step_s)
+                if line is None and time.perf_counter() < deadline_s:
+                    continue
                 if line is None:
                     timed_out = True
                     break

@@ -490,6 +490,13 @@ class BotProcess:
                 containment.kill_pids(self.cgroup.procs())
         self.reap(0.0)
 
+    def note_wrapper_children(self) -> bool:
+        """`_note_wrapper_children` for a process that is not a game's bot (the door: it has
+        no handshake after which the referee looks), called while it runs; True once a child
+        of the wrapper was seen."""
+        self._note_wrapper_children()
+        return bool(self._orphans)
+
     def _note_wrapper_children(self) -> None:
         """Remember the sandbox wrapper's children (bwrap's init: one small /proc read, no
         scan) while the wrapper lives: when it ends (killed, or on its own: it exits as soon

@@ -21,6 +21,8 @@ from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ALL_BOARDS
 
+pytestmark = pytest.mark.serial  # its point is timing: run alone (Makefile)
+
 BOTS = ["L0", "L1", "minimax", "alphabeta", "montecarlo", "mcts"]
 TIMEOUT_S = 0.1
 MAX_MOVES = 24  # at most 12 moves of the bot per board

@@ -352,6 +352,7 @@ def _share_beside_hogs(group: BotGroup, hogs: int, core: int) -> float:
             p.wait()
 
 
+@pytest.mark.serial  # its point is a share of a core: run alone (Makefile)
 @needs_v1
 def test_v1_the_bot_to_move_keeps_its_core_beside_busy_processes(v1_group: BotGroup) -> None:
     """Issue #39: three busy processes of the machine on the bot's core; with the bot's CPU

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee.door import ContainedDoor
 from arena.referee import sandbox
+from arena.referee.door import ContainedDoor
 from arena.wire.door import DoorJob
 
 _WHY_NOT = sandbox.probe()

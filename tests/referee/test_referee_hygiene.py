@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.helpers import zoo
 
@@ -37,6 +39,7 @@ FAULTY_MATCHES = textwrap.dedent("""
 """)
 
 
+@pytest.mark.serial  # counts a process's descriptors: an overload replay adds a bot's
 def test_killed_bots_leave_no_open_pipe_or_socket(tmp_path: Path) -> None:
     bots = [zoo("raise_select.py"), zoo("sleepy.py"), zoo("os_exit.py"), zoo("garbage.sh"),
             zoo("close_stdout.sh")]

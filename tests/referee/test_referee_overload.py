@@ -19,6 +19,8 @@ from arena.referee.containment import machine_wait_ns
 from arena.referee.referee import MatchSettings, Referee
 from tests.helpers import live, wait_until, zoo
 
+pytestmark = pytest.mark.serial  # its point is timing: run alone (Makefile)
+
 HOGS = 8  # the bot gets at most 1/9 of its core: 0.1 s of CPU takes 0.9 s or more
 #: where cgroup v1's `cpu` controller is there, the hogs run in a group of their own that
 #: outweighs the bot's own weight (defaults.BOT_CPU_SHARES) 25 times: load the bot's weight

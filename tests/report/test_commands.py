@@ -54,6 +54,13 @@ def _connect_game(played: Played):  # type: ignore[no-untyped-def]
     return next(g for g in played.games if g.record.reason is Reason.CONNECT)
 
 
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layouts these tests read are a wide terminal's; wrapping to a narrow one (whatever
+    COLUMNS the test run inherits) is tested in test_show_width.py."""
+    monkeypatch.setenv("COLUMNS", "400")
+
+
 def test_show_prints_the_final_board_with_move_numbers(
         played: Played, capsys: pytest.CaptureFixture[str]) -> None:
     g = _connect_game(played)

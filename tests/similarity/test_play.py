@@ -22,6 +22,10 @@ from arena.similarity.play import (
     positions_path,
 )
 
+#: the answers are asked at 0.1 s a position: how much a time-limited bot searches, and so the
+#: band of unrelated pairs, moves with the machine's load; run alone (Makefile)
+pytestmark = pytest.mark.serial
+
 BOTS = Path(__file__).resolve().parent / "bots"
 ORIGINAL = str(BOTS / "negamax2.py")
 TWEAK = str(BOTS / "negamax2_tweak.py")

@@ -209,6 +209,38 @@ def reap_orphans(pids: Iterable[int]) -> set[int]:
     return left
 
 
+def reap_namespace_inits() -> int:
+    """Collect the dead sandbox inits re-parented to this subreaper: zombie children of this
+    process that were pid 1 of a PID namespace (``NSpid: <pid> 1``, bwrap's init once its bwrap
+    ended). Nothing else waits for them: a process that ran many sandboxed jobs (a server's
+    checks, a test run) would otherwise keep one zombie per job. Returns how many were
+    collected. Another process's own children are never touched: those are not namespace
+    inits."""
+    me, collected = os.getpid(), 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in entries:
+        if not name.isdigit():
+            continue
+        st = _stat(int(name))
+        if st is None or st[0] != "Z" or int(st[1]) != me:
+            continue
+        try:
+            with open(f"/proc/{name}/status", encoding="ascii", errors="replace") as f:
+                nspid = next((ln.split()[1:] for ln in f if ln.startswith("NSpid:")), [])
+        except OSError:
+            continue
+        if len(nspid) >= 2 and nspid[-1] == "1":
+            try:
+                if os.waitpid(int(name), os.WNOHANG)[0]:
+                    collected += 1
+            except ChildProcessError:
+                pass
+    return collected
+
+
 def kill_leftovers() -> list[int]:
     """Kill the bot processes whose owning referee process is dead (see the module docstring).
     Returns the pids killed."""

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from arena import defaults
-from arena.referee import cgroups
+from arena.referee import cgroups, containment
 from arena.referee.process import THREAD_ENV, BotProcess, LineTooLong, bot_limits, task_cap
 from arena.referee.sandbox import Isolation, Sandbox, resolve
 from arena.wire import door
@@ -46,6 +46,17 @@ _STDERR_CHARS = 4000
 
 #: how often a sandboxed door job's wrapper is looked at for its init until it is seen
 _NOTE_EVERY_S = 0.02
+#: how long a job whose init was never seen waits for it to come back to this process
+_INIT_BACK_S = 0.2
+
+
+def _collect_init() -> None:
+    """Collect the dead init of a sandboxed job (`containment.reap_namespace_inits`), waiting
+    up to _INIT_BACK_S for it to die and come back; one not back by then is collected by the
+    next job."""
+    end = time.perf_counter() + _INIT_BACK_S
+    while not containment.reap_namespace_inits() and time.perf_counter() < end:
+        time.sleep(0.005)
 
 
 class ContainedDoor:
@@ -130,10 +141,10 @@ class ContainedDoor:
         size = 0
         timed_out = False
         fault = ""
+        noted = not sandboxed
         try:
             assert proc.popen.stdin is not None
             proc.popen.stdin.close()  # a door process reads nothing
-            noted = not sandboxed
             while True:
                 if not noted:  # bwrap's init is ours to collect when bwrap ends (else a
                     # zombie per door job for as long as this process lives): looked for
@@ -169,6 +180,8 @@ class ContainedDoor:
         proc.sync_log()
         stderr = proc.stderr_tail(max_lines=60, max_chars=_STDERR_CHARS)
         proc.close()
+        if sandboxed and not noted:  # a job that ended before its init was seen: that init
+            _collect_init()  # is re-parented to this process when bwrap ends
         return DoorResult(status=status, stdout=b"\n".join(lines).decode("utf-8", "replace"),
                           stderr=stderr, timed_out=timed_out and status is None,
                           sandboxed=sandboxed, fault=fault,

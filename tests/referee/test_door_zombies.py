@@ -41,4 +41,6 @@ def test_sandboxed_door_jobs_leave_no_zombie(code: str) -> None:
         result = door(DoorJob(door="probe", label="zombie check",
                               argv=(sys.executable, "-c", code), timeout_s=30))
         assert result.status == 0 and result.sandboxed, result
-    assert not _zombie_children() - before
+    # without the collection: one per job (5); with it, none, or on a loaded machine the last
+    # job's init that died after its job had returned (the next job collects it)
+    assert len(_zombie_children() - before) <= 1

@@ -55,12 +55,6 @@ MAX_TASKS = 512
 MIN_TASKS = 16
 #: use cgroups for bots where the machine offers them (`cxarena doctor` says what it offers)
 CGROUPS = True
-#: the CPU weight of a bot's cgroup where the `cpu` controller is there (v1 ``cpu.shares``, v2
-#: ``cpu.weight`` on its scale): ten times an ordinary process of the machine (1,024; v2: 100),
-#: so that the bot whose turn it is keeps most of its core beside outside work (the other bot
-#: is frozen, so the two never compete); the harness's own processes are not outweighed while
-#: a bot waits, since a frozen or blocked bot takes no CPU at all
-BOT_CPU_SHARES = 10_240
 #: the most protocol comment lines (empty, or starting with #: arena.wire.protocol) and KiB of
 #: them a bot may write in answer to one request (counted from the request to its answer, and
 #: what it wrote since its last answer); one more is the bot's fault (`illegal` for a move,

@@ -9,7 +9,7 @@ and can be frozen and killed together.
   referee's own processes move to a leaf ``cxarena-referee`` beside the bots (cgroup v2
   allows processes only in leaves once controllers are enabled below a group);
 - **cgroup v1** (hierarchies per controller, as root): `memory` and `pids` are needed,
-  `cpuacct`, `freezer` and `cpu` are used where mounted;
+  `cpuacct` and `freezer` are used where mounted;
 - otherwise **none**: the rlimits of `arena.referee.process` alone (shared memory and the
   children of a bot are then not counted).
 
@@ -22,10 +22,7 @@ and removes the groups whose owner is dead, like `containment.kill_leftovers`.
 ``memory.memsw.limit_in_bytes``; v2 ``memory.max`` and ``memory.swap.max`` 0: no swap; every
 page charged to the group counts, shmem, memfd and tmpfs pages included), the task cap
 (``pids.max``: processes and threads), peak memory, whether either limit was hit, CPU time of
-the whole group, freeze/thaw (the freezer), `kill_all` and `remove`. Where the `cpu` controller
-is there, the group's CPU weight is `defaults.BOT_CPU_SHARES` (v1 ``cpu.shares``; v2
-``cpu.weight``, the same ratio to an ordinary process): the bot whose turn it is gets most of
-its core however busy the machine is (issue #39), and the frozen one needs none.
+the whole group, freeze/thaw (the freezer), `kill_all` and `remove`.
 
 Nothing here knows the protocol or the game: `arena.referee.process` and the referee decide
 when to use it.
@@ -42,7 +39,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arena import defaults
 from arena.records import RLIMITS_ONLY
 from arena.referee.containment import owner_mark
 
@@ -55,12 +51,7 @@ BACKENDS = ("v1", "v2", "none")
 FOLDER = "cxarena"
 #: the leaf the referee's own processes move to under cgroup v2 (no processes in inner groups)
 REFEREE_LEAF = "cxarena-referee"
-_V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer", "cpu")
-#: cgroup v2's `cpu.weight` of an ordinary process's group (v1's `cpu.shares`: 1024)
-_V2_DEFAULT_WEIGHT = 100
-#: the end of the name of a referee process's own group (`Cgroups._weigh_referee`)
-_REFEREE_SUFFIX = ".referee"
-_V1_DEFAULT_SHARES = 1024
+_V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
 _V1_NEEDED = ("memory", "pids")
 _V2_NEEDED = ("memory", "pids")
 _NAME = re.compile(r"^o(\d+)\.(\d+)\.")
@@ -167,8 +158,7 @@ def probe_v2(folder: str) -> Support:
 
 
 def probe_v1(mounts: list[tuple[str, str, str, set[str]]], own: dict[str, str]) -> Support:
-    """Cgroup v1 hierarchies (memory and pids needed; cpuacct, freezer and cpu where
-    mounted)."""
+    """Cgroup v1 hierarchies (memory and pids needed; cpuacct and freezer where mounted)."""
     roots = []
     for ctrl in _V1_CONTROLLERS:
         for point, mroot, kind, opts in mounts:
@@ -248,12 +238,6 @@ def _keyed(path: str) -> dict[str, int]:
     return out
 
 
-def _v2_weight() -> int:
-    """`defaults.BOT_CPU_SHARES` on cgroup v2's `cpu.weight` scale: the same ratio to an
-    ordinary process (v1 1024, v2 100), within v2's range."""
-    return min(10_000, round(defaults.BOT_CPU_SHARES * _V2_DEFAULT_WEIGHT / _V1_DEFAULT_SHARES))
-
-
 class BotGroup:
     """One bot's cgroup (in each v1 hierarchy, or one v2 folder). See the module docstring."""
 
@@ -313,9 +297,6 @@ class BotGroup:
                         pass
             if pids_max is not None:
                 _write(os.path.join(self.folders["pids"], "pids.max"), str(pids_max))
-            if "cpu" in self.folders:
-                _write(os.path.join(self.folders["cpu"], "cpu.shares"),
-                       str(defaults.BOT_CPU_SHARES))
         else:
             folder = self._any_folder()
             if memory_limit_bytes is not None:
@@ -326,18 +307,6 @@ class BotGroup:
                     pass
             if pids_max is not None:
                 _write(os.path.join(folder, "pids.max"), str(pids_max))
-            if "cpu" in self.folders:
-                _write(os.path.join(folder, "cpu.weight"), str(_v2_weight()))
-
-    def cpu_weight(self) -> int | None:
-        """The group's CPU weight as v1's `cpu.shares` counts it (None without the `cpu`
-        controller)."""
-        if "cpu" not in self.folders:
-            return None
-        if self.backend == "v1":
-            return _int_or(os.path.join(self.folders["cpu"], "cpu.shares"))
-        weight = _int_or(os.path.join(self.folders["cpu"], "cpu.weight"))
-        return round(weight * _V1_DEFAULT_SHARES / _V2_DEFAULT_WEIGHT)
 
     def add(self, pid: int) -> None:
         """Move process `pid` (with its threads) into the group, in every hierarchy."""
@@ -553,9 +522,7 @@ class Cgroups:
         """Controller -> the folder holding the bots' groups."""
         if self.support.backend == "v2":
             folder = os.path.join(self.support.roots[0][1], FOLDER)
-            used = ("memory", "pids", "cpuacct", "freezer") + (
-                ("cpu",) if "cpu" in self.support.controllers else ())
-            return {c: folder for c in used}
+            return {c: folder for c in ("memory", "pids", "cpuacct", "freezer")}
         return {c: os.path.join(f, FOLDER) for c, f in self.support.roots}
 
     def prepare(self) -> list[str]:
@@ -569,45 +536,8 @@ class Cgroups:
         else:
             for folder in dict.fromkeys(self._parents().values()):
                 os.makedirs(folder, exist_ok=True)
-        self._weigh_parent()
-        self._weigh_referee()
         self._prepared = True
         return self.cleanup()
-
-    def _weigh_parent(self) -> None:
-        """The bots' folder weighs as much as one bot (`defaults.BOT_CPU_SHARES`): a group's
-        weight counts among its siblings, so the bots' own would count for nothing against the
-        machine's processes if their folder weighed as one ordinary process. A failure leaves
-        the kernel's default (the bots then compete as before)."""
-        folder = self._parents().get("cpu")
-        if folder is None:
-            return
-        try:
-            if self.support.backend == "v1":
-                _write(os.path.join(folder, "cpu.shares"), str(defaults.BOT_CPU_SHARES))
-            else:
-                _write(os.path.join(folder, "cpu.weight"), str(_v2_weight()))
-        except OSError:
-            pass
-
-    def _weigh_referee(self) -> None:
-        """Cgroup v1: move this process (the referee that times the bots) into a group of its
-        own in the `cpu` hierarchy, ``o<PID>.<START>.referee`` beside the bots' groups, that
-        weighs as much as a bot: a referee kept waiting for its core by outside work reads a
-        bot's answer late (measured, docs/benchmarks.md, bench_fairload). Its children start
-        there and each bot moves to its own group; `cleanup` removes it once this process is
-        gone, like a bot's. A failure leaves this process where it was. (Cgroup v2: the
-        referee's leaf, `REFEREE_LEAF`, is weighed by `_prepare_v2`.)"""
-        folder = self._parents().get("cpu")
-        if self.support.backend != "v1" or folder is None:
-            return
-        group = os.path.join(folder, group_name(_REFEREE_SUFFIX[1:]))
-        try:
-            os.makedirs(group, exist_ok=True)
-            _write(os.path.join(group, "cpu.shares"), str(defaults.BOT_CPU_SHARES))
-            _write(os.path.join(group, "cgroup.procs"), str(os.getpid()))
-        except OSError:
-            pass
 
     def _prepare_v2(self, own: str) -> None:
         wanted = " ".join(f"+{c}" for c in ("memory", "pids", "cpu")
@@ -632,12 +562,6 @@ class Cgroups:
                         continue
         os.makedirs(parent, exist_ok=True)
         _write(os.path.join(parent, "cgroup.subtree_control"), wanted)
-        leaf = os.path.join(own, REFEREE_LEAF)
-        if "cpu" in self.support.controllers and os.path.isdir(leaf):
-            try:  # the referee weighs as much as a bot (see `_weigh_referee`)
-                _write(os.path.join(leaf, "cpu.weight"), str(_v2_weight()))
-            except OSError:
-                pass
 
     def create(self, bot_id: str, memory_limit_bytes: int | None,
                pids_max: int | None) -> BotGroup:
@@ -659,25 +583,20 @@ class Cgroups:
 
     def groups(self) -> list[str]:
         """The names of the bot groups present (of every referee)."""
-        return [n for n in self._names() if not n.endswith(_REFEREE_SUFFIX)]
-
-    def _names(self) -> list[str]:
-        """Every group of the bots' folders: the bots' and the referees' (in `cpu` only)."""
         self.retry_leftovers()
-        names: set[str] = set()
-        for folder in set(self._parents().values()):
-            try:
-                names.update(e for e in os.listdir(folder)
-                             if os.path.isdir(os.path.join(folder, e)))
-            except OSError:
-                pass
-        return sorted(names)
+        parents = self._parents()
+        folder = parents.get("pids") or next(iter(parents.values()))
+        try:
+            return sorted(e for e in os.listdir(folder)
+                          if os.path.isdir(os.path.join(folder, e)))
+        except OSError:
+            return []
 
     def cleanup(self) -> list[str]:
         """Kill and remove the groups whose owning referee process is dead; their names."""
         gone = []
         parents = self._parents()
-        for name in self._names():
+        for name in self.groups():
             m = _NAME.match(name)
             if m is None:
                 continue
@@ -686,8 +605,7 @@ class Cgroups:
                 continue  # its referee is alive
             group = BotGroup(self.support.backend,
                              {c: os.path.join(p, name) for c, p in parents.items()}, name)
-            if not name.endswith(_REFEREE_SUFFIX):  # a referee's children may outlive it
-                group.kill_all(0.5)
+            group.kill_all(0.5)
             if group.remove(0.5):
                 gone.append(name)
         return gone

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from arena import defaults
 from arena.referee import cgroups
 from arena.referee.cgroups import FOLDER, BotGroup, Cgroups, Support
 from arena.referee.containment import owner_mark
@@ -92,9 +91,6 @@ def test_v2_group_limits_readings_and_freezer(fake_v2: Path) -> None:
     assert (folder / "memory.max").read_text() == str(256 * 2**20)
     assert (folder / "memory.swap.max").read_text() == "0"
     assert (folder / "pids.max").read_text() == "64"
-    # the bot to move outweighs an ordinary process ten times (v2's scale: 100 each)
-    assert (folder / "cpu.weight").read_text() == "1000"
-    assert group.cpu_weight() == defaults.BOT_CPU_SHARES
     group.add(4242)
     assert (folder / "cgroup.procs").read_text() == "4242"
     # what the kernel would report
@@ -321,70 +317,3 @@ def test_a_group_whose_removal_gave_up_is_removed_later(fake_v2: Path) -> None:
         f.unlink()
     assert cg.groups() == []
     assert group.remove(0.0) and cg.retry_leftovers() == []
-
-
-def _share_beside_hogs(group: BotGroup, hogs: int, core: int) -> float:
-    """The share of one core that a busy process in `group` gets over about a second, beside
-    `hogs` busy processes of the machine on the same core."""
-    def pinned() -> None:
-        os.sched_setaffinity(0, {core})
-
-    spin = "while True: pass"
-    outside = [subprocess.Popen([sys.executable, "-c", spin], preexec_fn=pinned)
-               for _ in range(hogs)]
-    root = Path(group.folders["cpu"]).parent.parent  # the machine's, not this referee's
-    for p in outside:
-        (root / "cgroup.procs").write_text(str(p.pid))
-    bot = subprocess.Popen([sys.executable, "-c", f"import sys; sys.stdin.readline()\n{spin}"],
-                           stdin=subprocess.PIPE, preexec_fn=pinned)
-    try:
-        group.add(bot.pid)
-        assert bot.stdin is not None
-        bot.stdin.write(b"go\n")
-        bot.stdin.flush()
-        time.sleep(0.3)  # all running
-        cpu0, wall0 = group.cpu_usage_ns() or 0, time.monotonic_ns()
-        time.sleep(1.0)
-        return ((group.cpu_usage_ns() or 0) - cpu0) / (time.monotonic_ns() - wall0)
-    finally:
-        for p in [*outside, bot]:
-            p.kill()
-            p.wait()
-
-
-@pytest.mark.serial  # its point is a share of a core: run alone (Makefile)
-@needs_v1
-def test_v1_the_bot_to_move_keeps_its_core_beside_busy_processes(v1_group: BotGroup) -> None:
-    """Issue #39: three busy processes of the machine on the bot's core; with the bot's CPU
-    weight (`defaults.BOT_CPU_SHARES`, ten ordinary processes) it keeps most of the core, where
-    an ordinary weight gives it half (the three share one autogroup) or less."""
-    if "cpu" not in v1_group.folders:
-        pytest.skip(f"no cgroup v1 cpu controller here ({SUPPORT.summary()})")
-    assert v1_group.cpu_weight() == defaults.BOT_CPU_SHARES
-    parent = Path(v1_group.folders["cpu"]).parent  # the bots' folder weighs as much
-    assert int((parent / "cpu.shares").read_text()) == defaults.BOT_CPU_SHARES
-    core = sorted(os.sched_getaffinity(0))[-1]
-    weighted = _share_beside_hogs(v1_group, 3, core)
-    try:  # the same with an ordinary process's weight, as before issue #39
-        for folder in (parent, Path(v1_group.folders["cpu"])):
-            (folder / "cpu.shares").write_text("1024")
-        ordinary = _share_beside_hogs(v1_group, 3, core)
-    finally:
-        (parent / "cpu.shares").write_text(str(defaults.BOT_CPU_SHARES))
-    # quiet: 0.92 against 0.44 to 0.50; beside another weighed referee's work on that core
-    # (a second test process) both fall, the gap stays
-    assert weighted > ordinary + 0.2, (weighted, ordinary)
-
-
-@needs_v1
-def test_v1_the_referee_weighs_as_much_as_a_bot(v1_group: BotGroup) -> None:
-    """The referee process that prepared the groups moved itself into a `cpu` group of its own,
-    as heavy as a bot's (a referee kept off its core reads answers late); the group is left
-    when the referee is gone, its tasks unharmed."""
-    if "cpu" not in v1_group.folders:
-        pytest.skip(f"no cgroup v1 cpu controller here ({SUPPORT.summary()})")
-    mine = Path("/proc/self/cgroup").read_text()
-    name = cgroups.group_name("referee")
-    assert f":cpu:/{FOLDER}/{name}\n" in mine, mine
-    group = Path(v1_group.folders["cpu"]).parent / name
-    assert int((group / "cpu.shares").read_text()) == defaults.BOT_CPU_SHARES

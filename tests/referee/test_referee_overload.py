@@ -22,10 +22,6 @@ from tests.helpers import live, wait_until, zoo
 pytestmark = pytest.mark.serial  # its point is timing: run alone (Makefile)
 
 HOGS = 8  # the bot gets at most 1/9 of its core: 0.1 s of CPU takes 0.9 s or more
-#: where cgroup v1's `cpu` controller is there, the hogs run in a group of their own that
-#: outweighs the bot's own weight (defaults.BOT_CPU_SHARES) 25 times: load the bot's weight
-#: cannot beat (an ordinary process weighs 1024, the most a group may is 262144)
-HOG_GROUP = Path("/sys/fs/cgroup/cpu/cxarena-test-hogs")
 
 
 def _hogs(cpu: int) -> list[subprocess.Popen[bytes]]:
@@ -34,11 +30,6 @@ def _hogs(cpu: int) -> list[subprocess.Popen[bytes]]:
             for _ in range(HOGS)]
     for h in hogs:
         os.sched_setaffinity(h.pid, {cpu})
-    if os.access(HOG_GROUP.parent / "cgroup.procs", os.W_OK):
-        HOG_GROUP.mkdir(exist_ok=True)
-        (HOG_GROUP / "cpu.shares").write_text("262144")
-        for h in hogs:
-            (HOG_GROUP / "cgroup.procs").write_text(str(h.pid))
     return hogs
 
 
@@ -68,8 +59,6 @@ def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
             h.kill()
             h.wait()
         watcher.join()
-        if HOG_GROUP.is_dir():
-            HOG_GROUP.rmdir()
     incidents = rec.extra.get("overload")
     assert incidents, f"the hogged attempt was not recognised as overload: {rec.detail}"
     if rec.reason in FAULTS:  # other work kept this (shared) machine overloaded all along

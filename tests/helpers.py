@@ -5,8 +5,10 @@ naive search references, Pons' positions, and the headless browser."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -439,3 +441,33 @@ def make_league(tmp_path: Path, users: dict[str, bytes], extra: str = "",
     with lg.conn:  # the check is tested elsewhere; here every version passed it
         lg.conn.execute("UPDATE submissions SET status='rating'")
     return lg
+
+
+@contextlib.contextmanager
+def play_server(configs: Path, results: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`cxarena serve` on a free loopback port with these configs and results folders: its URL
+    (once it prints that it listens) and its process, ended on the way out."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
+         "--configs", str(configs), "--results", str(results)],
+        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.stdout is not None
+    url = None
+    for line in proc.stdout:  # the server prints its address once it is listening
+        m = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+        if m:
+            url = m.group(1)
+            break
+    if url is None:
+        proc.kill()
+        pytest.fail(f"cxarena serve did not print its address: {proc.communicate()[1]}")
+    try:
+        yield url, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -5,10 +5,7 @@ then the piece a mill removes) against the bots of the configs; the games are st
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +15,7 @@ import pytest
 
 from arena.games import make_game
 from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import play_server
 
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="playwright (dev extra) is not installed")
@@ -34,28 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     configs.mkdir()
     for name in ("othello.yaml", "morris.yaml", "mnk.yaml"):
         shutil.copy(ROOT / "configs" / name, configs / name)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
-         "--configs", str(configs), "--results", str(tmp / "results" / "play")],
-        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.stdout is not None
-    url = None
-    for line in proc.stdout:
-        m = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            url = m.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail(f"cxarena serve did not print its address: {proc.communicate()[1]}")
-    yield {"url": url, "results": tmp / "results" / "play"}
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    with play_server(configs, tmp / "results" / "play") as (url, _):
+        yield {"url": url, "results": tmp / "results" / "play"}
 
 
 @pytest.fixture(scope="module")

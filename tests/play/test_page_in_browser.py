@@ -5,10 +5,6 @@ played by clicking: issue 42, point 9."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +13,10 @@ import pytest
 
 from arena.records import GameRecord, Reason
 from arena.results.store import DB_FILE, ResultStore
-from tests.helpers import browser  # noqa: F401 (the fixture)
+from tests.helpers import (
+    browser,  # noqa: F401 (the fixture)
+    play_server,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEWPORT = {"width": 1280, "height": 900}
@@ -37,28 +36,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with ResultStore(stored / DB_FILE) as store:
         store.set_meta("name", "stored")
         store.add(record.labelled(game_id="g1", round=1, player1="L0", player2="L1"))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
-         "--configs", str(tmp / "configs"), "--results", str(tmp / "results" / "play")],
-        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.stdout is not None
-    url = None
-    for line in proc.stdout:  # the server prints its address once it is listening
-        m = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            url = m.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail(f"cxarena serve did not print its address: {proc.communicate()[1]}")
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    with play_server(tmp / "configs", tmp / "results" / "play") as (url, _):
+        yield url
 
 
 #: the icon a page names (a <link rel="icon">), else the one every browser asks for

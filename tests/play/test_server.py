@@ -9,8 +9,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +17,7 @@ import pytest
 
 from arena.records import Reason
 from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import play_server
 
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="playwright (dev extra) is not installed")
@@ -34,28 +33,8 @@ BOT_HOST = "arena.entrants.host"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     tmp = tmp_path_factory.mktemp("serve")
     (tmp / "configs").mkdir()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena", "serve", "--port", "0", "--host", "127.0.0.1",
-         "--configs", str(tmp / "configs"), "--results", str(tmp / "results" / "play")],
-        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    assert proc.stdout is not None
-    url = None
-    for line in proc.stdout:  # the server prints its address once it is listening
-        m = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
-        if m:
-            url = m.group(1)
-            break
-    if url is None:
-        proc.kill()
-        pytest.fail(f"cxarena serve did not print its address: {proc.communicate()[1]}")
-    yield {"url": url, "pid": proc.pid, "results": tmp / "results" / "play"}
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    with play_server(tmp / "configs", tmp / "results" / "play") as (url, proc):
+        yield {"url": url, "pid": proc.pid, "results": tmp / "results" / "play"}
 
 
 @pytest.fixture(scope="module")

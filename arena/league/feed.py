@@ -46,14 +46,14 @@ from arena.league.analysis import Analyser, OracleFactory
 from arena.league.db import League
 from arena.league.worker import (
     LOG_BUDGET_FILE,
+    Openings,
     PairJob,
     WorkerHealth,
-    _analyse,
-    _one_line,
-    _Openings,
+    analyse_lost,
     claim,
     holder_name,
     league_settings,
+    one_line,
     pair_jobs,
     reap_dead,
     release,
@@ -101,11 +101,11 @@ def _analysis_main(directory: str, factory: OracleFactory, todo: Any) -> None:
         try:
             lg = League.open(Path(directory))
             try:
-                _analyse(lg, analyser, ids)
+                analyse_lost(lg, analyser, ids)
             finally:
                 lg.conn.close()
         except Exception as exc:  # logged; the next pair is analysed all the same
-            log.error("analysis of games %s failed: %s", ids, _one_line(exc), exc_info=True)
+            log.error("analysis of games %s failed: %s", ids, one_line(exc), exc_info=True)
 
 
 class _Analyses:
@@ -163,7 +163,7 @@ class LeagueSource:
         self.root = self.dir / "work"
         self.root.mkdir(exist_ok=True)
         self.holder = holder_name(holder_kind)
-        self.openings = _Openings(judge)
+        self.openings = Openings(judge)
         self.travel = travel
         self.idle_s = idle_s
         self.analyse = analyse
@@ -235,7 +235,7 @@ class LeagueSource:
     def _failed(self, exc: BaseException) -> None:
         delay_s = min(BACKOFF_MAX_S, 2.0 ** self.failures)
         self.failures += 1
-        self.last_error = _one_line(exc)
+        self.last_error = one_line(exc)
         self._next_claim_s = time.monotonic() + delay_s
         log.error("cannot hand out rating games: %s", self.last_error, exc_info=True)
         self.announce(f"league: cannot hand out rating games: {self.last_error}; trying "
@@ -382,9 +382,9 @@ class LeagueGames:
                 delay_s = min(BACKOFF_MAX_S, 2.0 ** failures)
                 failures += 1
                 log.error("rating games stopped", exc_info=True)
-                self.source.announce(f"league: the rating games stopped: {_one_line(exc)}; "
+                self.source.announce(f"league: the rating games stopped: {one_line(exc)}; "
                                      f"starting again in {delay_s:.0f} s")
-                self.health.problem(_one_line(exc))
+                self.health.problem(one_line(exc))
                 release_holders(self.dir, {self.source.holder})
                 self.source.pairs.clear()
                 self.source.pending.clear()
@@ -450,7 +450,7 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
         assert analyser is not None
         lg = League.open(directory)
         try:
-            _analyse(lg, analyser, ids)
+            analyse_lost(lg, analyser, ids)
         finally:
             lg.conn.close()
 

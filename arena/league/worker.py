@@ -64,9 +64,9 @@ from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
 from arena.tournament.openings import GameOpenings, Judge
 
-__all__ = ["PairJob", "Side", "WorkerHealth", "board_text", "claim", "league_settings",
-           "pair_jobs", "plan_next", "play_pair", "queue_state", "reap_dead", "release",
-           "store_pair", "worker_health", "write_health"]
+__all__ = ["Openings", "PairJob", "Side", "WorkerHealth", "analyse_lost", "board_text", "claim",
+           "league_settings", "one_line", "pair_jobs", "plan_next", "play_pair", "queue_state",
+           "reap_dead", "release", "store_pair", "worker_health", "write_health"]
 
 log = logging.getLogger("arena.league.worker")
 
@@ -249,7 +249,7 @@ def _side(lg: League, key: str) -> Side:
                 tuple(lg.submission_files(sub.id)), sub.class_name)
 
 
-class _Openings:
+class Openings:
     """The league's openings per board, made on demand (one stream per board and process) by
     the one opening machinery of every game (`arena.tournament.openings`). The judge is the
     league's game's (`arena.commands.opening_judge(game)`); None: no openings."""
@@ -280,7 +280,7 @@ class _Openings:
 PLAN_TRIES = 3
 
 
-def claim(lg: League, holder: str, openings: _Openings) -> PairJob | None:
+def claim(lg: League, holder: str, openings: Openings) -> PairJob | None:
     """Choose the next pair and lease it to `holder`; None if none, or if the league is frozen
     (the final round robin gets the machine; pairs in flight may finish and are stored).
 
@@ -436,17 +436,17 @@ def queue_state(lg: League) -> dict[str, Any]:
                                 for a, b, board, holder, t in leases] or "none"}
 
 
-def _analyse(lg: League, analyser: Analyser, game_ids: list[int]) -> None:
+def analyse_lost(lg: League, analyser: Analyser, game_ids: list[int]) -> None:
     """Analyse the stored games a student lost (within the league's budget); a failure is
     logged, never stops the worker."""
     for gid in game_ids:
         try:
             analyser.analyse_game(lg, gid)
         except Exception as exc:
-            log.error("analysis of game %d failed: %s", gid, _one_line(exc), exc_info=True)
+            log.error("analysis of game %d failed: %s", gid, one_line(exc), exc_info=True)
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= 500 else text[:497] + "..."
 

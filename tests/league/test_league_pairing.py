@@ -14,7 +14,7 @@ import arena.league.standings as standings_module
 import arena.league.worker as worker
 from arena.league import League
 from arena.league.standings import record_game
-from arena.league.worker import _Openings, claim, plan_next
+from arena.league.worker import Openings, claim, plan_next
 from tests.helpers import make_league
 
 BOT = b"from players.L0 import *\n"
@@ -132,9 +132,9 @@ def test_claim_fits_outside_the_write_lock(tmp_path: Path,
     lg = make_league(tmp_path, {"ann": BOT, "bob": BOT})
     _pair(lg, "sub:1", "L0", 1.0)
     fits = _count_fits(monkeypatch, lg)
-    job = claim(lg, "local:elsewhere:1", _Openings(None))
+    job = claim(lg, "local:elsewhere:1", Openings(None))
     assert job is not None and fits == [False]
-    assert claim(lg, "local:elsewhere:2", _Openings(None)) is not None
+    assert claim(lg, "local:elsewhere:2", Openings(None)) is not None
     assert fits == [False]  # no game stored between the two claims: no fit
 
 
@@ -156,7 +156,7 @@ def test_claim_plans_again_when_another_worker_leased_in_between(
         return plan
 
     monkeypatch.setattr(worker, "plan_next", racing)
-    job = claim(lg, "local:elsewhere:2", _Openings(None))
+    job = claim(lg, "local:elsewhere:2", Openings(None))
     assert job is not None and len(plans) == 2
     assert plans[0][:2] == ("sub:1", "sub:2")
     assert job.a.key == "sub:3"  # the entries in flight wait behind the one that is not
@@ -177,12 +177,12 @@ def test_claim_plans_inside_the_lock_when_the_league_keeps_moving(
         return real(league)
 
     monkeypatch.setattr(worker, "plan_next", moving)
-    assert claim(lg, "local:elsewhere:1", _Openings(None)) is not None
+    assert claim(lg, "local:elsewhere:1", Openings(None)) is not None
     assert calls == [False] * worker.PLAN_TRIES + [True]
 
 
 def test_no_pair_is_claimed_once_the_league_is_frozen(tmp_path: Path) -> None:
     lg = make_league(tmp_path, {"ann": BOT})
     lg.freeze()
-    assert claim(lg, "local:elsewhere:1", _Openings(None)) is None
+    assert claim(lg, "local:elsewhere:1", Openings(None)) is None
     assert lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 0

@@ -15,7 +15,7 @@ from pathlib import Path
 from arena import defaults
 from arena.league.worker import (
     LOG_BUDGET_FILE,
-    _Openings,
+    Openings,
     claim,
     holder_name,
     play_pair,
@@ -47,7 +47,7 @@ def test_a_student_bot_flooding_stderr_keeps_the_league_logs_within_the_budget(
     lg = make_league(tmp_path, {"ann": BOMB}, pairs=PAIRS, most=PAIRS)
     budget_file = lg.dir / LOG_BUDGET_FILE
     logs = tmp_path / "logs"
-    openings, holder = _Openings(None), holder_name("local")
+    openings, holder = Openings(None), holder_name("local")
     records = []
     job = claim(lg, holder, openings)
     assert job is not None

@@ -19,7 +19,7 @@ from arena.league import League, LeagueError
 from arena.league.config import parse_config
 from arena.league.feed import LeagueGames, LeagueSource, _Health, start_workers
 from arena.league.final import final_status, start_final
-from arena.league.worker import _Openings, claim, league_settings, plan_next, worker_health
+from arena.league.worker import Openings, claim, league_settings, plan_next, worker_health
 from tests.helpers import wait_finished
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,10 +84,10 @@ def test_no_rating_pair_is_claimed_after_the_freeze(tmp_path: Path) -> None:
                  "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n",
                  {"ann": L0, "bob": L1})
     assert plan_next(lg) is not None  # work is queued
-    in_flight = claim(lg, "local:elsewhere:1", _Openings(None))
+    in_flight = claim(lg, "local:elsewhere:1", Openings(None))
     assert in_flight is not None
     lg.freeze()
-    assert claim(lg, "local:elsewhere:2", _Openings(None)) is None
+    assert claim(lg, "local:elsewhere:2", Openings(None)) is None
     # the pair in flight is not taken away
     assert lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 1
 

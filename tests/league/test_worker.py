@@ -21,7 +21,7 @@ from arena.league.rating import versus_previous
 from arena.league.standings import game_record, record_game, standings
 from arena.league.worker import (
     _alive,
-    _Openings,
+    Openings,
     claim,
     holder_name,
     plan_next,
@@ -83,7 +83,7 @@ def test_a_new_version_plays_first_then_the_widest_interval(tmp_path: Path) -> N
 
 def test_leases_spread_workers_and_a_dead_holders_lease_is_released(tmp_path: Path) -> None:
     lg = make_league(tmp_path, {"ann": L0, "bob": L0, "cat": L0})
-    openings = _Openings(None)
+    openings = Openings(None)
     first = claim(lg, "local:elsewhere:1", openings)
     second = claim(lg, "local:elsewhere:2", openings)
     assert first is not None and second is not None
@@ -103,7 +103,7 @@ def test_leases_spread_workers_and_a_dead_holders_lease_is_released(tmp_path: Pa
 
 def test_a_pair_is_stored_once_with_its_records_and_opening(tmp_path: Path) -> None:
     lg = make_league(tmp_path, {"ann": L0})
-    job = claim(lg, holder_name("local"), _Openings(JUDGE))
+    job = claim(lg, holder_name("local"), Openings(JUDGE))
     assert job is not None and len(job.opening) == 1
     with Referee(settings_for(job)) as referee:
         records = play_pair(job, referee, tmp_path / "work")
@@ -137,7 +137,7 @@ def test_pairs_on_dask_require_the_sandbox(tmp_path: Path) -> None:
     """A pair handed to another machine must be sandboxed there (no fallback to unisolated
     play), unless the league plays without isolation."""
     lg = make_league(tmp_path, {"ann": L0})
-    job = claim(lg, "dask:elsewhere:1", _Openings(None))
+    job = claim(lg, "dask:elsewhere:1", Openings(None))
     assert job is not None
     assert settings_for(job).isolation == "none"  # this league: isolation: false
     sandboxed = dataclasses.replace(job, isolation=True)

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 __all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
            "environ_value",
-           "charged_s", "excused_ns", "find_bot_processes", "kill_leftovers", "kill_pids",
-           "machine_wait_ns", "owner_mark", "thread_wait_ns",
+           "charged_s", "find_bot_processes", "kill_leftovers", "kill_pids",
+           "machine_wait_ns", "move_account", "owner_mark",
            "process_table", "reap_orphans", "task_times", "threads_of"]
 
 #: environment variable naming the bot process (tree) a process belongs to
@@ -312,25 +312,13 @@ def machine_wait_ns(before: dict[tuple[int, int], tuple[int, int]],
     return best
 
 
-def thread_wait_ns() -> int:
-    """The calling thread's run-queue wait so far (ns; 0 where the kernel does not count it):
-    the referee's own, read at each timed request."""
-    try:
-        with open("/proc/thread-self/schedstat", "rb") as f:
-            return int(f.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def excused_ns(bot_wait_ns: int, referee_wait_ns: int, own_cpu_ns: int | None) -> int:
-    """The time of a move that was the machine's, not the bot's (docs/protocol.md): the larger
-    of the bot's own wait for a CPU (`machine_wait_ns`, less the referee's CPU on its output)
-    and the referee thread's run-queue wait, less the CPU the whole bot used meanwhile (a bot
-    that crowds the referee's core keeps it waiting itself). The referee's wait counts only
-    where the whole bot's CPU is known (`own_cpu_ns`: its cgroup): otherwise children the
-    referee does not see could crowd its core for free."""
-    referee = 0 if own_cpu_ns is None else referee_wait_ns - own_cpu_ns
-    return max(0, bot_wait_ns, referee)
+def move_account(elapsed_s: float, cpu_s: float, wait_s: float) -> str:
+    """Where a late move's wall time went, in words: the bot's own CPU time (its whole cgroup
+    where it has one), its wait for a CPU the machine did not give it, and the rest, when the
+    bot was neither running nor runnable (sleeping, blocked on I/O or memory, or stopped)."""
+    rest_s = max(0.0, elapsed_s - cpu_s - wait_s)
+    return (f"; of its {elapsed_s * 1000:.1f} ms the bot computed {cpu_s * 1000:.1f} ms, waited "
+            f"for a CPU {wait_s * 1000:.1f} ms and was off the CPU {rest_s * 1000:.1f} ms")
 
 
 def charged_s(elapsed_s: float, excused_s: float, hard_s: float) -> float:

@@ -33,7 +33,7 @@ class Fault(Exception):
     """A bot fault inside the game loop: ends the game (never escapes `Referee.play`)."""
 
     def __init__(self, reason: Reason, detail: str, overload: str = "",
-                 move: str | None = None) -> None:
+                 move: str | None = None, late_ms: dict[str, float] | None = None) -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
@@ -41,6 +41,9 @@ class Fault(Exception):
         self.overload = overload
         #: an illegal answer as the bot sent it (kept in the record: `extra["fault_move"]`)
         self.move = move
+        #: a late move's account (kept in the record: `extra["late_ms"]`): its wall time, the
+        #: bot's own CPU time and its wait for a CPU, in ms
+        self.late_ms = late_ms
 
 
 class SeatFault(Fault):

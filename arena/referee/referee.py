@@ -492,6 +492,8 @@ class Referee:
         game.extra["fault_ply"] = game.ply
         if f.move is not None:
             game.extra["fault_move"] = f.move
+        if f.late_ms is not None:
+            game.extra["late_ms"] = f.late_ms
         game.end(f.reason, 2 - game.current, f.detail)
 
     def _record(self, game: _Game) -> GameRecord:
@@ -567,22 +569,22 @@ class Referee:
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
         cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
         referee_cpu_before = time.thread_time_ns()  # what reading its output costs us
-        referee_wait_before = containment.thread_wait_ns()  # the referee kept off its core
+
+        def excused_s() -> float:  # the machine's share of the move so far (docs/protocol.md)
+            return self._excused_s(proc, sched_before, cpu_before, (lines, nbytes),
+                                   time.thread_time_ns() - referee_cpu_before)
+
+        # Write first, then resume: the bot wakes once, with its request already waiting.
+        # Its clock starts once it may run: a referee kept off its core before this point
+        # delays the bot's start, not its answer (whose arrival the kernel stamps).
+        proc.send(data.encode())
+        proc.thaw()
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         deadline = t0 + lim.deadline_s
         hard_s = defaults.FAIR_MAX_WALL_FACTOR * lim.deadline_s  # the hard wall limit
         game_deadline = game.time_deadline(lim)
         stop = deadline if game_deadline is None else min(deadline, game_deadline)
-
-        def excused_s() -> float:  # the machine's share of the move so far (docs/protocol.md)
-            return self._excused_s(proc, sched_before, cpu_before, (lines, nbytes),
-                                   time.thread_time_ns() - referee_cpu_before,
-                                   containment.thread_wait_ns() - referee_wait_before)
-
-        # Write first, then resume: the bot wakes once, with its request already waiting.
-        proc.send(data.encode())
-        proc.thaw()
         while True:
             line = proc.read_line(time.perf_counter() + _UNTIMED_WAIT_S if seat.untimed
                                   else stop)
@@ -635,10 +637,12 @@ class Referee:
             return reply, elapsed_s * 1000.0
 
     def _excused_s(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
-                   cpu_before: int | None, comments: tuple[int, int], referee_cpu_ns: int,
-                   referee_wait_ns: int) -> float:
-        """How much of a move so far was the machine's (`containment.excused_ns`): nothing
-        for a bot over its cgroup's limits or over the comment caps of the overload rule."""
+                   cpu_before: int | None, comments: tuple[int, int], referee_cpu_ns: int
+                   ) -> float:
+        """How much of a move so far was the machine's: the bot's wait for a CPU beyond its
+        own threads' use (`containment.machine_wait_ns`), less the referee's CPU on its
+        output; nothing for a bot over its cgroup's limits or over the comment caps of the
+        overload rule."""
         lines, nbytes = comments
         if (lines > defaults.OVERLOAD_MAX_COMMENT_LINES
                 or nbytes > defaults.OVERLOAD_MAX_COMMENT_KB * 1024
@@ -648,7 +652,7 @@ class Referee:
         cpu_after = proc.cpu_usage_ns()
         own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
         bot_wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
-        return containment.excused_ns(bot_wait_ns, referee_wait_ns, own_cpu_ns) / 1e9
+        return max(0, bot_wait_ns) / 1e9
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
               detail: str, elapsed_s: float, cpu_before: int | None = None,
@@ -682,11 +686,16 @@ class Referee:
         wait_s = max(0, wait_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
+        threads_cpu_ns = sum(max(0, c - before.get(k, (0, 0))[0]) for k, (c, _) in after.items())
+        cpu_s = max(threads_cpu_ns, own_cpu_ns or 0) / 1e9
+        account = containment.move_account(elapsed_s, cpu_s, wait_s)
+        late_ms = {"elapsed": round(elapsed_s * 1000, 3), "cpu": round(cpu_s * 1000, 3),
+                   "cpu_wait": round(wait_s * 1000, 3)}
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
             return Fault(Reason.TIMEOUT, detail, overload=(
                 f"{detail}; but the machine kept the bot waiting for a CPU {wait_s * 1000:.1f} "
-                f"ms of it (overloaded)"))
-        return Fault(Reason.TIMEOUT, detail)
+                f"ms of it (overloaded){account}"), late_ms=late_ms)
+        return Fault(Reason.TIMEOUT, detail + account, late_ms=late_ms)
 
     def idle_pids(self) -> list[int]:
         """The process ids of the bots kept for their next game (`fresh_process=False`)."""

@@ -1,5 +1,6 @@
 """Every built-in bot, on every board of both board sets, under the real referee with two
-matches in parallel and a 0.1 s limit: no timeout, no illegal move, no crash.
+matches in parallel and a 0.1 s limit: no timeout of its own (computing past the limit), no
+illegal move, no crash.
 
 Each bot plays one game per board against L0, moving first on half the boards and second on
 the others. A game is played whole, or stopped after MAX_MOVES moves on the big boards (a random
@@ -17,7 +18,7 @@ import pytest
 
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
-from arena.records import GameRecord
+from arena.records import GameRecord, Reason
 from arena.referee.referee import MatchSettings, Referee
 from tests.conftest import ALL_BOARDS
 
@@ -67,14 +68,28 @@ def _play_all(jobs: list[tuple[str, tuple[int, int, int], bool]]) -> list[tuple[
     return results
 
 
+def _its_own_fault(r: GameRecord) -> bool:
+    """A fault that is the bot's: anything but a timeout, or a timeout in which the bot itself
+    computed past the limit (the record's account, `extra["late_ms"]`). A late move whose bot
+    computed less than the limit was stalled by the machine (off the CPU: the referee's rule
+    does not yet tell that from a sleeping bot, issue 39); it is printed, not failed: this
+    test's point is that the built-in bots keep to their budgets on every board."""
+    if r.reason is not Reason.TIMEOUT:
+        return True
+    late = r.extra.get("late_ms")
+    return late is None or late["cpu"] > TIMEOUT_S * 1000
+
+
 @pytest.mark.slow
 def test_every_bot_on_every_board_is_never_late_or_illegal():
     jobs = [(bot, board, i % 2 == 0) for bot in BOTS for i, board in enumerate(ALL_BOARDS)]
     results = _play_all(jobs)
     assert len(results) == len(jobs)
-    faults = [f"{bot} on {r.M}x{r.N}x{r.K}: {r.reason.value} by player {r.offender}: "
-              f"{r.detail}" for bot, r in results if r.is_fault]
-    assert not faults, "\n".join(faults)
+    faults = [(bot, r) for bot, r in results if r.is_fault]
+    lines = [f"{bot} on {r.M}x{r.N}x{r.K}: {r.reason.value} by player {r.offender}: "
+             f"{r.detail}" for bot, r in faults]
+    print("\n".join(lines))  # shown with -rP, and in CI's log when it fails
+    assert not [r for _, r in faults if _its_own_fault(r)], "\n".join(lines)
     for bot in BOTS:
         mine = [r for b, r in results if b == bot]
         assert {(r.M, r.N, r.K) for r in mine} == set(ALL_BOARDS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -195,6 +196,27 @@ def test_zoo_timeouts_report_the_overrun(zoo_results: dict[str, Outcome]) -> Non
     for name in ("sleeps_past_limit", "busy_loop", "hangs_in_init"):
         detail = zoo_results[name].record.detail
         assert "over the 500 ms limit by" in detail, detail
+
+
+def _account_ms(detail: str) -> tuple[float, float]:
+    """(computed, off the CPU) in ms from a charged timeout's account of its wall time."""
+    m = re.search(r"the bot computed ([0-9.]+) ms, waited for a CPU [0-9.]+ ms and was off "
+                  r"the CPU ([0-9.]+) ms", detail)
+    assert m, detail
+    return float(m.group(1)), float(m.group(2))
+
+
+def test_zoo_timeouts_say_where_the_time_went(zoo_results: dict[str, Outcome]) -> None:
+    """A charged timeout accounts for its wall time: the sleeper was off the CPU, the busy
+    loop computed (the account is what a student or a teacher reads to tell the two apart)."""
+    computed, off = _account_ms(zoo_results["sleeps_past_limit"].record.detail)
+    assert off > 250 and computed < 250
+    computed, off = _account_ms(zoo_results["busy_loop"].record.detail)
+    assert computed > off
+    # the same figures as fields of the record
+    sleeper = zoo_results["sleeps_past_limit"].record.extra["late_ms"]
+    busy = zoo_results["busy_loop"].record.extra["late_ms"]
+    assert sleeper["cpu"] < 250 < sleeper["elapsed"] and busy["cpu"] > sleeper["cpu"]
 
 
 def test_zoo_forked_child_is_killed_with_its_parent(zoo_results: dict[str, Outcome]) -> None:

@@ -15,8 +15,8 @@ from typing import Any
 
 from arena.games import GAMES, Game, GameError, ParamError
 
-__all__ = ["FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord", "Reason",
-           "StoredGame", "recorded_game"]
+__all__ = ["DEFAULT_GAME", "FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord",
+           "Reason", "StoredGame", "recorded_game"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
 RECORD_SCHEMA = 2
@@ -29,6 +29,11 @@ RLIMITS_ONLY = "rlimits only; shared memory and child processes are not counted"
 _LABELS_OF_SCHEMA_1 = {"game_id": "game_id", "tournament": "tournament", "round": "round",
                        "player1": "player1", "player2": "player2", "code1": "code1",
                        "code2": "code2"}
+
+
+#: the game of a record, a config or a session that names none: the course's, Connect-X
+#: (records of schema 1 and 2 predate other games). Its one home.
+DEFAULT_GAME = "connectx"
 
 
 class Reason(str, Enum):
@@ -94,7 +99,7 @@ class GameRecord:
     #: the game (`arena.games`): "connectx" (M, N, K and `moves` as columns, protocol v1) or
     #: another game, whose `game_params` are its parameters and `move_texts` its moves in the
     #: game's notation (passes included; `moves` is then empty and M, N, K are 0)
-    game: str = "connectx"
+    game: str = DEFAULT_GAME
     game_params: dict[str, int] = field(default_factory=dict)
     move_texts: tuple[str, ...] = ()
     #: another game's opening (the first moves of `move_texts`, played for both sides)

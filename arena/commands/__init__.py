@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from arena.analysis.engine import Oracle
 from arena.board import CXBoard
 from arena.errors import UsageError
+from arena.records import DEFAULT_GAME
 from arena.tournament.openings import Judge
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ JUDGE_GROUP = "cxarena.opening_judges"
 JUDGE_ALIASES = {"search": "connectx"}
 
 
-def opening_judge(game: str = "connectx") -> Judge:
+def opening_judge(game: str = DEFAULT_GAME) -> Judge:
     """The judge of `game`'s generated openings (`arena.tournament.openings`), found by its
     entry point in `JUDGE_GROUP` under the game's name (pyproject.toml registers each game's
     judge, from the search of its built-in bots; ``search`` is Connect-X's older name): the

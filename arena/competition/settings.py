@@ -49,6 +49,7 @@ from arena import defaults
 from arena.errors import UsageError
 from arena.games import GAMES, GameError, make_game
 from arena.limits import Limits, make_limits
+from arena.records import DEFAULT_GAME
 
 __all__ = ["BOARDS_FILE", "FLAG", "NUMBER", "POSITIVE_INT", "REPO_CONFIGS", "SECONDS", "SEED",
            "TEXT", "TIME_LIMIT", "Board", "Boards", "Isolation", "OpeningsSettings",
@@ -65,7 +66,7 @@ CHECKOUT_CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 #: the board sets shipped as package data: the same file as configs/boards.yaml (a test keeps
 #: them identical), read when there is no checkout
 PACKAGE_DATA = Path(__file__).resolve().parents[1] / "data"
-CONNECTX = "connectx"
+CONNECTX = DEFAULT_GAME  #: the course's game: the one that plays `boards:`
 
 
 def configs_dir() -> Path:

@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from arena.analysis.batch import covered
 from arena.analysis.engine import GameAnalysis, MoveVerdict, Oracle, analyse_game
 from arena.analysis.store import from_json, to_json
+from arena.competition.settings import CONNECTX
 from arena.league.db import League, Submission
 from arena.league.entries import is_submission, submission_key, submission_of
 from arena.league.standings import game_record
+from arena.records import GameRecord
 
 __all__ = ["POSITION_SHARE", "Analyser", "BudgetedOracle", "OracleFactory", "StudentGame",
            "analyse_within", "cached_analysis", "first_blunder", "losing_students",
@@ -127,6 +129,13 @@ def analyse_within(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tu
                         budget_s / POSITION_SHARE, opening=opening)
 
 
+def analysable(record: GameRecord) -> bool:
+    """Whether the exact solver can analyse this game: a Connect-X game (the solver's) with
+    moves, on a board it covers. The one place the league's analyses name the game."""
+    return (record.game == CONNECTX and bool(record.moves)
+            and covered(record.M, record.N))
+
+
 def losing_students(sides: tuple[str, str], winner: int | None) -> list[int]:
     """The player numbers (1, 2) of the students' versions (not reference bots) that lost the
     game."""
@@ -180,11 +189,9 @@ class Analyser:
         row = lg.conn.execute("SELECT side_a, side_b FROM games WHERE id=?",
                               (game_id,)).fetchone()
         record = game_record(lg, game_id)
-        if row is None or record is None or record.game != "connectx" or not record.moves:
+        if row is None or record is None or not analysable(record):
             return None
         if not losing_students((row[0], row[1]), record.winner):
-            return None
-        if not covered(record.M, record.N):
             return None
         a = analyse_within(self.oracle(record.M, record.N, record.K), record.M, record.N,
                            record.K, record.moves, len(record.opening), budget_s)

@@ -31,6 +31,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_va
 
 from arena import defaults
 from arena.competition.settings import (
+    CONNECTX,
     FLAG,
     NUMBER,
     POSITIVE_INT,
@@ -53,8 +54,6 @@ from arena.tournament.openings import board_game
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
            "LeagueFile", "java_time_problem", "parse_config"]
 
-#: the game of a league.yaml without `game:`
-CONNECTX = "connectx"
 #: the reference bots of a Connect-X league.yaml without `reference_bots:`
 DEFAULT_REFERENCE_BOTS = ("players.L0", "players.L1")
 #: the rating of the anchor, the reference bot that fixes the leaderboard's Elo scale

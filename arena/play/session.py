@@ -39,7 +39,7 @@ from arena.entrants.specs import BotSpec, time_limit_problem
 from arena.games import Game, GameError
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
-from arena.records import GameRecord, Reason
+from arena.records import DEFAULT_GAME, GameRecord, Reason
 from arena.referee.referee import GameRequest, MatchSettings, Referee
 from arena.results.store import DB_FILE, ResultStore
 
@@ -93,7 +93,7 @@ class Entrant:
     spec: BotSpec
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""  # where it was found ("players/", "configs/quick.yaml")
-    game: str = "connectx"  # the name of the game it plays (`arena.games`)
+    game: str = DEFAULT_GAME  # the name of the game it plays (`arena.games`)
 
 
 @dataclass(frozen=True)

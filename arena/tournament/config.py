@@ -83,6 +83,7 @@ from arena.entrants.probe import check_loadable
 from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
 from arena.limits import Limits
+from arena.records import DEFAULT_GAME
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.tournament.openings import read_suite
@@ -152,12 +153,12 @@ class TournamentConfig:
     broken: tuple[tuple[str, str], ...] = ()
     #: the game (`arena.games`); another than connectx plays its parameter sets
     #: (`param_sets`, each a tuple of (key, value)) through protocol v2 in place of boards
-    game: str = "connectx"
+    game: str = DEFAULT_GAME
     param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     @property
     def is_connectx(self) -> bool:
-        return self.game == "connectx"
+        return self.game == DEFAULT_GAME
 
     @property
     def timeout_s(self) -> float:

@@ -57,6 +57,7 @@ from arena.board import CXBoard, CXGameState
 from arena.errors import UsageError
 from arena.games import make_game
 from arena.games.base import Game
+from arena.records import DEFAULT_GAME
 
 __all__ = ["DEFAULT_PLIES", "GameOpenings", "Judge", "Opening", "OpeningStream", "Suite",
            "Verdict", "board_game", "fair_opening", "format_line", "format_suite", "make_suite",
@@ -112,7 +113,7 @@ Judge = Callable[[Game, tuple[str, ...]], Verdict]
 def board_game(M: int, N: int, K: int) -> Game:
     """The game of a Connect-X board (M rows, N columns, K in a row): the board forms of this
     module and the config's `boards:` name games this way."""
-    return make_game("connectx", {"rows": M, "cols": N, "k": K})
+    return make_game(DEFAULT_GAME, {"rows": M, "cols": N, "k": K})
 
 
 def _board(game: Game) -> Board | None:

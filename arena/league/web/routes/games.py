@@ -14,11 +14,16 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import arena.report
-from arena.analysis.batch import covered
 from arena.analysis.render import viewer_data
 from arena.games import drawer_paths
 from arena.league import League, Submission
-from arena.league.analysis import cached_analysis, first_blunder, losing_students, student_games
+from arena.league.analysis import (
+    analysable,
+    cached_analysis,
+    first_blunder,
+    losing_students,
+    student_games,
+)
 from arena.league.entries import EntryKey, is_submission, submission_key, submission_of
 from arena.league.final import final_status
 from arena.league.standings import game_log, game_record, game_sides, leaderboard, standings_csv
@@ -82,7 +87,7 @@ def _own_analysis(lg: League, gid: int, record: GameRecord, sides: tuple[EntryKe
     if analysis is None or analysis.moves != tuple(record.moves):
         lost = losing_students(sides, record.winner)
         pending = bool(lost) and (sides[lost[0] - 1] in own and lg.config.analysis_budget_s > 0
-                   and record.game == "connectx" and covered(record.M, record.N))
+                   and analysable(record))
         return None, "pending" if pending else None
     game["analysis"] = viewer_data(analysis)
     mine = [p for p in (1, 2) if sides[p - 1] in own]

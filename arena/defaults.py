@@ -21,10 +21,13 @@ MIN_MEMORY_MB = 256
 #: played again instead
 OVERLOAD_MIN_WAIT_SHARE = 0.2
 #: the hard wall limit of a move: the referee waits past a move's deadline (limit + grace) by
-#: as long as the machine kept the bot (or the referee) waiting for a CPU meanwhile, but never
+#: as long as the machine kept the bot waiting for a CPU meanwhile, but never
 #: past this many times the deadline; a move's charged time is its wall time less that wait
 #: (docs/protocol.md)
 FAIR_MAX_WALL_FACTOR = 1.5
+#: resuming a bot (writing its request, then SIGCONT or the freezer) that takes at least this
+#: long is looked at: the time the bot was still stopped is the referee's, not the bot's
+THAW_SLOW_S = 0.001
 #: how many times one game is played again because of an overloaded machine before a late move
 #: is charged all the same
 OVERLOAD_REPLAYS = 2

@@ -575,12 +575,15 @@ class Referee:
                                    time.thread_time_ns() - referee_cpu_before)
 
         # Write first, then resume: the bot wakes once, with its request already waiting.
-        # Its clock starts once it may run: a referee kept off its core before this point
-        # delays the bot's start, not its answer (whose arrival the kernel stamps).
+        # Its clock starts when it is resumed; a resumption that took long (the referee
+        # blocked in the kernel, e.g. behind process churn) counts only for what the bot
+        # itself did meanwhile (`_resumed_at`).
         proc.send(data.encode())
-        proc.thaw()
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
+        proc.thaw()
+        late_start_s = self._resumed_at(proc, t0, sched_before, cpu_before)
+        t0, t0_ns = t0 + late_start_s, t0_ns + round(late_start_s * 1e9)
         deadline = t0 + lim.deadline_s
         hard_s = defaults.FAIR_MAX_WALL_FACTOR * lim.deadline_s  # the hard wall limit
         game_deadline = game.time_deadline(lim)
@@ -635,6 +638,27 @@ class Referee:
                 raise Fault(Reason.CRASH, with_memory(
                     f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.peak_kb()))
             return reply, elapsed_s * 1000.0
+
+    @staticmethod
+    def _resumed_at(proc: BotProcess, thaw_s: float,
+                    before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None
+                    ) -> float:
+        """How long after `thaw_s` (perf_counter, when the referee began to resume the bot)
+        the bot's clock starts: 0 when resuming took under THAW_SLOW_S (the usual case: one
+        cheap check); else the time resuming took less the bot's own CPU time and its wait
+        for a CPU meanwhile (those stay in the move: its time, and the machine's wait the rule
+        excuses anyway). Without this, a referee blocked in the signal or freezer call, with
+        the bot still stopped, would be charged to the bot."""
+        took_s = time.perf_counter() - thaw_s
+        if took_s < defaults.THAW_SLOW_S:
+            return 0.0
+        after = proc.task_times()
+        cpu_after = proc.cpu_usage_ns()
+        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        threads_cpu_ns = sum(max(0, c - before.get(k, (0, 0))[0]) for k, (c, _) in after.items())
+        used_ns = max(threads_cpu_ns, own_cpu_ns or 0)
+        used_ns += containment.machine_wait_ns(before, after, own_cpu_ns)
+        return max(0.0, took_s - used_ns / 1e9)
 
     def _excused_s(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
                    cpu_before: int | None, comments: tuple[int, int], referee_cpu_ns: int

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -21,6 +22,7 @@ from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import Reason
 from arena.referee import containment
+from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee
 
 SLEEPER = parse_spec("bench.bench_fairload:Sleeper")
@@ -103,3 +105,33 @@ def test_a_sleeping_bot_beside_busy_processes(sleep_share: float, charged: bool)
     if charged:
         assert rec.reason is Reason.TIMEOUT and rec.offender == 1  # type: ignore
         assert "overload" not in rec.extra  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------- a referee blocked while resuming the bot
+@pytest.fixture
+def slow_resume(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resuming the bot takes 0.25 s, the bot still stopped: the referee blocked in the
+    kernel before its SIGCONT (as behind heavy process churn)."""
+    original = BotProcess.thaw
+
+    def thaw(self: BotProcess) -> None:
+        if self._frozen:
+            time.sleep(0.25)
+        original(self)
+
+    monkeypatch.setattr(BotProcess, "thaw", thaw)
+
+
+@pytest.mark.usefixtures("slow_resume")
+def test_a_slow_resumption_is_not_the_bots_time() -> None:
+    """Sleeping 0.4x its limit, with 0.25 s more before it was resumed: not late, and the
+    move's time is the bot's own (its sleep), not the referee's."""
+    rec = _play(sleep_s=0.4 * LIMIT_S)
+    assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
+    assert rec.times_ms[0] < 0.4 * LIMIT_S * 1000 + 100  # type: ignore[attr-defined]
+
+
+@pytest.mark.usefixtures("slow_resume")
+def test_a_slow_resumption_leaves_a_real_overrun_charged() -> None:
+    rec = _play(sleep_s=1.3 * LIMIT_S)
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail  # type: ignore

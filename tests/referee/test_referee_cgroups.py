@@ -88,9 +88,11 @@ def test_a_sandboxed_c_hog_is_said_to_run_out_of_memory(tmp_path: Path) -> None:
 
 
 def test_a_fork_bomb_stops_at_the_cap_and_is_charged(tmp_path: Path) -> None:
-    rec = _play("fork_bomb.py", tmp_path, max_tasks=64)
+    # memory enough for 63 forked interpreters: the task cap, not the memory limit, stops it
+    rec = _play("fork_bomb.py", tmp_path, max_tasks=64, memory_mb=2048)
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
     assert "tried to run more than 64 tasks" in rec.detail, rec.detail
+    assert "fork bomb: " in rec.stderr_tail, (rec.detail, rec.stderr_tail)
     said = rec.stderr_tail.split("fork bomb: ")[1].split()
     started, refused = int(said[0]), int(said[2])
     assert started < 64 and refused > 1900, rec.stderr_tail

@@ -388,6 +388,12 @@ def main(kinds: list[str] | None = None) -> None:
                   f"{lt.get('psi_io_ms', 0):.0f} | "
                   f"{'overload (replayed)' if lt['overload'] else 'charged'} |")
     print()
+    print("The referee's own words for each of them (its clock starts once the bot is resumed):\n")
+    for r in rows:
+        for lt in r.late:
+            if lt["bot"] != "Sleeper":
+                print(f"- {r.kind}, {lt['bot']}: {lt['detail']}")
+    print()
 
 
 if __name__ == "__main__":

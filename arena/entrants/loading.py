@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable
+from types import ModuleType
 from typing import TypeVar
 
 from arena.entrants.specs import BotSpec, SpecError, import_bot_module, parse_spec
@@ -47,7 +48,8 @@ def find_player_class(spec: BotSpec, base: type[T],
     if spec.cls is not None:
         obj = getattr(module, spec.cls, None)
         if obj is None:
-            raise SpecError(f"bot SPEC {spec.text!r}: {where} has no class {spec.cls}")
+            raise SpecError(f"bot SPEC {spec.text!r}: {where} has no class {spec.cls}"
+                            f"{_classes_found(module, base, fits, kind)}")
         if not (inspect.isclass(obj) and issubclass(obj, base)) or not fits(obj):
             raise SpecError(f"bot SPEC {spec.text!r}: {spec.cls} in {where} is not a {kind}")
         if inspect.isabstract(obj):
@@ -59,12 +61,33 @@ def find_player_class(spec: BotSpec, base: type[T],
              if inspect.isclass(obj) and issubclass(obj, base) and fits(obj)
              and obj.__module__ == module.__name__ and not inspect.isabstract(obj)]
     if not found:
-        raise SpecError(f"bot SPEC {spec.text!r}: {where} defines no {kind}")
+        raise SpecError(f"bot SPEC {spec.text!r}: {where} defines no {kind}"
+                        f"{_classes_found(module, base, fits, kind)}")
     if len(found) > 1:
         names = ", ".join(sorted(c.__name__ for c in found))
         raise SpecError(f"bot SPEC {spec.text!r}: {where} defines several {kind}es ({names}); "
                         f"name one as SPEC:Class")
     return found[0]
+
+
+def _classes_found(module: ModuleType, base: type[T], fits: Callable[[type[T]], bool],
+                   kind: str) -> str:
+    """The classes the bot's own module defines, each with why it cannot play (a student's
+    abstract class, a class that does not subclass the base), for a message."""
+    shown = []
+    for obj in vars(module).values():
+        if not inspect.isclass(obj) or obj.__module__ != module.__name__:
+            continue
+        if not issubclass(obj, base) or not fits(obj):
+            shown.append(f"{obj.__name__} (not a {kind})")
+        elif inspect.isabstract(obj):
+            missing = ", ".join(sorted(getattr(obj, "__abstractmethods__", ())))
+            shown.append(f"{obj.__name__} (does not define {missing})")
+        else:
+            shown.append(obj.__name__)
+    if not shown:
+        return " (it defines no class)"
+    return "; its classes: " + ", ".join(shown[:10]) + (", ..." if len(shown) > 10 else "")
 
 
 def load_game_player_class(target: str, game: str | None = None) -> type[GamePlayer]:

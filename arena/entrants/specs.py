@@ -21,10 +21,12 @@ with it) and checks that its class loads and can be instantiated; `exec:` progra
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
 import importlib.util
 import os
+import pkgutil
 import re
 import shlex
 import shutil
@@ -158,8 +160,28 @@ def parse_spec(text: str) -> BotSpec:
     if _DOTTED.match(where) and "." in where and _module_exists(where):
         return BotSpec(text=text, module=where, cls=cls or None)
     hint = "see `cxarena players` for the built-in and local bots"
+    near = _near_names(where)
+    if near:
+        hint = f"did you mean {' or '.join(near)}? " + hint
     raise SpecError(f"unknown bot {text!r}: not a module in players/, an importable "
                     f"module, a .py file or exec:COMMAND ({hint})")
+
+
+def _near_names(name: str) -> list[str]:
+    """The bots in players/ whose name is close to `name` (`AbStudent` -> `ab_student`,
+    `AlphaBeta` -> `alphabeta`): compared in lower case, CamelCase also as snake_case."""
+    try:
+        package = importlib.import_module(PLAYERS_PACKAGE)
+    except ImportError:
+        return []
+    names = sorted({m.name for m in pkgutil.iter_modules(getattr(package, "__path__", []))
+                    if not m.name.startswith("_")})
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+    by_lower = {n.lower(): n for n in names}
+    found = [by_lower[k] for k in (name.lower(), snake) if k in by_lower]
+    found += [by_lower[k] for k in difflib.get_close_matches(snake, list(by_lower), n=3,
+                                                             cutoff=0.75)]
+    return list(dict.fromkeys(found))[:3]
 
 
 def _path_and_name(text: str, prefix: str, what: str, pattern: re.Pattern[str]) -> tuple[

@@ -33,7 +33,7 @@ from arena.league.entries import CURRENT, PASSED, Status, submission_of
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
            "check_file_name", "format_deadline", "format_time", "is_disk_full", "time_left",
-           "tree_bytes"]
+           "tree_bytes", "uploads_left_text"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -255,6 +255,25 @@ def time_left(config: LeagueConfig, now: float | None = None, user: str | None =
         return f"closed {format_deadline(config, user)}" + (f" ({own})" if own else "")
     return (f"close {format_deadline(config, user)} ({_duration(left)} left"
             + (f"; {own})" if own else ")"))
+
+
+def uploads_left_text(league: League, user: str, now: float | None = None) -> str:
+    """What the submit page says of `user`'s upload quota: "2 of 5 uploads left today (...)";
+    none left: when the next one is allowed ("at 14:05 UTC"), or, when `user`'s deadline
+    comes first, that uploads close at the deadline."""
+    now = time.time() if now is None else now
+    left, cap, next_at = league.uploads_left(user, now)
+    counted = f"{left} of {cap} uploads left today"
+    if left:
+        return f"{counted} (the limit counts the uploads of the last 24 hours)."
+    deadline = league.config.deadline_for(user)
+    if deadline is not None and next_at >= deadline:
+        whose = "your" if deadline != league.config.deadline_ts else "the"
+        return (f"{counted}; uploads close at {whose} deadline ({format_time(deadline)}), "
+                f"before the next one would be allowed.")
+    at = math.ceil(next_at / 60) * 60  # to the minute, never early
+    same_day = time.localtime(at)[:3] == time.localtime(now)[:3]
+    return f"{counted}; the next one is allowed at {format_time(at, day=not same_day)}."
 
 
 def _duration(seconds: float) -> str:

@@ -144,6 +144,8 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
                                    f"final_at_deadline: true\n")
     assert _wait(lambda: League.open(d).config.extensions, 30), "".join(server.output)
     lg = League.open(d)
+    extension = lg.config.deadline_for("bob")  # as read: to the second
+    assert extension is not None
     log = [a for a in lg.audit_log() if a.action == "config"]
     assert log and log[0].admin == "serve" and "extensions: {} -> {bob: " in log[0].detail
     assert f"bob: extension until {format_time(extension)} (running)" in _text(

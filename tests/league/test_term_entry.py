@@ -16,7 +16,7 @@ import html
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,7 +44,7 @@ def _iso(t: float) -> str:
     return datetime.datetime.fromtimestamp(t).astimezone().isoformat(timespec="seconds")
 
 
-def _wait(cond, timeout_s: float) -> bool:  # type: ignore[no-untyped-def]
+def _wait(cond: Callable[[], object], timeout_s: float) -> bool:
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:
         if cond():
@@ -144,8 +144,9 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
                                    f"final_at_deadline: true\n")
     assert _wait(lambda: League.open(d).config.extensions, 30), "".join(server.output)
     lg = League.open(d)
-    extension = lg.config.deadline_for("bob")  # as read: to the second
-    assert extension is not None
+    read = lg.config.deadline_for("bob")  # as read: to the second
+    assert read is not None
+    extension = read
     log = [a for a in lg.audit_log() if a.action == "config"]
     assert log and log[0].admin == "serve" and "extensions: {} -> {bob: " in log[0].detail
     assert f"bob: extension until {format_time(extension)} (running)" in _text(
@@ -182,11 +183,13 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
     lg.conn.close()
 
 
-def test_extensions_are_validated_as_the_deadline_is(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_extensions_are_validated_as_the_deadline_is(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     d, _ = _league(tmp_path)
     later = "deadline: '2031-01-02T03:04:00+00:00'\n"
+    bob_later = later + "extensions: {bob: '2031-01-05T00:00:00+00:00'}\n"
     # an unknown user: refused, naming them; nothing applied
-    (d / "league.yaml").write_text(BASE + later + "extensions: {zed: '2031-01-05T00:00:00+00:00'}\n")
+    (d / "league.yaml").write_text(BASE + bob_later.replace("bob", "zed"))
     capsys.readouterr()
     assert main(["league", "config", str(d)]) == 2
     err = capsys.readouterr().err
@@ -203,17 +206,17 @@ def test_extensions_are_validated_as_the_deadline_is(tmp_path: Path, capsys) -> 
         assert main(["league", "config", str(d)]) == 2
         assert said in capsys.readouterr().err, text
     # a good one: applied, shown and logged as a change
-    (d / "league.yaml").write_text(BASE + later + "extensions: {bob: '2031-01-05T00:00:00+00:00'}\n")
+    (d / "league.yaml").write_text(BASE + bob_later)
     assert main(["league", "config", str(d)]) == 0
     assert "extensions: {} -> {bob: 2031-01-" in capsys.readouterr().out
     lg = League.open(d)
-    assert lg.config.deadline_for("bob") == datetime.datetime(2031, 1, 5, tzinfo=datetime.UTC) \
-        .timestamp()
+    utc = datetime.timezone.utc
+    assert lg.config.deadline_for("bob") == datetime.datetime(2031, 1, 5, tzinfo=utc).timestamp()
     assert lg.config.deadline_for("ann") == lg.config.deadline_ts
     assert "extensions" in lg.audit_log()[0].detail
     # a new league has no accounts yet: init refuses them by name, and creates nothing
     cfg = tmp_path / "new.yaml"
-    cfg.write_text(BASE + later + "extensions: {bob: '2031-01-05T00:00:00+00:00'}\n")
+    cfg.write_text(BASE + bob_later)
     assert main(["league", "init", str(tmp_path / "new"), "--config", str(cfg)]) == 2
     assert "extensions: no user 'bob'" in capsys.readouterr().err
     assert not (tmp_path / "new" / "league.sqlite").exists()
@@ -245,7 +248,8 @@ def test_the_cut_is_each_students_own(tmp_path: Path) -> None:
     lg.conn.close()
 
 
-def test_entry_selection_and_the_teachers_choice(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_entry_selection_and_the_teachers_choice(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
     d, _ = _league(tmp_path)
     lg = League.open(d)
     ann = lg.submissions("ann")

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HELP = ("run a class league: init, config, add-user, add-users, submit, check, standings, "
-        "grades, serve, final")
+HELP = ("run a class league: init, config, add-user, add-users, submit, entry, check, "
+        "standings, grades, serve, final")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "connectx.mybot.MyPlayer; a Kaggle agent: its function); default: "
                         "the user's last choice; '' clears it")
     p.add_argument("paths", type=Path, nargs="+")
+    p = sub.add_parser("entry", help="make a student's version their entry in the final "
+                       "(as the student's own \"Use this version in the final\"; the teacher "
+                       "may until the final starts); prints the new entry")
+    p.add_argument("dir", type=Path)
+    p.add_argument("--user", required=True)
+    p.add_argument("version", help="the version number (3, or v3)")
     p = sub.add_parser("standings", help="print the live leaderboard")
     p.add_argument("dir", type=Path)
     p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
@@ -246,6 +252,23 @@ def _roster_names(path: Path) -> list[str]:
     return [name for _, name in names]
 
 
+def _entry(league: Any, args: argparse.Namespace) -> int:
+    from arena.league import LeagueError
+    from arena.league.entries import choose_entry
+
+    text = args.version.strip().lower().removeprefix("v")
+    if not (text.isascii() and text.isdigit()):
+        raise LeagueError(f"version {args.version[:40]!r}: expected a version number such "
+                          f"as 3 or v3")
+    if league.user(args.user) is None:
+        raise LeagueError(f"no user {args.user[:60]!r}")
+    entry = choose_entry(league, args.user, int(text), by="teacher (league entry)",
+                         after_cut=True)
+    league.audit("league entry", "final entry", args.user, entry.text())
+    print(f"{args.user}'s final entry: {entry.text()}")
+    return 0
+
+
 def _submit(league: Any, args: argparse.Namespace) -> int:
     files = [(p.name, p.read_bytes()) for p in args.paths]
     sub = league.submit(args.user, files, kind="kaggle" if args.kaggle else None,
@@ -259,12 +282,13 @@ def _submit(league: Any, args: argparse.Namespace) -> int:
 _COMMANDS = {"add-user": _accounts, "add-users": _accounts, "submit": _submit,
              "standings": _standings, "serve": _serve, "final": _final,
              "check": _check, "grades": _grades, "config": _config,
-             "similarity": _similarity}
+             "similarity": _similarity, "entry": _entry}
 
 
 def run(args: argparse.Namespace) -> int:
     from arena.league import League, LeagueError, UploadError
     from arena.league.db import DISK_FULL_MESSAGE, is_disk_full
+    from arena.league.entries import EntryRefused
 
     try:
         if args.league_command == "init":
@@ -276,7 +300,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"league created in {args.dir}")
             return 0
         return _COMMANDS[args.league_command](League.open(args.dir), args)
-    except (LeagueError, UploadError, OSError, sqlite3.Error) as exc:
+    except (LeagueError, UploadError, EntryRefused, OSError, sqlite3.Error) as exc:
         if isinstance(exc, sqlite3.Error) and not is_disk_full(exc):
             raise
         text = (f"{DISK_FULL_MESSAGE} (the disk of {args.dir} is full: free some space)"

@@ -44,6 +44,7 @@ from arena.competition.settings import (
     explained,
     find_board_set,
     parse_settings,
+    shaped,
 )
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
@@ -108,6 +109,10 @@ class LeagueConfig:
     deadline_ts: float | None = None
     #: start the final round robin at the deadline (`serve` does it)
     final_at_deadline: bool = False
+    #: per-student deadlines after `deadline_ts` (league.yaml's `extensions: {alice:
+    #: "2026-12-20 23:59"}`), as (user, seconds since the epoch), sorted by user: such a
+    #: student uploads until their own deadline, which is their cut (`deadline_for`)
+    extensions: tuple[tuple[str, float], ...] = ()
     #: what `league init` says of the file beyond errors (an old key name still accepted)
     notes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
@@ -135,6 +140,11 @@ class LeagueConfig:
     memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB
     max_tasks: int | None = defaults.MAX_TASKS
     cgroups: bool = defaults.CGROUPS
+
+    def deadline_for(self, user: str | None) -> float | None:
+        """`user`'s own deadline: their extension, else the league's `deadline_ts` (None:
+        no deadline). None as the user: the league's."""
+        return dict(self.extensions).get(user or "", self.deadline_ts)
 
     def limits(self) -> Limits:
         """The time and memory limits of the league's games (`arena.limits`)."""
@@ -231,6 +241,24 @@ def _deadline(value: Any) -> float | None:
     return when.timestamp()  # a naive time is taken as local time
 
 
+def _extension_name(name: Any) -> Any:
+    """A user named by `extensions`: an account name's characters (the accounts themselves
+    are checked when the file is applied, `League.apply_config_file`)."""
+    if not isinstance(name, str):
+        raise ValueError(f"{str(name)[:60]!r}: write the user name as text (in quotes)")
+    if name.replace("_", "").replace("-", "").replace(".", "").isalnum():
+        return name
+    raise ValueError(f"{str(name)[:60]!r} is not a user name (letters, digits, '_', '-' or '.')")
+
+
+#: `extensions:` as written: user -> their own deadline, read as `deadline` is
+EXTENSIONS = Annotated[
+    dict[Annotated[str, BeforeValidator(_extension_name)],
+         Annotated[float, BeforeValidator(_deadline)]] | None,
+    shaped("expected a mapping of user names to dates and times, such as {alice: "
+           "2026-12-20 23:59}")]
+
+
 class LeagueFile(PlaySettings):
     """A league.yaml as written: the settings of play shared with tournament configs, flat,
     and the league's own keys. Old spellings still load: `board_set:` (boards), `opening_plies:`
@@ -258,6 +286,7 @@ class LeagueFile(PlaySettings):
     deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = Field(None,
                                                                               alias="deadline")
     final_at_deadline: FLAG = False
+    extensions: EXTENSIONS = None
     analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of CPU seconds >= 0 (0: no analyses)")] = ANALYSIS_BUDGET_S
     check_workers: POSITIVE_INT = CHECK_WORKERS
@@ -295,6 +324,14 @@ class LeagueFile(PlaySettings):
                              f"pairs_per_submission ({self.pairs_per_submission})")
         if self.final_at_deadline and self.deadline_ts is None:
             raise ValueError("final_at_deadline needs a deadline")
+        if self.extensions and self.deadline_ts is None:
+            raise ValueError("extensions: need a deadline (an extension is a later deadline "
+                             "for one student)")
+        for user, when in sorted((self.extensions or {}).items()):
+            if self.deadline_ts is not None and when <= self.deadline_ts:
+                raise ValueError(f"extensions: {user}: {_local(when)} is not after the "
+                                 f"deadline ({_local(self.deadline_ts)}); an extension is a "
+                                 f"later deadline (remove it, or give a later date)")
         if self.anchor is not None and self.anchor not in self.bots():
             raise ValueError(f"anchor: expected one of reference_bots "
                              f"({', '.join(self.bots()) or 'none given'}), got {self.anchor!r}")
@@ -341,7 +378,9 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         final_board_set=final_set, final_board_list=final_list, final_pairs=file.final_pairs,
         max_uploads_per_day=file.max_uploads_per_day, anchor=file.anchor or "",
         anchor_elo=file.anchor_elo, deadline_ts=file.deadline_ts,
-        final_at_deadline=file.final_at_deadline, analysis_budget_s=file.analysis_budget_s,
+        final_at_deadline=file.final_at_deadline,
+        extensions=tuple(sorted((file.extensions or {}).items())),
+        analysis_budget_s=file.analysis_budget_s,
         game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
         check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
         java=file.is_connectx if file.java is None else file.java, grace_s=file.grace_s,
@@ -363,7 +402,7 @@ CHANGEABLE = {
     "final_pairs": "final_pairs", "pairs_per_submission": "pairs_per_submission",
     "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
     "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
-    "java": "java",
+    "java": "java", "extensions": "extensions",
 }
 #: settings that may not change once the league exists, and why
 FIXED = {
@@ -392,14 +431,19 @@ FIXED = {
 }
 #: what may change only before the final has started
 BEFORE_FINAL = {"deadline_ts", "final_board_set", "final_board_list", "final_pairs",
-                "final_at_deadline"}
+                "final_at_deadline", "extensions"}
+
+
+def _local(ts: float) -> str:
+    """A time as league.yaml's changes show it: local, to the minute, with its offset."""
+    return datetime.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="minutes")
 
 
 def _shown(field_name: str, value: Any) -> str:
     if field_name == "deadline_ts":
-        if value is None:
-            return "none"
-        return datetime.datetime.fromtimestamp(value).astimezone().isoformat(timespec="minutes")
+        return "none" if value is None else _local(value)
+    if field_name == "extensions":
+        return "{" + ", ".join(f"{user}: {_local(ts)}" for user, ts in value) + "}"
     if isinstance(value, tuple):
         return "[" + ", ".join(_shown("", v) for v in value) + "]"
     return str(value)

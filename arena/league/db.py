@@ -32,7 +32,8 @@ from arena.league.entries import CURRENT, PASSED, Status, submission_of
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
-           "check_file_name", "format_deadline", "is_disk_full", "time_left", "tree_bytes"]
+           "check_file_name", "format_deadline", "format_time", "is_disk_full", "time_left",
+           "tree_bytes", "uploads_left_text"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -74,6 +75,10 @@ CREATE TABLE IF NOT EXISTS audit (
   action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS analyses (
   game_id INTEGER PRIMARY KEY REFERENCES games(id), json TEXT NOT NULL, created_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS entry_choices (
+  user TEXT PRIMARY KEY REFERENCES users(name),
+  submission_id INTEGER NOT NULL REFERENCES submissions(id), chosen_by TEXT NOT NULL,
+  chosen_at REAL NOT NULL);
 """
 
 
@@ -224,22 +229,51 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def format_deadline(config: LeagueConfig) -> str:
-    """The deadline in the server's local time, with its zone ("" without one)."""
-    if config.deadline_ts is None:
-        return ""
-    return time.strftime("%Y-%m-%d %H:%M %Z", time.localtime(config.deadline_ts))
+def format_deadline(config: LeagueConfig, user: str | None = None) -> str:
+    """The deadline (`user`'s own: their extension, if any) in the server's local time, with
+    its zone ("" without one)."""
+    deadline = config.deadline_for(user)
+    return "" if deadline is None else format_time(deadline)
 
 
-def time_left(config: LeagueConfig, now: float | None = None) -> str:
+def format_time(ts: float, day: bool = True) -> str:
+    """A time as the deadline is shown: the server's local time, with its zone; without the
+    day when `day` is false ("14:05 UTC")."""
+    return time.strftime("%Y-%m-%d %H:%M %Z" if day else "%H:%M %Z", time.localtime(ts))
+
+
+def time_left(config: LeagueConfig, now: float | None = None, user: str | None = None) -> str:
     """What the pages say of the deadline after "Uploads": "close 2026-12-18 23:59 UTC (3 days
-    4 h left)", "closed 2026-12-18 23:59 UTC", or "" without a deadline."""
-    if config.deadline_ts is None:
+    4 h left)", "closed 2026-12-18 23:59 UTC", or "" without a deadline. `user`: their own
+    deadline (an extension says so: "close ... (5 days 2 h left; your extension)")."""
+    deadline = config.deadline_for(user)
+    if deadline is None:
         return ""
-    left = config.deadline_ts - (time.time() if now is None else now)
+    own = "your extension" if deadline != config.deadline_ts else ""
+    left = deadline - (time.time() if now is None else now)
     if left <= 0:
-        return f"closed {format_deadline(config)}"
-    return f"close {format_deadline(config)} ({_duration(left)} left)"
+        return f"closed {format_deadline(config, user)}" + (f" ({own})" if own else "")
+    return (f"close {format_deadline(config, user)} ({_duration(left)} left"
+            + (f"; {own})" if own else ")"))
+
+
+def uploads_left_text(league: League, user: str, now: float | None = None) -> str:
+    """What the submit page says of `user`'s upload quota: "2 of 5 uploads left today (...)";
+    none left: when the next one is allowed ("at 14:05 UTC"), or, when `user`'s deadline
+    comes first, that uploads close at the deadline."""
+    now = time.time() if now is None else now
+    left, cap, next_at = league.uploads_left(user, now)
+    counted = f"{left} of {cap} uploads left today"
+    if left:
+        return f"{counted} (the limit counts the uploads of the last 24 hours)."
+    deadline = league.config.deadline_for(user)
+    if deadline is not None and next_at >= deadline:
+        whose = "your" if deadline != league.config.deadline_ts else "the"
+        return (f"{counted}; uploads close at {whose} deadline ({format_time(deadline)}), "
+                f"before the next one would be allowed.")
+    at = math.ceil(next_at / 60) * 60  # to the minute, never early
+    same_day = time.localtime(at)[:3] == time.localtime(now)[:3]
+    return f"{counted}; the next one is allowed at {format_time(at, day=not same_day)}."
 
 
 def _duration(seconds: float) -> str:
@@ -247,6 +281,13 @@ def _duration(seconds: float) -> str:
     if minutes >= 48 * 60:
         return f"{minutes // 1440} days {minutes % 1440 // 60} h"
     return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+
+
+def _unknown_users(names: list[str]) -> str:
+    """Why `extensions:` naming `names` (no accounts) is refused."""
+    shown = ", ".join(repr(n[:60]) for n in names)
+    return (f"extensions: no user {shown} in this league (add the account first, then apply "
+            f"the file with `cxarena league config`)")
 
 
 def _hash(secret: str, salt: bytes) -> bytes:
@@ -348,9 +389,12 @@ class League:
             raise LeagueError(f"{directory} already holds a league ({DB_NAME}); use it as it is")
         try:
             text = "" if config_path is None else Path(config_path).read_text(encoding="utf-8")
-            parse_config(text, str(config_path))
+            cfg = parse_config(text, str(config_path))
         except (OSError, ValueError) as exc:
             raise LeagueError(str(exc)) from exc
+        if cfg.extensions:  # a new league has no accounts yet
+            raise LeagueError(f"{config_path}: {_unknown_users([u for u, _ in cfg.extensions])}"
+                              f"; no league was created")
         directory.mkdir(parents=True, exist_ok=True)
         league = cls(directory)
         with league.conn:
@@ -393,6 +437,9 @@ class League:
         started = self.conn.execute(
             "SELECT 1 FROM meta WHERE key='final_entries'").fetchone() is not None
         changes, refused = config_changes(self.config, new, started)
+        unknown = [user for user, _ in new.extensions if self.user(user) is None]
+        if unknown:
+            refused.append(_unknown_users(unknown))
         if java_time_problem(new) and new.java != self.config.java:
             refused.append(java_time_problem(new))
         if refused:
@@ -558,6 +605,16 @@ class League:
             "FROM sessions WHERE expires_at > ? ORDER BY user, created_at", (time.time(),))
         return [Session(*r) for r in rows]
 
+    def uploads_left(self, user: str, now: float | None = None) -> tuple[int, int, float]:
+        """(uploads `user` may still make now, the league's `max_uploads_per_day`, when the
+        next is allowed: now while some are left, else when the oldest of the last 24 hours'
+        uploads leaves the window)."""
+        now = time.time() if now is None else now
+        cap = self.config.max_uploads_per_day
+        (made,) = self.conn.execute("SELECT COUNT(*) FROM submissions WHERE user=? AND "
+                                    "created_at > ?", (user, now - QUOTA_WINDOW_S)).fetchone()
+        return max(0, cap - int(made)), cap, now + self.upload_wait_s(user, now)
+
     def upload_wait_s(self, user: str, now: float | None = None) -> float:
         """0 when `user` may upload now, else the seconds until the quota allows it."""
         now = time.time() if now is None else now
@@ -583,10 +640,12 @@ class League:
             raise UploadError(f"no user {user!r}")
         if account.disabled:
             raise UploadError(f"user {user!r} is disabled")
-        if self.deadline_passed():
-            raise UploadError(f"the league's deadline ({format_deadline(self.config)}) has "
+        if self.deadline_passed(user=user):
+            own = self.config.deadline_for(user) != self.config.deadline_ts
+            whose = "your extended" if own else "the league's"
+            raise UploadError(f"{whose} deadline ({format_deadline(self.config, user)}) has "
                               f"passed: no new versions are accepted")
-        if self.frozen:
+        if self.frozen_at is not None:
             raise UploadError("the league is frozen: no new versions are accepted")
         size = sum(len(d) for _, d in files)
         cap = self.config.max_upload_bytes
@@ -632,9 +691,15 @@ class League:
             wait = self.upload_wait_s(user) if quota else 0.0
             if wait > 0:
                 cap = self.config.max_uploads_per_day
+                deadline = self.config.deadline_for(user)
+                whose = "your" if deadline != self.config.deadline_ts else "the"
+                then = (f"the next is allowed in {_duration(wait)}"
+                        if deadline is None or time.time() + wait < deadline else
+                        f"uploads close at {whose} deadline ({format_time(deadline)}), before "
+                        f"the next would be allowed")
                 raise QuotaExceeded(
                     f"you have made {cap} uploads in the last 24 hours, the league's limit; "
-                    f"the next is allowed in {_duration(wait)}", wait)
+                    f"{then}", wait)
             if quota:
                 self._check_disk(user, size + tree_bytes(kind, files))
             (version,) = self.conn.execute(
@@ -732,6 +797,12 @@ class League:
                               (str(time.time()),))
 
     @property
+    def frozen_at(self) -> float | None:
+        """When the admin froze the league (Freeze, `freeze`); None if they did not."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
+        return float(row[0]) if row is not None else None
+
+    @property
     def frozen(self) -> bool:
         """Frozen by the admin, or by the deadline (league.yaml's `deadline`) having passed."""
         row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
@@ -748,22 +819,63 @@ class League:
             times.append(self.config.deadline_ts)
         return min(times) if times else None
 
+    def cut_of(self, user: str, now: float | None = None) -> float | None:
+        """`user`'s own cut: the admin's Freeze, or their own deadline (their extension, else
+        the league's) once it has passed, whichever came first; None while they may still
+        upload. Their entry in the final is a version uploaded before it."""
+        times = [t for t in (self.frozen_at,) if t is not None]
+        deadline = self.config.deadline_for(user)
+        if deadline is not None and self.deadline_passed(now, user):
+            times.append(deadline)
+        return min(times) if times else None
+
+    def extensions_running(self, now: float | None = None) -> list[tuple[str, float]]:
+        """(user, their deadline) of the extensions still running (not passed, no Freeze),
+        of users not disabled: the final waits for them."""
+        if self.frozen_at is not None:
+            return []
+        out = {u.name for u in self.users() if u.disabled}
+        return [(user, ts) for user, ts in self.config.extensions
+                if user not in out and self.cut_of(user, now) is None]
+
     def pending_at_cut(self) -> list[Submission]:
-        """The versions uploaded before the cut (`cut_at`) whose check has not ended yet (queued
-        or being checked), of users not disabled: the final waits for them. [] when the league
-        is not frozen."""
-        cut = self.cut_at
-        if cut is None:
+        """The versions uploaded before their author's cut (`cut_of`: the league's, or their
+        extension's) whose check has not ended yet (queued or being checked), of users not
+        disabled: the final waits for them. [] when the league is not frozen."""
+        if self.cut_at is None:
             return []
         rows = self.conn.execute(
             f"SELECT {self._COLS} FROM submissions WHERE status IN {_marks(_UNCHECKED)} "
-            f"AND created_at <= ? AND user NOT IN (SELECT name FROM users WHERE disabled=1) "
-            f"ORDER BY id", (*_UNCHECKED, cut))
-        return [_submission(r) for r in rows]
+            f"AND user NOT IN (SELECT name FROM users WHERE disabled=1) "
+            f"ORDER BY id", _UNCHECKED)
+        cuts: dict[str, float | None] = {}
+        pending = []
+        for sub in map(_submission, rows):
+            if sub.user not in cuts:
+                cuts[sub.user] = self.cut_of(sub.user)
+            cut = cuts[sub.user]
+            if cut is not None and sub.created_at <= cut:
+                pending.append(sub)
+        return pending
 
-    def deadline_passed(self, now: float | None = None) -> bool:
-        deadline = self.config.deadline_ts
+    def deadline_passed(self, now: float | None = None, user: str | None = None) -> bool:
+        """Whether the league's deadline (`user`'s own, given one: their extension) has
+        passed."""
+        deadline = self.config.deadline_for(user)
         return deadline is not None and (time.time() if now is None else now) >= deadline
+
+    # the final's entry each student chose (`arena.league.entries`)
+    def entry_choice(self, user: str) -> int | None:
+        """The version `user` chose as their final entry (a submission id), None if none."""
+        row = self.conn.execute("SELECT submission_id FROM entry_choices WHERE user=?",
+                                (user,)).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def store_entry_choice(self, user: str, submission_id: int, by: str) -> None:
+        """Keep `submission_id` as `user`'s chosen entry (chosen by `by`, now); the caller
+        checks it may be chosen (`arena.league.entries.choose_entry`), in its transaction."""
+        self.conn.execute("INSERT OR REPLACE INTO entry_choices VALUES (?,?,?,?)",
+                          (user, submission_id, by[:100], time.time()))
 
     def disable(self, submission_id: int) -> None:
         """Take a version out (of the rating games, the leaderboard and the final's entries):

@@ -14,10 +14,12 @@ final) was killed resumes it from its results folder. `final_status` says whethe
 started, running (games stored so far), finished (with the report) or stopped without a report
 (the log's last lines).
 
-The deadline is a cut (`League.cut_at`): the entries are each student's latest version uploaded
-before it that passed its check, and the final is not started while a version uploaded before it
-is still queued or being checked (`waiting_text`). The entries are kept in the league when the
-final starts (`started_entries`); resuming it plays the same entries.
+The deadline is a cut (`League.cut_at`; a student's extension is their own cut, `League.cut_of`):
+the entries are each student's chosen version, else their latest that passed its check, uploaded
+before their cut (`arena.league.entries`), and the final is not started while an extension runs
+or a version uploaded before its author's cut is still queued or being checked (`waiting_text`).
+The entries are kept in the league when the final starts (`started_entries`); resuming it
+plays the same entries.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
-from arena.league.db import League, LeagueError
+from arena.league.db import League, LeagueError, format_time
+from arena.league.entries import league_entries
 from arena.league.standings import game_records
 from arena.referee import door
 from arena.referee.sandbox import check_mode
@@ -150,19 +153,13 @@ def _state(league: League) -> dict[str, object]:
 def entries(league: League) -> list[tuple[str, int]]:
     """(user, submission id) of every user's entry: once the final has started, the entries it
     was started with (`started_entries`: resuming it never changes them); else each user's
-    latest version that passed its check (uploaded before the cut, `League.cut_at`, when the
-    league is frozen), not disabled, of a user not disabled."""
+    entry as it stands (`arena.league.entries.league_entries`: the version they chose, else
+    their latest that passed its check; uploaded before their cut, `League.cut_of`, and not
+    disabled), of users not disabled."""
     started = started_entries(league)
     if started is not None:
         return started
-    cut = league.cut_at
-    out_users = {u.name for u in league.users() if u.disabled}
-    current: dict[str, int] = {}
-    for sub in league.submissions():
-        if (sub.status in ("rating", "active") and sub.user not in out_users
-                and (cut is None or sub.created_at <= cut)):
-            current[sub.user] = sub.id
-    return sorted(current.items())
+    return [(e.user, e.submission_id) for e in league_entries(league)]
 
 
 def started_entries(league: League) -> list[tuple[str, int]] | None:
@@ -175,15 +172,22 @@ def started_entries(league: League) -> list[tuple[str, int]] | None:
 
 
 def waiting_text(league: League) -> str:
-    """"" when the final may be written now; else why it waits: the checks of versions
-    uploaded before the cut (the deadline is a cut, not a race: each of them, if it passes, is
-    its author's entry)."""
+    """"" when the final may be written now; else why it waits: the extensions still
+    running (each student's own deadline is their cut), and the checks of versions uploaded
+    before their author's cut (the deadline is a cut, not a race: each of them, if it passes,
+    is its author's entry)."""
+    running = league.extensions_running()
     pending = league.pending_at_cut()
-    if not pending:
-        return ""
-    who = ", ".join(sorted({p.user for p in pending}))
-    return (f"Waiting for the checks of {len(pending)} version(s) uploaded before the "
-            f"freeze ({who}); the final's entries are written when they end.")
+    out = []
+    if running:
+        who = ", ".join(f"{user} until {format_time(ts)}" for user, ts in running)
+        out.append(f"Waiting for the extensions still running ({who}): each student's entry is "
+                   f"fixed at their own deadline.")
+    if pending:
+        who = ", ".join(sorted({p.user for p in pending}))
+        out.append(f"Waiting for the checks of {len(pending)} version(s) uploaded before the "
+                   f"freeze ({who}); the final's entries are written when they end.")
+    return " ".join(out)
 
 
 def final_tournament(league: League) -> TournamentConfig:
@@ -330,7 +334,7 @@ def final_at_deadline(league: League, results_root: Path) -> str | None:
         return None
     if _state(league):  # started before (by this, or by the admin): never twice
         return None
-    if league.pending_at_cut():  # the versions uploaded before the deadline are checked first
+    if waiting_text(league):  # the extensions, then the checks of the versions before the cuts
         return None
     return start_final(league, results_root)
 

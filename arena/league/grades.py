@@ -15,7 +15,8 @@ the final's results folder) orders level players by their Elo instead; the leagu
 
 **The grades** (`grades_csv`): one row per roster student (every account that is not an admin),
 with or without a version: how many versions they submitted and how many passed their check,
-their entry (the final's, once it has started; else the current one), its score against each
+their entry (the final's, once it has started; else the one it would play: the version they
+chose, else their latest passed, `arena.league.entries`), its score against each
 reference bot and its rating with its interval (empty while it has no rating game; the frozen
 leaderboard once the league is frozen), its faults in rating games, its final rank and points
 (empty when it is not in the final), and whether the account is disabled.

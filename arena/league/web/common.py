@@ -100,9 +100,12 @@ async def db(request: Request, fn: Callable[[League], T]) -> T:
 
 def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
     """`template` rendered with the page's user, its CSRF token and the deadline's time left."""
-    ctx.setdefault("deadline", time_left(site(request).config))
+    user = getattr(request.state, "user", None)
+    # a student's own deadline: their extension, if they have one
+    ctx.setdefault("deadline", time_left(site(request).config,
+                                         user=user.name if user is not None else None))
     html = site(request).templates.get_template(template).render(
-        user=getattr(request.state, "user", None), csrf=security.csrf_token(request.session), **ctx)
+        user=user, csrf=security.csrf_token(request.session), **ctx)
     return HTMLResponse(html, status_code=status)
 
 

@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from arena.errors import UsageError
 from arena.league import League, LeagueError
+from arena.league.db import format_time
 from arena.league.disk import disk_text, league_disk_use
 from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
@@ -66,6 +67,15 @@ def _disk(lg: League) -> str:
             f"takes {used}")
 
 
+def _extensions(lg: League) -> str:
+    """The extensions of league.yaml in one line: each student's own deadline, and whether it
+    still runs (the frozen leaderboard is the league's deadline's: they are not in it with
+    the versions they upload since)."""
+    return "; ".join(f"{user}: extension until {format_time(ts)}"
+                     f"{' (running)' if lg.cut_of(user) is None else ' (ended)'}"
+                     for user, ts in lg.config.extensions)
+
+
 def _view(lg: League, state: Site) -> dict[str, Any]:
     """Everything the admin page shows."""
     final = asdict(final_status(lg))
@@ -83,7 +93,8 @@ def _view(lg: League, state: Site) -> dict[str, Any]:
     return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
             "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
             "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
-            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK,
+            "extensions": _extensions(lg)}
 
 
 async def admin_page(request: Request, **extra: Any) -> Response:

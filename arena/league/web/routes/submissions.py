@@ -1,6 +1,9 @@
 """A student's versions: the upload (400 refused, 429 past the daily quota, 413 past the disk
-quota, 507 on a full disk), a version's check, games and result against the previous version
-(its author's and the admins' only), its download; the admin's disable and enable of one."""
+quota, 507 on a full disk; the submit page says how many uploads are left today), a version's
+check, games and result against the previous version (its author's and the admins' only), its
+download; the choice of the version that enters the final (its author only, until their
+deadline: 403 for another's version, 409 refused with the reason); the admin's disable and
+enable of one."""
 
 from __future__ import annotations
 
@@ -16,8 +19,16 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.league import League, Submission, UploadError
-from arena.league.db import DiskFull, DiskQuotaExceeded, QuotaExceeded, check_file_name
-from arena.league.final import entries
+from arena.league.db import (
+    DiskFull,
+    DiskQuotaExceeded,
+    QuotaExceeded,
+    check_file_name,
+    format_time,
+    uploads_left_text,
+)
+from arena.league.entries import PASSED, EntryRefused, choose_entry, entry_of
+from arena.league.final import entries, started_entries
 from arena.league.rating import versus_previous
 from arena.league.standings import games_of
 from arena.league.web.common import admin_only, db, form, logged_in, page, refuse, side_label, when
@@ -26,13 +37,48 @@ from arena.league.web.routes.admin import admin_page, audit
 __all__ = ["routes"]
 
 
+def entry_view(lg: League, user: str) -> dict[str, Any]:
+    """What `user`'s pages say of their final entry: `text` ("Your final entry: v3
+    (chosen)", with why a chosen version was dropped and until when it may change), the
+    entry's submission id (`sid`, None without one), whether it was chosen (`chosen`) and
+    whether another may be chosen now (`open`)."""
+    started = started_entries(lg)
+    if started is not None:  # the final's entries are the ones it started with
+        sid = dict(started).get(user)
+        sub = lg.submission(sid) if sid is not None else None
+        text = (f"Your entry in the final: v{sub.version}; the final round robin has started, "
+                f"so its entries are fixed." if sub is not None
+                else "You have no entry in the final round robin, which has started.")
+        return {"text": text, "sid": sid, "chosen": False, "open": False}
+    entry = entry_of(lg, user)
+    cut = lg.cut_of(user)
+    until = (f" It was fixed at your deadline ({format_time(cut)})." if cut is not None else
+             " Until your deadline you may choose another of your passed versions"
+             " (\"Use this version in the final\").")
+    if entry is None:
+        text = ("You have no final entry: none of your versions uploaded before your deadline "
+                "passed its check." if cut is not None else
+                "You have no final entry yet: it is your latest version that passes its "
+                "check, unless you choose one.")
+        return {"text": text, "sid": None, "chosen": False, "open": cut is None}
+    note = f" Note: {entry.note()}." if entry.note() else ""
+    return {"text": f"Your final entry: {entry.text()}.{note}{until}", "sid": entry.submission_id,
+            "chosen": entry.chosen, "open": cut is None}
+
+
+def _submit_view(lg: League, user: str) -> dict[str, Any]:
+    mine = lg.submissions(user)
+    return {"mine": list(reversed(mine)), "config": lg.config,
+            "frozen": lg.cut_of(user) is not None, "uploads_left": uploads_left_text(lg, user),
+            "entry": entry_view(lg, user), "passed": [str(s) for s in PASSED],
+            "last_class": mine[-1].class_name if mine else ""}
+
+
 @logged_in
 async def submit_get(request: Request) -> Response:
     user = request.state.user.name
-    mine, config, frozen = await db(request, lambda lg: (lg.submissions(user), lg.config,
-                                                         lg.frozen))
-    return page(request, "submit.html", mine=list(reversed(mine)), config=config,
-                frozen=frozen, error=None, last_class=mine[-1].class_name if mine else "")
+    view = await db(request, lambda lg: _submit_view(lg, user))
+    return page(request, "submit.html", error=None, **view)
 
 
 @logged_in
@@ -97,8 +143,30 @@ def _status(lg: League, sub: Submission) -> dict[str, Any]:
 @logged_in
 async def submission(request: Request) -> Response:
     sub = await own_submission(request)
-    status = await db(request, lambda lg: _status(lg, sub))
-    return page(request, "submission.html", sub=sub, st=status)
+    status, entry = await db(request, lambda lg: (_status(lg, sub), entry_view(lg, sub.user)))
+    return page(request, "submission.html", sub=sub, st=status, entry=entry,
+                own=sub.user == request.state.user.name, passed=[str(s) for s in PASSED])
+
+
+@logged_in
+async def choose(request: Request) -> Response:
+    """Make the path's version its author's entry in the final (`choose_entry`): only its
+    author may (403 for anyone else's, admins included: the teacher uses `cxarena league
+    entry`), until their deadline (409 after it, with the reason)."""
+    await form(request)
+    sid = int(request.path_params["sid"])
+    me = request.state.user.name
+    sub = await db(request, lambda lg: lg.submission(sid))
+    if sub is None:
+        raise HTTPException(404, f"No submission {sid}.")
+    if sub.user != me:
+        raise HTTPException(403, f"Submission {sid} is not yours: only its author chooses "
+                                 f"their entry in the final.")
+    try:
+        await db(request, lambda lg: choose_entry(lg, me, sub.version, by=me))
+    except EntryRefused as exc:
+        return refuse(request, 409, f"Refused: {exc}.")
+    return RedirectResponse(f"/submissions/{sid}", status_code=303)
 
 
 @logged_in
@@ -166,6 +234,7 @@ routes = [
     Route("/submissions/{sid:int}", submission),
     Route("/submissions/{sid:int}/status.json", submission_status),
     Route("/submissions/{sid:int}/download", download),
+    Route("/submissions/{sid:int}/entry", choose, methods=["POST"]),
     Route("/admin/disable", disable_or_enable, methods=["POST"]),
     Route("/admin/enable", disable_or_enable, methods=["POST"]),
 ]

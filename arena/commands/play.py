@@ -46,7 +46,13 @@ def run(args: argparse.Namespace) -> int:
     from arena.commands.match import pick_game
     from arena.entrants.probe import check_loadable
     from arena.entrants.specs import SpecError, parse_spec
-    from arena.play.session import DEFAULT_RESULTS, Entrant, GameSetup, check_playable
+    from arena.play.session import (
+        DEFAULT_RESULTS,
+        Entrant,
+        GameSetup,
+        check_playable,
+        check_time_limit,
+    )
     from arena.play.terminal import play_games
     from arena.referee.door import install as install_door
     from arena.wire.protocol import PROTOCOL_V2, version_of
@@ -65,10 +71,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{game.label()} --time {args.time:g}: {e}") from None
     install_door()  # the bot's code is loaded (Java: compiled) as it plays: in the sandbox
     spec = parse_spec(args.spec)  # SpecError: one line, exit 2
+    entrant = Entrant(args.spec, spec, game=game.name)
+    try:
+        check_time_limit(entrant, args.time)  # a Java bot: whole seconds, before its game
+    except ValueError as e:
+        raise UsageError(f"--time {args.time:g}: {e}") from None
     # the probes load the course API's classes; a bot of another game shows at its start
     failed = check_loadable([spec]) if version_of(game) != PROTOCOL_V2 else {}
     if failed:
         raise SpecError(next(iter(failed.values())))
     results = None if args.no_store else Path(args.results) if args.results else DEFAULT_RESULTS
-    play_games(Entrant(args.spec, spec, game=game.name), game, setup, results)
+    play_games(entrant, game, setup, results)
     return 0

@@ -147,3 +147,28 @@ def test_draw_board_marks_the_winning_line() -> None:
     ])
     colored = draw_board(b, winning_cells(b), color=True)
     assert colored.count("\033[7m") == 3 and "*" not in colored
+
+
+JAVA_BOT = """import connectx.CXPlayer;
+import connectx.CXBoard;
+public class Bot implements CXPlayer {
+  public Bot() {}
+  public void initPlayer(int M, int N, int K, boolean first, int timeout_in_secs) {}
+  public int selectColumn(CXBoard B) { return B.getAvailableColumns()[0]; }
+  public String playerName() { return "Bot"; }
+}
+"""
+
+
+def test_a_java_bot_at_half_a_second_is_refused_before_the_game(tmp_path: Path) -> None:
+    """The course API gives a Java bot whole seconds: `play` refuses 0.5 s at once (no JVM,
+    no game stored as its crash), saying what to use (issue 42, point 9)."""
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "Bot.java").write_text(JAVA_BOT)
+    child = spawn(tmp_path, f"java:{tmp_path / 'bot'}", "--board", "6", "7", "4",
+                  "--time", "0.5")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "not a whole number of seconds" in child.before
+    assert not (tmp_path / "play" / DB_FILE).exists()

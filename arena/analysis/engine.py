@@ -28,6 +28,7 @@ A move's verdict compares the value before it with the value after it (from the 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -44,6 +45,10 @@ THREAT_PLIES = 6
 _FIRST_NODES = 100_000
 #: positions in a row the solver could not finish before the earlier ones get estimates only
 _GIVE_UP_AFTER = 1
+#: where no exact solver reaches, the share of a position's budget its estimate gets: there a
+#: verdict is tactical (a missed win, a forced loss the threat search proves), which the
+#: estimate never changes; the time goes to the threat search instead
+NO_SOLVER_ESTIMATE_SHARE = 1 / 20
 
 
 class Oracle(Protocol):
@@ -192,10 +197,22 @@ def _terminal(M: int, N: int, K: int, moves: list[int]) -> tuple[CXBoard, list[b
 
 def analyse_game(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tuple[int, ...],
                  budget_s: float = BUDGET_S, threat_plies: int = THREAT_PLIES,
-                 opening: int = 0) -> GameAnalysis:
-    """Analyse the game `moves` (0-based columns from the empty board) on an M x N x K board."""
+                 opening: int = 0, progress: Callable[[int, int], None] | None = None
+                 ) -> GameAnalysis:
+    """Analyse the game `moves` (0-based columns from the empty board) on an M x N x K board.
+    `progress(done, total)` is called after each step (a position's value, then a move's
+    verdict: 2 * moves + 1 steps in all)."""
     moves = list(moves)
     n = len(moves)
+    total = 2 * n + 1
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     size = M * N
     clock = _Clock()
     final, over = _terminal(M, N, K, moves)
@@ -206,7 +223,9 @@ def analyse_game(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tupl
         state = final.gameState()
         values[n] = PositionValue(n, "end", 0 if state is CXGameState.DRAW else -1)
     failures = 0
+    estimate_s = budget_s / 4 if oracle.exact else budget_s * NO_SOLVER_ESTIMATE_SHARE
     for ply in range(n if over[n] else n, -1, -1):
+        step()
         if values[ply] is not None:
             continue
         prefix = moves[:ply]
@@ -223,7 +242,7 @@ def analyse_game(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tupl
             values[ply] = PositionValue(ply, "exact", _outcome(score), score,
                                         _plies_left(size, ply, score))
             continue
-        est, depth, proven = oracle.estimate(prefix, budget_s / 4 if oracle.exact else budget_s)
+        est, depth, proven = oracle.estimate(prefix, estimate_s)
         if proven and abs(est) >= 1:
             s = int(round(est))
             values[ply] = PositionValue(ply, "exact", _outcome(s), s, _plies_left(size, ply, s),
@@ -232,8 +251,12 @@ def analyse_game(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tupl
             values[ply] = PositionValue(ply, "estimate", estimate=est, depth=depth)
     _carry_book_values(values, books, moves)
     positions = tuple(v for v in values if v is not None)
-    verdicts = tuple(_verdict(oracle, M, N, K, moves, i, positions, books, budget_s,
-                              threat_plies) for i in range(n))
+    verdicts_list = []
+    for i in range(n):
+        verdicts_list.append(_verdict(oracle, M, N, K, moves, i, positions, books, budget_s,
+                                      threat_plies))
+        step()
+    verdicts = tuple(verdicts_list)
     return GameAnalysis(M, N, K, tuple(moves), positions, verdicts, budget_s, clock.elapsed(),
                         oracle.kind, opening)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.analysis.engine import GameAnalysis, PositionValue, describe_value
+from arena.analysis.engine import THREAT_PLIES, GameAnalysis, PositionValue, describe_value
 
 __all__ = ["render_analysis", "viewer_data"]
 
@@ -20,7 +20,7 @@ def render_analysis(a: GameAnalysis, names: tuple[str, str] = ("", "")) -> str:
     """One line per move: ply, who, column, the value before it (side to move), the verdict."""
     who = [f"{_SYMBOLS[i]} {names[i]}".rstrip() for i in range(2)]
     solver = {"numba": "exact solver (compiled)", "python": "exact solver (pure Python)",
-              "": "no exact solver for this board: estimates and threat analysis"}[a.solver]
+              "": "no exact solver for this board"}[a.solver]
     exact = a.exact_from()
     lines = [
         f"Analysis of a {a.M}x{a.N} K={a.K} game: {len(a.moves)} moves, {solver}, "
@@ -29,6 +29,10 @@ def render_analysis(a: GameAnalysis, names: tuple[str, str] = ("", "")) -> str:
         "3rd move from here under perfect play; '~' marks an estimate (not proven).",
         ("Exact from move " + str(exact + 1) + " on." if exact is not None and exact < len(
             a.moves) else "No position near the end was solved exactly."),
+        *([] if a.solver else [
+            "What it can judge here: a missed immediate win, and a move that allows a forced "
+            f"loss a short search proves ({THREAT_PLIES} plies); every other move is "
+            "'unclear', and the values are short estimates (not the game's outcome)."]),
         "",
         f"{'move':>4}  {'player':<16} {'col':>3}  {'value before':<28} verdict",
     ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable
 
 from arena.analysis.engine import BUDGET_S
 
@@ -26,6 +28,24 @@ def add_budget(parser: argparse.ArgumentParser) -> None:
                              f"estimate is given instead (default {BUDGET_S:g})")
 
 
+def progress_line(label: str, every_s: float = 1.0) -> Callable[[int, int], None]:
+    """A progress callback for `analyse_game` that writes "analysing LABEL: 40/251 steps (15 %)"
+    to stderr at most every `every_s` seconds (in place on a terminal, a line each elsewhere)
+    and once at the end."""
+    last = [time.monotonic()]
+    tty = sys.stderr.isatty()
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - last[0] < every_s:
+            return
+        last[0] = now
+        text = f"analysing {label}: {done}/{total} steps ({100 * done // max(1, total)} %)"
+        sys.stderr.write(f"\r{text}" + ("\n" if done >= total else "") if tty else text + "\n")
+        sys.stderr.flush()
+    return show
+
+
 def analyse_stored(results: str, game_id: str, budget_s: float) -> str:
     """Analyse one stored game, store the analysis, return it as text (used by `show`)."""
     from arena.analysis.engine import analyse_game
@@ -40,7 +60,7 @@ def analyse_stored(results: str, game_id: str, budget_s: float) -> str:
     rec = game.record
     oracle = analysis_oracle(rec.M, rec.N, rec.K)
     analysis = analyse_game(oracle, rec.M, rec.N, rec.K, rec.moves, budget_s,
-                            opening=len(rec.opening))
+                            opening=len(rec.opening), progress=progress_line(game_id))
     store = AnalysisStore(folder)
     store.put(game_id, analysis)
     store.save()

@@ -123,10 +123,10 @@ class FinalPlan:
 
     def summary(self) -> str:
         """The plan's first line: its size and length on this machine."""
-        how = (f"estimated from {self.measured_games} measured rating games"
-               + (f" and {self.calibration_games} calibration games"
-                  if self.calibration_games else "")
-               if self.measured else "at most (no game measured yet: every move of every "
+        kinds = [f"{n} {what}" for n, what in ((self.measured_games, "measured rating games"),
+                                               (self.calibration_games, "calibration games"))
+                 if n]
+        how = (f"estimated from {' and '.join(kinds)}" if self.measured else "at most (no game measured yet: every move of every "
                                      "game taking its full time)")
         return (f"The final round robin: {self.players} players, {self.boards} boards, "
                 f"{self.games} games on {self.workers} worker(s): {_hours(self.duration_s)}, "
@@ -236,6 +236,8 @@ def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int,
         fewer = [(each, games // final_pairs) for each, games in groups]
         out.append(Shortening(f"final_pairs: 1 (now {final_pairs})",
                               sum(g for _, g in fewer), makespan_s(fewer, workers)))
+    if not any(b.games for b in estimates):
+        return tuple(out)
     costliest = sorted(estimates, key=lambda b: b.each_s * b.games, reverse=True)
     for drop in range(1, len(costliest)):
         kept = [(b.each_s, b.games) for b in costliest[drop:]]

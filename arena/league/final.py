@@ -41,8 +41,13 @@ from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
-from arena.league.final_length import (DASK_WORKERS, dask_commands, makespan_s,
-                                       measured_games, wall_times_s)
+from arena.league.final_length import (
+    DASK_WORKERS,
+    dask_commands,
+    makespan_s,
+    measured_games,
+    wall_times_s,
+)
 from arena.league.standings import game_records
 from arena.referee import door
 from arena.referee.sandbox import check_mode
@@ -121,13 +126,19 @@ class FinalPlan:
         """The final's boards without a measured game."""
         return tuple(b.board for b in self.board_estimates if not b.measured)
 
+    def wall_times(self) -> tuple[tuple[str, int, str], ...]:
+        """(where, workers, wall time in words): this machine's, then each of `dask_s`."""
+        return ((("this machine", self.workers, _hours(self.duration_s)),)
+                + tuple(("Dask", n, _hours(s)) for n, s in self.dask_s))
+
     def summary(self) -> str:
         """The plan's first line: its size and length on this machine."""
         kinds = [f"{n} {what}" for n, what in ((self.measured_games, "measured rating games"),
                                                (self.calibration_games, "calibration games"))
                  if n]
-        how = (f"estimated from {' and '.join(kinds)}" if self.measured else "at most (no game measured yet: every move of every "
-                                     "game taking its full time)")
+        how = (f"estimated from {' and '.join(kinds)}" if self.measured
+               else "at most (no game measured yet: every move of every game taking its full "
+                    "time)")
         return (f"The final round robin: {self.players} players, {self.boards} boards, "
                 f"{self.games} games on {self.workers} worker(s): {_hours(self.duration_s)}, "
                 f"{how}.")

@@ -70,7 +70,7 @@ def calibration_jobs(league: League, games_per_board: int = GAMES_PER_BOARD) -> 
     random.Random(cfg.seed).shuffle(pairs)
     turn = itertools.cycle(pairs)
     have = _measured_per_board(league)
-    jobs = []
+    jobs: list[GameJob] = []
     for game in cfg.final_games():
         f = game.record_fields((), ())
         key, _ = key_and_prior(game.name, dict(game.params), int(f["M"]), int(f["N"]),

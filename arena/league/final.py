@@ -43,6 +43,7 @@ from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
 from arena.league.final_length import (
     DASK_WORKERS,
+    bot_startups_s,
     dask_commands,
     makespan_s,
     measured_games,
@@ -54,7 +55,7 @@ from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
-from arena.tournament.progress import Progress, key_and_prior, measured_s
+from arena.tournament.progress import Progress, key_and_prior, measured_s, thinking_s
 
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
            "final_at_deadline", "final_config", "final_player_specs", "final_players",
@@ -120,6 +121,8 @@ class FinalPlan:
     shorter: tuple[Shortening, ...] = ()
     commands: tuple[str, ...] = ()  # the Dask route (`dask_commands`)
     final_pairs: int = 1
+    #: what each worker spends starting the final's bots (once each, then kept), measured
+    start_s: float = 0.0
 
     @property
     def extrapolated(self) -> tuple[str, ...]:
@@ -211,14 +214,28 @@ def plan_final(league: League, workers: int | None = None,
                    for m in measured_games(league.dir) if m.timeout_s == cfg.timeout_s]
     plan = Progress.plan([kp for kp in final for _ in range(per_board)]
                          + [kp for kp, _ in stored] + [kp for kp, _ in calibration])
+    # a worker of the final starts each bot once and keeps it: a measured game's bot
+    # start-ups are taken out of it, and counted once per player and worker (`start_s`)
     rating: Counter[str] = Counter()
+    startups: list[float] = []
     for (key, _), rec in stored:
-        plan = plan.finish_record(key, rec, this_run=False)
-        rating[key] += measured_s(rec) is not None
+        boots = bot_startups_s(rec.extra)
+        startups += boots
+        seconds = measured_s(rec)
+        plan = plan.finish(key, None if seconds is None else _without(seconds, sum(boots),
+                                                                      thinking_s(rec)),
+                           this_run=False, think_s=thinking_s(rec))
+        rating[key] += seconds is not None
     calibrated: Counter[str] = Counter()
+    started = len(startups)
+    booted_s = sum(startups)
     for (key, _), m in calibration:
-        plan = plan.finish(key, m.duration_s, this_run=False, think_s=m.think_s)
+        plan = plan.finish(key, _without(m.duration_s, m.startup_s, m.think_s),
+                           this_run=False, think_s=m.think_s)
         calibrated[key] += m.duration_s > 0
+        started += m.started
+        booted_s += m.startup_s
+    start_s = players * booted_s / started if started else 0.0
     measured = any(b.measured for b in plan.boards.values())
     count = Counter(key for key, _ in final)
     estimates = tuple(
@@ -229,30 +246,36 @@ def plan_final(league: League, workers: int | None = None,
     workers = workers or usable_cores()
     groups = [(b.each_s, b.games) for b in estimates]
     return FinalPlan(players, len(boards), per_board * len(boards), workers,
-                     makespan_s(groups, workers), sum(rating.values()), measured,
+                     makespan_s(groups, workers, start_s), sum(rating.values()), measured,
                      sum(calibrated[key] for key in count), estimates,
-                     wall_times_s(groups, dask_workers) if dask_workers else (),
-                     _shorter(estimates, cfg.final_pairs, workers),
-                     dask_commands(league.dir), cfg.final_pairs)
+                     wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
+                     _shorter(estimates, cfg.final_pairs, workers, start_s),
+                     dask_commands(league.dir), cfg.final_pairs, start_s)
 
 
-def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int,
-             workers: int) -> tuple[Shortening, ...]:
+def _without(duration_s: float, startup_s: float, think_s: float) -> float:
+    """A measured game's duration without its bots' start-up (never less than their
+    thinking)."""
+    return max(duration_s - startup_s, think_s, 1e-3) if duration_s > 0 else 0.0
+
+
+def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
+             start_s: float) -> tuple[Shortening, ...]:
     """Fewer pairs (final_pairs: 1) when there are more, and fewer boards: without the
     costliest ones, as many as halve the estimate (at least one board is kept)."""
     groups = [(b.each_s, b.games) for b in estimates]
-    now_s = makespan_s(groups, workers)
+    now_s = makespan_s(groups, workers, start_s)
     out = []
     if final_pairs > 1:
         fewer = [(each, games // final_pairs) for each, games in groups]
         out.append(Shortening(f"final_pairs: 1 (now {final_pairs})",
-                              sum(g for _, g in fewer), makespan_s(fewer, workers)))
+                              sum(g for _, g in fewer), makespan_s(fewer, workers, start_s)))
     if not any(b.games for b in estimates):
         return tuple(out)
     costliest = sorted(estimates, key=lambda b: b.each_s * b.games, reverse=True)
     for drop in range(1, len(costliest)):
         kept = [(b.each_s, b.games) for b in costliest[drop:]]
-        kept_s = makespan_s(kept, workers)
+        kept_s = makespan_s(kept, workers, start_s)
         if kept_s <= now_s / 2 or drop == len(costliest) - 1:
             names = ", ".join(b.board for b in costliest[:drop])
             out.append(Shortening(f"fewer boards (final_board_set) without the {drop} "

@@ -6,10 +6,12 @@ apart from the rating games), the wall time of its games on N workers, and the D
   ``DIR/final-measure/games.json``, one `MeasuredGame` each: their board, time limit and
   measured duration. They are not rating games: no rating, standing or leaderboard reads them;
   only `arena.league.final.plan_final` does, beside the rating games' durations.
-- **Wall time on N workers** (`makespan_s`): the final's games, longest first, each to the
-  worker that frees up first (what the tournament's schedule and executors do; the model of
-  docs/scaling.md). It is never below the longest single game, and more workers never take
-  longer (`wall_times_s`: a cluster can leave a worker idle).
+- **Wall time on N workers** (`makespan_s`): each worker first starts the final's bots (it
+  keeps them between games, so a measured game's bot start-ups, `bot_startups_s`, are taken
+  out of its duration and counted once per bot and worker), then plays the final's games,
+  longest first, each to the worker that frees up first (what the tournament's schedule and
+  executors do; the model of docs/scaling.md). It is never below the longest single game, and
+  more workers never take longer (`wall_times_s`: a cluster can leave a worker idle).
 - **The Dask route** (`dask_commands`): the commands docs/scaling.md describes, with this
   machine's name as the scheduler's host and the league folder's absolute path.
 """
@@ -20,12 +22,13 @@ import heapq
 import json
 import os
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 __all__ = ["DASK_PORT", "DASK_WORKERS", "GAMES_FILE", "MEASURE_DIR", "MeasuredGame",
-           "add_measured", "dask_commands", "makespan_s", "measured_games", "wall_times_s"]
+           "add_measured", "bot_startups_s", "dask_commands", "makespan_s", "measured_games",
+           "wall_times_s"]
 
 #: the league's folder of calibration games (games.json), their process's state and log
 MEASURE_DIR = "final-measure"
@@ -55,6 +58,10 @@ class MeasuredGame:
     player2: str
     reason: str  # how it ended (win, draw, a fault)
     finished_at: float  # seconds since the epoch
+    #: of `duration_s`, the start-up of the bot processes started for this game, and how many
+    #: (a worker of the final starts each bot once and keeps it: `bot_startups_s`)
+    startup_s: float = 0.0
+    started: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> MeasuredGame:
@@ -65,7 +72,8 @@ class MeasuredGame:
                    tuple((str(k), int(v)) for k, v in params),
                    float(str(data["timeout_s"])), float(str(data["duration_s"])),
                    float(str(data["think_s"])), str(data["player1"]), str(data["player2"]),
-                   str(data["reason"]), float(str(data["finished_at"])))
+                   str(data["reason"]), float(str(data["finished_at"])),
+                   float(str(data.get("startup_s", 0.0))), int(str(data.get("started", 0))))
 
 
 def _games_path(league_dir: Path) -> Path:
@@ -93,12 +101,23 @@ def add_measured(league_dir: Path, games: Iterable[MeasuredGame]) -> None:
     os.replace(tmp, path)
 
 
-def makespan_s(groups: Iterable[tuple[float, int]], workers: int) -> float:
-    """The wall time of (seconds per game, games) groups on `workers` workers: longest games
-    first, each to the worker that frees up first. Whole rounds of one duration are dealt to
-    every worker at once (a final of 92,800 games is not placed one by one)."""
+def bot_startups_s(extra: Mapping[str, object]) -> list[float]:
+    """The start-up of each bot process a game started, seconds (its record's
+    ``extra["startup_ms"]``; a bot kept from an earlier game started none)."""
+    times = extra.get("startup_ms")
+    if not isinstance(times, (list, tuple)):
+        return []
+    return [float(t) / 1000.0 for t in times if isinstance(t, (int, float))]
+
+
+def makespan_s(groups: Iterable[tuple[float, int]], workers: int,
+               start_s: float = 0.0) -> float:
+    """The wall time of (seconds per game, games) groups on `workers` workers, each busy for
+    `start_s` first (starting its bots): longest games first, each to the worker that frees up
+    first. Whole rounds of one duration are dealt to every worker at once (a final of 92,800
+    games is not placed one by one)."""
     workers = max(1, workers)
-    free = [0.0] * workers
+    free = [start_s] * workers
     for each_s, count in sorted(groups, reverse=True):
         rounds, rest = divmod(count, workers)
         if rounds:
@@ -109,14 +128,14 @@ def makespan_s(groups: Iterable[tuple[float, int]], workers: int) -> float:
     return max(free)
 
 
-def wall_times_s(groups: Sequence[tuple[float, int]],
-                 workers: Iterable[int]) -> tuple[tuple[int, float], ...]:
+def wall_times_s(groups: Sequence[tuple[float, int]], workers: Iterable[int],
+                 start_s: float = 0.0) -> tuple[tuple[int, float], ...]:
     """(workers, wall time) for each count of `workers`, ascending: `makespan_s`, never more
     than with fewer workers (the extra ones may stay idle) and never less than the longest
     game."""
     out: list[tuple[int, float]] = []
     for n in sorted(set(workers)):
-        seconds = makespan_s(groups, n)
+        seconds = makespan_s(groups, n, start_s)
         out.append((n, min(seconds, out[-1][1]) if out else seconds))
     return tuple(out)
 

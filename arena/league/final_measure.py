@@ -30,7 +30,13 @@ from arena.competition.executor import LocalExecutor
 from arena.competition.jobs import GameJob
 from arena.league.db import League, LeagueError
 from arena.league.final import final_player_specs
-from arena.league.final_length import MEASURE_DIR, MeasuredGame, add_measured, measured_games
+from arena.league.final_length import (
+    MEASURE_DIR,
+    MeasuredGame,
+    add_measured,
+    bot_startups_s,
+    measured_games,
+)
 from arena.league.standings import game_records
 from arena.referee import door
 from arena.referee.referee import MatchSettings
@@ -111,9 +117,10 @@ def measure_final(league: League, workers: int | None = None,
             continue
         key, _ = key_and_prior(job.game, dict(job.params), job.M, job.N, job.K,
                                cfg.timeout_s)
+        startups = bot_startups_s(rec.extra)
         game = MeasuredGame(key, job.game, job.M, job.N, job.K, job.params, cfg.timeout_s,
                             measured_s(rec) or 0.0, thinking_s(rec), job.p1, job.p2,
-                            rec.reason.value, time.time())
+                            rec.reason.value, time.time(), sum(startups), len(startups))
         add_measured(league.dir, [game])
         kept += 1
         if progress:

@@ -45,11 +45,12 @@ from arena.league.final_length import (
     DASK_WORKERS,
     bot_startups_s,
     dask_commands,
+    game_think_s,
     makespan_s,
     measured_games,
     wall_times_s,
 )
-from arena.league.standings import game_records
+from arena.records import GameRecord
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
@@ -58,9 +59,10 @@ from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfi
 from arena.tournament.progress import Progress, key_and_prior, measured_s, thinking_s
 
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
-           "final_at_deadline", "final_config", "final_player_specs", "final_players",
-           "final_results", "final_status", "final_time_left", "final_tournament",
-           "plan_final", "start_final", "started_entries", "waiting_text", "with_broken"]
+           "final_at_deadline", "final_config", "final_player_keys", "final_player_specs",
+           "final_players", "final_results", "final_status", "final_time_left",
+           "final_tournament", "plan_final", "start_final", "started_entries", "waiting_text",
+           "with_broken"]
 
 #: the final's name: its results folder (RESULTS_ROOT/final) and its tournament's
 FINAL_NAME = "final"
@@ -203,44 +205,60 @@ def plan_final(league: League, workers: int | None = None,
     now; its wall time on `workers` (default the tournament's: one per usable core) and on
     each of `dask_workers`; and how to shorten it, each way with its estimate."""
     cfg = league.config
-    players = len(entries(league)) + len(cfg.reference_bots)
+    keys = final_player_keys(league)
+    players = len(keys)
     boards = cfg.final_games()
     per_board = players * (players - 1) // 2 * 2 * cfg.final_pairs
     final = [_key_and_prior(game, cfg.timeout_s) for game in boards]
-    records = [r for r in (game_records(league)) if r.timeout_s in (None, cfg.timeout_s)]
-    stored = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, cfg.timeout_s), r)
-              for r in records]
-    calibration = [(key_and_prior(m.game, dict(m.params), m.M, m.N, m.K, cfg.timeout_s), m)
-                   for m in measured_games(league.dir) if m.timeout_s == cfg.timeout_s]
-    plan = Progress.plan([kp for kp in final for _ in range(per_board)]
-                         + [kp for kp, _ in stored] + [kp for kp, _ in calibration])
-    # a worker of the final starts each bot once and keeps it: a measured game's bot
-    # start-ups are taken out of it, and counted once per player and worker (`start_s`)
+    # each measured game (rating, then calibration): its board, the two sides' keys and
+    # thinking, its duration without its bots' start-up (a worker of the final starts each bot
+    # once and keeps it: the start-ups are counted once per player and worker, `start_s`)
+    games: list[tuple[str, float, tuple[str, str], tuple[float, float], float]] = []
     rating: Counter[str] = Counter()
     startups: list[float] = []
-    for (key, _), rec in stored:
+    for side1, side2, rec in _rating_games(league):
+        if rec.timeout_s not in (None, cfg.timeout_s):
+            continue
+        key, prior = key_and_prior(rec.game, rec.game_params, rec.M, rec.N, rec.K,
+                                   cfg.timeout_s)
+        seconds = measured_s(rec)
         boots = bot_startups_s(rec.extra)
         startups += boots
-        seconds = measured_s(rec)
-        plan = plan.finish(key, None if seconds is None else _without(seconds, sum(boots),
-                                                                      thinking_s(rec)),
-                           this_run=False, think_s=thinking_s(rec))
         rating[key] += seconds is not None
+        p1, p2 = rec.played_times_ms
+        games.append((key, prior, (side1, side2),
+                      ((sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000),
+                      0.0 if seconds is None else _without(seconds, sum(boots),
+                                                           thinking_s(rec))))
     calibrated: Counter[str] = Counter()
-    started = len(startups)
-    booted_s = sum(startups)
-    for (key, _), m in calibration:
-        plan = plan.finish(key, _without(m.duration_s, m.startup_s, m.think_s),
-                           this_run=False, think_s=m.think_s)
+    started, booted_s = len(startups), sum(startups)
+    for m in measured_games(league.dir):
+        if m.timeout_s != cfg.timeout_s:
+            continue
+        key, prior = key_and_prior(m.game, dict(m.params), m.M, m.N, m.K, cfg.timeout_s)
         calibrated[key] += m.duration_s > 0
-        started += m.started
-        booted_s += m.startup_s
+        started, booted_s = started + m.started, booted_s + m.startup_s
+        games.append((key, prior, (m.key1, m.key2), (m.think1_s, m.think2_s),
+                      _without(m.duration_s, m.startup_s, m.think_s)))
     start_s = players * booted_s / started if started else 0.0
+    # the boards none was measured on: the cost model's fit over board sizes
+    plan = Progress.plan([kp for kp in final for _ in range(per_board)]
+                         + [(key, prior) for key, prior, *_ in games])
+    for key, _, _, thinks, seconds in games:
+        plan = plan.finish(key, seconds or None, this_run=False, think_s=sum(thinks))
     measured = any(b.measured for b in plan.boards.values())
+    # the measured boards: their own games' overhead, and the thinking of the final's players
+    # (each as long as it was measured thinking, `game_think_s`)
+    timed = [g for g in games if g[4] > 0]
+    think = game_think_s(((key, side, t) for key, _, sides, thinks, _ in timed
+                          for side, t in zip(sides, thinks, strict=True)), keys)
+    overhead = {key: sum(s - sum(t) for k, _, _, t, s in timed if k == key)
+                / sum(1 for k, *_ in timed if k == key) for key in think}
     count = Counter(key for key, _ in final)
     estimates = tuple(
         BoardEstimate(key, count[key] * per_board,
-                      (plan.expected_s(key) or 0.0) if measured else prior,
+                      (max(0.0, overhead[key]) + think[key] if key in think
+                       else plan.expected_s(key) or 0.0) if measured else prior,
                       rating[key], calibrated[key])
         for key, prior in dict(final).items())
     workers = workers or usable_cores()
@@ -251,6 +269,23 @@ def plan_final(league: League, workers: int | None = None,
                      wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
                      _shorter(estimates, cfg.final_pairs, workers, start_s),
                      dask_commands(league.dir), cfg.final_pairs, start_s)
+
+
+def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:
+    """(first side's key, second side's key, record) of every stored rating game, oldest
+    first (the sides as the league keys them: ``sub:ID`` for a version, a reference bot's
+    SPEC)."""
+    rows = league.conn.execute(
+        "SELECT g.side_a, g.side_b, r.record FROM games g JOIN game_records r "
+        "ON r.game_id = g.id ORDER BY g.id").fetchall()
+    return [(str(a), str(b), GameRecord.from_dict(json.loads(rec))) for a, b, rec in rows]
+
+
+def final_player_keys(league: League) -> list[str]:
+    """The final's players as the league keys them (``sub:ID`` of each entry, then the
+    reference bots' SPECs), in the order of `final_player_specs`."""
+    return ([f"sub:{sid}" for _, sid in entries(league)]
+            + list(league.config.reference_bots))
 
 
 def _without(duration_s: float, startup_s: float, think_s: float) -> float:

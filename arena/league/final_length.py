@@ -27,7 +27,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 __all__ = ["DASK_PORT", "DASK_WORKERS", "GAMES_FILE", "MEASURE_DIR", "MeasuredGame",
-           "add_measured", "bot_startups_s", "dask_commands", "makespan_s", "measured_games",
+           "add_measured", "bot_startups_s", "dask_commands", "game_think_s", "makespan_s",
+           "measured_games",
            "wall_times_s"]
 
 #: the league's folder of calibration games (games.json), their process's state and log
@@ -62,6 +63,12 @@ class MeasuredGame:
     #: (a worker of the final starts each bot once and keeps it: `bot_startups_s`)
     startup_s: float = 0.0
     started: int = 0
+    #: the sides as the league keys them (``sub:ID``, a reference bot's SPEC), and what each
+    #: thought (`arena.league.final.final_player_keys`)
+    key1: str = ""
+    key2: str = ""
+    think1_s: float = 0.0
+    think2_s: float = 0.0
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> MeasuredGame:
@@ -73,7 +80,9 @@ class MeasuredGame:
                    float(str(data["timeout_s"])), float(str(data["duration_s"])),
                    float(str(data["think_s"])), str(data["player1"]), str(data["player2"]),
                    str(data["reason"]), float(str(data["finished_at"])),
-                   float(str(data.get("startup_s", 0.0))), int(str(data.get("started", 0))))
+                   float(str(data.get("startup_s", 0.0))), int(str(data.get("started", 0))),
+                   str(data.get("key1", "")), str(data.get("key2", "")),
+                   float(str(data.get("think1_s", 0.0))), float(str(data.get("think2_s", 0.0))))
 
 
 def _games_path(league_dir: Path) -> Path:
@@ -108,6 +117,45 @@ def bot_startups_s(extra: Mapping[str, object]) -> list[float]:
     if not isinstance(times, (list, tuple)):
         return []
     return [float(t) / 1000.0 for t in times if isinstance(t, (int, float))]
+
+
+def game_think_s(seats: Iterable[tuple[str, str, float]],
+                 players: Sequence[str]) -> dict[str, float]:
+    """{board: the thinking of one game of the final there (both seats)}, from the measured
+    `seats` (board, player, seconds that player thought in one game) of the boards that have
+    them, for a round robin of `players` (every player plays as many games as every other).
+
+    A player's thinking is taken as its own factor times the board's (`think = r[player] *
+    m[board]`, fitted by alternating means): the measured games pair players unevenly (a rating
+    game always has an entry in it; none is between two reference bots), so a player that
+    thinks long, measured on one board, counts on every board. A player never measured counts
+    as the mean measured one."""
+    seats = [(b, p, max(0.0, t)) for b, p, t in seats]
+    if not seats:
+        return {}
+    factor = dict.fromkeys((p for _, p, _ in seats), 1.0)
+    board: dict[str, float] = {}
+    for _ in range(_FIT_ROUNDS):
+        board = _means((b, t / factor[p]) for b, p, t in seats)
+        factor = {p: max(_FLOOR, r) for p, r in _means(
+            (p, t / board[b]) for b, p, t in seats if board[b] > 0).items()}
+        factor = {p: factor.get(p, 1.0) for _, p, _ in seats}
+    usual = sum(factor.values()) / len(factor)
+    mean_factor = sum(factor.get(p, usual) for p in players) / max(1, len(players))
+    return {b: 2 * m * mean_factor for b, m in board.items()}
+
+
+#: rounds of the alternating fit of `game_think_s`, and its least player factor (a bot that
+#: answers at once still costs something, and divides nothing by zero)
+_FIT_ROUNDS = 5
+_FLOOR = 1e-3
+
+
+def _means(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
+    sums: dict[str, list[float]] = {}
+    for key, value in pairs:
+        sums.setdefault(key, []).append(value)
+    return {key: sum(v) / len(v) for key, v in sums.items()}
 
 
 def makespan_s(groups: Iterable[tuple[float, int]], workers: int,

@@ -29,7 +29,7 @@ from pathlib import Path
 from arena.competition.executor import LocalExecutor
 from arena.competition.jobs import GameJob
 from arena.league.db import League, LeagueError
-from arena.league.final import final_player_specs
+from arena.league.final import final_player_keys, final_player_specs
 from arena.league.final_length import (
     MEASURE_DIR,
     MeasuredGame,
@@ -102,6 +102,8 @@ def measure_final(league: League, workers: int | None = None,
     if not jobs:
         return 0
     cfg = league.config
+    keys = {name: key for (name, _), key in zip(final_player_specs(league),
+                                                final_player_keys(league), strict=True)}
     isolation = "namespaces" if cfg.isolation else "none"
     resolve(isolation)  # UsageError where the league's sandbox cannot be had
     door.install(isolation, cfg.cgroups)
@@ -118,9 +120,12 @@ def measure_final(league: League, workers: int | None = None,
         key, _ = key_and_prior(job.game, dict(job.params), job.M, job.N, job.K,
                                cfg.timeout_s)
         startups = bot_startups_s(rec.extra)
+        p1, p2 = rec.played_times_ms
         game = MeasuredGame(key, job.game, job.M, job.N, job.K, job.params, cfg.timeout_s,
                             measured_s(rec) or 0.0, thinking_s(rec), job.p1, job.p2,
-                            rec.reason.value, time.time(), sum(startups), len(startups))
+                            rec.reason.value, time.time(), sum(startups), len(startups),
+                            keys[job.p1], keys[job.p2], (sum(p1) + rec.init_ms[0]) / 1000,
+                            (sum(p2) + rec.init_ms[1]) / 1000)
         add_measured(league.dir, [game])
         kept += 1
         if progress:

@@ -16,7 +16,7 @@ from arena.cli import main as cli_main
 from arena.entrants.specs import parse_spec
 from arena.league import League
 from arena.league.final import plan_final
-from arena.league.final_length import makespan_s, measured_games, wall_times_s
+from arena.league.final_length import game_think_s, makespan_s, measured_games, wall_times_s
 from arena.league.final_measure import GAMES_PER_BOARD, calibration_jobs, measure_final
 from arena.league.standings import game_records, record_game, standings
 from arena.league.web.app import create_app
@@ -189,3 +189,17 @@ def test_the_admin_card_for_the_admin_only_and_its_button_measures_in_the_backgr
     lg = League.open(d)
     assert any(a.action == "measure final" for a in lg.audit_log())
     lg.conn.close()
+
+
+def test_a_player_measured_thinking_long_counts_on_every_board() -> None:
+    """The measured games pair players unevenly: "slow" was measured on board A only, yet a
+    final with it thinks longer on B too; without it, B is its own games' mean."""
+    seats = [("A", "fast", 0.01), ("A", "slow", 1.0), ("A", "fast", 0.01), ("A", "mid", 0.1),
+             ("B", "fast", 0.02), ("B", "mid", 0.2), ("B", "fast", 0.02), ("B", "mid", 0.2)]
+    without = game_think_s(seats, ["fast", "mid"])
+    assert without == {"A": pytest.approx(2 * (0.01 + 0.1) / 2, rel=0.01),
+                       "B": pytest.approx(2 * (0.02 + 0.2) / 2, rel=0.01)}
+    both = game_think_s(seats, ["fast", "mid", "slow"])
+    # slow thinks 10x mid, as on A: on B, 2.0 s a game of its own
+    assert both["B"] == pytest.approx(2 * (0.02 + 0.2 + 2.0) / 3, rel=0.01)
+    assert game_think_s([], ["fast"]) == {}

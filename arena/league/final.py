@@ -215,23 +215,23 @@ def plan_final(league: League, workers: int | None = None,
     # once and keeps it: the start-ups are counted once per player and worker, `start_s`)
     games: list[tuple[str, float, tuple[str, str], tuple[float, float], float]] = []
     rating: Counter[str] = Counter()
-    startups: list[float] = []
+    started, booted_s = 0, 0.0  # bots started in the measured games, and the wall time it took
     for side1, side2, rec in _rating_games(league):
         if rec.timeout_s not in (None, cfg.timeout_s):
             continue
         key, prior = key_and_prior(rec.game, rec.game_params, rec.M, rec.N, rec.K,
                                    cfg.timeout_s)
         seconds = measured_s(rec)
+        # the seats start at once: a game waits for the slowest
         boots = bot_startups_s(rec.extra)
-        startups += boots
+        started, booted_s = started + len(boots), booted_s + max(boots, default=0.0)
         rating[key] += seconds is not None
         p1, p2 = rec.played_times_ms
         games.append((key, prior, (side1, side2),
                       ((sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000),
-                      0.0 if seconds is None else _without(seconds, sum(boots),
+                      0.0 if seconds is None else _without(seconds, max(boots, default=0.0),
                                                            thinking_s(rec))))
     calibrated: Counter[str] = Counter()
-    started, booted_s = len(startups), sum(startups)
     for m in measured_games(league.dir):
         if m.timeout_s != cfg.timeout_s:
             continue

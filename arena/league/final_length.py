@@ -59,8 +59,9 @@ class MeasuredGame:
     player2: str
     reason: str  # how it ended (win, draw, a fault)
     finished_at: float  # seconds since the epoch
-    #: of `duration_s`, the start-up of the bot processes started for this game, and how many
-    #: (a worker of the final starts each bot once and keeps it: `bot_startups_s`)
+    #: of `duration_s`, the wait for the bot processes started for this game (they start at
+    #: once: the slowest one's start-up), and how many (a worker of the final starts each bot
+    #: once and keeps it: `bot_startups_s`)
     startup_s: float = 0.0
     started: int = 0
     #: the sides as the league keys them (``sub:ID``, a reference bot's SPEC), and what each

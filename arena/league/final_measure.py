@@ -109,7 +109,7 @@ def measure_final(league: League, workers: int | None = None,
     door.install(isolation, cfg.cgroups)
     settings = MatchSettings(limits=cfg.limits(), isolation=isolation, cgroups=cfg.cgroups,
                              log_dir=str(league.dir / MEASURE_DIR / "logs"))
-    executor = LocalExecutor(settings, workers=workers)  # each started when it has a game
+    executor = LocalExecutor(settings, workers=workers or None)  # each started with a game
     kept = 0
     for outcome in executor.run(jobs):
         rec, job = outcome.record, outcome.game

@@ -125,6 +125,7 @@ class FinalPlan:
     final_pairs: int = 1
     #: what each worker spends starting the final's bots (once each, then kept), measured
     start_s: float = 0.0
+    league_dir: str = ""  # the league's folder, absolute
 
     @property
     def extrapolated(self) -> tuple[str, ...]:
@@ -167,8 +168,9 @@ class FinalPlan:
         lines += [f"  {b.board:<{width}}  {b.games:>6}  {_each(b.each_s):>9}  "
                   f"{b.source(any_measured)}" for b in self.board_estimates]
         if self.extrapolated:
-            lines.append(f"  Not measured: {', '.join(self.extrapolated)}; `league final DIR "
-                         f"--dry-run --measure` plays a few games there first.")
+            lines.append(f"  Not measured: {', '.join(self.extrapolated)}; `cxarena league "
+                         f"final {self.league_dir or 'DIR'} --dry-run --measure` plays a few "
+                         f"games there first.")
         if self.dask_s:
             lines.append("On Dask workers (one core each, as fast as this machine's): "
                          + ", ".join(f"{n} workers {_hours(s)}" for n, s in self.dask_s)
@@ -268,7 +270,8 @@ def plan_final(league: League, workers: int | None = None,
                      sum(calibrated[key] for key in count), estimates,
                      wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
                      _shorter(estimates, cfg.final_pairs, workers, start_s),
-                     dask_commands(league.dir), cfg.final_pairs, start_s)
+                     dask_commands(league.dir), cfg.final_pairs, start_s,
+                     str(league.dir.resolve()))
 
 
 def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:

@@ -59,7 +59,8 @@ def test_calibration_measures_the_final_boards_without_touching_ratings(
     lg = _league(tmp_path, rating_games=4)
     assert _boards(lg) == {"4x4x3": "measured (4 rating games)",
                            "5x5x4": "extrapolated from the other boards"}
-    assert "Not measured: 5x5x4" in plan_final(lg, workers=2).text()
+    assert (f"Not measured: 5x5x4; `cxarena league final {lg.dir.resolve()} --dry-run "
+            f"--measure`" in plan_final(lg, workers=2).text())
     # 4x4x3 has its measured games already: only 5x5x4 is played, a bounded number of games
     jobs = calibration_jobs(lg)
     assert [j.board for j in jobs] == [(5, 5, 4)] * GAMES_PER_BOARD

@@ -75,8 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        "entries in the foreground (what the admin page starts)")
     p.add_argument("dir", type=Path)
     p.add_argument("--dry-run", action="store_true",
-                   help="only say how many games it has and how long it will take (estimated "
-                        "from the league's measured rating games), and how to shorten it")
+                   help="only say how many games it has and how long it will take, here and "
+                        "on 4, 8 and 16 Dask workers (estimated from the league's measured "
+                        "rating and calibration games, per board), and how to shorten it")
+    p.add_argument("--measure", action="store_true",
+                   help="with --dry-run: first play a few calibration games on each board of "
+                        "the final with too few measured games (kept apart: no rating "
+                        "changes), on --workers cores")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="games at once (default: one per usable core)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
@@ -187,9 +192,21 @@ def _final(league: Any, args: argparse.Namespace) -> int:
     import dataclasses
 
     from arena.commands.tournament import run_and_report
+    from arena.league import LeagueError
     from arena.league.final import FINAL_NAME, final_config, plan_final, with_broken
 
+    if args.measure and not args.dry_run:
+        raise LeagueError("--measure goes with --dry-run (it measures, then prints the plan)")
     if args.dry_run:
+        if args.measure:
+            from arena.league.final_measure import measure_final
+
+            def progress(line: str) -> None:
+                print(line, file=sys.stderr, flush=True)
+
+            kept = measure_final(league, args.workers,
+                                 progress=None if args.quiet else progress)
+            print(f"{kept} calibration game(s) played on the final's boards", flush=True)
         print(plan_final(league, args.workers).text())
         return 0
     config = final_config(league)  # a resumed final: the same entries

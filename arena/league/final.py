@@ -30,6 +30,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -42,21 +44,66 @@ from arena.games import Game
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError, format_time
 from arena.league.entries import league_entries
-from arena.league.standings import game_records
+from arena.league.final_length import (
+    DASK_WORKERS,
+    bot_startups_s,
+    dask_commands,
+    game_think_s,
+    makespan_s,
+    measured_games,
+    wall_times_s,
+)
+from arena.records import GameRecord
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
-from arena.tournament.progress import Progress, key_and_prior
+from arena.tournament.progress import Progress, key_and_prior, measured_s, thinking_s
 
-__all__ = ["FINAL_NAME", "FinalPlan", "FinalStatus", "entries", "final_at_deadline",
-           "final_config", "final_players", "final_results", "final_status", "final_time_left",
-           "final_tournament", "plan_final",
-           "start_final", "started_entries", "waiting_text", "with_broken"]
+__all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
+           "final_at_deadline", "final_config", "final_player_keys", "final_player_specs",
+           "final_players", "final_results", "final_status", "final_time_left",
+           "final_tournament", "plan_final", "start_final", "started_entries", "waiting_text",
+           "with_broken"]
 
 #: the final's name: its results folder (RESULTS_ROOT/final) and its tournament's
 FINAL_NAME = "final"
+
+
+@dataclass(frozen=True)
+class BoardEstimate:
+    """One board of the final in its plan: its games, the expected seconds of each, and the
+    measured games (rating, calibration) that expectation rests on."""
+
+    board: str
+    games: int
+    each_s: float
+    rating_games: int = 0
+    calibration_games: int = 0
+
+    @property
+    def measured(self) -> bool:
+        return self.rating_games + self.calibration_games > 0
+
+    def source(self, any_measured: bool) -> str:
+        """Where its expectation comes from, in words."""
+        if self.measured:
+            parts = [f"{n} {what} game{'s' if n != 1 else ''}" for n, what in
+                     ((self.rating_games, "rating"), (self.calibration_games, "calibration"))
+                     if n]
+            return "measured (" + ", ".join(parts) + ")"
+        return ("extrapolated from the other boards" if any_measured
+                else "upper bound (every move its full time)")
+
+
+@dataclass(frozen=True)
+class Shortening:
+    """A way to shorten the final, and the plan it leads to on this machine's workers."""
+
+    change: str
+    games: int
+    duration_s: float
 
 
 @dataclass(frozen=True)
@@ -72,17 +119,72 @@ class FinalPlan:
     measured_games: int  # rating games whose measured durations the estimate rests on
     #: True: an estimate from measured games; False: the upper bound (every move its full time)
     measured: bool
+    calibration_games: int = 0  # calibration games on the final's boards it also rests on
+    board_estimates: tuple[BoardEstimate, ...] = ()
+    #: (Dask workers, wall time) for `DASK_WORKERS`
+    dask_s: tuple[tuple[int, float], ...] = ()
+    shorter: tuple[Shortening, ...] = ()
+    commands: tuple[str, ...] = ()  # the Dask route (`dask_commands`)
+    final_pairs: int = 1
+    #: what each worker spends starting the final's bots (once each, then kept), measured
+    start_s: float = 0.0
+    league_dir: str = ""  # the league's folder, absolute
 
-    def text(self) -> str:
-        """The plan in words, with how to shorten it."""
-        how = (f"estimated from {self.measured_games} measured rating games"
-               if self.measured else "at most (no rating game measured yet: every move of "
-                                     "every game taking its full time)")
+    @property
+    def extrapolated(self) -> tuple[str, ...]:
+        """The final's boards without a measured game."""
+        return tuple(b.board for b in self.board_estimates if not b.measured)
+
+    def wall_times(self) -> tuple[tuple[str, int, str], ...]:
+        """(where, workers, wall time in words): this machine's, then each of `dask_s`."""
+        return ((("this machine", self.workers, _hours(self.duration_s)),)
+                + tuple(("Dask", n, _hours(s)) for n, s in self.dask_s))
+
+    def summary(self) -> str:
+        """The plan's first line: its size and length on this machine."""
+        kinds = [f"{n} {what}" for n, what in ((self.measured_games, "measured rating games"),
+                                               (self.calibration_games, "calibration games"))
+                 if n]
+        how = (f"estimated from {' and '.join(kinds)}" if self.measured
+               else "at most (no game measured yet: every move of every game taking its full "
+                    "time)")
         return (f"The final round robin: {self.players} players, {self.boards} boards, "
                 f"{self.games} games on {self.workers} worker(s): {_hours(self.duration_s)}, "
-                f"{how}. To shorten it: fewer boards (final_board_set), fewer pairs "
-                f"(final_pairs), a shorter time limit, or more machines (league final "
-                f"--scheduler tcp://HOST:8786 with Dask workers).")
+                f"{how}.")
+
+    def shorten_text(self) -> str:
+        """How to shorten it, each way with its estimate."""
+        ways = [f"{s.change}: {s.games} games, {_hours(s.duration_s)}" for s in self.shorter]
+        if self.final_pairs == 1:
+            ways.append("fewer pairs: final_pairs is 1 already")
+        return ("To shorten it: " + "; ".join(ways + [
+            "a shorter time limit (timeout_s)",
+            "or more machines (league final --scheduler tcp://HOST:8786 with Dask workers)"])
+                + ".")
+
+    def text(self) -> str:
+        """The plan in words: its size and length, each board's expected game and where it
+        comes from, the Dask route with its wall times, and how to shorten it."""
+        any_measured = any(b.measured for b in self.board_estimates)
+        width = max([5, *(len(b.board) for b in self.board_estimates)])
+        lines = [self.summary(), f"  {'board':<{width}}  {'games':>6}  {'each':>9}  from"]
+        lines += [f"  {b.board:<{width}}  {b.games:>6}  {_each(b.each_s):>9}  "
+                  f"{b.source(any_measured)}" for b in self.board_estimates]
+        if self.extrapolated:
+            lines.append(f"  Not measured: {', '.join(self.extrapolated)}; `cxarena league "
+                         f"final {self.league_dir or 'DIR'} --dry-run --measure` plays a few "
+                         f"games there first.")
+        if self.dask_s:
+            lines.append("On Dask workers (one core each, as fast as this machine's): "
+                         + ", ".join(f"{n} workers {_hours(s)}" for n, s in self.dask_s)
+                         + ". Start them (docs/scaling.md), then the final on them:")
+            lines += [f"  {c}" for c in self.commands]
+        lines.append(self.shorten_text())
+        return "\n".join(lines)
+
+
+def _each(seconds: float) -> str:
+    return f"{seconds:.1f} s" if seconds < 60 else _hours(seconds)
 
 
 def _hours(seconds: float) -> str:
@@ -99,34 +201,128 @@ def _key_and_prior(game: Game, timeout_s: float) -> tuple[str, float]:
                          timeout_s)
 
 
-def plan_final(league: League, workers: int | None = None) -> FinalPlan:
-    """The final's size and its duration, estimated from the league's own rating games (their
-    measured durations per board, refined over board sizes: `arena.tournament.progress`), for
-    the entries and reference bots as they are now. `workers`: default the tournament's (one
-    per usable core)."""
+def plan_final(league: League, workers: int | None = None,
+               dask_workers: Sequence[int] = DASK_WORKERS) -> FinalPlan:
+    """The final's size and its duration, estimated from the measured durations of the
+    league's own rating games and of its calibration games on the final's boards
+    (`final_length.measured_games`), per board, refined over board sizes for the boards none
+    was played on (`arena.tournament.progress`), for the entries and reference bots as they are
+    now; its wall time on `workers` (default the tournament's: one per usable core) and on
+    each of `dask_workers`; and how to shorten it, each way with its estimate."""
     cfg = league.config
-    players = len(entries(league)) + len(cfg.reference_bots)
+    keys = final_player_keys(league)
+    players = len(keys)
     boards = cfg.final_games()
     per_board = players * (players - 1) // 2 * 2 * cfg.final_pairs
     final = [_key_and_prior(game, cfg.timeout_s) for game in boards]
-    records = [r for r in (game_records(league)) if r.timeout_s in (None, cfg.timeout_s)]
-    stored = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, cfg.timeout_s), r)
-              for r in records]
+    # each measured game (rating, then calibration): its board, the two sides' keys and
+    # thinking, its duration without its bots' start-up (a worker of the final starts each bot
+    # once and keeps it: the start-ups are counted once per player and worker, `start_s`)
+    games: list[tuple[str, float, tuple[str, str], tuple[float, float], float]] = []
+    rating: Counter[str] = Counter()
+    started, booted_s = 0, 0.0  # bots started in the measured games, and the wall time it took
+    for side1, side2, rec in _rating_games(league):
+        if rec.timeout_s not in (None, cfg.timeout_s):
+            continue
+        key, prior = key_and_prior(rec.game, rec.game_params, rec.M, rec.N, rec.K,
+                                   cfg.timeout_s)
+        seconds = measured_s(rec)
+        # the seats start at once: a game waits for the slowest
+        boots = bot_startups_s(rec.extra)
+        started, booted_s = started + len(boots), booted_s + max(boots, default=0.0)
+        rating[key] += seconds is not None
+        p1, p2 = rec.played_times_ms
+        games.append((key, prior, (side1, side2),
+                      ((sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000),
+                      0.0 if seconds is None else _without(seconds, max(boots, default=0.0),
+                                                           thinking_s(rec))))
+    calibrated: Counter[str] = Counter()
+    for m in measured_games(league.dir):
+        if m.timeout_s != cfg.timeout_s:
+            continue
+        key, prior = key_and_prior(m.game, dict(m.params), m.M, m.N, m.K, cfg.timeout_s)
+        calibrated[key] += m.duration_s > 0
+        started, booted_s = started + m.started, booted_s + m.startup_s
+        games.append((key, prior, (m.key1, m.key2), (m.think1_s, m.think2_s),
+                      _without(m.duration_s, m.startup_s, m.think_s)))
+    start_s = players * booted_s / started if started else 0.0
+    # the boards none was measured on: the cost model's fit over board sizes
     plan = Progress.plan([kp for kp in final for _ in range(per_board)]
-                         + [kp for kp, _ in stored])
-    for (key, _), rec in stored:
-        plan = plan.finish_record(key, rec, this_run=False)
-    final_keys = {key for key, _ in final}
+                         + [(key, prior) for key, prior, *_ in games])
+    for key, _, _, thinks, seconds in games:
+        plan = plan.finish(key, seconds or None, this_run=False, think_s=sum(thinks))
     measured = any(b.measured for b in plan.boards.values())
-    if measured:
-        seconds = sum(b.left * (plan.expected_s(k) or 0.0)
-                      for k, b in plan.boards.items() if k in final_keys)
-    else:  # the bound: a full board, every move its whole time limit
-        seconds = sum(prior * per_board for _, prior in final)
+    # the measured boards: their own games' overhead, and the thinking of the final's players
+    # (each as long as it was measured thinking, `game_think_s`)
+    timed = [g for g in games if g[4] > 0]
+    think = game_think_s(((key, side, t) for key, _, sides, thinks, _ in timed
+                          for side, t in zip(sides, thinks, strict=True)), keys)
+    overhead = {key: sum(s - sum(t) for k, _, _, t, s in timed if k == key)
+                / sum(1 for k, *_ in timed if k == key) for key in think}
+    count = Counter(key for key, _ in final)
+    estimates = tuple(
+        BoardEstimate(key, count[key] * per_board,
+                      (max(0.0, overhead[key]) + think[key] if key in think
+                       else plan.expected_s(key) or 0.0) if measured else prior,
+                      rating[key], calibrated[key])
+        for key, prior in dict(final).items())
     workers = workers or usable_cores()
+    groups = [(b.each_s, b.games) for b in estimates]
     return FinalPlan(players, len(boards), per_board * len(boards), workers,
-                     seconds / max(1, min(workers, per_board * len(boards))),
-                     sum(b.measured for b in plan.boards.values()), measured)
+                     makespan_s(groups, workers, start_s), sum(rating.values()), measured,
+                     sum(calibrated[key] for key in count), estimates,
+                     wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
+                     _shorter(estimates, cfg.final_pairs, workers, start_s),
+                     dask_commands(league.dir), cfg.final_pairs, start_s,
+                     str(league.dir.resolve()))
+
+
+def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:
+    """(first side's key, second side's key, record) of every stored rating game, oldest
+    first (the sides as the league keys them: ``sub:ID`` for a version, a reference bot's
+    SPEC)."""
+    rows = league.conn.execute(
+        "SELECT g.side_a, g.side_b, r.record FROM games g JOIN game_records r "
+        "ON r.game_id = g.id ORDER BY g.id").fetchall()
+    return [(str(a), str(b), GameRecord.from_dict(json.loads(rec))) for a, b, rec in rows]
+
+
+def final_player_keys(league: League) -> list[str]:
+    """The final's players as the league keys them (``sub:ID`` of each entry, then the
+    reference bots' SPECs), in the order of `final_player_specs`."""
+    return ([f"sub:{sid}" for _, sid in entries(league)]
+            + list(league.config.reference_bots))
+
+
+def _without(duration_s: float, startup_s: float, think_s: float) -> float:
+    """A measured game's duration without its bots' start-up (never less than their
+    thinking)."""
+    return max(duration_s - startup_s, think_s, 1e-3) if duration_s > 0 else 0.0
+
+
+def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
+             start_s: float) -> tuple[Shortening, ...]:
+    """Fewer pairs (final_pairs: 1) when there are more, and fewer boards: without the
+    costliest ones, as many as halve the estimate (at least one board is kept)."""
+    groups = [(b.each_s, b.games) for b in estimates]
+    now_s = makespan_s(groups, workers, start_s)
+    out = []
+    if final_pairs > 1:
+        fewer = [(each, games // final_pairs) for each, games in groups]
+        out.append(Shortening(f"final_pairs: 1 (now {final_pairs})",
+                              sum(g for _, g in fewer), makespan_s(fewer, workers, start_s)))
+    if not any(b.games for b in estimates):
+        return tuple(out)
+    costliest = sorted(estimates, key=lambda b: b.each_s * b.games, reverse=True)
+    for drop in range(1, len(costliest)):
+        kept = [(b.each_s, b.games) for b in costliest[drop:]]
+        kept_s = makespan_s(kept, workers, start_s)
+        if kept_s <= now_s / 2 or drop == len(costliest) - 1:
+            names = ", ".join(b.board for b in costliest[:drop])
+            out.append(Shortening(f"fewer boards (final_board_set) without the {drop} "
+                                  f"costliest ({names})", sum(g for _, g in kept), kept_s))
+            break
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -204,14 +400,10 @@ def final_tournament(league: League) -> TournamentConfig:
     if waiting:
         raise LeagueError(waiting)
     cfg = league.config
-    players = [PlayerEntry(name=user, spec=_entry_spec(league, sid))
-               for user, sid in entries(league)]
-    if len(players) < 2:
+    if len(entries(league)) < 2:
         raise LeagueError(f"the final round robin needs at least two entries that passed "
-                          f"their check; there are {len(players)}")
-    taken = {p.name for p in players}
-    players += [PlayerEntry(name=ref if ref not in taken else f"reference {ref}",
-                            spec=_absolute(ref)) for ref in cfg.reference_bots]
+                          f"their check; there are {len(entries(league))}")
+    players = [PlayerEntry(name=name, spec=spec) for name, spec in final_player_specs(league)]
     games = cfg.final_games()
     openings = (OpeningsConfig(plies=cfg.opening_plies, seed=cfg.seed)
                 if cfg.opening_plies else None)
@@ -225,6 +417,16 @@ def final_tournament(league: League) -> TournamentConfig:
         limits=cfg.limits(), cgroups=cfg.cgroups, rounds=cfg.final_pairs,
         workers=usable_cores(), seed=cfg.seed, openings=openings,
         isolation="namespaces" if cfg.isolation else "none", broken_bots="forfeit")
+
+
+def final_player_specs(league: League) -> list[tuple[str, str]]:
+    """(name, SPEC) of the final's players: every user's entry (`entries`), named by the user,
+    its files written out (`materialise`), then the reference bots (a name an entry took is
+    prefixed with "reference "), their SPECs with absolute paths."""
+    players = [(user, _entry_spec(league, sid)) for user, sid in entries(league)]
+    taken = {name for name, _ in players}
+    return players + [(ref if ref not in taken else f"reference {ref}", _absolute(ref))
+                      for ref in league.config.reference_bots]
 
 
 def with_broken(config: TournamentConfig) -> TournamentConfig:

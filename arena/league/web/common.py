@@ -75,8 +75,9 @@ class Site:
     addr_limiter: security.LoginLimiter = field(
         default_factory=lambda: security.LoginLimiter(max_failures=20))
     templates: Environment = field(default_factory=_templates)
-    #: the final's plan in words, and the (games, entries) it rests on (`routes.admin`)
-    final_plan: tuple[Any, str] | None = None
+    #: the final's plan (`FinalPlan`), and the (games, calibration games, entries) it rests on
+    #: (`routes.admin`)
+    final_plan: tuple[Any, Any] | None = None
 
 
 def site(request: Request) -> Site:

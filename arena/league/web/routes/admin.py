@@ -21,6 +21,8 @@ from arena.league import League, LeagueError
 from arena.league.db import format_time
 from arena.league.disk import disk_text, league_disk_use
 from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
+from arena.league.final_length import measured_games
+from arena.league.final_measure import measure_status, start_measure
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
@@ -43,14 +45,20 @@ def _mib(size: float) -> str:
     return f"{size / 2**30:.1f} GiB" if size >= 2**30 else f"{size / 2**20:.1f} MiB"
 
 
-def _final_plan(lg: League, state: Site) -> str:
-    """The final's plan in words (`plan_final`), made again only when a game was stored or
-    the entries changed."""
+def _final_length(lg: League, state: Site) -> dict[str, Any]:
+    """The admin card of the final's length (admin_final_plan.html): its plan (`plan_final`,
+    made again only when a game was stored, a calibration game kept, or the entries changed;
+    or why it cannot be planned) and the calibration run's state (`measure_status`)."""
     (games,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
-    key = (games, tuple(entries(lg)))
-    if state.final_plan is None or state.final_plan[0] != key:
-        state.final_plan = (key, plan_final(lg).text())
-    return state.final_plan[1]
+    key = (games, len(measured_games(lg.dir)), tuple(entries(lg)))
+    plan, error = None, ""
+    try:
+        if state.final_plan is None or state.final_plan[0] != key:
+            state.final_plan = (key, plan_final(lg))
+        plan = state.final_plan[1]
+    except (LeagueError, ValueError, UsageError) as exc:
+        error = f"The final round robin cannot be planned yet: {exc}"
+    return {"plan": plan, "error": error, "measure": measure_status(lg)}
 
 
 def _disk(lg: League) -> str:
@@ -84,15 +92,10 @@ def _view(lg: League, state: Site) -> dict[str, Any]:
     sessions: dict[str, list[Any]] = {}
     for session in lg.sessions():
         sessions.setdefault(session.user, []).append(session)
-    plan = None
-    if final["state"] == "not started":
-        try:
-            plan = _final_plan(lg, state)
-        except (LeagueError, ValueError, UsageError) as exc:
-            plan = f"The final round robin cannot be planned yet: {exc}"
+    plan = _final_length(lg, state) if final["state"] == "not started" else None
     return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
             "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
-            "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
+            "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_length": plan,
             "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK,
             "extensions": _extensions(lg)}
 
@@ -183,6 +186,23 @@ async def admin_final(request: Request) -> Response:
         raise HTTPException(409, f"The final round robin cannot start: {exc}") from exc
     await audit(request, "start final", "the final round robin", folder)
     return await admin_page(request, notice=f"The final round robin started ({folder}).")
+
+
+@admin_only
+async def admin_final_measure(request: Request) -> Response:
+    """Start the calibration games on the final's boards in the background (`start_measure`:
+    a process of its own; the page returns at once and shows how far it got)."""
+    await form(request)
+    try:
+        games = await db(request, start_measure)
+    except LeagueError as exc:
+        raise HTTPException(409, f"The final's boards cannot be measured: {exc}") from exc
+    if not games:
+        return await admin_page(request, notice="Every board of the final has measured games "
+                                                "already: nothing to play.")
+    await audit(request, "measure final", "the final's boards", f"{games} calibration games")
+    return await admin_page(request, notice=f"Measuring the final's boards: {games} calibration "
+                                            f"games, in the background.")
 
 
 def public_report(report: Path) -> Path:
@@ -280,6 +300,7 @@ routes = [
     Route("/admin/user", admin_user, methods=["POST"]),
     Route("/admin/freeze", admin_freeze, methods=["POST"]),
     Route("/admin/final", admin_final, methods=["POST"]),
+    Route("/admin/final/measure", admin_final_measure, methods=["POST"]),
     Route("/admin/similarity", admin_similarity),
     Route("/admin/similarity/pair", admin_similarity_pair),
     Route("/final/report.html", final_report),

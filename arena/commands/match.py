@@ -33,6 +33,7 @@ from arena.commands import checked_board, opening_judge
 from arena.errors import UsageError
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
+from arena.results.fairness import load_account
 from arena.tournament import schedule
 from arena.tournament.openings import DEFAULT_PLIES, random_opening
 
@@ -418,11 +419,11 @@ def run(args: argparse.Namespace) -> int:
                          f"not shown stronger than {name2} (Elo <= {sprt.elo0:g} rather "
                          f"than >= {sprt.elo1:g}; LLR {verdict.llr:+.2f} <= "
                          f"{verdict.lower:.2f})")
-    overloads = sum(len(r.extra.get("overload") or []) for r in records)
-    if overloads:
-        lines.append(f"  the machine was overloaded: {overloads} late moves came from waiting "
-                     f"for a CPU, not from the bots (games played again, not charged); run on "
-                     f"a quieter machine")
+    account = load_account(records, args.time)
+    lines.append(f"  {account.text()}")
+    if account.replays:
+        lines.append("  (the games played again were not charged: their late moves came from "
+                     "waiting for a CPU; run on a quieter machine)")
     lines.append(f"bot logs (stderr, one file per bot process, a header before each game): "
                  f"{log_dir}")
     print("\n".join(lines), file=out)

@@ -628,16 +628,31 @@ class Referee:
             over = proc.limit_fault()
             if over is not None:
                 raise Fault(Reason.CRASH, f"{what}: the bot {over}")
-            if (not seat.untimed and elapsed_s > lim.deadline_s
-                    and containment.charged_s(elapsed_s, excused_s(), hard_s)
-                    > lim.deadline_s):
-                raise self._late(proc, sched_before, timeout_detail(
-                    what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s,
-                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
+            if not seat.untimed and elapsed_s > lim.deadline_s:
+                self._late_answer(proc, game, what, elapsed_s, excused_s(), hard_s,
+                                  sched_before, cpu_before, (lines, nbytes),
+                                  time.thread_time_ns() - referee_cpu_before)
             if isinstance(reply, protocol.ErrorReply):
                 raise Fault(Reason.CRASH, with_memory(
                     f"{what} failed: {reply.text}", lim.memory_limit_bytes, proc.peak_kb()))
             return reply, elapsed_s * 1000.0
+
+    def _late_answer(self, proc: BotProcess, game: _Game, what: str, elapsed_s: float,
+                     machine_s: float, hard_s: float,
+                     before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,
+                     comments: tuple[int, int], referee_cpu_ns: int) -> None:
+        """An answer past the deadline by the wall clock: a timeout (raised) when its charged
+        time (`containment.charged_s`) is still past it; else it stands, and the record keeps
+        it (`extra["excused"]`: the ply, its wall time and the machine's share, in ms), for
+        the account of a busy machine (`arena.results.fairness`)."""
+        lim = self.limits
+        if containment.charged_s(elapsed_s, machine_s, hard_s) > lim.deadline_s:
+            raise self._late(proc, before, timeout_detail(
+                what, elapsed_s, lim.timeout_s, lim.grace_s, answered=True), elapsed_s,
+                cpu_before, comments, referee_cpu_ns)
+        game.extra.setdefault("excused", []).append({
+            "ply": game.ply, "elapsed_ms": round(elapsed_s * 1000, 3),
+            "machine_ms": round(machine_s * 1000, 3)})
 
     @staticmethod
     def _resumed_at(proc: BotProcess, thaw_s: float,

@@ -43,6 +43,7 @@ from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import Isolation
 from arena.referee.sandbox import resolve as resolve_isolation
 from arena.results import LOG_FILE, LOGS_DIR, STANDINGS_CSV, STANDINGS_MD
+from arena.results.fairness import load_account
 from arena.results.folder import code_section, read_standings, remove_results, write_standings
 from arena.results.standings import Standings
 from arena.results.store import DB_FILE, ResultStore
@@ -338,8 +339,13 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
     return tally
 
 
-def _summary(results_dir: Path, config: TournamentConfig, tally: _Tally) -> None:
-    """The run's warnings on stderr: overloaded machine, games the harness could not play."""
+def _summary(results_dir: Path, config: TournamentConfig, tally: _Tally,
+             store: ResultStore) -> None:
+    """On stderr: the account of a busy machine over every stored game
+    (`arena.results.fairness`), and the run's warnings: overloaded machine, games the harness
+    could not play."""
+    print(load_account((g.record for g in store.games()), config.timeout_s).text(),
+          file=sys.stderr)
     if tally.overloads:
         log.warning("event=overloaded replays=%d games=%d workers=%d", tally.overloads,
                     tally.overloaded_games, config.workers)
@@ -415,7 +421,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                      store.count(), len(schedule), tally.played, len(tally.failed))
         if not quiet:
             print(md, file=out)
-        _summary(results_dir, config, tally)
+        _summary(results_dir, config, tally, store)
         print(f"{store.count()} of {len(schedule)} games stored; standings in "
               f"{results_dir / STANDINGS_MD} and {results_dir / STANDINGS_CSV}", file=out)
     return TournamentOutcome(results_dir=results_dir, scheduled=len(schedule),

@@ -24,6 +24,7 @@ from arena.records import Reason
 from arena.referee import containment
 from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee
+from arena.results.fairness import load_account
 
 SLEEPER = parse_spec("bench.bench_fairload:Sleeper")
 LIMIT_S = 0.3
@@ -59,6 +60,13 @@ def test_a_move_late_by_the_machines_wait_stands_without_a_replay(
     assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
     assert "overload" not in rec.extra  # type: ignore[attr-defined]
     assert rec.times_ms[0] > LIMIT_S * 1000  # type: ignore[attr-defined]  # the wall time
+    # the record keeps the excused move, and the account of a busy machine counts it
+    excused = rec.extra["excused"]  # type: ignore[attr-defined]
+    assert excused[0]["ply"] == 1 and excused[0]["machine_ms"] == pytest.approx(200)  # move 1
+    assert excused[0]["elapsed_ms"] > LIMIT_S * 1000
+    account = load_account([rec], LIMIT_S)  # type: ignore[list-item]
+    assert (account.excused_moves, account.timeouts, account.replays) == (len(excused), 0, 0)
+    assert account.text().startswith(f"busy machine: {len(excused)} late move")
 
 
 def test_the_hard_wall_limit_always_holds(machine_wait: list[float]) -> None:
@@ -135,3 +143,7 @@ def test_a_slow_resumption_is_not_the_bots_time() -> None:
 def test_a_slow_resumption_leaves_a_real_overrun_charged() -> None:
     rec = _play(sleep_s=1.3 * LIMIT_S)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail  # type: ignore
+    # a sleeper: charged, and counted as one whose bot computed less than its limit
+    account = load_account([rec], LIMIT_S)  # type: ignore[list-item]
+    assert (account.timeouts, account.off_cpu, account.after_replays) == (1, 1, 0)
+    assert "1 timeout charged (1 whose bot computed less than its limit" in account.text()

@@ -1,0 +1,76 @@
+"""The account of a busy machine: one line, the same for every command that plays (issue 39).
+
+From stored records only (standings are recomputed from stored games; so is this): how many
+moves were answered past the deadline by the wall clock and stood because the machine kept the
+bot waiting (`extra["excused"]`, written by the referee), how many games were played again for
+an overloaded machine (`extra["overload"]`), and how many timeouts were charged, with those
+charged after overloaded replays and those whose bot computed less than its limit (the
+record's account of the late move, `extra["late_ms"]`: the rest of the wall time was spent
+off the CPU, which the referee cannot tell from sleeping). docs/protocol.md has the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from arena.records import GameRecord, Reason
+
+__all__ = ["LoadAccount", "load_account"]
+
+
+@dataclass(frozen=True)
+class LoadAccount:
+    """What the machine's load did to a set of games."""
+
+    games: int
+    excused_moves: int  # late by the wall clock, in time once the machine's wait is off
+    machine_ms: float  # the machine's wait taken off those moves, in all
+    replayed_games: int  # games played again (their late moves were the machine's)
+    replays: int
+    timeouts: int  # timeouts charged
+    after_replays: int  # of those, charged once no replay was left
+    off_cpu: int  # of those, whose bot computed less than its limit during the late move
+
+    def text(self) -> str:
+        """One line: ``busy machine: ...``; the same words wherever games are played."""
+        parts = [f"{self.excused_moves} late move{_s(self.excused_moves)} excused (the "
+                 f"machine kept the bot waiting {self.machine_ms:.0f} ms in all)",
+                 f"{self.replayed_games} game{_s(self.replayed_games)} played again "
+                 f"({self.replays} replay{_s(self.replays)})",
+                 f"{self.timeouts} timeout{_s(self.timeouts)} charged"]
+        why = []
+        if self.after_replays:
+            why.append(f"{self.after_replays} after overloaded replays")
+        if self.off_cpu:
+            why.append(f"{self.off_cpu} whose bot computed less than its limit (off the CPU "
+                       f"the rest: see each game's detail)")
+        if why:
+            parts[-1] += " (" + "; ".join(why) + ")"
+        return f"busy machine: {', '.join(parts)}, in {self.games} game{_s(self.games)}"
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def load_account(records: Iterable[GameRecord], limit_s: float | None = None) -> LoadAccount:
+    """The account of `records`; `limit_s` (the per-move limit) lets it count the charged
+    timeouts whose bot computed less than that."""
+    games = excused = replayed = replays = timeouts = after = off_cpu = 0
+    machine_ms = 0.0
+    for r in records:
+        games += 1
+        moves = r.extra.get("excused") or []
+        excused += len(moves)
+        machine_ms += sum(float(m.get("machine_ms", 0.0)) for m in moves)
+        incidents = r.extra.get("overload") or []
+        replays += len(incidents)
+        replayed += bool(incidents)
+        if r.reason is Reason.TIMEOUT and r.is_fault:
+            timeouts += 1
+            after += "overloaded replays" in r.detail or "no replays allowed" in r.detail
+            late = r.extra.get("late_ms")
+            if limit_s is not None and late is not None and late["cpu"] < limit_s * 1000:
+                off_cpu += 1
+    return LoadAccount(games, excused, machine_ms, replayed, replays, timeouts, after, off_cpu)

@@ -58,6 +58,7 @@ from arena.referee.referee import (
     course_game,
 )
 from arena.referee.sandbox import resolve
+from arena.results.fairness import load_account
 from arena.tournament.config import load_limits
 from arena.tournament.preflight import refuse_unseen_programs
 from arena.wire.protocol import PROTOCOL_V2, version_of
@@ -634,6 +635,7 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
     if lost:
         v.warnings.append(f"lost {lost} of {len(games)} games to {OPPONENT}, a random "
                           f"player (not a conformance problem, but a weak strategy)")
+    v.notes.append(load_account([g.record for g in games], limit_s).text())
     v.notes.append(f"total: {len(games)} games in {wall_s:.1f} s")
     return CheckReport(spec_text, limit_s, startup_s, startup_error, tuple(games),
                        tuple(v.failures), tuple(v.warnings), tuple(v.notes), wall_s)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from arena.records import GameRecord, Reason
 
-__all__ = ["LoadAccount", "load_account"]
+__all__ = ["LoadAccount", "busy_machine_section", "load_account"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +74,36 @@ def load_account(records: Iterable[GameRecord], limit_s: float | None = None) ->
             if limit_s is not None and late is not None and late["cpu"] < limit_s * 1000:
                 off_cpu += 1
     return LoadAccount(games, excused, machine_ms, replayed, replays, timeouts, after, off_cpu)
+
+
+def _on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
+    """A game decided by a timeout charged on a busy machine: after overloaded replays, or
+    whose bot computed less than its limit during the late move."""
+    if r.reason is not Reason.TIMEOUT or not r.is_fault:
+        return False
+    if "overloaded replays" in r.detail or "no replays allowed" in r.detail:
+        return True
+    late = r.extra.get("late_ms")
+    return limit_s is not None and late is not None and late["cpu"] < limit_s * 1000
+
+
+def busy_machine_section(records: Iterable[GameRecord], limit_s: float | None) -> str:
+    """A markdown section for standings.md: the account, and every game decided by a timeout
+    charged on a busy machine (the final's standings note them); "" when the machine's load
+    touched no game."""
+    records = list(records)
+    account = load_account(records, limit_s)
+    if not (account.excused_moves or account.replays or account.timeouts):
+        return ""
+    decided = [r for r in records if _on_a_busy_machine(r, limit_s)]
+    text = f"\n## Busy machine\n\n{account.text()}.\n"
+    if decided:
+        text += ("\nGames decided by a timeout charged on a busy machine (after overloaded "
+                 "replays, or whose bot computed less than its limit during the late move):\n\n"
+                 "| game | charged to | detail |\n|---|---|---|\n")
+        for r in decided:
+            labels = (r.player1 or r.p1, r.player2 or r.p2)
+            who = labels[r.offender - 1] if r.offender in (1, 2) else "?"
+            detail = r.detail[:300].replace("|", "\\|").replace("\n", " ")
+            text += f"| {r.game_id or '-'} | {who or '?'} | {detail} |\n"
+    return text

@@ -43,7 +43,7 @@ from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import Isolation
 from arena.referee.sandbox import resolve as resolve_isolation
 from arena.results import LOG_FILE, LOGS_DIR, STANDINGS_CSV, STANDINGS_MD
-from arena.results.fairness import load_account
+from arena.results.fairness import busy_machine_section, load_account
 from arena.results.folder import code_section, read_standings, remove_results, write_standings
 from arena.results.standings import Standings
 from arena.results.store import DB_FILE, ResultStore
@@ -416,7 +416,10 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         finally:
             standings, _ = read_standings(store)
             md = write_standings(results_dir, standings, f"Standings: {config.name}",
-                                 len(schedule), forfeit_section(store) + code_section(store))
+                                 len(schedule), forfeit_section(store)
+                                 + busy_machine_section((g.record for g in store.games()),
+                                                        config.timeout_s)
+                                 + code_section(store))
             log.info("event=run-end stored=%d of %d played-now=%d not-played=%d",
                      store.count(), len(schedule), tally.played, len(tally.failed))
         if not quiet:

@@ -24,7 +24,7 @@ from arena.records import Reason
 from arena.referee import containment
 from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee
-from arena.results.fairness import load_account
+from arena.results.fairness import busy_machine_section, load_account
 
 SLEEPER = parse_spec("bench.bench_fairload:Sleeper")
 LIMIT_S = 0.3
@@ -147,3 +147,8 @@ def test_a_slow_resumption_leaves_a_real_overrun_charged() -> None:
     account = load_account([rec], LIMIT_S)  # type: ignore[list-item]
     assert (account.timeouts, account.off_cpu, account.after_replays) == (1, 1, 0)
     assert "1 timeout charged (1 whose bot computed less than its limit" in account.text()
+    # the standings (a league's final's too) note the game it decided
+    section = busy_machine_section([rec], LIMIT_S)  # type: ignore[list-item]
+    assert section.startswith("\n## Busy machine\n") and "| game | charged to |" in section
+    assert "no answer after" in section.splitlines()[-1]
+    assert busy_machine_section([], LIMIT_S) == ""

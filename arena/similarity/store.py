@@ -51,6 +51,10 @@ class StoredRun:
     answers: dict[str, Answers]
     pairs: list[Pair]
     notes: list[str] = field(default_factory=list)
+    #: made from the answers stored per version (`arena.similarity.answers`), not read from
+    #: DIR/similarity.json; `waiting`: current versions with no stored answers yet
+    stored: bool = False
+    waiting: int = 0
 
     @property
     def played(self) -> bool:

@@ -22,6 +22,7 @@ from arena.similarity import report as report_module
 from arena.similarity.answers import (
     DONE,
     PARTIAL,
+    Stored,
     fill,
     league_setup,
     load_stored,
@@ -57,7 +58,7 @@ def make_league(tmp_path: Path, budget_s: float = 60.0) -> Path:
     return tmp_path / "lg"
 
 
-def rows_of(d: Path) -> dict[str, object]:
+def rows_of(d: Path) -> dict[str, Stored]:
     lg = League.open(d)
     try:
         setup = league_setup(lg, POSITIONS)

@@ -63,7 +63,7 @@ def held(league: Any) -> str:
 
     (checks,) = league.conn.execute(
         "SELECT COUNT(*) FROM submissions WHERE status IN (?, ?)",
-        (str(Status.QUEUED.value), str(Status.CHECKING.value))).fetchone()
+        (Status.QUEUED.value, Status.CHECKING.value)).fetchone()
     if checks:
         return f"{checks} check(s) queued or running"
     if final_status(league).state == "running":

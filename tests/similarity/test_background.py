@@ -231,3 +231,24 @@ def test_a_version_past_its_budget_is_partial_until_the_command_asks_the_rest(
         assert done.first[:row.asked] == row.first
     finally:
         lg.conn.close()
+
+
+def test_the_server_starts_and_stops_the_background_worker(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.league.web import server
+
+    class Idle:  # the checks and the rating games, not under test here
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def stop(self) -> None:
+            pass
+
+    monkeypatch.setattr(server, "start_workers", Idle)
+    monkeypatch.setattr(server, "CheckPool", Idle)
+    d = make_league(tmp_path, budget_s=0)
+    workers = server._Workers(d, None, None, None)
+    assert isinstance(workers.similarity, SimilarityWorker)
+    assert workers.similarity.thread.is_alive()
+    workers.stop()
+    assert not workers.similarity.thread.is_alive()

@@ -159,10 +159,16 @@ def load_stored(conn: Any, setup: Setup, entries: Sequence[tuple[str, str]] | No
 
 
 def save_stored(conn: Any, setup: Setup, row: Stored) -> None:
+    """Store `row`, unless the table holds more positions of it (the server's background and
+    `cxarena league similarity DIR` asking one entry at once: the furthest one is kept)."""
     with conn:
-        conn.execute("INSERT OR REPLACE INTO similarity_answers (entry, fingerprint, setup, "
-                     "first, again, asked, spent_s, faults, state, note, updated_at) VALUES "
-                     "(?,?,?,?,?,?,?,?,?,?,?)",
+        conn.execute("INSERT INTO similarity_answers (entry, fingerprint, setup, first, again, "
+                     "asked, spent_s, faults, state, note, updated_at) VALUES "
+                     "(?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (entry, fingerprint, setup) DO UPDATE "
+                     "SET first=excluded.first, again=excluded.again, asked=excluded.asked, "
+                     "spent_s=excluded.spent_s, faults=excluded.faults, state=excluded.state, "
+                     "note=excluded.note, updated_at=excluded.updated_at "
+                     "WHERE excluded.asked >= similarity_answers.asked",
                      (row.entry, row.fingerprint, setup.key, json.dumps(list(row.first)),
                       json.dumps(list(row.again)), row.asked, row.spent_s, row.faults,
                       row.state, row.note, row.updated_at))

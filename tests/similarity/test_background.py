@@ -172,6 +172,9 @@ def test_a_queued_check_or_a_running_final_holds_it(tmp_path: Path) -> None:
         proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
                                  str(results.resolve())])
         try:
+            cmdline = Path(f"/proc/{proc.pid}/cmdline")
+            while str(results.resolve()).encode() not in cmdline.read_bytes():
+                time.sleep(0.01)  # until it has started (before, it is this process's fork)
             (d / "final").mkdir()
             (d / "final" / "state.json").write_text(json.dumps(
                 {"pid": proc.pid, "started_at": time.time(), "results": str(results)}))

@@ -145,6 +145,7 @@ def test_the_worker_stores_each_versions_answers_once_then_only_a_new_one(
     assert "play-waiting" not in page.text  # every current version asked
     pair = c.get("/admin/similarity/pair?a=1&b=2")
     assert pair.status_code == 200 and "#1:" in pair.text  # the positions they agreed on
+    assert "answers stored per version" in pair.text
     # and the command compares the stored answers without asking a bot again
     lg = League.open(d)
     try:

@@ -53,7 +53,7 @@ from arena.limits import Limits, make_limits
 from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
-           "LeagueFile", "java_time_problem", "parse_config"]
+           "LeagueFile", "SIMILARITY_BUDGET_S", "java_time_problem", "parse_config"]
 
 #: the reference bots of a Connect-X league.yaml without `reference_bots:`
 DEFAULT_REFERENCE_BOTS = ("players.L0", "players.L1")
@@ -61,6 +61,13 @@ DEFAULT_REFERENCE_BOTS = ("players.L0", "players.L1")
 ANCHOR_ELO = 1000.0
 #: the default of `analysis_budget_s`: CPU seconds per analysed game
 ANALYSIS_BUDGET_S = 5.0
+#: the default of `similarity_budget_s`: wall seconds of asking one version for its moves in
+#: the background (`arena.similarity.background`). Its 60 positions, asked twice at 0.5 s a
+#: move, took the built-in alphabeta 33 s and montecarlo (its whole time every move) 57 s; a
+#: Java bot thinking its whole 1 s a move would need about 125 s (estimated). 150 s covers
+#: them all: a class of 50 students' first versions take under an hour of one core, each new
+#: version a minute or two
+SIMILARITY_BUDGET_S = 150.0
 #: the default of `check_workers`: conformance checks run at once (at most one per student)
 CHECK_WORKERS = 2
 #: without `check_limit_s`, a check may take CHECK_LIMIT_BASE_S (the bot's start-up and the
@@ -94,6 +101,10 @@ class LeagueConfig:
     #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
     #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
     analysis_budget_s: float = ANALYSIS_BUDGET_S
+    #: wall seconds the server's background worker may spend asking one version (or reference
+    #: bot) for its moves in the play-similarity positions (`arena.similarity.background`);
+    #: 0: no background asking
+    similarity_budget_s: float = SIMILARITY_BUDGET_S
     #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
     #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
     board_list: tuple[Board, ...] = ()
@@ -289,6 +300,9 @@ class LeagueFile(PlaySettings):
     extensions: EXTENSIONS = None
     analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of CPU seconds >= 0 (0: no analyses)")] = ANALYSIS_BUDGET_S
+    similarity_budget_s: Annotated[NUMBER, Ge(0), explained(
+        "expected a number of seconds >= 0 (0: no play similarity in the background)")] = \
+        SIMILARITY_BUDGET_S
     check_workers: POSITIVE_INT = CHECK_WORKERS
     check_limit_s: Annotated[Annotated[NUMBER, Gt(0)] | None, explained(
         f"expected a positive number of seconds (leave it out for the default, "
@@ -381,6 +395,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         final_at_deadline=file.final_at_deadline,
         extensions=tuple(sorted((file.extensions or {}).items())),
         analysis_budget_s=file.analysis_budget_s,
+        similarity_budget_s=file.similarity_budget_s,
         game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
         check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
         java=file.is_connectx if file.java is None else file.java, grace_s=file.grace_s,
@@ -402,6 +417,7 @@ CHANGEABLE = {
     "final_pairs": "final_pairs", "pairs_per_submission": "pairs_per_submission",
     "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
     "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
+    "similarity_budget_s": "similarity_budget_s",
     "java": "java", "extensions": "extensions",
 }
 #: settings that may not change once the league exists, and why

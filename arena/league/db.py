@@ -79,6 +79,11 @@ CREATE TABLE IF NOT EXISTS entry_choices (
   user TEXT PRIMARY KEY REFERENCES users(name),
   submission_id INTEGER NOT NULL REFERENCES submissions(id), chosen_by TEXT NOT NULL,
   chosen_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS similarity_answers (
+  entry TEXT NOT NULL, fingerprint TEXT NOT NULL, setup TEXT NOT NULL, first TEXT NOT NULL,
+  again TEXT NOT NULL, asked INTEGER NOT NULL, spent_s REAL NOT NULL, faults INTEGER NOT NULL,
+  state TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', updated_at REAL NOT NULL,
+  PRIMARY KEY (entry, fingerprint, setup));
 """
 
 

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["REFERENCE_BOTS", "RELATED", "SD_FLOOR", "Z_FLAG", "Answers", "PlayMatch", "Position",
-           "Reference", "agreement", "answers_of", "ask", "judge", "load_positions", "move_time",
-           "positions_path"]
+           "Reference", "agreement", "answers_of", "ask", "ask_position", "judge",
+           "load_positions", "move_time", "positions_path"]
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 #: a pair this many standard deviations above the unrelated pairs' mean is flagged
@@ -129,6 +129,22 @@ def agreed_positions(a: Answers, b: Answers) -> list[int]:
             if x is not None and x == y]
 
 
+def ask_position(referee: Any, bot: Any, pos: Position, index: int, round_: int, M: int,
+                 N: int, K: int, seed: int = 41,
+                 options: dict[str, Any] | None = None) -> int | None:
+    """`bot`'s move in position `pos` (number `index` of its set) in ask `round_` (0: the
+    first, 1: again), as `ask` asks it: one game from the position, stopped after the bot's
+    move, its seed made of `seed`, the round and the index. None: no legal answer in time."""
+    rec = referee.play(bot, bot, M, N, K, seed=seed + 1_000_003 * round_ + index,
+                       options1=options, options2=options,
+                       max_moves=len(pos.moves) + 1, opening=pos.moves,
+                       game_id=f"similarity {round_ + 1}.{index + 1}")
+    move = rec.moves[len(pos.moves)] if len(rec.moves) > len(pos.moves) else None
+    if rec.is_fault or move is None:
+        return None
+    return int(move)
+
+
 def ask(referee: Any, bot: Any, positions: Sequence[Position], M: int, N: int, K: int,
         seed: int = 41, options: dict[str, Any] | None = None,
         on_answer: Callable[[int], None] | None = None) -> Answers:
@@ -142,15 +158,9 @@ def ask(referee: Any, bot: Any, positions: Sequence[Position], M: int, N: int, K
     faults = 0
     for round_ in range(2):
         for i, pos in enumerate(positions):
-            rec = referee.play(bot, bot, M, N, K, seed=seed + 1_000_003 * round_ + i,
-                               options1=options, options2=options,
-                               max_moves=len(pos.moves) + 1, opening=pos.moves,
-                               game_id=f"similarity {round_ + 1}.{i + 1}")
-            move = rec.moves[len(pos.moves)] if len(rec.moves) > len(pos.moves) else None
-            if rec.is_fault or move is None:
-                faults += 1
-                move = None
-            asks[round_].append(None if move is None else int(move))
+            move = ask_position(referee, bot, pos, i, round_, M, N, K, seed, options)
+            faults += move is None
+            asks[round_].append(move)
             if on_answer is not None:
                 on_answer(i)
     return Answers(getattr(bot, "text", str(bot)), tuple(asks[0]), tuple(asks[1]),

@@ -173,9 +173,12 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
             board: tuple[int, int, int] = (6, 7, 4), positions: int = POSITIONS,
             time_s: float = MOVE_TIME_S, isolation: str | None = None,
             cgroups: bool | None = None,
-            progress: Callable[[str], None] | None = None) -> SimilarityReport:
+            progress: Callable[[str], None] | None = None,
+            given: dict[str, Answers] | None = None) -> SimilarityReport:
     """Compare every pair of `specs` (shown as `labels` if given), and each with the bots of
-    `known`, by code and (if `play`) by play. Raises SpecError for a SPEC that names no bot."""
+    `known`, by code and (if `play`) by play. `given`: answers asked before (by SPEC, on the
+    same board, positions and time per move), not asked again. Raises SpecError for a SPEC
+    that names no bot."""
     labels = list(labels) if labels is not None else list(specs)
     notes: list[str] = []
     codes: dict[str, Code] = {lab: fingerprint(lab, sources_of_spec(spec))
@@ -208,9 +211,12 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
             texts = list(dict.fromkeys(list(to_play.values()) + refs))
             skipped: dict[str, str] = {}
             optional = [s for lab, s in to_play.items() if lab in known_paths] + refs
-            got = answers_of(texts, *board, chosen, time_s=time_s, isolation=isolation,
+            given = given or {}
+            asked = [t for t in texts if t not in given]
+            got = answers_of(asked, *board, chosen, time_s=time_s, isolation=isolation,
                              cgroups=cgroups, progress=progress, optional=optional,
-                             skipped=skipped)
+                             skipped=skipped) if asked else {}
+            got.update({t: a for t, a in given.items() if t in texts})
             for spec, why in skipped.items():
                 notes.append(f"play: {spec} cannot play ({why}); code only")
             answers = {lab: _relabel(got[spec], lab) for lab, spec in to_play.items()
@@ -257,20 +263,35 @@ def league_similarity(league: Any, known: str | Path | None = None, *, play: boo
     admin page: `SimilarityReport.pairs`, flagged first; `.lines()`, `.csv()`."""
     # the league's files, only when asked (and the league's modules are at this layer)
     from arena.league.checks import spec_of
+    from arena.similarity.answers import (  # the answers kept per version
+        fill,
+        league_board,
+        league_setup,
+        league_time,
+        reference_targets,
+        version_target,
+    )
 
     subs = current_versions(league)
     cfg = league.config
     specs = [spec_of(league, s.id) for s in subs]
     labels = [f"{s.user} v{s.version}" for s in subs]
-    try:
-        boards: list[tuple[int, int, int]] = [tuple(b) for b in cfg.boards()]
-    except Exception:  # another game's league, or a board set not found here: code only
-        boards = []
-    board = next((b for b in boards if positions_path(*b).is_file()), (6, 7, 4))
+    board = league_board(cfg)  # None: another game's league (code only)
     isolation = "auto" if cfg.isolation else "none"
-    # the league's limit, at most half a second: enough for a bot's style, cheap for a class
-    t = time_s if time_s is not None else min(float(cfg.timeout_s), 5 * MOVE_TIME_S)
-    report = compare(specs, known, labels=labels, play=play and bool(boards), board=board,
-                     positions=positions, time_s=t, isolation=isolation, progress=progress)
+    t = time_s if time_s is not None else league_time(cfg)
+    given: dict[str, Answers] = {}
+    setup = league_setup(league, positions, t) if play else None
+    if setup is not None:  # what is stored is not asked again; what is asked is stored
+        refs = reference_targets()
+        targets = refs + [version_target(s) for s in subs]
+        rows = fill(league, setup, targets, progress=progress)
+        n = len(setup.positions)
+        for target, spec in zip(targets, [r.entry for r in refs] + specs, strict=True):
+            row = rows.get(target.entry)
+            if row is not None and row.usable:
+                given[spec] = row.answers(spec, n)
+    report = compare(specs, known, labels=labels, play=play and board is not None,
+                     board=board or (6, 7, 4), positions=positions, time_s=t,
+                     isolation=isolation, progress=progress, given=given)
     report.ids = {label: s.id for label, s in zip(labels, subs, strict=True)}
     return report

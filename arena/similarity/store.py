@@ -7,6 +7,11 @@ the two versions agreed (`load`, `StoredRun.play_between`). Only the last run is
 are found again by the league's submission ids, so a version uploaded since has no stored play
 result until the next run.
 
+Each version's answers are kept apart from this file, once per version
+(`arena.similarity.answers`, asked in the server's background): the admin pages judge the
+current versions' pairs from those, and take from this file only what they do not cover (the
+known bots of `--known`, versions replaced since).
+
 The file is the league's own (written by the admin's command, read only by the admin pages),
 but it is still read with care: a file that does not parse is as good as none.
 """
@@ -51,6 +56,10 @@ class StoredRun:
     answers: dict[str, Answers]
     pairs: list[Pair]
     notes: list[str] = field(default_factory=list)
+    #: made from the answers stored per version (`arena.similarity.answers`), not read from
+    #: DIR/similarity.json; `waiting`: current versions with no stored answers yet
+    stored: bool = False
+    waiting: int = 0
 
     @property
     def played(self) -> bool:

@@ -126,6 +126,8 @@ class PairView:
     agreed: list[AgreedPosition]
     board: tuple[int, int, int] | None = None  # the run's board (None: no stored play)
     made_at: float | None = None  # when the stored run was made
+    #: the play result is judged from the answers stored per version (not a kept run)
+    stored: bool = False
 
     @property
     def agreed_rows(self) -> list[str]:
@@ -277,7 +279,8 @@ def pair_view(a: tuple[str, int, Sequence[SourceFile]], b: tuple[str, int, Seque
         agreed = agreed_positions(run, play)
     return PairView(side_a, side_b, match, play, agreed,
                     run.board if run is not None and play is not None else None,
-                    run.made_at if run is not None else None)
+                    run.made_at if run is not None else None,
+                    run is not None and run.stored)
 
 
 def version_sources(league: Any, submission_id: int) -> tuple[str, int, list[SourceFile]]:

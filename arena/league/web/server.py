@@ -10,7 +10,8 @@ league's `check_workers` at once and never two of one student (`arena.league.che
 process of its own, ended at the league's `check_limit_s`; a check that a killed server left
 half-done is queued again at the next start, so it is not lost), and the rating games are
 played by `workers` (default 1) worker processes or on a Dask cluster (`--scheduler`), see
-`arena.league.worker`.
+`arena.league.worker`. A thread asks each new version for its play-similarity answers when no
+check waits and the final is not running (`arena.similarity.background`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from arena.league.feed import start_workers
 from arena.league.final import final_at_deadline
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
 from arena.referee.sandbox import resolve
+from arena.similarity.background import SimilarityWorker
 from arena.tournament.openings import Judge
 
 __all__ = ["CheckPool", "serve"]
@@ -142,7 +144,8 @@ class CheckPool:
 
 
 class _Workers:
-    """The check thread of this process and the game workers (`arena.league.worker`)."""
+    """The check thread of this process, the game workers (`arena.league.worker`) and the
+    play similarity asked in the background (`arena.similarity.background`)."""
 
     def __init__(self, directory: Path, workers: int | None, scheduler: str | None,
                  judge: Judge | None, strict: bool = True,
@@ -150,8 +153,10 @@ class _Workers:
         self.games = start_workers(directory, workers, scheduler, judge, strict,
                                    oracle_factory)
         self.checks = CheckPool(directory)
+        self.similarity = SimilarityWorker(directory)
 
     def stop(self) -> None:
+        self.similarity.stop()
         self.checks.stop()
         self.games.stop()
 

@@ -232,12 +232,13 @@ async def admin_similarity(request: Request) -> Response:
     play similarity the last `cxarena league similarity DIR` run kept (play takes minutes of
     games: the page does not play), flagged pairs first; each pair links to its side-by-side
     view."""
+    from arena.similarity.answers import list_run  # the answers stored per version
     from arena.similarity.report import league_similarity  # copydetect: only when asked
-    from arena.similarity.store import listing, load  # with the report
+    from arena.similarity.store import listing  # with the report
 
     def build(lg: League) -> tuple[Any, Any]:
         report = league_similarity(lg, play=False)
-        return report, listing(report, load(lg.dir))
+        return report, listing(report, list_run(lg))
 
     report, listed = await db(request, build)
     return page(request, "similarity.html", report=report, listed=listed)
@@ -261,7 +262,7 @@ async def admin_similarity_pair(request: Request) -> Response:
     stretches code similarity matched marked, and the positions where they chose the same
     move when the last stored run played them (`arena.similarity.view`); 404 for an unknown
     id."""
-    from arena.similarity.store import load  # copydetect: only when a pair is asked for
+    from arena.similarity.answers import pair_run  # copydetect: only when a pair is asked
     from arena.similarity.view import MAX_SHOWN, pair_view, version_sources  # the same
 
     a, b = _submission_id(request, "a"), _submission_id(request, "b")
@@ -271,7 +272,7 @@ async def admin_similarity_pair(request: Request) -> Response:
             side_a, side_b = version_sources(lg, a), version_sources(lg, b)
         except KeyError:
             return None
-        return pair_view(side_a, side_b, load(lg.dir))
+        return pair_view(side_a, side_b, pair_run(lg, a, b))
 
     view = await db(request, build)
     if view is None:

@@ -62,12 +62,11 @@ ANCHOR_ELO = 1000.0
 #: the default of `analysis_budget_s`: CPU seconds per analysed game
 ANALYSIS_BUDGET_S = 5.0
 #: the default of `similarity_budget_s`: wall seconds of asking one version for its moves in
-#: the background (`arena.similarity.background`). Its 60 positions, asked twice at 0.5 s a
-#: move, took the built-in alphabeta 33 s and montecarlo (its whole time every move) 57 s; a
-#: Java bot thinking its whole 1 s a move would need about 125 s (estimated). 150 s covers
-#: them all: a class of 50 students' first versions take under an hour of one core, each new
-#: version a minute or two
-SIMILARITY_BUDGET_S = 150.0
+#: the background (`arena.similarity.background`): 0, off unless the league.yaml turns it on
+#: (configs/league.yaml does, with 150 s: its 60 positions, asked twice at 0.5 s a move, took
+#: the built-in alphabeta 33 s and montecarlo, its whole time every move, 57 s; a Java bot
+#: thinking its whole 1 s a move would need about 125 s, estimated)
+SIMILARITY_BUDGET_S = 0.0
 #: the default of `check_workers`: conformance checks run at once (at most one per student)
 CHECK_WORKERS = 2
 #: without `check_limit_s`, a check may take CHECK_LIMIT_BASE_S (the bot's start-up and the

@@ -56,10 +56,11 @@ IDLE_S = 2.0
 
 
 def held(league: Any) -> str:
-    """Why the background must not ask now ("" : it may): checks queued or running, or the
-    final round robin running."""
+    """Why the background must not ask now ("" : it may): checks queued or running, the final
+    round robin running, or rating games being played or waiting (it runs between them)."""
     from arena.league.entries import Status  # the league's states
     from arena.league.final import final_status  # the final's process
+    from arena.league.worker import plan_next  # the rating games' pairing
 
     (checks,) = league.conn.execute(
         "SELECT COUNT(*) FROM submissions WHERE status IN (?, ?)",
@@ -68,6 +69,10 @@ def held(league: Any) -> str:
         return f"{checks} check(s) queued or running"
     if final_status(league).state == "running":
         return "the final round robin is running"
+    if league.busy_entries():
+        return "rating games are being played"
+    if not league.frozen and plan_next(league) is not None:
+        return "rating games are waiting to be played"
     return ""
 
 

@@ -58,6 +58,27 @@ def make_league(tmp_path: Path, budget_s: float = 60.0) -> Path:
     return tmp_path / "lg"
 
 
+@pytest.fixture(autouse=True)
+def no_rating_games_waiting(request: pytest.FixtureRequest,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """These leagues play no rating games (no worker runs them): the pairing says none is
+    waiting, so the background is not held for them (the test that says otherwise opts out)."""
+    if "rating_games_waiting" not in request.keywords:
+        monkeypatch.setattr("arena.league.worker.plan_next", lambda lg: None)
+
+
+@pytest.mark.rating_games_waiting
+def test_rating_games_waiting_or_being_played_hold_it(tmp_path: Path) -> None:
+    """It runs between rating games: while a pair waits to be played, or is being played."""
+    lg = League.open(make_league(tmp_path))
+    try:
+        assert held(lg) == "rating games are waiting to be played"
+        lg.freeze()  # no more rating pairs: nothing waits
+        assert held(lg) == ""
+    finally:
+        lg.conn.close()
+
+
 def rows_of(d: Path) -> dict[str, Stored]:
     lg = League.open(d)
     try:
@@ -69,7 +90,7 @@ def rows_of(d: Path) -> dict[str, Stored]:
 
 
 def test_the_budget_is_a_setting_that_may_change_mid_term() -> None:
-    assert parse_config("").similarity_budget_s == SIMILARITY_BUDGET_S
+    assert parse_config("").similarity_budget_s == SIMILARITY_BUDGET_S == 0  # off unless set
     assert parse_config("similarity_budget_s: 0").similarity_budget_s == 0.0
     with pytest.raises(ValueError, match="similarity_budget_s"):
         parse_config("similarity_budget_s: -1")

@@ -575,6 +575,19 @@ class League:
             return 0.0
         return max(0.0, rows[-1][0] + QUOTA_WINDOW_S - now)
 
+    def quota_text(self, wait_s: float, now: float | None = None) -> str:
+        """Why an upload past the quota is refused, and when the next is allowed: in
+        `wait_s`, or never when the deadline comes first (uploads close then)."""
+        now = time.time() if now is None else now
+        cap = self.config.max_uploads_per_day
+        text = f"you have made {cap} uploads in the last 24 hours, the league's limit; "
+        deadline = self.config.deadline_ts
+        if deadline is not None and now + wait_s >= deadline:
+            return text + (f"uploads close at the deadline ({format_deadline(self.config)}, "
+                           f"in {_duration(max(0.0, deadline - now))}) before another is "
+                           f"allowed: your last upload stays your version")
+        return text + f"the next is allowed in {_duration(wait_s)}"
+
     # uploads
     def submit(self, user: str, files: list[tuple[str, bytes]],
                kind: str | None = None, quota: bool = False,
@@ -637,10 +650,7 @@ class League:
             self.conn.execute("BEGIN IMMEDIATE")  # the quota's count and the insert: atomic
             wait = self.upload_wait_s(user) if quota else 0.0
             if wait > 0:
-                cap = self.config.max_uploads_per_day
-                raise QuotaExceeded(
-                    f"you have made {cap} uploads in the last 24 hours, the league's limit; "
-                    f"the next is allowed in {_duration(wait)}", wait)
+                raise QuotaExceeded(self.quota_text(wait), wait)
             if quota:
                 self._check_disk(user, size + tree_bytes(kind, files))
             (version,) = self.conn.execute(

@@ -4,11 +4,17 @@ test_term_small_browser.py."""
 
 from __future__ import annotations
 
+import html
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
 from starlette.testclient import TestClient
 
 from arena.league import League
 from arena.league.web.app import create_app
-from tests.league.web.conftest import Fixture, csrf_of
+from tests.league.web.conftest import L0, Fixture, client_log_in, csrf_of
 
 
 def client(fx: Fixture) -> TestClient:
@@ -37,3 +43,50 @@ def test_a_disabled_student_is_told_so_only_with_the_right_secret(league: Fixtur
     lg.conn.close()
     r = c.post("/login", data={"name": "bob", "secret": league.secrets["bob"], "csrf": token})
     assert r.status_code == 303
+
+
+def _quota_league(tmp_path: Path, deadline_in_s: float | None) -> tuple[Path, str]:
+    """A league of one student, alice, allowed one upload a day (and a deadline
+    `deadline_in_s` from now); its folder and alice's secret."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    cfg = tmp_path / "league.yaml"
+    text = ("board_set: competition\ntimeout_s: 1\nreference_bots: [L0]\n"
+            "max_uploads_per_day: 1\n")
+    if deadline_in_s is not None:
+        when = datetime.fromtimestamp(time.time() + deadline_in_s, timezone.utc)
+        text += f"deadline: {when.strftime('%Y-%m-%dT%H:%M:%S+00:00')}\n"
+    cfg.write_text(text)
+    lg = League.init(tmp_path / "lg", cfg)
+    secret = lg.add_user("alice")
+    lg.conn.close()
+    return tmp_path / "lg", secret
+
+
+def _upload_twice(d: Path, secret: str) -> Any:
+    c = TestClient(create_app(d), base_url="http://127.0.0.1", follow_redirects=False)
+    token = client_log_in(c, "alice", secret)
+    first = c.post("/submit", files={"files": ("bot.py", L0.read_bytes())},
+                   data={"csrf": token})
+    assert first.status_code == 303
+    return c.post("/submit", files={"files": ("bot.py", L0.read_bytes())},
+                  data={"csrf": token})
+
+
+def test_past_the_quota_near_the_deadline_uploads_close_first(tmp_path: Path) -> None:
+    d, secret = _quota_league(tmp_path, 2 * 3600)
+    r = _upload_twice(d, secret)
+    assert r.status_code == 429
+    text = html.unescape(r.text)
+    assert "uploads close at the deadline" in text and "in 2 h 0 min" in text
+    assert "next is allowed" not in text and "24 h 0 min" not in text
+
+
+def test_past_the_quota_far_from_the_deadline_says_when_the_next_is_allowed(
+        tmp_path: Path) -> None:
+    for deadline in (None, 3 * 24 * 3600):
+        d, secret = _quota_league(tmp_path / str(deadline), deadline)
+        r = _upload_twice(d, secret)
+        assert r.status_code == 429 and int(r.headers["retry-after"]) > 23 * 3600
+        text = html.unescape(r.text)
+        assert "the next is allowed in 24 h 0 min" in text
+        assert "uploads close at the deadline" not in text

@@ -207,8 +207,9 @@ class StudentGame:
     result: str  # win, draw, loss
     reason: str
     finished_at: float
-    analysed: bool
-    first_blunder: int | None  # the move number (1-based) of the student's first blunder
+    analysed: bool  # a lost or drawn game that was analysed (a won one never says)
+    #: the move number (1-based) of the student's first blunder in a lost or drawn game
+    first_blunder: int | None
 
 
 def student_games(lg: League, user: str) -> list[StudentGame]:
@@ -240,11 +241,13 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
         mine = score_a if player == 1 else 1.0 - score_a
         result = "win" if mine == 1.0 else "loss" if mine == 0.0 else "draw"
         first = None
-        if analysis is not None:
+        # a won game has no "first blunder" to learn from: only a loss or a draw shows one
+        analysed = analysis is not None and result != "win"
+        if analysed:
             fb = first_blunder(from_json(json.loads(analysis)), player)
             first = None if fb is None else fb.ply + 1
         label, key = opponent(other)
         sub = subs[me]
         out.append(StudentGame(gid, sub.id, sub.version, player, label, key, board, result,
-                               reason, finished, analysis is not None, first))
+                               reason, finished, analysed, first))
     return out

@@ -5,6 +5,8 @@ test_term_small_browser.py."""
 from __future__ import annotations
 
 import html
+import random
+import re
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,8 +14,13 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from arena.board import CXBoard, CXGameState
+from arena.commands import analysis_oracle
 from arena.league import League
+from arena.league.analysis import Analyser, first_blunder, student_games
+from arena.league.standings import record_game
 from arena.league.web.app import create_app
+from arena.records import GameRecord, Reason
 from tests.league.web.conftest import L0, Fixture, client_log_in, csrf_of
 
 
@@ -90,3 +97,52 @@ def test_past_the_quota_far_from_the_deadline_says_when_the_next_is_allowed(
         text = html.unescape(r.text)
         assert "the next is allowed in 24 h 0 min" in text
         assert "uploads close at the deadline" not in text
+
+
+def _random_won_game(seed: int) -> GameRecord:
+    """A game of random moves on 5x5x4 that player 1 wins."""
+    rng = random.Random(seed)
+    while True:
+        board = CXBoard(5, 5, 4)
+        state = CXGameState.OPEN
+        while state is CXGameState.OPEN:
+            state = board.markColumn(rng.choice(board.getAvailableColumns()))
+        if state is CXGameState.WINP1:
+            moves = tuple(board.moves())
+            return GameRecord(M=5, N=5, K=4, p1="a.py", p2="b.py", names=("a", "b"),
+                              moves=moves, times_ms=(0.0,) * len(moves), winner=1,
+                              reason=Reason.WIN, detail="", seed=seed)
+
+
+def test_a_won_game_marks_no_first_blunder(league: Fixture) -> None:
+    """alice beats bob with blunders on both sides: bob's "My games" and replay show his first
+    blunder, alice's show none (her list says nothing of the analysis, her replay no notice)."""
+    alice, bob = f"sub:{league.subs['alice']}", f"sub:{league.subs['bob']}"
+    lg = League.open(league.dir)
+    analyser = Analyser(analysis_oracle)
+    for seed in range(40):  # a game in which the winner blundered too
+        rec = _random_won_game(seed)
+        gid = record_game(lg, alice, bob, "5x5x4", 1.0, "win", "", rec)
+        a = analyser.analyse_game(lg, gid)
+        assert a is not None
+        if first_blunder(a, 1) is not None and first_blunder(a, 2) is not None:
+            break
+    else:
+        raise AssertionError("no random game with blunders on both sides")
+    won = next(g for g in student_games(lg, "alice") if g.game_id == gid)
+    lost = next(g for g in student_games(lg, "bob") if g.game_id == gid)
+    lg.conn.close()
+    assert won.result == "win" and won.first_blunder is None and not won.analysed
+    assert lost.result == "loss" and lost.analysed
+    assert lost.first_blunder == first_blunder(a, 2).ply + 1  # type: ignore[union-attr]
+    c = client(league)
+    client_log_in(c, "alice", league.secrets["alice"])
+    row = re.search(rf'<tr data-game="{gid}".*?</tr>', c.get("/my-games").text, re.S)
+    assert row and "first blunder" not in row.group(0) and "analysed" not in row.group(0)
+    page = c.get(f"/games/{gid}").text
+    assert 'id="first-blunder"' not in page and "analysis" in page  # the strip, no notice
+    c = client(league)
+    client_log_in(c, "bob", league.secrets["bob"])
+    row = re.search(rf'<tr data-game="{gid}".*?</tr>', c.get("/my-games").text, re.S)
+    assert row and f"first blunder: move {lost.first_blunder}" in row.group(0)
+    assert f"Your first blunder: move {lost.first_blunder}" in c.get(f"/games/{gid}").text

@@ -30,7 +30,7 @@ from arena.analysis.engine import GameAnalysis, MoveVerdict, Oracle, analyse_gam
 from arena.analysis.store import from_json, to_json
 from arena.league.db import League, Submission
 from arena.league.entries import is_submission, submission_key, submission_of
-from arena.league.standings import game_record
+from arena.league.standings import game_record, side_name
 
 __all__ = ["POSITION_SHARE", "Analyser", "BudgetedOracle", "OracleFactory", "StudentGame",
            "analyse_within", "cached_analysis", "first_blunder", "losing_students",
@@ -201,8 +201,8 @@ class StudentGame:
     submission_id: int
     version: int
     player: int  # the student's side: 1 moved first
-    opponent: str  # "bob v2", "alice v1", a reference bot's SPEC
-    opponent_key: str  # what the opponent filter matches: the user's name, or the SPEC
+    opponent: str  # "bob v2", "alice v1", a reference bot's short name (L1)
+    opponent_key: str  # what the opponent filter matches: the user's name, or the bot's name
     board: str  # "6x7x4"
     result: str  # win, draw, loss
     reason: str
@@ -227,10 +227,10 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
     names: dict[str, tuple[str, str]] = {}
 
     def opponent(side: str) -> tuple[str, str]:
-        if side not in names:
+        if side not in names:  # a reference bot by its short name, as on the leaderboard
             sid = submission_of(side)
             sub = lg.submission(sid) if sid is not None else None
-            names[side] = (f"{sub.user} v{sub.version}", sub.user) if sub else (side, side)
+            names[side] = (side_name(lg, side), sub.user if sub else side_name(lg, side))
         return names[side]
 
     out = []

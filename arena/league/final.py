@@ -39,7 +39,7 @@ from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
 from arena.league.db import League, LeagueError
-from arena.league.standings import game_records
+from arena.league.standings import game_records, reference_names
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
@@ -206,8 +206,10 @@ def final_tournament(league: League) -> TournamentConfig:
         raise LeagueError(f"the final round robin needs at least two entries that passed "
                           f"their check; there are {len(players)}")
     taken = {p.name for p in players}
-    players += [PlayerEntry(name=ref if ref not in taken else f"reference {ref}",
-                            spec=_absolute(ref)) for ref in cfg.reference_bots]
+    short = reference_names(cfg.reference_bots)  # named as on the leaderboard (L1)
+    players += [PlayerEntry(name=short[ref] if short[ref] not in taken
+                            else f"reference {short[ref]}", spec=_absolute(ref))
+                for ref in cfg.reference_bots]
     games = cfg.final_games()
     openings = (OpeningsConfig(plies=cfg.opening_plies, seed=cfg.seed)
                 if cfg.opening_plies else None)

@@ -25,14 +25,21 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from arena.league.db import League
-from arena.league.entries import CURRENT, PASSED, EntryKey, is_submission, submission_key
+from arena.league.entries import (
+    CURRENT,
+    PASSED,
+    EntryKey,
+    is_submission,
+    submission_key,
+    submission_of,
+)
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
 __all__ = ["GameSummary", "ReferenceScore", "StandingRow", "cached_standings", "forget_snapshot",
            "game_log", "game_record", "game_records", "game_sides", "games_of", "insert_game",
-           "leaderboard",
-           "record_game", "reference_name", "standings", "standings_csv"]
+           "leaderboard", "record_game", "reference_name", "reference_names", "side_name",
+           "standings", "standings_csv"]
 
 
 @dataclass(frozen=True)
@@ -91,10 +98,20 @@ def reference_name(spec: str) -> str:
     return last.rsplit(".", 1)[-1] or text
 
 
-def _reference_names(specs: tuple[str, ...]) -> dict[str, str]:
+def reference_names(specs: tuple[str, ...]) -> dict[str, str]:
     """SPEC -> short name; the whole SPEC where two reference bots share a short name."""
     short = [reference_name(s) for s in specs]
     return {s: n if short.count(n) == 1 else s for s, n in zip(specs, short, strict=True)}
+
+
+def side_name(league: League, side: str) -> str:
+    """A game's side as every page and table names it: "alice v2" for a submitted version, a
+    reference bot by the short name the leaderboard gives it (players.L1 -> L1)."""
+    sid = submission_of(side)
+    if sid is not None:
+        sub = league.submission(sid)
+        return f"{sub.user} v{sub.version}" if sub else side
+    return reference_names(league.config.reference_bots).get(side) or reference_name(side)
 
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
@@ -254,7 +271,7 @@ def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
     """The leaderboard now (`cut` None), or as it stood at the cut."""
     cfg = league.config
     refs = cfg.reference_bots
-    names = _reference_names(refs)
+    names = reference_names(refs)
     latest = _rated_versions(league, cut)
     entries: dict[str, str] = {submission_key(sid): user
                                for user, (sid, _, _) in latest.items()}
@@ -339,7 +356,7 @@ def standings_csv(league: League) -> str:
     """The leaderboard as CSV: one row per ranked entry and per reference bot (an empty rank;
     `kind` says entry, reference or anchor), with each entry's points and games against each
     reference bot (vs_<bot>_points, vs_<bot>_games)."""
-    refs = _reference_names(league.config.reference_bots)
+    refs = reference_names(league.config.reference_bots)
     buf = io.StringIO()
     writer = csv.writer(buf)
     writer.writerow(["rank", "user", "submission_id", "version", "elo", "elo_low",

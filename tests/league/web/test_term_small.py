@@ -18,6 +18,7 @@ from arena.board import CXBoard, CXGameState
 from arena.commands import analysis_oracle
 from arena.league import League
 from arena.league.analysis import Analyser, first_blunder, student_games
+from arena.league.final import final_tournament
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.records import GameRecord, Reason
@@ -146,3 +147,36 @@ def test_a_won_game_marks_no_first_blunder(league: Fixture) -> None:
     row = re.search(rf'<tr data-game="{gid}".*?</tr>', c.get("/my-games").text, re.S)
     assert row and f"first blunder: move {lost.first_blunder}" in row.group(0)
     assert f"Your first blunder: move {lost.first_blunder}" in c.get(f"/games/{gid}").text
+
+
+def test_a_reference_bot_has_one_name_everywhere(tmp_path: Path) -> None:
+    """league.yaml names the reference bot players.L0: the leaderboard, My games (the list and
+    its filter), a replay, a version's games and the final all call it L0."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 1\n"
+                   "reference_bots: [players.L0]\nisolation: false\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    secrets = {"alice": lg.add_user("alice"), "bob": lg.add_user("bob")}
+    subs = {u: lg.submit(u, [("bot.py", L0.read_bytes())]).id for u in secrets}
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    rec = _random_won_game(1)
+    gid = record_game(lg, f"sub:{subs['alice']}", "players.L0", "5x5x4", 1.0, "win", "", rec)
+    record_game(lg, f"sub:{subs['bob']}", "players.L0", "5x5x4", 0.0, "win", "", rec)
+    c = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1",
+                   follow_redirects=False)
+    client_log_in(c, "alice", secrets["alice"])
+    board = c.get("/").text
+    assert 'class="ref-name">L0<' in board and "players.L0" not in board
+    mine = c.get("/my-games").text
+    row = re.search(rf'<tr data-game="{gid}".*?</tr>', mine, re.S)
+    assert row and 'data-opponent="L0"' in row.group(0)
+    assert '<td class="opponent">L0</td>' in row.group(0)
+    assert '<option value="L0">L0</option>' in mine and "players.L0" not in mine
+    assert "alice v1 vs L0" in c.get(f"/games/{gid}").text
+    status = c.get(f"/submissions/{subs['alice']}/status.json").json()
+    assert [g["opponent_label"] for g in status["games"]] == ["L0"]
+    assert "players.L0" not in c.get(f"/games/{gid}").text.split('data-game="')[0]
+    lg.freeze()
+    assert [p.name for p in final_tournament(lg).players] == ["alice", "bob", "L0"]
+    lg.conn.close()

@@ -19,6 +19,7 @@ from arena.commands import analysis_oracle
 from arena.league import League
 from arena.league.analysis import Analyser, first_blunder, student_games
 from arena.league.final import final_tournament
+from arena.league.rating import versus_previous
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.records import GameRecord, Reason
@@ -179,4 +180,71 @@ def test_a_reference_bot_has_one_name_everywhere(tmp_path: Path) -> None:
     assert "players.L0" not in c.get(f"/games/{gid}").text.split('data-game="')[0]
     lg.freeze()
     assert [p.name for p in final_tournament(lg).players] == ["alice", "bob", "L0"]
+    lg.conn.close()
+
+
+def _with_pairs(league: Fixture, pairs: int) -> League:
+    """The league, opened, with `pairs_per_submission` (and its maximum) set to `pairs`."""
+    lg = League.open(league.dir)
+    path = league.dir / "league.yaml"
+    if not path.is_file():
+        lg.write_config_file()
+    text = path.read_text()
+    text = re.sub(r"(?m)^(max_)?pairs_per_submission: \d+$",
+                  lambda m: f"{m.group(1) or ''}pairs_per_submission: {pairs}", text)
+    lg.apply_config_file("test", text)
+    assert lg.config.pairs_per_submission == pairs
+    return lg
+
+
+def test_the_sprt_is_inconclusive_once_its_pairs_are_played(league: Fixture) -> None:
+    """alice's v2 plays its pairs against v1 (pairs_per_submission: 2 here): while one is
+    missing, or in flight, the SPRT has "no decision yet"; once both are played it says they
+    were inconclusive, with the Elo difference; a superseded version says so at once."""
+    lg = _with_pairs(league, 2)
+    v1 = league.subs["alice"]
+    v2 = lg.submit("alice", [("bot.py", L0.read_bytes())]).id
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    new, old = f"sub:{v2}", f"sub:{v1}"
+
+    def sprt() -> str:
+        versus = versus_previous(lg, v2)
+        assert versus is not None
+        return str(versus["SPRT"])
+
+    record_game(lg, new, old, "6x7x4", 1.0)
+    record_game(lg, old, new, "6x7x4", 1.0)  # a pair: one won each (WL)
+    assert sprt().startswith("no decision yet")  # one pair of two
+    record_game(lg, new, old, "5x4x3", 0.5)
+    with lg.conn:  # the second pair's other game is being played
+        lg.conn.execute("INSERT INTO leases (side_a, side_b, board, number, holder, "
+                        "started_at) VALUES (?, ?, '5x4x3', 1, 'worker-1', 0)", (new, old))
+    assert sprt().startswith("no decision yet")
+    with lg.conn:
+        lg.conn.execute("DELETE FROM leases")
+    record_game(lg, old, new, "5x4x3", 0.5)
+    text = sprt()
+    assert re.match(r"inconclusive after 2 pairs \(Elo difference [+-]?\d+ ± \d+\)", text), text
+    lg.conn.close()
+    c = client(league)
+    client_log_in(c, "alice", league.secrets["alice"])
+    assert c.get(f"/submissions/{v2}/status.json").json()["versus"]["SPRT"] == text
+
+
+def test_a_superseded_versions_sprt_is_inconclusive_at_once(league: Fixture) -> None:
+    lg = _with_pairs(league, 3)
+    v1 = league.subs["alice"]
+    v2 = lg.submit("alice", [("bot.py", L0.read_bytes())]).id
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    record_game(lg, f"sub:{v2}", f"sub:{v1}", "6x7x4", 1.0)
+    record_game(lg, f"sub:{v1}", f"sub:{v2}", "6x7x4", 1.0)
+    versus = versus_previous(lg, v2)
+    assert versus is not None and str(versus["SPRT"]).startswith("no decision yet")
+    lg.submit("alice", [("bot.py", L0.read_bytes())])  # v3 passes: v2 gets no more pairs
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    versus = versus_previous(lg, v2)
+    assert versus is not None and str(versus["SPRT"]).startswith("inconclusive after 1 pair (")
     lg.conn.close()

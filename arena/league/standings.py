@@ -36,10 +36,11 @@ from arena.league.entries import (
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "cached_standings", "forget_snapshot",
-           "game_log", "game_record", "game_records", "game_sides", "games_of", "insert_game",
-           "leaderboard", "record_game", "reference_name", "reference_names", "side_name",
-           "standings", "standings_csv"]
+__all__ = ["LEADERBOARD_COLUMNS", "GameSummary", "ReferenceScore", "StandingRow",
+           "cached_standings", "forget_snapshot", "game_log", "game_record", "game_records",
+           "game_sides", "games_of", "insert_game", "leaderboard", "leaderboard_cells",
+           "record_game", "reference_name", "reference_names", "side_name", "standings",
+           "standings_csv"]
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,27 @@ def leaderboard(league: League) -> list[StandingRow]:
         league.conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                             (SNAPSHOT_KEY, json.dumps([asdict(r) for r in rows])))
     return rows
+
+
+#: the leaderboard's columns, as the web page and `cxarena league standings` show them
+LEADERBOARD_COLUMNS = ("rank", "user", "version", "elo", "95% interval", "games", "faults",
+                       "against the reference bots", "latest version")
+
+
+def leaderboard_cells(row: StandingRow) -> tuple[str, ...]:
+    """One `leaderboard` row as the text of its `LEADERBOARD_COLUMNS` (a reference bot:
+    no rank, marked "reference" or "reference · anchor", the anchor's interval "fixed")."""
+    elo = f"{row.elo:.0f}"
+    interval = f"{row.elo_low:.0f} .. {row.elo_high:.0f}"
+    if row.kind != "entry":
+        mark = "reference · anchor" if row.anchor else "reference"
+        return ("", f"{row.user} ({mark})", "", elo, "fixed" if row.anchor else interval,
+                str(row.games), str(row.faults), "", "")
+    versus = " · ".join(f"{v.bot} {v}" for v in row.vs_reference if v.games) or "–"
+    latest = (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(row.latest_version_at))
+              if row.latest_version_at else "")
+    return (str(row.rank), row.user, f"v{row.version}", elo, interval, str(row.games),
+            str(row.faults), versus, latest)
 
 
 def forget_snapshot(league: League) -> None:

@@ -5,6 +5,7 @@ test_term_small_browser.py."""
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 import time
@@ -12,9 +13,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from arena.board import CXBoard, CXGameState
+from arena.cli import main
 from arena.commands import analysis_oracle
 from arena.league import League
 from arena.league.analysis import Analyser, first_blunder, student_games
@@ -248,3 +251,46 @@ def test_a_superseded_versions_sprt_is_inconclusive_at_once(league: Fixture) -> 
     versus = versus_previous(lg, v2)
     assert versus is not None and str(versus["SPRT"]).startswith("inconclusive after 1 pair (")
     lg.conn.close()
+
+
+def test_the_terminal_standings_are_the_web_leaderboard(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """`cxarena league standings` shows the web leaderboard's rows (the reference bots, marked
+    and unranked, the anchor fixed) and columns (each entry's score against them)."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: competition\ntimeout_s: 1\n"
+                   "reference_bots: [players.L0, players.L1]\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    secrets = {"ann": lg.add_user("ann"), "bob": lg.add_user("bob")}
+    subs = {u: lg.submit(u, [("bot.py", L0.read_bytes())]).id for u in secrets}
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    ann, bob = f"sub:{subs['ann']}", f"sub:{subs['bob']}"
+    for a, b, score in ((ann, "players.L0", 1.0), (ann, "players.L1", 0.5), (bob, ann, 0.0),
+                        (bob, "players.L0", 0.0), ("players.L1", "players.L0", 1.0)):
+        record_game(lg, a, b, "6x7x4", score)
+    lg.conn.close()
+    capsys.readouterr()
+    assert main(["league", "standings", str(tmp_path / "lg")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = re.split(r"\s{2,}", lines[0].strip())
+    assert header == ["rank", "user", "version", "elo", "95% interval", "games", "faults",
+                      "against the reference bots", "latest version"]
+    c = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1",
+                   follow_redirects=False)
+    client_log_in(c, "ann", secrets["ann"])
+    web = re.findall(r"<tr( class=\"[^\"]*\")?>\s*<td>(\d*)</td>\s*<td>(.*?)</td>",
+                     c.get("/").text, re.S)
+    web_users = [re.sub(r"<[^>]+>", "", cell).split()[0] for _, _, cell in web]
+    cli_users = [re.split(r"\s{2,}", line.strip())[1 if line.strip()[0].isdigit() else 0]
+                 .split(" (")[0] for line in lines[1:]]
+    assert cli_users == web_users and set(cli_users) == {"ann", "bob", "L0", "L1"}
+    rows = {u: line for u, line in zip(cli_users, lines[1:], strict=True)}
+    assert "L1 (reference · anchor)" in rows["L1"] and "fixed" in rows["L1"]
+    assert "L0 (reference)" in rows["L0"] and not rows["L0"].strip()[0].isdigit()
+    assert "L0 1/1 · L1 0.5/1" in rows["ann"] and "v1" in rows["ann"]
+    assert "L0 0/1" in rows["bob"] and "L1" not in rows["bob"].split("L0 0/1")[1]
+    assert main(["league", "standings", str(tmp_path / "lg"), "--json"]) == 0
+    kinds = {r["user"]: r["kind"] for r in json.loads(capsys.readouterr().out)}
+    assert kinds == {"ann": "entry", "bob": "entry", "L0": "reference", "L1": "reference"}

@@ -21,12 +21,13 @@ from arena.cli import main
 from arena.commands import analysis_oracle
 from arena.league import League
 from arena.league.analysis import Analyser, first_blunder, student_games
+from arena.league.checks import check_next, student_text, tree_of
 from arena.league.final import final_tournament
 from arena.league.rating import versus_previous
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.records import GameRecord, Reason
-from tests.league.web.conftest import L0, Fixture, client_log_in, csrf_of
+from tests.league.web.conftest import L0, ROOT, Fixture, client_log_in, csrf_of
 
 
 def client(fx: Fixture) -> TestClient:
@@ -294,3 +295,72 @@ def test_the_terminal_standings_are_the_web_leaderboard(tmp_path: Path,
     assert main(["league", "standings", str(tmp_path / "lg"), "--json"]) == 0
     kinds = {r["user"]: r["kind"] for r in json.loads(capsys.readouterr().out)}
     assert kinds == {"ann": "entry", "bob": "entry", "L0": "reference", "L1": "reference"}
+
+
+CRASHER = b'''from arena.player import CXPlayer
+
+
+class Crasher(CXPlayer):
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        pass
+
+    def selectColumn(self, B):
+        return helper(B)
+
+    def playerName(self):
+        return "crasher"
+
+
+def helper(board):
+    open(__file__ + ".missing")
+'''
+
+
+def test_a_students_check_shows_their_paths_and_frames_only(league: Fixture) -> None:
+    """A bot that crashes in its check: its author reads the verdict and the stderr with
+    paths relative to the upload and only the bot's own frames; the admin reads them whole."""
+    lg = League.open(league.dir)
+    with lg.conn:  # the fixture's versions: not checked here
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    sid = lg.submit("alice", [("crasher.py", CRASHER)]).id
+    assert check_next(lg) == sid
+    sub = lg.submission(sid)
+    assert sub is not None and sub.status == "failed"
+    folder = str(tree_of(lg.dir, sid, sub.fingerprint))
+    lg.conn.close()
+    assert folder in sub.check_summary and "arena/entrants" in sub.check_stderr  # as stored
+    c = client(league)
+    client_log_in(c, "alice", league.secrets["alice"])
+    st = c.get(f"/submissions/{sid}/status.json").json()
+    page = html.unescape(c.get(f"/submissions/{sid}").text)
+    for text in (st["check_summary"], st["check_stderr"], page):
+        assert 'File "crasher.py", line 16, in helper' in text
+        assert 'File "crasher.py", line 9, in selectColumn' in text
+        assert "crasher.py.missing'" in text  # the exception's own path, relative
+        assert str(league.dir) not in text and str(ROOT) not in text
+        assert "arena/entrants" not in text and "host.py" not in text
+    assert st["check_summary"].startswith("check-bot crasher.py (")
+    c = client(league)
+    client_log_in(c, "teacher", league.secrets["teacher"])
+    assert folder in c.get(f"/submissions/{sid}/status.json").json()["check_summary"]
+
+
+def test_student_text_keeps_a_java_bots_frames_and_hides_other_paths(tmp_path: Path) -> None:
+    folder = tmp_path / "work" / "7-abc"
+    trace = (f"Exception in thread \"main\" java.lang.IllegalStateException: no move\n"
+             f"\tat connectx.mine.My.selectColumn(My.java:42)\n"
+             f"\tat cxarena.Host.go(Host.java:216)\n"
+             f"\tat java.base/java.lang.Thread.run(Thread.java:1583)\n"
+             f"reading {folder}/src/book.txt and /usr/lib/jvm/java-17/lib/modules\n"
+             f"score 1/2 at 0.5/s in {folder}")
+    assert student_text(trace, folder).splitlines() == [
+        'Exception in thread "main" java.lang.IllegalStateException: no move',
+        "\tat connectx.mine.My.selectColumn(My.java:42)",
+        "reading src/book.txt and …/modules",
+        "score 1/2 at 0.5/s in ."]
+
+
+def test_student_text_leaves_markup_and_fractions_alone(tmp_path: Path) -> None:
+    text = "<script>alert(1)</script> 1/2 a/b (see /etc/passwd) x=/srv/league/work/9-f/a.py"
+    assert student_text(text, tmp_path) == (
+        "<script>alert(1)</script> 1/2 a/b (see …/passwd) x=…/a.py")

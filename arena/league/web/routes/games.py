@@ -127,6 +127,8 @@ async def game(request: Request) -> Response:
         # the faulting bot's own words (its exception text): its author and admins only
         game = viewer_game(record, gid, own_words=me.admin or side in own
                            or not is_submission(side))
+        if len(labels) == 2:  # the sides as every page names them (a stored record may
+            game["players"] = labels  # name a reference bot by its SPEC)
     blunder, analysis_state = None, None
     if game is not None and record is not None and sides is not None and own:
         blunder, analysis_state = await db(

@@ -41,9 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("dir", type=Path)
     p.add_argument("--user", required=True)
     p.add_argument("version", help="the version number (3, or v3)")
-    p = sub.add_parser("standings", help="print the live leaderboard")
+    p = sub.add_parser("standings", help="print the leaderboard, as the web page shows it: "
+                       "the ranked entries and the reference bots, with each entry's score "
+                       "against them")
     p.add_argument("dir", type=Path)
-    p.add_argument("--json", action="store_true", help="one JSON object per ranked entry")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per row (kind: entry or reference)")
     p = sub.add_parser("config", help="apply DIR/league.yaml (or FILE, then copied there) to "
                        "the league: validated as at init; prints what changed, or refuses "
                        "what may not change, with the reason (a running server applies it "
@@ -106,17 +109,18 @@ def _standings(league: Any, args: argparse.Namespace) -> int:
     import json
     from dataclasses import asdict
 
-    from arena.league.standings import standings
+    from arena.league.standings import LEADERBOARD_COLUMNS, leaderboard, leaderboard_cells
 
-    rows = standings(league)
+    rows = leaderboard(league)  # the web leaderboard's rows: the entries and the reference bots
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=1))
         return 0
-    print(f"{'rank':>4}  {'user':<16} {'ver':>3} {'elo':>7} {'95% interval':>17} "
-          f"{'games':>5} {'faults':>6}")
-    for r in rows:
-        print(f"{r.rank:>4}  {r.user:<16} {r.version:>3} {r.elo:>7.0f} "
-              f"{f'{r.elo_low:.0f}..{r.elo_high:.0f}':>17} {r.games:>5} {r.faults:>6}")
+    table = [LEADERBOARD_COLUMNS, *(leaderboard_cells(r) for r in rows)]
+    widths = [max(len(line[i]) for line in table) for i in range(len(LEADERBOARD_COLUMNS))]
+    numeric = {0, 3, 4, 5, 6}  # right-aligned, as the page's numbers are
+    for line in table:
+        print("  ".join(cell.rjust(w) if i in numeric else cell.ljust(w)
+                        for i, (cell, w) in enumerate(zip(line, widths, strict=True))).rstrip())
     return 0
 
 

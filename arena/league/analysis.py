@@ -31,7 +31,7 @@ from arena.analysis.store import from_json, to_json
 from arena.competition.settings import CONNECTX
 from arena.league.db import League, Submission
 from arena.league.entries import is_submission, submission_key, submission_of
-from arena.league.standings import game_record
+from arena.league.standings import game_record, side_name
 from arena.records import GameRecord
 
 __all__ = ["POSITION_SHARE", "Analyser", "BudgetedOracle", "OracleFactory", "StudentGame",
@@ -208,14 +208,15 @@ class StudentGame:
     submission_id: int
     version: int
     player: int  # the student's side: 1 moved first
-    opponent: str  # "bob v2", "alice v1", a reference bot's SPEC
-    opponent_key: str  # what the opponent filter matches: the user's name, or the SPEC
+    opponent: str  # "bob v2", "alice v1", a reference bot's short name (L1)
+    opponent_key: str  # what the opponent filter matches: the user's name, or the bot's name
     board: str  # "6x7x4"
     result: str  # win, draw, loss
     reason: str
     finished_at: float
-    analysed: bool
-    first_blunder: int | None  # the move number (1-based) of the student's first blunder
+    analysed: bool  # a lost or drawn game that was analysed (a won one never says)
+    #: the move number (1-based) of the student's first blunder in a lost or drawn game
+    first_blunder: int | None
 
 
 def student_games(lg: League, user: str) -> list[StudentGame]:
@@ -233,10 +234,10 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
     names: dict[str, tuple[str, str]] = {}
 
     def opponent(side: str) -> tuple[str, str]:
-        if side not in names:
+        if side not in names:  # a reference bot by its short name, as on the leaderboard
             sid = submission_of(side)
             sub = lg.submission(sid) if sid is not None else None
-            names[side] = (f"{sub.user} v{sub.version}", sub.user) if sub else (side, side)
+            names[side] = (side_name(lg, side), sub.user if sub else side_name(lg, side))
         return names[side]
 
     out = []
@@ -247,11 +248,13 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
         mine = score_a if player == 1 else 1.0 - score_a
         result = "win" if mine == 1.0 else "loss" if mine == 0.0 else "draw"
         first = None
-        if analysis is not None:
+        # a won game has no "first blunder" to learn from: only a loss or a draw shows one
+        analysed = analysis is not None and result != "win"
+        if analysed:
             fb = first_blunder(from_json(json.loads(analysis)), player)
             first = None if fb is None else fb.ply + 1
         label, key = opponent(other)
         sub = subs[me]
         out.append(StudentGame(gid, sub.id, sub.version, player, label, key, board, result,
-                               reason, finished, analysis is not None, first))
+                               reason, finished, analysed, first))
     return out

@@ -32,6 +32,7 @@ import collections
 import contextlib
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -50,7 +51,7 @@ from arena.wire.lifeline import PARENT_ENV, die_with_parent
 
 __all__ = ["INTERNAL_ERROR", "TIME_LIMIT", "WORK", "check_claimed", "check_next", "claim_check",
            "materialise", "next_queued", "prune_trees", "requeue_interrupted", "run_claimed",
-           "spec_in", "spec_of", "tree_of", "write_files"]
+           "spec_in", "spec_of", "student_text", "tree_of", "write_files"]
 
 #: the verdict of a check that failed for a reason of the harness, not of the bot
 INTERNAL_ERROR = "check failed: internal error"
@@ -155,6 +156,42 @@ def prune_trees(league: League, min_age_s: float = 3600.0) -> int:
                     entry.unlink()
             removed += 1
     return removed
+
+
+#: a Python traceback's frame line: its indentation and its file
+_PY_FRAME = re.compile(r'^(\s*)File "([^"]*)", line \d+')
+#: a Java stack frame of the harness or the JDK (the student's own packages are kept)
+_JAVA_HARNESS_FRAME = re.compile(r"^\s+at (cxarena|java|javax|jdk|sun|com\.sun)\.")
+#: an absolute path left in the text (after the upload's own folder is made relative): two
+#: parts or more, at the start of a line or after a space, a quote, a bracket or "="
+_ABSOLUTE_PATH = re.compile(r"(?:^|(?<=[\s\"'(\[=,]))(/[\w.+@-]+){2,}/?", re.M)
+
+
+def student_text(text: str, folder: Path) -> str:
+    """A check's text (its verdict or the bot's stderr) as its author sees it: paths in the
+    upload's folder `folder` relative to it (`bot.py`, `src/connectx/My.java`), any other
+    absolute path cut to its last part (`…/random.py`: the server's folders are not
+    shown), and of each traceback only the student's own frames (the harness's Python and
+    Java frames, which load and call the bot, and the JDK's are left out)."""
+    for base in dict.fromkeys((str(folder), str(Path(folder).resolve()))):
+        text = text.replace(base + "/", "").replace(base, ".")
+    out: list[str] = []
+    skip_deeper: int | None = None  # inside a left-out frame: its lines indented more
+    for line in text.splitlines():
+        indent = len(line) - len(line.lstrip())
+        if skip_deeper is not None:
+            if line.strip() and indent > skip_deeper:
+                continue
+            skip_deeper = None
+        m = _PY_FRAME.match(line)
+        if m and (m.group(2).startswith(("/", "<")) or ":" in m.group(2)[:3]):
+            skip_deeper = len(m.group(1))
+            continue
+        if _JAVA_HARNESS_FRAME.match(line):
+            continue
+        out.append(line)
+    return _ABSOLUTE_PATH.sub(lambda m: "…/" + m.group(0).rstrip("/").rsplit("/", 1)[-1],
+                              "\n".join(out))
 
 
 def spec_of(league: League, submission_id: int) -> str:

@@ -537,14 +537,20 @@ class League:
 
     def verify_login(self, name: str, secret: str) -> User | None:
         """The user when `secret` is theirs and the account is not disabled, else None."""
+        user = self.secret_owner(name, secret)
+        return user if user is not None and not user.disabled else None
+
+    def secret_owner(self, name: str, secret: str) -> User | None:
+        """The user when `secret` is theirs, disabled or not (the login page tells a disabled
+        student so, and only once the secret is right), else None; an unknown name costs
+        the same."""
         row = self.conn.execute("SELECT salt, hash FROM users WHERE name=?", (name,)).fetchone()
         if row is None:
             _hash(secret, b"0" * 16)  # same cost for unknown names
             return None
         if not hmac.compare_digest(_hash(secret, row[0]), row[1]):
             return None
-        user = self.user(name)
-        return user if user is not None and not user.disabled else None
+        return self.user(name)
 
     _USER_COLS = "name, admin, created_at, disabled"
 
@@ -631,6 +637,23 @@ class League:
             return 0.0
         return max(0.0, rows[-1][0] + QUOTA_WINDOW_S - now)
 
+    def quota_text(self, wait_s: float, now: float | None = None,
+                   user: str | None = None) -> str:
+        """Why an upload past the quota is refused, and when the next is allowed: in
+        `wait_s`, or never when the deadline (`user`'s own, with an extension) comes first
+        (uploads close then)."""
+        now = time.time() if now is None else now
+        cap = self.config.max_uploads_per_day
+        text = f"you have made {cap} uploads in the last 24 hours, the league's limit; "
+        deadline = (self.config.deadline_for(user) if user is not None
+                    else self.config.deadline_ts)
+        if deadline is not None and now + wait_s >= deadline:
+            whose = "your" if deadline != self.config.deadline_ts else "the"
+            return text + (f"uploads close at {whose} deadline ({format_time(deadline)}, "
+                           f"in {_duration(max(0.0, deadline - now))}) before another is "
+                           f"allowed: your last upload stays your version")
+        return text + f"the next is allowed in {_duration(wait_s)}"
+
     # uploads
     def submit(self, user: str, files: list[tuple[str, bytes]],
                kind: str | None = None, quota: bool = False,
@@ -695,16 +718,7 @@ class League:
             self.conn.execute("BEGIN IMMEDIATE")  # the quota's count and the insert: atomic
             wait = self.upload_wait_s(user) if quota else 0.0
             if wait > 0:
-                cap = self.config.max_uploads_per_day
-                deadline = self.config.deadline_for(user)
-                whose = "your" if deadline != self.config.deadline_ts else "the"
-                then = (f"the next is allowed in {_duration(wait)}"
-                        if deadline is None or time.time() + wait < deadline else
-                        f"uploads close at {whose} deadline ({format_time(deadline)}), before "
-                        f"the next would be allowed")
-                raise QuotaExceeded(
-                    f"you have made {cap} uploads in the last 24 hours, the league's limit; "
-                    f"{then}", wait)
+                raise QuotaExceeded(self.quota_text(wait, user=user), wait)
             if quota:
                 self._check_disk(user, size + tree_bytes(kind, files))
             (version,) = self.conn.execute(

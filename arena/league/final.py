@@ -53,6 +53,7 @@ from arena.league.final_length import (
     measured_games,
     wall_times_s,
 )
+from arena.league.standings import reference_names
 from arena.records import GameRecord
 from arena.referee import door
 from arena.referee.sandbox import check_mode
@@ -425,8 +426,9 @@ def final_player_specs(league: League) -> list[tuple[str, str]]:
     prefixed with "reference "), their SPECs with absolute paths."""
     players = [(user, _entry_spec(league, sid)) for user, sid in entries(league)]
     taken = {name for name, _ in players}
-    return players + [(ref if ref not in taken else f"reference {ref}", _absolute(ref))
-                      for ref in league.config.reference_bots]
+    short = reference_names(league.config.reference_bots)  # named as on the leaderboard (L1)
+    return players + [(short[ref] if short[ref] not in taken else f"reference {short[ref]}",
+                       _absolute(ref)) for ref in league.config.reference_bots]
 
 
 def with_broken(config: TournamentConfig) -> TournamentConfig:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from arena.league.db import League
 from arena.league.entries import PASSED, Status
 from arena.league.final import entries, final_players, final_results
-from arena.league.standings import _points, _reference_names, leaderboard
+from arena.league.standings import _points, leaderboard, reference_names
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
 
@@ -132,7 +132,7 @@ def final_standings_csv(league: League) -> str | None:
 
 def grades_csv(league: League) -> str:
     """One row per roster student (see the module docstring)."""
-    refs = _reference_names(league.config.reference_bots)
+    refs = reference_names(league.config.reference_bots)
     rated = {r.user: r for r in leaderboard(league) if r.kind == "entry"}
     final = {r.player: r for r in (final_standings(league) or [])}
     entry = dict(entries(league))

@@ -25,14 +25,22 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from arena.league.db import League
-from arena.league.entries import CURRENT, PASSED, EntryKey, is_submission, submission_key
+from arena.league.entries import (
+    CURRENT,
+    PASSED,
+    EntryKey,
+    is_submission,
+    submission_key,
+    submission_of,
+)
 from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
-__all__ = ["GameSummary", "ReferenceScore", "StandingRow", "cached_standings", "forget_snapshot",
-           "game_log", "game_record", "game_records", "game_sides", "games_of", "insert_game",
-           "leaderboard",
-           "record_game", "reference_name", "standings", "standings_csv"]
+__all__ = ["LEADERBOARD_COLUMNS", "GameSummary", "ReferenceScore", "StandingRow",
+           "cached_standings", "forget_snapshot", "game_log", "game_record", "game_records",
+           "game_sides", "games_of", "insert_game", "leaderboard", "leaderboard_cells",
+           "record_game", "reference_name", "reference_names", "side_name", "standings",
+           "standings_csv"]
 
 
 @dataclass(frozen=True)
@@ -91,10 +99,20 @@ def reference_name(spec: str) -> str:
     return last.rsplit(".", 1)[-1] or text
 
 
-def _reference_names(specs: tuple[str, ...]) -> dict[str, str]:
+def reference_names(specs: tuple[str, ...]) -> dict[str, str]:
     """SPEC -> short name; the whole SPEC where two reference bots share a short name."""
     short = [reference_name(s) for s in specs]
     return {s: n if short.count(n) == 1 else s for s, n in zip(specs, short, strict=True)}
+
+
+def side_name(league: League, side: str) -> str:
+    """A game's side as every page and table names it: "alice v2" for a submitted version, a
+    reference bot by the short name the leaderboard gives it (players.L1 -> L1)."""
+    sid = submission_of(side)
+    if sid is not None:
+        sub = league.submission(sid)
+        return f"{sub.user} v{sub.version}" if sub else side
+    return reference_names(league.config.reference_bots).get(side) or reference_name(side)
 
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
@@ -218,6 +236,27 @@ def leaderboard(league: League) -> list[StandingRow]:
     return rows
 
 
+#: the leaderboard's columns, as the web page and `cxarena league standings` show them
+LEADERBOARD_COLUMNS = ("rank", "user", "version", "elo", "95% interval", "games", "faults",
+                       "against the reference bots", "latest version")
+
+
+def leaderboard_cells(row: StandingRow) -> tuple[str, ...]:
+    """One `leaderboard` row as the text of its `LEADERBOARD_COLUMNS` (a reference bot:
+    no rank, marked "reference" or "reference · anchor", the anchor's interval "fixed")."""
+    elo = f"{row.elo:.0f}"
+    interval = f"{row.elo_low:.0f} .. {row.elo_high:.0f}"
+    if row.kind != "entry":
+        mark = "reference · anchor" if row.anchor else "reference"
+        return ("", f"{row.user} ({mark})", "", elo, "fixed" if row.anchor else interval,
+                str(row.games), str(row.faults), "", "")
+    versus = " · ".join(f"{v.bot} {v}" for v in row.vs_reference if v.games) or "–"
+    latest = (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(row.latest_version_at))
+              if row.latest_version_at else "")
+    return (str(row.rank), row.user, f"v{row.version}", elo, interval, str(row.games),
+            str(row.faults), versus, latest)
+
+
 def forget_snapshot(league: League) -> None:
     """Drop the frozen leaderboard, to be made again (by the same rule) at its next read."""
     with league.conn:
@@ -254,7 +293,7 @@ def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
     """The leaderboard now (`cut` None), or as it stood at the cut."""
     cfg = league.config
     refs = cfg.reference_bots
-    names = _reference_names(refs)
+    names = reference_names(refs)
     latest = _rated_versions(league, cut)
     entries: dict[str, str] = {submission_key(sid): user
                                for user, (sid, _, _) in latest.items()}
@@ -339,7 +378,7 @@ def standings_csv(league: League) -> str:
     """The leaderboard as CSV: one row per ranked entry and per reference bot (an empty rank;
     `kind` says entry, reference or anchor), with each entry's points and games against each
     reference bot (vs_<bot>_points, vs_<bot>_games)."""
-    refs = _reference_names(league.config.reference_bots)
+    refs = reference_names(league.config.reference_bots)
     buf = io.StringIO()
     writer = csv.writer(buf)
     writer.writerow(["rank", "user", "submission_id", "version", "elo", "elo_low",

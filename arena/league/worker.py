@@ -58,7 +58,7 @@ from arena.league.checks import spec_in, write_files
 from arena.league.db import League, LeagueError
 from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
-from arena.league.standings import cached_standings, insert_game
+from arena.league.standings import cached_standings, insert_game, side_name
 from arena.limits import make_limits
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
@@ -86,7 +86,7 @@ class Side:
     another machine can play it) or a reference bot (its SPEC)."""
 
     key: str  # the entry (`arena.league.entries`): a version's or a reference bot's SPEC
-    label: str  # "ann v2", or the SPEC
+    label: str  # "ann v2", or a reference bot's short name (L1)
     kind: str = ""  # the submission's kind; "" for a reference bot
     filename: str = ""
     fingerprint: str = ""
@@ -240,8 +240,8 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
 
 def _side(lg: League, key: str) -> Side:
     sid = submission_of(key)
-    if sid is None:
-        return Side(key, key)
+    if sid is None:  # a reference bot, named as on the leaderboard (players.L1 -> L1)
+        return Side(key, side_name(lg, key))
     sub = lg.submission(sid)
     if sub is None:
         raise LeagueError(f"no submission {sid}")

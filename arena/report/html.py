@@ -375,7 +375,8 @@ def _times_table(times: dict[str, np.ndarray], limit_ms: float | None) -> str:
             + "</tbody></table>")
 
 
-def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
+def _run_info_html(data: ReportData, payload: dict[str, Any], paths: bool = True) -> str:
+    """The run's facts (`paths`: with the config's path on this machine)."""
     m = data.meta
     stored = len(data.games)
     sched = data.scheduled
@@ -405,7 +406,7 @@ def _run_info_html(data: ReportData, payload: dict[str, Any]) -> str:
         items.append(("bot processes", "a fresh process for every game" if fp["fresh_process"]
                       else "reused between games"))
     for k in ("rounds", "seed", "path", "version"):
-        if m.get(k) is not None:
+        if m.get(k) is not None and (k != "path" or paths):
             items.append((k if k != "path" else "config", str(m[k])))
     faults = len(payload["faults"])
     items.append(("faults", f"{faults} (timeouts, illegal moves, crashes)"))
@@ -471,7 +472,8 @@ def _analysis_html(data: ReportData) -> str:
 
 def render_html(data: ReportData, bot_text: bool = True) -> str:
     """The page for `data` (see the module docstring); `bot_text=False` leaves out what the
-    bots wrote (fault details, stderr), for readers who are not the bots' authors."""
+    bots wrote (fault details, stderr), for readers who are not the bots' authors, and the
+    paths of the machine it ran on (the config's, the results folder's: its name only)."""
     payload, times = _payload(data, bot_text)
     st = data.standings
     limit_ms = payload["timeout_ms"]
@@ -484,10 +486,11 @@ def render_html(data: ReportData, bot_text: bool = True) -> str:
     return page.substitute(
         title=_e(f"cxarena report: {data.name}"),
         name=_e(data.name),
+        # a report for everyone (bot_text False) names no path of the machine it ran on
         generated=_e(f"generated {generated} by cxarena {__version__} from "
-                     f"{data.results_dir}"),
+                     f"{data.results_dir if bot_text else data.results_dir.name}"),
         css=static_text("report.css"),
-        run_info=_run_info_html(data, payload),
+        run_info=_run_info_html(data, payload, paths=bot_text),
         player_info=_player_info_html(payload),
         standings=_standings_html(data),
         elo_svg=elo,

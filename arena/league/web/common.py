@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from arena.league import League, User
 from arena.league.config import LeagueConfig
 from arena.league.db import time_left
-from arena.league.entries import submission_of
+from arena.league.standings import side_name
 from arena.league.web import security
 
 __all__ = ["SESSION_KEY", "Site", "admin_only", "csv_file", "current_user",
@@ -46,10 +46,8 @@ def when(t: float | None) -> str:
 
 def side_label(league: League, side: str) -> str:
     """A game's side as the pages name it: 'alice v2' for a submitted version, a reference
-    bot's SPEC as it is."""
-    sid = submission_of(side)
-    sub = league.submission(sid) if sid is not None else None
-    return f"{sub.user} v{sub.version}" if sub else side
+    bot by its short name, as on the leaderboard (`arena.league.standings.side_name`)."""
+    return side_name(league, side)
 
 
 def _templates() -> Environment:

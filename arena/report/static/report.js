@@ -326,6 +326,9 @@
   });
   F.text.addEventListener("input", applyFilters);
   $("f-clear").addEventListener("click", function () { setFilters({}); });
+  // the filters apply as they change; Enter in the text field must not reload the page (a
+  // listener, not an inline onsubmit: the league app's CSP allows no inline handler)
+  $("filters").addEventListener("submit", function (ev) { ev.preventDefault(); });
 
   document.addEventListener("click", function (ev) {
     var a = ev.target.closest ? ev.target.closest("a.games-link") : null;

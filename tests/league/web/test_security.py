@@ -195,7 +195,7 @@ def test_disabled_user_is_logged_out_and_cannot_log_in_or_upload(league: Fixture
     form = csrf_of(c.get("/login").text)
     r = c.post("/login", data={"name": "alice", "secret": league.secrets["alice"],
                                "csrf": form})
-    assert r.status_code == 401
+    assert r.status_code == 403 and "account is disabled" in r.text  # the secret was right
     lg = League.open(league.dir)
     with pytest.raises(ValueError, match="disabled"):
         lg.submit("alice", [("bot.py", L0.read_bytes())])

@@ -81,8 +81,9 @@ def _own_analysis(lg: League, gid: int, record: GameRecord, sides: tuple[EntryKe
                   ) -> tuple[dict[str, Any] | None, str | None]:
     """For a viewer who wrote a side of the game (or an admin): the cached analysis into the
     viewer's game object, and the first blunder of the viewer's side (the side that lost when
-    the viewer has both); ("pending") when a student lost it on a covered board and the
-    workers have not analysed it yet; (None, None) when there is none to come."""
+    the viewer has both; none when the viewer's side won); ("pending") when a student lost it
+    on a covered board and the workers have not analysed it yet; (None, None) when there is
+    none to come."""
     analysis = cached_analysis(lg, gid)
     if analysis is None or analysis.moves != tuple(record.moves):
         lost = losing_students(sides, record.winner)
@@ -93,6 +94,8 @@ def _own_analysis(lg: League, gid: int, record: GameRecord, sides: tuple[EntryKe
     mine = [p for p in (1, 2) if sides[p - 1] in own]
     loser = 3 - record.winner if record.winner in (1, 2) else None
     player = loser if loser in mine else mine[0]
+    if record.winner == player:  # the viewer's side won: no "first blunder" to show
+        return None, "ready"
     first = first_blunder(analysis, player)
     sid = submission_of(sides[player - 1])
     sub = lg.submission(sid) if sid is not None else None
@@ -129,6 +132,8 @@ async def game(request: Request) -> Response:
         # the faulting bot's own words (its exception text): its author and admins only
         game = viewer_game(record, gid, own_words=me.admin or side in own
                            or not is_submission(side))
+        if len(labels) == 2:  # the sides as every page names them (a stored record may
+            game["players"] = labels  # name a reference bot by its SPEC)
     blunder, analysis_state = None, None
     if game is not None and record is not None and sides is not None and own:
         blunder, analysis_state = await db(

@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.league import League, Submission, UploadError
+from arena.league.checks import student_text, tree_of
 from arena.league.db import (
     DiskFull,
     DiskQuotaExceeded,
@@ -126,8 +127,10 @@ async def own_submission(request: Request) -> Submission:
     return sub
 
 
-def _status(lg: League, sub: Submission) -> dict[str, Any]:
-    """A version's check, games and result against the previous version, as JSON values."""
+def _status(lg: League, sub: Submission, admin: bool = False) -> dict[str, Any]:
+    """A version's check, games and result against the previous version, as JSON values. A
+    student reads the check's text with paths relative to their upload and only their own
+    traceback frames (`student_text`); an admin reads it as stored."""
     games = []
     for summary in games_of(lg, sub.id):
         g = asdict(summary)
@@ -135,15 +138,21 @@ def _status(lg: League, sub: Submission) -> dict[str, Any]:
         g["opponent_label"] = side_label(lg, summary.opponent)
         games.append(g)
     fresh = lg.submission(sub.id) or sub
-    return {"id": fresh.id, "status": fresh.status, "check_summary": fresh.check_summary,
-            "check_stderr": fresh.check_stderr, "games": games,
+    check, stderr = fresh.check_summary, fresh.check_stderr
+    if not admin:
+        folder = tree_of(lg.dir, fresh.id, fresh.fingerprint)
+        check, stderr = student_text(check, folder), student_text(stderr, folder)
+    return {"id": fresh.id, "status": fresh.status, "check_summary": check,
+            "check_stderr": stderr, "games": games,
             "versus": versus_previous(lg, sub.id)}
 
 
 @logged_in
 async def submission(request: Request) -> Response:
     sub = await own_submission(request)
-    status, entry = await db(request, lambda lg: (_status(lg, sub), entry_view(lg, sub.user)))
+    admin = request.state.user.admin
+    status, entry = await db(request, lambda lg: (_status(lg, sub, admin),
+                                                  entry_view(lg, sub.user)))
     return page(request, "submission.html", sub=sub, st=status, entry=entry,
                 own=sub.user == request.state.user.name, passed=[str(s) for s in PASSED])
 
@@ -172,7 +181,8 @@ async def choose(request: Request) -> Response:
 @logged_in
 async def submission_status(request: Request) -> Response:
     sub = await own_submission(request)
-    return JSONResponse(await db(request, lambda lg: _status(lg, sub)))
+    admin = request.state.user.admin
+    return JSONResponse(await db(request, lambda lg: _status(lg, sub, admin)))
 
 
 @logged_in

@@ -1,9 +1,18 @@
-"""The admin pages (users, sessions, versions, queue, workers, disk, the final, the audit log)
-and their acts, each kept in the audit log; the teacher's CSV downloads; and the final's report
-(for students without the bots' own words). A version's disable/enable: `routes.submissions`."""
+"""The admin pages and their acts, each kept in the audit log; the teacher's CSV downloads; and
+the final's report (for students without the bots' own words). A version's disable/enable:
+`routes.submissions`.
+
+``/admin``: the leaderboard's freeze, the final, the queue, the workers' health, the disk, the
+roster (one compact row per student: the grade row of grades.csv with the latest check and the
+leaderboard's rank; ``?q=`` filters it by name, and admin.js filters it as one types), the
+newest uploads and the audit log. ``/admin/user/NAME``: one account, its live sessions, its
+versions and the buttons that act on them (reset the secret, end sessions, disable/enable).
+"""
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 import sqlite3
 from dataclasses import asdict
@@ -19,17 +28,25 @@ from starlette.routing import Route
 from arena.errors import UsageError
 from arena.league import League, LeagueError
 from arena.league.disk import disk_text, league_disk_use
+from arena.league.entries import Status
 from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
+from arena.league.standings import leaderboard
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
 from arena.league.worker import queue_state, worker_health
 from arena.report.html import write_report
 
-__all__ = ["admin_page", "audit", "public_report", "routes"]
+__all__ = ["admin_page", "audit", "public_report", "roster", "routes"]
 
 #: the final's report as students see it (no bot's own words), beside report.html
 PUBLIC_REPORT_HTML = "report-public.html"
+#: the longest roster search (``?q=``) taken; the rest is dropped
+MAX_QUERY = 100
+#: the newest uploads the admin page lists (a student's page lists all of theirs)
+NEWEST_UPLOADS = 20
+#: the longest check summary the roster shows (its version's page shows all of it)
+MAX_SUMMARY = 120
 
 
 def _lines(queue: dict[str, Any]) -> dict[str, Any]:
@@ -66,32 +83,113 @@ def _disk(lg: League) -> str:
             f"takes {used}")
 
 
-def _view(lg: League, state: Site) -> dict[str, Any]:
+def _short(text: str, limit: int = MAX_SUMMARY) -> str:
+    """`text` on one line, at most `limit` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def roster(lg: League, query: str = "") -> list[dict[str, Any]]:
+    """One row per roster student whose name holds `query` (any case): the grade row of
+    grades.csv (`grades_csv`: versions submitted and passed, entry, score against each
+    reference bot, rating with its interval, faults, disabled) with the student's rank on the
+    leaderboard, their latest version's check and how many live sessions they have."""
+    query = query.strip().lower()
+    ranks = {r.user: r.rank for r in leaderboard(lg) if r.kind == "entry"}
+    latest: dict[str, Any] = {}
+    for version in lg.submissions():  # by id: the last one is the newest
+        latest[version.user] = version
+    sessions: dict[str, int] = {}
+    for session in lg.sessions():
+        sessions[session.user] = sessions.get(session.user, 0) + 1
+    reader = csv.DictReader(io.StringIO(grades_csv(lg)))
+    refs = [f[3:-7] for f in reader.fieldnames or () if f.startswith("vs_")
+            and f.endswith("_points")]
+    rows = []
+    for g in reader:
+        name = g["user"]
+        if query and query not in name.lower():
+            continue
+        sub = latest.get(name)
+        vs = []
+        for ref in refs:
+            points, games = g[f"vs_{ref}_points"], g[f"vs_{ref}_games"]
+            won = bool(games) and float(points or 0) > int(games) / 2
+            vs.append({"bot": ref, "points": points, "games": games, "beats": won})
+        rows.append({
+            "name": name, "disabled": g["disabled"] == "yes",
+            "submitted": int(g["submitted"]), "passed": int(g["passed"]),
+            "latest": None if sub is None else {
+                "id": sub.id, "version": sub.version, "status": str(sub.status),
+                "summary": _short(sub.check_summary) if sub.status is Status.FAILED else ""},
+            "entry_version": g["entry_version"], "entry_id": g["entry_submission_id"],
+            "vs": vs, "elo": g["elo"], "elo_low": g["elo_low"], "elo_high": g["elo_high"],
+            "games": g["rated_games"], "faults": int(g["faults"] or 0),
+            "rank": ranks.get(name), "final_rank": g["final_rank"],
+            "sessions": sessions.get(name, 0)})
+    return rows
+
+
+def _view(lg: League, state: Site, query: str) -> dict[str, Any]:
     """Everything the admin page shows."""
     final = asdict(final_status(lg))
     if final["state"] == "running":  # how far, by cost, and the time left
         final["text"] = final["text"].rstrip(".") + final_time_left(lg) + "."
-    sessions: dict[str, list[Any]] = {}
-    for session in lg.sessions():
-        sessions.setdefault(session.user, []).append(session)
     plan = None
     if final["state"] == "not started":
         try:
             plan = _final_plan(lg, state)
         except (LeagueError, ValueError, UsageError) as exc:
             plan = f"The final round robin cannot be planned yet: {exc}"
-    return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
+    users = lg.users()
+    rows = roster(lg, query)
+    return {"admins": [u for u in users if u.admin],
+            "students": sum(not u.admin for u in users), "roster": rows,
+            "refs": [v["bot"] for v in rows[0]["vs"]] if rows else [],
+            "q": query, "subs": list(reversed(lg.submissions()))[:NEWEST_UPLOADS],
             "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
             "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
-            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+            "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+
+
+def _query(request: Request) -> str:
+    """The roster search of the request (``?q=``), bounded."""
+    return request.query_params.get("q", "")[:MAX_QUERY]
 
 
 async def admin_page(request: Request, **extra: Any) -> Response:
     """The admin page, with the notice (a new secret, an undo) of the act just done."""
     state = site(request)
-    view = await db(request, lambda lg: _view(lg, state))
+    query = _query(request)
+    view = await db(request, lambda lg: _view(lg, state, query))
     return page(request, "admin.html", notice=extra.get("notice"),
                 new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+
+async def user_page(request: Request, name: str, **extra: Any) -> Response:
+    """One account's page: its state, live sessions and versions, and the buttons that act
+    on them; with the notice (a new secret, an undo) of the act just done. 404 for no such
+    user."""
+    def build(lg: League) -> dict[str, Any] | None:
+        account = lg.user(name)
+        if account is None:
+            return None
+        return {"account": account,
+                "sessions": [s for s in lg.sessions() if s.user == name],
+                "subs": list(reversed(lg.submissions(name))),
+                "row": next((r for r in roster(lg, name) if r["name"] == name), None)}
+
+    view = await db(request, build)
+    if view is None:
+        raise HTTPException(404, "No such user.")
+    return page(request, "admin_user.html", notice=extra.get("notice"),
+                new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+
+@admin_only
+async def admin_user_page(request: Request) -> Response:
+    """``/admin/user/NAME``."""
+    return await user_page(request, str(request.path_params["name"])[:100])
 
 
 async def audit(request: Request, action: str, target: str, detail: str) -> None:
@@ -109,8 +207,8 @@ async def admin_reset(request: Request) -> Response:
     except LeagueError as exc:
         raise HTTPException(404, str(exc)) from exc
     await audit(request, "reset secret", name, "a new secret; their sessions ended")
-    return await admin_page(request, notice=f"New secret for {name} (shown once):",
-                            new_secret=secret)
+    return await user_page(request, name, notice=f"New secret for {name} (shown once):",
+                           new_secret=secret)
 
 
 @admin_only
@@ -150,7 +248,7 @@ async def admin_user(request: Request) -> Response:
                           "end-sessions": "end sessions"}[action], name, notice)
     undo = ({"action": "/admin/user", "fields": {"user": name, "action": "enable"},
              "label": f"Undo: enable {name} again"} if action == "disable" else None)
-    return await admin_page(request, notice=notice, undo=undo)
+    return await user_page(request, name, notice=notice, undo=undo)
 
 
 @admin_only
@@ -267,6 +365,7 @@ routes = [
     Route("/admin", admin_only(admin_page)),
     Route("/admin/reset-secret", admin_reset, methods=["POST"]),
     Route("/admin/user", admin_user, methods=["POST"]),
+    Route("/admin/user/{name}", admin_user_page),
     Route("/admin/freeze", admin_freeze, methods=["POST"]),
     Route("/admin/final", admin_final, methods=["POST"]),
     Route("/admin/similarity", admin_similarity),

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 from arena.league import League
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
+from tests.helpers import browser, log_in  # noqa: F401 (the fixture)
 from tests.league.web.conftest import csrf_of
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -151,3 +152,52 @@ def test_sessions_and_buttons_are_on_the_students_page_for_admins_only(
     assert "No live session." in t.get("/admin/user/s03").text
     # a failed check's hostile words on that student's page too, as text
     assert HOSTILE not in t.get("/admin/user/s40").text
+
+
+def test_the_roster_search_and_sort_in_the_browser(
+        roster_league, browser) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """admin.js under the app's CSP: typing filters the rows, a heading sorts them, and a
+    confirm() is asked once."""
+    from tests.league.web.server_proc import start_server
+
+    d, secrets = roster_league
+    lg = League.open(d)
+    lg.freeze()  # no rating games meanwhile
+    lg.conn.close()
+    server = start_server(d)
+    try:
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))  # a script's error
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
+                if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+        log_in(page, server.url, "teacher", secrets["teacher"])
+        page.wait_for_selector("h1:text('Leaderboard')")
+        page.goto(server.url + "/admin")
+        visible = "#roster tbody tr[data-name]:visible"
+        assert page.locator(visible).count() == STUDENTS
+        page.fill("#roster-search", "S1")
+        assert page.locator(visible).count() == 10  # s10..s19, as one types
+        page.fill("#roster-search", "")
+        assert page.locator(visible).count() == STUDENTS
+        page.click("#roster th:text('Rank')")
+        first = page.locator("#roster tbody tr").first.get_attribute("data-name")
+        assert first == "s01", first  # rank 1
+        page.click("#roster th:text('Rank')")
+        assert page.locator("#roster tbody tr").first.get_attribute("data-name") != "s01"
+        page.goto(server.url + "/admin/user/s09")
+        asked: list[str] = []
+
+        def dismiss(dialog) -> None:  # type: ignore[no-untyped-def]
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", dismiss)
+        page.click("#reset-secret")
+        page.wait_for_timeout(500)
+        assert len(asked) == 1 and "new secret" in asked[0]  # once, and nothing was done
+        assert "New secret" not in (page.text_content("body") or "")
+        assert not errors, errors
+        page.close()
+    finally:
+        server.stop()

@@ -93,15 +93,12 @@ def roster(lg: League, query: str = "") -> list[dict[str, Any]]:
     """One row per roster student whose name holds `query` (any case): the grade row of
     grades.csv (`grades_csv`: versions submitted and passed, entry, score against each
     reference bot, rating with its interval, faults, disabled) with the student's rank on the
-    leaderboard, their latest version's check and how many live sessions they have."""
+    leaderboard and their latest version's check."""
     query = query.strip().lower()
     ranks = {r.user: r.rank for r in leaderboard(lg) if r.kind == "entry"}
     latest: dict[str, Any] = {}
     for version in lg.submissions():  # by id: the last one is the newest
         latest[version.user] = version
-    sessions: dict[str, int] = {}
-    for session in lg.sessions():
-        sessions[session.user] = sessions.get(session.user, 0) + 1
     reader = csv.DictReader(io.StringIO(grades_csv(lg)))
     refs = [f[3:-7] for f in reader.fieldnames or () if f.startswith("vs_")
             and f.endswith("_points")]
@@ -125,31 +122,36 @@ def roster(lg: League, query: str = "") -> list[dict[str, Any]]:
             "entry_version": g["entry_version"], "entry_id": g["entry_submission_id"],
             "vs": vs, "elo": g["elo"], "elo_low": g["elo_low"], "elo_high": g["elo_high"],
             "games": g["rated_games"], "faults": int(g["faults"] or 0),
-            "rank": ranks.get(name), "final_rank": g["final_rank"],
-            "sessions": sessions.get(name, 0)})
+            "rank": ranks.get(name), "final_rank": g["final_rank"]})
     return rows
 
 
-def _view(lg: League, state: Site, query: str) -> dict[str, Any]:
+def _view(lg: League, state: Site) -> dict[str, Any]:
     """Everything the admin page shows."""
     final = asdict(final_status(lg))
     if final["state"] == "running":  # how far, by cost, and the time left
         final["text"] = final["text"].rstrip(".") + final_time_left(lg) + "."
+    sessions: dict[str, list[Any]] = {}
+    for session in lg.sessions():
+        sessions.setdefault(session.user, []).append(session)
     plan = None
     if final["state"] == "not started":
         try:
             plan = _final_plan(lg, state)
         except (LeagueError, ValueError, UsageError) as exc:
             plan = f"The final round robin cannot be planned yet: {exc}"
-    users = lg.users()
-    rows = roster(lg, query)
-    return {"admins": [u for u in users if u.admin],
-            "students": sum(not u.admin for u in users), "roster": rows,
-            "refs": [v["bot"] for v in rows[0]["vs"]] if rows else [],
-            "q": query, "subs": list(reversed(lg.submissions()))[:NEWEST_UPLOADS],
+    return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
             "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
             "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
-            "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+
+
+def _roster_view(lg: League, query: str) -> dict[str, Any]:
+    """The admin page's roster (`roster`, filtered by `query`) and the newest uploads."""
+    rows = roster(lg, query)
+    return {"roster": rows, "q": query,
+            "refs": [v["bot"] for v in rows[0]["vs"]] if rows else [],
+            "subs": list(reversed(lg.submissions()))[:NEWEST_UPLOADS]}
 
 
 def _query(request: Request) -> str:
@@ -161,7 +163,7 @@ async def admin_page(request: Request, **extra: Any) -> Response:
     """The admin page, with the notice (a new secret, an undo) of the act just done."""
     state = site(request)
     query = _query(request)
-    view = await db(request, lambda lg: _view(lg, state, query))
+    view = await db(request, lambda lg: {**_view(lg, state), **_roster_view(lg, query)})
     return page(request, "admin.html", notice=extra.get("notice"),
                 new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
 

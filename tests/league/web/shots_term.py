@@ -145,7 +145,8 @@ def main(out: Path) -> None:
                          f"bots/{path.name}", show=name in ("ann", "dan"))
     term.note("(and so on for the others)")
     server = start_server(d)
-    term.note(f"$ cxarena league serve class-league --workers 1\n{''.join(server.output)}")
+    term.note(f"$ cxarena league serve class-league --port 0   # a free port\n"
+              f"{''.join(server.output)}")
     try:
         _wait("the checks and the first pairs", lambda: _checked_and_played(d, 4))
         with sync_playwright() as p:

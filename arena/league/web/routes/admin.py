@@ -83,6 +83,26 @@ def _disk(lg: League) -> str:
             f"takes {used}")
 
 
+def _view(lg: League, state: Site) -> dict[str, Any]:
+    """Everything the admin page shows."""
+    final = asdict(final_status(lg))
+    if final["state"] == "running":  # how far, by cost, and the time left
+        final["text"] = final["text"].rstrip(".") + final_time_left(lg) + "."
+    sessions: dict[str, list[Any]] = {}
+    for session in lg.sessions():
+        sessions.setdefault(session.user, []).append(session)
+    plan = None
+    if final["state"] == "not started":
+        try:
+            plan = _final_plan(lg, state)
+        except (LeagueError, ValueError, UsageError) as exc:
+            plan = f"The final round robin cannot be planned yet: {exc}"
+    return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
+            "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
+            "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
+            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK}
+
+
 def _short(text: str, limit: int = MAX_SUMMARY) -> str:
     """`text` on one line, at most `limit` characters."""
     text = " ".join(text.split())
@@ -124,26 +144,6 @@ def roster(lg: League, query: str = "") -> list[dict[str, Any]]:
             "games": g["rated_games"], "faults": int(g["faults"] or 0),
             "rank": ranks.get(name), "final_rank": g["final_rank"]})
     return rows
-
-
-def _view(lg: League, state: Site) -> dict[str, Any]:
-    """Everything the admin page shows."""
-    final = asdict(final_status(lg))
-    if final["state"] == "running":  # how far, by cost, and the time left
-        final["text"] = final["text"].rstrip(".") + final_time_left(lg) + "."
-    sessions: dict[str, list[Any]] = {}
-    for session in lg.sessions():
-        sessions.setdefault(session.user, []).append(session)
-    plan = None
-    if final["state"] == "not started":
-        try:
-            plan = _final_plan(lg, state)
-        except (LeagueError, ValueError, UsageError) as exc:
-            plan = f"The final round robin cannot be planned yet: {exc}"
-    return {"users": lg.users(), "subs": list(reversed(lg.submissions())),
-            "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
-            "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_plan": plan,
-            "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK}
 
 
 def _roster_view(lg: League, query: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ killed for real (SIGKILL) while it plays."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import html
 import logging
 import os
@@ -22,6 +23,7 @@ from arena.league import League
 from arena.league.feed import LeagueGames, LeagueSource, _Health, death_cause
 from arena.league.web.app import create_app
 from arena.league.worker import league_settings, worker_health
+from arena.referee.referee import MatchSettings
 from tests.league.web.conftest import csrf_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,15 +36,18 @@ ERROR = "cannot start the sandbox: bwrap: No permissions to create new namespace
 
 
 @contextlib.contextmanager
-def hanging_runner(settings: object) -> Iterator[object]:
-    """A game runner that logs an error, then the overload warning, says it is ready (a file
-    named by ``HEALTH_MARK``) and hangs until it is killed."""
+def hanging_runner(settings: MatchSettings) -> Iterator[object]:
+    """A game runner that logs an error, then the overload warning, says it is ready (its pid
+    in ``ready`` in the worker's log folder: the workers come from a fork server that may
+    predate the test, so not through the environment) and hangs until it is killed."""
     log = logging.getLogger("arena.referee.referee")
 
     def play(game: object) -> object:
         log.error("worker game=%s: %s", getattr(game, "game_id", "?"), ERROR)
         log.warning("%s", OVERLOAD)
-        Path(os.environ["HEALTH_MARK"]).write_text(str(os.getpid()))
+        folder = Path(str(settings.log_dir))
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "ready").write_text(str(os.getpid()))
         time.sleep(600)
         raise AssertionError("not killed")
 
@@ -56,8 +61,7 @@ def test_death_cause_words() -> None:
         "worker process died (exit code -9, SIGKILL); its last logged error: boom")
 
 
-def test_a_worker_killed_for_real_shows_the_signal_and_its_last_error(
-        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_worker_killed_for_real_shows_the_signal_and_its_last_error(tmp_path: Path) -> None:
     cfg = tmp_path / "league.yaml"
     cfg.write_text("boards: [[4, 4, 3]]\ntimeout_s: 0.5\nreference_bots: [L0]\n"
                    "isolation: false\nopening_plies: 0\n")
@@ -69,12 +73,12 @@ def test_a_worker_killed_for_real_shows_the_signal_and_its_last_error(
     with lg.conn:
         lg.conn.execute("UPDATE submissions SET status='rating'")
     lg.conn.close()
-    mark = tmp_path / "ready"
-    monkeypatch.setenv("HEALTH_MARK", str(mark))  # the forkserver's workers inherit it
+    logs = tmp_path / "logs"
+    mark = logs / "worker-0" / "ready"  # `MatchSettings.for_worker`'s folder of worker 0
     shown: list[str] = []
     health = _Health(d, 1, shown.append)
-    executor = LocalExecutor(league_settings(0.5, False, False), 1, runner=hanging_runner,
-                             on_death=health.died)
+    settings = dataclasses.replace(league_settings(0.5, False, False), log_dir=str(logs))
+    executor = LocalExecutor(settings, 1, runner=hanging_runner, on_death=health.died)
     workers = LeagueGames(d, lambda: executor, LeagueSource(d, None, announce=shown.append),
                           health, None)
     try:

@@ -22,7 +22,7 @@ claimed when the league is frozen; a bot's fault is the game's result (the refer
 
 The analysis of the games a student lost (`arena.league.analysis`) runs after a pair is stored,
 in a process of its own (`_Analyses`), never in the executor's thread nor in the web server's
-interpreter; a failure is logged.
+interpreter; a failure is logged. It ends with the server, also with one that was killed.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import queue
 import re
 import signal
 import sys
@@ -96,12 +97,30 @@ class _Pair:
     records: dict[str, GameRecord | None] = field(default_factory=dict)
 
 
+#: how often the analysis process, waiting for games, looks whether the server still runs
+PARENT_CHECK_S = 1.0
+
+
+def _next_ids(todo: Any) -> list[int] | None:
+    """The next pair's game ids, or None: the server said stop, or it died (a fork server's
+    child outlives its requester, and it keeps that fork server alive: nothing else ends it
+    when the server was killed)."""
+    server = multiprocessing.parent_process()
+    while True:
+        try:
+            return todo.get(timeout=PARENT_CHECK_S)
+        except queue.Empty:
+            if server is not None and not server.is_alive():
+                return None
+
+
 def _analysis_main(directory: str, factory: OracleFactory, todo: Any) -> None:
-    """The analysis process: analyse each pair's games as their ids come, until None."""
+    """The analysis process: analyse each pair's games as their ids come, until None (or
+    until the server is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides
-    die_with_parent(os.getppid(), signal.SIGTERM)  # the fork server, which ends with it
+    die_with_parent(os.getppid(), signal.SIGTERM)  # the fork server, when it ends first
     analyser = Analyser(factory)
-    while (ids := todo.get()) is not None:
+    while (ids := _next_ids(todo)) is not None:
         try:
             lg = League.open(Path(directory))
             try:

@@ -197,7 +197,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
 
     from arena.commands.tournament import run_and_report
     from arena.league import LeagueError
-    from arena.league.final import FINAL_NAME, final_config, plan_final, with_broken
+    from arena.league.final import FINAL_NAME, final_config, note_run, plan_final, with_broken
 
     if args.measure and not args.dry_run:
         raise LeagueError("--measure goes with --dry-run (it measures, then prints the plan)")
@@ -215,6 +215,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
         return 0
     config = final_config(league)  # a resumed final: the same entries
     results = args.results or args.dir / "results" / FINAL_NAME
+    note_run(league, results)  # the admin page and the grades read this run
     print(f"final round robin: {len(config.players)} players -> {results}", flush=True)
     config = dataclasses.replace(with_broken(config), workers=args.workers or config.workers,
                                  scheduler=args.scheduler)

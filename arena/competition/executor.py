@@ -413,7 +413,7 @@ class LocalExecutor(Executor):
                 error: str) -> None:
         """A worker is dead: free its index (a new worker starts there when a game comes,
         after a backoff while the workers there keep dying soon after their start) and tell
-        `on_death`."""
+        `on_death` how it ended ("worker process died (exit code -9, SIGKILL)")."""
         w.proc.join()
         w.conn.close()
         pool[w.index] = None
@@ -425,8 +425,12 @@ class LocalExecutor(Executor):
             slot.not_before_s = now_s + min(BACKOFF_MAX_S, 2.0 ** (slot.failures - 1))
         slot.failures += 1
         if self.on_death is not None:
+            cause = error.splitlines()[0] if error else ""
+            if not cause.startswith("worker process died"):  # its game had ended: say how it did
+                cause = (f"worker process died ({_exit_words(w.proc.exitcode)})"
+                         + (f" after a harness error: {cause}" if cause else ""))
             try:
-                self.on_death(w.index, error.splitlines()[0] if error else "worker died")
+                self.on_death(w.index, cause)
             except Exception:
                 log.exception("worker=%d event=death-hook-failed", w.index)
 

@@ -10,7 +10,10 @@ lease so that the pair is played again.
 `start_workers` runs `LocalExecutor` (or, with a scheduler, `DaskExecutor`) on that source in
 one thread of the server: the executor starts, supervises and replaces the worker processes
 (a dead worker's game is tried once more). Each death is announced and kept in
-``DIR/workers.json`` for the admin page (`worker_health`), through the executor's `on_death`.
+``DIR/workers.json`` for the admin page (`worker_health`), through the executor's `on_death`,
+with its real cause: how the process ended (its exit code, or the signal that killed it) and
+the last error its log relayed since its index last died (`_WorkerErrors`: errors only, never a
+warning such as the referee's note that the machine was overloaded).
 
 The guarantees of `arena.league.worker` hold: a pair is stored only while its lease exists and
 in one transaction with the lease's deletion (never lost, never stored twice); a killed
@@ -19,7 +22,7 @@ claimed when the league is frozen; a bot's fault is the game's result (the refer
 
 The analysis of the games a student lost (`arena.league.analysis`) runs after a pair is stored,
 in a process of its own (`_Analyses`), never in the executor's thread nor in the web server's
-interpreter; a failure is logged.
+interpreter; a failure is logged. It ends with the server, also with one that was killed.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import queue
+import re
 import signal
 import sys
 import threading
@@ -92,12 +97,30 @@ class _Pair:
     records: dict[str, GameRecord | None] = field(default_factory=dict)
 
 
+#: how often the analysis process, waiting for games, looks whether the server still runs
+PARENT_CHECK_S = 1.0
+
+
+def _next_ids(todo: Any) -> list[int] | None:
+    """The next pair's game ids, or None: the server said stop, or it died (a fork server's
+    child outlives its requester, and it keeps that fork server alive: nothing else ends it
+    when the server was killed)."""
+    server = multiprocessing.parent_process()
+    while True:
+        try:
+            return todo.get(timeout=PARENT_CHECK_S)
+        except queue.Empty:
+            if server is not None and not server.is_alive():
+                return None
+
+
 def _analysis_main(directory: str, factory: OracleFactory, todo: Any) -> None:
-    """The analysis process: analyse each pair's games as their ids come, until None."""
+    """The analysis process: analyse each pair's games as their ids come, until None (or
+    until the server is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides
-    die_with_parent(os.getppid(), signal.SIGTERM)  # the fork server, which ends with it
+    die_with_parent(os.getppid(), signal.SIGTERM)  # the fork server, when it ends first
     analyser = Analyser(factory)
-    while (ids := todo.get()) is not None:
+    while (ids := _next_ids(todo)) is not None:
         try:
             lg = League.open(Path(directory))
             try:
@@ -300,9 +323,53 @@ class LeagueSource:
         release_holders(self.dir, {self.holder})
 
 
+#: the longest logged error a worker's health row keeps
+MAX_LOGGED_ERROR = 300
+#: the name `LocalExecutor` gives worker process i ("worker-0", ...)
+_WORKER_PROCESS = re.compile(r"^worker-(\d+)$")
+
+
+class _WorkerErrors(logging.Handler):
+    """On the ``arena`` loggers, to which `LocalExecutor` relays its workers' log records: the
+    last record of level ERROR or above that each worker index logged (its first line,
+    bounded). Warnings are not kept: the referee's note that the machine was overloaded (a
+    late move replayed) is no worker's error."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.last: dict[int, str] = {}
+        self.guard = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        m = _WORKER_PROCESS.match(record.processName or "")
+        if m is None:  # this process's own records (the parent's word on a death)
+            return
+        try:
+            lines = record.getMessage().strip().splitlines()
+        except Exception:  # a record whose arguments do not format: its template
+            lines = str(record.msg).splitlines()
+        line = " ".join(lines[0].split()) if lines else record.levelname
+        if len(line) > MAX_LOGGED_ERROR:
+            line = line[:MAX_LOGGED_ERROR - 3] + "..."
+        with self.guard:
+            self.last[int(m.group(1))] = line
+
+    def take(self, index: int) -> str:
+        """The last error worker `index` logged since the last `take`, "" for none."""
+        with self.guard:
+            return self.last.pop(index, "")
+
+
+def death_cause(error: str, logged: str) -> str:
+    """A dead worker's cause as its health row says it: how it ended (`error`, the executor's
+    words: "worker process died (exit code -9, SIGKILL)") and the last error it logged."""
+    return f"{error}; its last logged error: {logged}" if logged else error
+
+
 class _Health:
     """What the admin page shows of the local workers (`worker_health`): restarts and last
-    error of each, written to ``DIR/workers.json`` at the start and at every death."""
+    error of each, written to ``DIR/workers.json`` at the start and at every death (the death's
+    cause: `death_cause`)."""
 
     def __init__(self, directory: Path, count: int, announce: Callable[[str], None],
                  names: list[str] | None = None) -> None:
@@ -311,9 +378,15 @@ class _Health:
                      names or [f"worker {i + 1}" for i in range(count)]]
         self.announce = announce
         self.lock = threading.Lock()
+        self.errors = _WorkerErrors()
+        logging.getLogger("arena").addHandler(self.errors)
         write_health(self.dir, self.rows)
 
+    def close(self) -> None:
+        logging.getLogger("arena").removeHandler(self.errors)
+
     def died(self, index: int, error: str) -> None:
+        error = death_cause(error, self.errors.take(index))
         with self.lock:
             row = self.rows[index]
             self.rows[index] = row = WorkerHealth(row.worker, row.restarts + 1, error)
@@ -395,6 +468,7 @@ class LeagueGames:
         self.source.stopping.set()
         self.thread.join(timeout=30)
         self.source.close()
+        self.health.close()
         if self.analysis is not None:
             self.analysis.stop()
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -471,7 +472,7 @@ def _absolute(spec: str) -> str:
 def _running(pid: int, results: Path) -> bool:
     """The final's process runs: one this process started and has not collected (its command
     line is this process's own for a moment after it starts), or one whose command line names
-    the final's results folder."""
+    the final's results folder or is a ``league final`` run from a terminal (`note_run`)."""
     for proc in _children:
         if proc.pid == pid and proc.poll() is None:
             return True
@@ -480,7 +481,8 @@ def _running(pid: int, results: Path) -> bool:
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
     except OSError:
         return False
-    return str(results.resolve()).encode() in cmd and stat.rsplit(")", 1)[1].split()[0] != "Z"
+    ours = str(results.resolve()).encode() in cmd or (b"league\0final" in cmd)
+    return ours and stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def final_config(league: League) -> TournamentConfig:
@@ -578,6 +580,20 @@ def final_results(league: League) -> Path | None:
     """The final's results folder once it has been started (None before)."""
     results = _state(league).get("results")
     return Path(str(results)) if results else None
+
+
+def note_run(league: League, results: Path) -> None:
+    """A final run in a terminal (`cxarena league final DIR`, on this machine or on Dask) is
+    the league's final, as one the admin page started is: its results folder and process are
+    kept in ``DIR/final/state.json``, so that the admin page shows its progress and report and
+    the grades read its games. The process the admin page started keeps the state it wrote."""
+    if _state(league).get("pid") == os.getpid():
+        return
+    folder = _folder(league)
+    folder.mkdir(exist_ok=True)
+    (folder / "state.json").write_text(json.dumps(
+        {"pid": os.getpid(), "started_at": time.time(), "results": str(Path(results).resolve()),
+         "command": sys.argv}), encoding="utf-8")
 
 
 def _started_config(league: League) -> TournamentConfig | None:

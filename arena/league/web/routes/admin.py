@@ -1,9 +1,18 @@
-"""The admin pages (users, sessions, versions, queue, workers, disk, the final, the audit log)
-and their acts, each kept in the audit log; the teacher's CSV downloads; and the final's report
-(for students without the bots' own words). A version's disable/enable: `routes.submissions`."""
+"""The admin pages and their acts, each kept in the audit log; the teacher's CSV downloads; and
+the final's report (for students without the bots' own words). A version's disable/enable:
+`routes.submissions`.
+
+``/admin``: the leaderboard's freeze, the final, the queue, the workers' health, the disk, the
+roster (one compact row per student: the grade row of grades.csv with the latest check and the
+leaderboard's rank; ``?q=`` filters it by name, and admin.js filters it as one types), the
+newest uploads and the audit log. ``/admin/user/NAME``: one account, its live sessions, its
+versions and the buttons that act on them (reset the secret, end sessions, disable/enable).
+"""
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 import sqlite3
 from dataclasses import asdict
@@ -20,19 +29,27 @@ from arena.errors import UsageError
 from arena.league import League, LeagueError
 from arena.league.db import format_time
 from arena.league.disk import disk_text, league_disk_use
+from arena.league.entries import Status
 from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
 from arena.league.final_length import measured_games
 from arena.league.final_measure import measure_status, start_measure
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
+from arena.league.standings import leaderboard
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
 from arena.league.worker import queue_state, worker_health
 from arena.report.html import write_report
 
-__all__ = ["admin_page", "audit", "public_report", "routes"]
+__all__ = ["admin_page", "audit", "public_report", "roster", "routes"]
 
 #: the final's report as students see it (no bot's own words), beside report.html
 PUBLIC_REPORT_HTML = "report-public.html"
+#: the longest roster search (``?q=``) taken; the rest is dropped
+MAX_QUERY = 100
+#: the newest uploads the admin page lists (a student's page lists all of theirs)
+NEWEST_UPLOADS = 20
+#: the longest check summary the roster shows (its version's page shows all of it)
+MAX_SUMMARY = 120
 
 
 def _lines(queue: dict[str, Any]) -> dict[str, Any]:
@@ -100,12 +117,95 @@ def _view(lg: League, state: Site) -> dict[str, Any]:
             "extensions": _extensions(lg)}
 
 
+def _short(text: str, limit: int = MAX_SUMMARY) -> str:
+    """`text` on one line, at most `limit` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def roster(lg: League, query: str = "") -> list[dict[str, Any]]:
+    """One row per roster student whose name holds `query` (any case): the grade row of
+    grades.csv (`grades_csv`: versions submitted and passed, entry, score against each
+    reference bot, rating with its interval, faults, disabled) with the student's rank on the
+    leaderboard and their latest version's check."""
+    query = query.strip().lower()
+    ranks = {r.user: r.rank for r in leaderboard(lg) if r.kind == "entry"}
+    latest: dict[str, Any] = {}
+    for version in lg.submissions():  # by id: the last one is the newest
+        latest[version.user] = version
+    reader = csv.DictReader(io.StringIO(grades_csv(lg)))
+    refs = [f[3:-7] for f in reader.fieldnames or () if f.startswith("vs_")
+            and f.endswith("_points")]
+    rows = []
+    for g in reader:
+        name = g["user"]
+        if query and query not in name.lower():
+            continue
+        sub = latest.get(name)
+        vs = []
+        for ref in refs:
+            points, games = g[f"vs_{ref}_points"], g[f"vs_{ref}_games"]
+            won = bool(games) and float(points or 0) > int(games) / 2
+            vs.append({"bot": ref, "points": points, "games": games, "beats": won})
+        rows.append({
+            "name": name, "disabled": g["disabled"] == "yes",
+            "submitted": int(g["submitted"]), "passed": int(g["passed"]),
+            "latest": None if sub is None else {
+                "id": sub.id, "version": sub.version, "status": str(sub.status),
+                "summary": _short(sub.check_summary) if sub.status is Status.FAILED else ""},
+            "entry_version": g["entry_version"], "entry_id": g["entry_submission_id"],
+            "vs": vs, "elo": g["elo"], "elo_low": g["elo_low"], "elo_high": g["elo_high"],
+            "games": g["rated_games"], "faults": int(g["faults"] or 0),
+            "rank": ranks.get(name), "final_rank": g["final_rank"]})
+    return rows
+
+
+def _roster_view(lg: League, query: str) -> dict[str, Any]:
+    """The admin page's roster (`roster`, filtered by `query`) and the newest uploads."""
+    rows = roster(lg, query)
+    return {"roster": rows, "q": query,
+            "refs": [v["bot"] for v in rows[0]["vs"]] if rows else [],
+            "subs": list(reversed(lg.submissions()))[:NEWEST_UPLOADS]}
+
+
+def _query(request: Request) -> str:
+    """The roster search of the request (``?q=``), bounded."""
+    return request.query_params.get("q", "")[:MAX_QUERY]
+
+
 async def admin_page(request: Request, **extra: Any) -> Response:
     """The admin page, with the notice (a new secret, an undo) of the act just done."""
     state = site(request)
-    view = await db(request, lambda lg: _view(lg, state))
+    query = _query(request)
+    view = await db(request, lambda lg: {**_view(lg, state), **_roster_view(lg, query)})
     return page(request, "admin.html", notice=extra.get("notice"),
                 new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+
+async def user_page(request: Request, name: str, **extra: Any) -> Response:
+    """One account's page: its state, live sessions and versions, and the buttons that act
+    on them; with the notice (a new secret, an undo) of the act just done. 404 for no such
+    user."""
+    def build(lg: League) -> dict[str, Any] | None:
+        account = lg.user(name)
+        if account is None:
+            return None
+        return {"account": account,
+                "sessions": [s for s in lg.sessions() if s.user == name],
+                "subs": list(reversed(lg.submissions(name))),
+                "row": next((r for r in roster(lg, name) if r["name"] == name), None)}
+
+    view = await db(request, build)
+    if view is None:
+        raise HTTPException(404, "No such user.")
+    return page(request, "admin_user.html", notice=extra.get("notice"),
+                new_secret=extra.get("new_secret"), undo=extra.get("undo"), **view)
+
+
+@admin_only
+async def admin_user_page(request: Request) -> Response:
+    """``/admin/user/NAME``."""
+    return await user_page(request, str(request.path_params["name"])[:100])
 
 
 async def audit(request: Request, action: str, target: str, detail: str) -> None:
@@ -123,8 +223,8 @@ async def admin_reset(request: Request) -> Response:
     except LeagueError as exc:
         raise HTTPException(404, str(exc)) from exc
     await audit(request, "reset secret", name, "a new secret; their sessions ended")
-    return await admin_page(request, notice=f"New secret for {name} (shown once):",
-                            new_secret=secret)
+    return await user_page(request, name, notice=f"New secret for {name} (shown once):",
+                           new_secret=secret)
 
 
 @admin_only
@@ -164,7 +264,7 @@ async def admin_user(request: Request) -> Response:
                           "end-sessions": "end sessions"}[action], name, notice)
     undo = ({"action": "/admin/user", "fields": {"user": name, "action": "enable"},
              "label": f"Undo: enable {name} again"} if action == "disable" else None)
-    return await admin_page(request, notice=notice, undo=undo)
+    return await user_page(request, name, notice=notice, undo=undo)
 
 
 @admin_only
@@ -299,6 +399,7 @@ routes = [
     Route("/admin", admin_only(admin_page)),
     Route("/admin/reset-secret", admin_reset, methods=["POST"]),
     Route("/admin/user", admin_user, methods=["POST"]),
+    Route("/admin/user/{name}", admin_user_page),
     Route("/admin/freeze", admin_freeze, methods=["POST"]),
     Route("/admin/final", admin_final, methods=["POST"]),
     Route("/admin/final/measure", admin_final_measure, methods=["POST"]),

@@ -151,7 +151,7 @@ def test_an_othello_league_checks_rates_replays_and_plays_its_final(tmp_path: Pa
     assert config.game == "othello" and config.param_sets == ((("size", 6),),)
     assert config.boards == () and config.openings is not None
     assert (config.openings.plies, config.openings.seed) == (2, 0)
-    assert [p.name for p in config.players] == ["ann", "bob", "players.othello.greedy"]
+    assert [p.name for p in config.players] == ["ann", "bob", "greedy"]  # as on the leaderboard
     start_final(lg, d / "results")
     lg.conn.close()
     assert wait_finished(d) == "finished"

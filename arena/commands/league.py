@@ -146,7 +146,7 @@ def _grades(league: Any, args: argparse.Namespace) -> int:
 
 
 def _similarity(league: Any, args: argparse.Namespace) -> int:
-    from arena.similarity.report import league_similarity
+    from arena.similarity.league import league_similarity
 
     def progress(text: str) -> None:
         print(text, file=sys.stderr, flush=True)

@@ -50,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from arena.similarity.league import league_similarity
     from arena.similarity.play import MOVE_TIME_S
-    from arena.similarity.report import POSITIONS, compare, league_similarity
+    from arena.similarity.report import POSITIONS, compare
 
     positions = POSITIONS if args.positions is None else args.positions
     if positions < 1:

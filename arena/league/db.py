@@ -28,7 +28,7 @@ from arena.league.config import (
     java_time_problem,
     parse_config,
 )
-from arena.league.entries import CURRENT, PASSED, Status, submission_of
+from arena.league.entries import CURRENT, PASSED, Status, format_time, submission_of
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
@@ -239,12 +239,6 @@ def format_deadline(config: LeagueConfig, user: str | None = None) -> str:
     its zone ("" without one)."""
     deadline = config.deadline_for(user)
     return "" if deadline is None else format_time(deadline)
-
-
-def format_time(ts: float, day: bool = True) -> str:
-    """A time as the deadline is shown: the server's local time, with its zone; without the
-    day when `day` is false ("14:05 UTC")."""
-    return time.strftime("%Y-%m-%d %H:%M %Z" if day else "%H:%M %Z", time.localtime(ts))
 
 
 def time_left(config: LeagueConfig, now: float | None = None, user: str | None = None) -> str:

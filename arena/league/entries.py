@@ -18,22 +18,31 @@ until the final starts.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, NewType
+from typing import Any, NewType
 
-if TYPE_CHECKING:  # db.py imports this module
-    from arena.league.db import League, Submission
+#: a league (`arena.league.db.League`) and one of its versions (`Submission`): db.py imports
+#: this module, so they are named here, not imported
+League = Any
+Submission = Any
 
 __all__ = ["CURRENT", "PASSED", "Entry", "EntryKey", "EntryRefused", "Status", "choose_entry",
-           "entry_of", "is_submission", "league_entries", "pick_entry", "submission_key",
-           "submission_of"]
+           "entry_of", "format_time", "is_submission", "league_entries", "pick_entry",
+           "submission_key", "submission_of"]
 
 #: an entry as the league's tables name it: ``sub:<id>`` or a reference bot's SPEC
 EntryKey = NewType("EntryKey", str)
 
 _PREFIX = "sub:"
+
+
+def format_time(ts: float, day: bool = True) -> str:
+    """A time as the deadline is shown: the server's local time, with its zone; without the
+    day when `day` is false ("14:05 UTC")."""
+    return time.strftime("%Y-%m-%d %H:%M %Z" if day else "%H:%M %Z", time.localtime(ts))
 
 
 def submission_key(submission_id: int) -> EntryKey:
@@ -153,7 +162,6 @@ def choose_entry(league: League, user: str, version: int, by: str,
     it must have passed its check and not be disabled, and `user`'s cut (`League.cut_of`)
     must not have passed (`after_cut`: the teacher may, until the final starts). Returns the
     entry now; EntryRefused with the reason, and nothing changed, otherwise."""
-    from arena.league.db import format_time  # db.py imports this module
 
     with league.conn:
         league.conn.execute("BEGIN IMMEDIATE")  # the checks and the choice: one transaction

@@ -9,14 +9,8 @@ Timings are asserted with generous bounds: the machine may be loaded."""
 
 from __future__ import annotations
 
-import http.cookiejar
-import re
-import secrets as random_tokens
 import sqlite3
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +19,7 @@ import pytest
 
 from arena.league import League
 from arena.league.checks import TIME_LIMIT
+from tests.league.helpers import student, upload
 from tests.league.web.server_proc import Server, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,64 +93,6 @@ def serve() -> Iterator[list[Server]]:
     yield started
     for server in started:
         server.stop()
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-class Student:
-    """A browser of one student against the real server: cookies kept, redirects not
-    followed (a 303 is an answer)."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect())
-
-    def request(self, path: str, data: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, str, dict[str, str]]:
-        req = urllib.request.Request(self.url + path, data=data, headers=headers or {})
-        try:
-            with self.opener.open(req, timeout=60) as r:
-                return r.status, r.read().decode(), dict(r.headers)
-        except urllib.error.HTTPError as e:
-            return e.code, e.read().decode(), dict(e.headers)
-
-    def csrf(self, path: str) -> str:
-        m = re.search(r'name="csrf" value="([^"]+)"', self.request(path)[1])
-        assert m, f"no CSRF field on {path}"
-        return m.group(1)
-
-    def post(self, path: str, fields: dict[str, str]) -> tuple[int, str, dict[str, str]]:
-        return self.request(path, urllib.parse.urlencode(fields).encode(),
-                            {"content-type": "application/x-www-form-urlencoded"})
-
-    def upload(self, name: str, code: bytes) -> tuple[int, str, dict[str, str]]:
-        boundary = random_tokens.token_hex(16)
-        body = (f"--{boundary}\r\ncontent-disposition: form-data; name=\"csrf\"\r\n\r\n"
-                f"{self.csrf('/submit')}\r\n--{boundary}\r\ncontent-disposition: form-data; "
-                f"name=\"files\"; filename=\"{name}\"\r\ncontent-type: "
-                f"application/octet-stream\r\n\r\n").encode() + code + \
-            f"\r\n--{boundary}--\r\n".encode()
-        return self.request("/submit", body,
-                            {"content-type": f"multipart/form-data; boundary={boundary}"})
-
-
-def student(url: str, name: str, secret: str) -> Student:
-    """A logged-in student."""
-    c = Student(url)
-    status, text, _ = c.post("/login", {"name": name, "secret": secret,
-                                        "csrf": c.csrf("/login")})
-    assert status == 303, text
-    return c
-
-
-def upload(c: Student, name: str, code: bytes) -> int:
-    status, text, headers = c.upload(name, code)
-    assert status == 303, text
-    return int(headers["location"].rsplit("/", 1)[1])
 
 
 def rows(d: Path) -> dict[int, tuple[str, str, float | None, str]]:

@@ -14,6 +14,7 @@ from arena.league import League, LeagueError
 from arena.league.final import final_status, final_tournament
 from arena.league.web.app import create_app
 from tests.helpers import wait_finished
+from tests.league.helpers import CRASHER, frozen_league
 from tests.league.web.conftest import client_log_in as log_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,42 +90,6 @@ def test_the_admin_page_runs_the_final_and_links_its_report(
     assert 'id="final-report"' in c.get("/").text
     report = c.get("/final/report.html")
     assert report.status_code == 200 and "ann" in report.text and "bob" in report.text
-
-
-def frozen_league(tmp_path: Path, bob_file: str, bob_code: bytes) -> tuple[
-        Path, dict[str, str], TestClient]:
-    """A frozen league of a teacher, ann (L1) and bob (`bob_code`), both passed; its folder,
-    the secrets and a test client of its app."""
-    cfg = tmp_path / "league.yaml"
-    cfg.write_text("board_set: [[4, 4, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
-                   "reference_bots: [L0]\nisolation: false\nopening_plies: 0\n")
-    lg = League.init(tmp_path / "lg", cfg)
-    secrets = {"teacher": lg.add_user("teacher", admin=True), "ann": lg.add_user("ann"),
-               "bob": lg.add_user("bob")}
-    lg.submit("ann", [("L1.py", (ROOT / "players" / "L1.py").read_bytes())])
-    lg.submit("bob", [(bob_file, bob_code)])
-    with lg.conn:
-        lg.conn.execute("UPDATE submissions SET status='rating'")
-    lg.freeze()
-    lg.conn.close()
-    d = tmp_path / "lg"
-    return d, secrets, TestClient(create_app(d), base_url="http://127.0.0.1",
-                                  follow_redirects=False)
-
-
-CRASHER = b'''from arena.player import CXPlayer
-
-
-class Crasher(CXPlayer):
-    def initPlayer(self, M, N, K, first, timeout_in_secs):
-        pass
-
-    def selectColumn(self, B):
-        raise ValueError("BOT-WORDS-" + "x" * 3)
-
-    def playerName(self):
-        return "crasher"
-'''
 
 
 def test_students_read_the_final_report_without_the_bots_own_words(tmp_path: Path) -> None:

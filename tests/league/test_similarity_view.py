@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from arena.cli import main
 from arena.league import League
 from arena.league.web.app import create_app
-from arena.similarity import report as report_module
+from arena.similarity import league as league_module
 from arena.similarity.code import SourceFile, compare_code, fingerprint
 from arena.similarity.play import Answers, Reference, judge, load_positions
 from arena.similarity.report import Pair, SimilarityReport
@@ -202,7 +202,7 @@ def test_a_stored_play_run_is_listed_and_its_agreed_positions_drawn(
     d, secrets, ids = copied
     played = _played({f"{u} v1": ids[u] for u in ("ann", "bob", "cy")})
     # the command keeps the run it made (its games made up here: they take minutes)
-    monkeypatch.setattr(report_module, "league_similarity", lambda *a, **k: played)
+    monkeypatch.setattr(league_module, "league_similarity", lambda *a, **k: played)
     assert main(["league", "similarity", str(d)]) == 0
     assert "kept for the admin page" in capsys.readouterr().err
     run = load(d)

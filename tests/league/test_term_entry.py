@@ -29,7 +29,7 @@ from arena.league.entries import EntryRefused, choose_entry, entry_of, pick_entr
 from arena.league.final import entries, final_status, final_tournament, waiting_text
 from arena.league.grades import grades_csv
 from tests.helpers import wait_finished
-from tests.league.test_door_checks import Student, student, upload
+from tests.league.helpers import Student, student, upload
 from tests.league.web.server_proc import Server, start_server
 
 ROOT = Path(__file__).resolve().parents[2]

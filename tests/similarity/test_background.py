@@ -30,7 +30,7 @@ from arena.similarity.answers import (
 )
 from arena.similarity.background import SimilarityWorker, held, pending, step
 from arena.similarity.play import REFERENCE_BOTS
-from arena.similarity.report import league_similarity
+from arena.similarity.league import league_similarity
 from tests.league.web.conftest import client_log_in as log_in
 
 #: the bots answer at 0.1 s a move; run alone (as test_play.py)

@@ -11,7 +11,8 @@ import pytest
 
 from arena.cli import main
 from arena.league.db import League
-from arena.similarity.report import current_versions, league_similarity
+from arena.similarity.league import league_similarity
+from arena.similarity.report import current_versions
 from tests.conftest import ROOT
 from tests.similarity.disguise import disguise
 

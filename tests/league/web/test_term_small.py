@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
 import time
 from datetime import datetime, timezone
@@ -16,7 +15,6 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from arena.board import CXBoard, CXGameState
 from arena.cli import main
 from arena.commands import analysis_oracle
 from arena.league import League
@@ -27,7 +25,7 @@ from arena.league.rating import versus_previous
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.league.worker import _side
-from arena.records import GameRecord, Reason
+from tests.league.helpers import random_won_game
 from tests.league.web.conftest import L0, ROOT, Fixture, client_log_in, csrf_of
 
 
@@ -106,21 +104,6 @@ def test_past_the_quota_far_from_the_deadline_says_when_the_next_is_allowed(
         assert "uploads close at the deadline" not in text
 
 
-def _random_won_game(seed: int) -> GameRecord:
-    """A game of random moves on 5x5x4 that player 1 wins."""
-    rng = random.Random(seed)
-    while True:
-        board = CXBoard(5, 5, 4)
-        state = CXGameState.OPEN
-        while state is CXGameState.OPEN:
-            state = board.markColumn(rng.choice(board.getAvailableColumns()))
-        if state is CXGameState.WINP1:
-            moves = tuple(board.moves())
-            return GameRecord(M=5, N=5, K=4, p1="a.py", p2="b.py", names=("a", "b"),
-                              moves=moves, times_ms=(0.0,) * len(moves), winner=1,
-                              reason=Reason.WIN, detail="", seed=seed)
-
-
 def test_a_won_game_marks_no_first_blunder(league: Fixture) -> None:
     """alice beats bob with blunders on both sides: bob's "My games" and replay show his first
     blunder, alice's show none (her list says nothing of the analysis, her replay no notice)."""
@@ -128,7 +111,7 @@ def test_a_won_game_marks_no_first_blunder(league: Fixture) -> None:
     lg = League.open(league.dir)
     analyser = Analyser(analysis_oracle)
     for seed in range(40):  # a game in which the winner blundered too
-        rec = _random_won_game(seed)
+        rec = random_won_game(seed)
         gid = record_game(lg, alice, bob, "5x5x4", 1.0, "win", "", rec)
         a = analyser.analyse_game(lg, gid)
         assert a is not None
@@ -166,7 +149,7 @@ def test_a_reference_bot_has_one_name_everywhere(tmp_path: Path) -> None:
     subs = {u: lg.submit(u, [("bot.py", L0.read_bytes())]).id for u in secrets}
     with lg.conn:
         lg.conn.execute("UPDATE submissions SET status='rating'")
-    rec = _random_won_game(1)
+    rec = random_won_game(1)
     gid = record_game(lg, f"sub:{subs['alice']}", "players.L0", "5x5x4", 1.0, "win", "", rec)
     record_game(lg, f"sub:{subs['bob']}", "players.L0", "5x5x4", 0.0, "win", "", rec)
     c = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1",

@@ -17,11 +17,10 @@ from arena.league import League
 from arena.league.analysis import Analyser
 from arena.league.standings import record_game
 from tests.helpers import browser, log_in, wait_finished  # noqa: F401 (fixture)
-from tests.league.test_final import CRASHER, frozen_league
+from tests.league.helpers import CRASHER, frozen_league, random_won_game
 from tests.league.web.conftest import L0, ROOT
 from tests.league.web.conftest import client_log_in as client_log_in
 from tests.league.web.server_proc import start_server
-from tests.league.web.test_term_small import _random_won_game
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +105,7 @@ def test_a_replays_move_table_shows_its_last_column_at_1280_px(browser: Any,  # 
     sid = lg.submit(LONG_NAME, [("bot.py", L0.read_bytes())]).id
     with lg.conn:
         lg.conn.execute("UPDATE submissions SET status='rating'")
-    gid = record_game(lg, "L0", f"sub:{sid}", "5x5x4", 1.0, "win", "", _random_won_game(8))
+    gid = record_game(lg, "L0", f"sub:{sid}", "5x5x4", 1.0, "win", "", random_won_game(8))
     assert Analyser(analysis_oracle).analyse_game(lg, gid) is not None
     lg.conn.close()
     server = start_server(tmp_path / "lg")

@@ -333,7 +333,7 @@ async def admin_similarity(request: Request) -> Response:
     games: the page does not play), flagged pairs first; each pair links to its side-by-side
     view."""
     from arena.similarity.answers import list_run  # the answers stored per version
-    from arena.similarity.report import league_similarity  # copydetect: only when asked
+    from arena.similarity.league import league_similarity  # copydetect: only when asked
     from arena.similarity.store import listing  # with the report
 
     def build(lg: League) -> tuple[Any, Any]:

@@ -40,6 +40,7 @@ from arena.report.data import ReportData, load_report
 from arena.report.explain import describe_end, fault_move, illegal_column
 from arena.report.frames import game_frames
 from arena.report.show import peak_memory_text
+from arena.results.fairness import load_account
 from arena.results.standings import (
     COLUMN_KEY,
     POINTS_DRAW,
@@ -410,6 +411,8 @@ def _run_info_html(data: ReportData, payload: dict[str, Any], paths: bool = True
             items.append((k if k != "path" else "config", str(m[k])))
     faults = len(payload["faults"])
     items.append(("faults", f"{faults} (timeouts, illegal moves, crashes)"))
+    account = load_account((g.record for g in data.games), data.timeout_s)
+    items.append(("busy machine", account.text().removeprefix("busy machine: ")))
     for k, v in payload["run_info"].items():
         if k not in {key for key, _ in items}:  # e.g. the version, already from the meta
             items.append((k, v if isinstance(v, str) else json.dumps(v)))

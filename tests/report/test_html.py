@@ -37,6 +37,9 @@ def test_page_is_self_contained(played: Played) -> None:
     for section in ("standings", "elo", "crosstable", "boardmap", "times", "faults", "games"):
         assert f'id="{section}' in page
     assert page.count("<svg") >= 2  # the Elo and the move-time plots
+    # the account of a busy machine, the same words as the commands' (arena.results.fairness)
+    assert re.search(r"<dt>busy machine</dt><dd>\d+ late moves? excused .*? timeouts? charged",
+                     page)
 
 
 def test_game_data_matches_the_store(played: Played) -> None:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 __all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
            "environ_value",
            "charged_s", "find_bot_processes", "kill_leftovers", "kill_pids",
-           "machine_wait_ns", "move_account", "owner_mark",
+           "cpu_used_ns", "machine_wait_ns", "move_account", "owner_mark",
            "process_table", "reap_orphans", "task_times", "threads_of"]
 
 #: environment variable naming the bot process (tree) a process belongs to
@@ -310,6 +310,14 @@ def machine_wait_ns(before: dict[tuple[int, int], tuple[int, int]],
     for cpu_ns, wait_ns in deltas:
         best = max(best, wait_ns - (total_cpu_ns - cpu_ns))
     return best
+
+
+def cpu_used_ns(before: dict[tuple[int, int], tuple[int, int]],
+                after: dict[tuple[int, int], tuple[int, int]], own_cpu_ns: int | None) -> int:
+    """The bot's CPU time between two `task_times` snapshots: its threads' (born in between:
+    from zero), or its whole cgroup's (`own_cpu_ns`) where that is known and more."""
+    threads_ns = sum(max(0, cpu - before.get(key, (0, 0))[0]) for key, (cpu, _) in after.items())
+    return max(threads_ns, own_cpu_ns or 0)
 
 
 def move_account(elapsed_s: float, cpu_s: float, wait_s: float) -> str:

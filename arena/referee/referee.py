@@ -214,6 +214,16 @@ class _Game:
         self.reason, self.winner, self.detail = reason, winner, detail
 
 
+
+def _since(proc: BotProcess, cpu_before: int | None
+           ) -> tuple[dict[tuple[int, int], tuple[int, int]], int | None]:
+    """The bot's thread times now (its processes were learned when it started; threads it
+    started since are looked for) and its cgroup's CPU time since `cpu_before` (None without a
+    cgroup)."""
+    after = proc.task_times(threads_only=True)
+    cpu_after = proc.cpu_usage_ns()
+    return after, None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+
 class Referee:
     """Plays games between bots (see the module docstring). A context manager; `close` kills
     every bot process group. One game at a time per Referee (a lock enforces it); run several
@@ -482,6 +492,7 @@ class Referee:
         if f.overload:  # no replay left: charged, saying why it may not be its fault
             f.detail = f.overload + (f"; charged after {replayed} overloaded replays"
                                      if replayed else "; charged (no replays allowed)")
+            game.extra["charged_overloaded"] = replayed  # the same, as a field
         bad = game.seats[game.current]
         if bad.proc is not None:
             bad.proc.stop()  # at once; the rest of the teardown waits for `_settle`
@@ -667,12 +678,9 @@ class Referee:
         took_s = time.perf_counter() - thaw_s
         if took_s < defaults.THAW_SLOW_S:
             return 0.0
-        after = proc.task_times()
-        cpu_after = proc.cpu_usage_ns()
-        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-        threads_cpu_ns = sum(max(0, c - before.get(k, (0, 0))[0]) for k, (c, _) in after.items())
-        used_ns = max(threads_cpu_ns, own_cpu_ns or 0)
-        used_ns += containment.machine_wait_ns(before, after, own_cpu_ns)
+        after, own_cpu_ns = _since(proc, cpu_before)
+        used_ns = (containment.cpu_used_ns(before, after, own_cpu_ns)
+                   + containment.machine_wait_ns(before, after, own_cpu_ns))
         return max(0.0, took_s - used_ns / 1e9)
 
     def _excused_s(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
@@ -687,9 +695,7 @@ class Referee:
                 or nbytes > defaults.OVERLOAD_MAX_COMMENT_KB * 1024
                 or proc.limit_fault() is not None):
             return 0.0
-        after = proc.task_times(threads_only=True)
-        cpu_after = proc.cpu_usage_ns()
-        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        after, own_cpu_ns = _since(proc, cpu_before)
         bot_wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
         return max(0, bot_wait_ns) / 1e9
 
@@ -716,17 +722,13 @@ class Referee:
             return Fault(Reason.TIMEOUT, f"{detail}; meanwhile it wrote {lines} comment lines "
                          f"({nbytes / 1024:.0f} KiB) to stdout, whose reading is its own time "
                          f"(no overload replay)")
-        # the bot's processes were learned when it started; its new threads are looked for now
-        after = proc.task_times(threads_only=True)
-        cpu_after = proc.cpu_usage_ns()
-        own_cpu_ns = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        after, own_cpu_ns = _since(proc, cpu_before)
         # the referee's own CPU while it waited: reading the bot's output (the bot's doing)
         wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
         wait_s = max(0, wait_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
-        threads_cpu_ns = sum(max(0, c - before.get(k, (0, 0))[0]) for k, (c, _) in after.items())
-        cpu_s = max(threads_cpu_ns, own_cpu_ns or 0) / 1e9
+        cpu_s = containment.cpu_used_ns(before, after, own_cpu_ns) / 1e9
         account = containment.move_account(elapsed_s, cpu_s, wait_s)
         late_ms = {"elapsed": round(elapsed_s * 1000, 3), "cpu": round(cpu_s * 1000, 3),
                    "cpu_wait": round(wait_s * 1000, 3)}

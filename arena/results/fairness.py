@@ -4,9 +4,10 @@ From stored records only (standings are recomputed from stored games; so is this
 moves were answered past the deadline by the wall clock and stood because the machine kept the
 bot waiting (`extra["excused"]`, written by the referee), how many games were played again for
 an overloaded machine (`extra["overload"]`), and how many timeouts were charged, with those
-charged after overloaded replays and those whose bot computed less than its limit (the
-record's account of the late move, `extra["late_ms"]`: the rest of the wall time was spent
-off the CPU, which the referee cannot tell from sleeping). docs/protocol.md has the rule.
+charged after overloaded replays (`extra["charged_overloaded"]`) and those whose bot computed
+less than its limit (the record's account of the late move, `extra["late_ms"]`: the rest of
+the wall time was spent off the CPU, which the referee cannot tell from sleeping).
+docs/protocol.md has the rule.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def load_account(records: Iterable[GameRecord], limit_s: float | None = None) ->
         replayed += bool(incidents)
         if r.reason is Reason.TIMEOUT and r.is_fault:
             timeouts += 1
-            after += "overloaded replays" in r.detail or "no replays allowed" in r.detail
+            after += "charged_overloaded" in r.extra
             late = r.extra.get("late_ms")
             if limit_s is not None and late is not None and late["cpu"] < limit_s * 1000:
                 off_cpu += 1
@@ -81,7 +82,7 @@ def _on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
     whose bot computed less than its limit during the late move."""
     if r.reason is not Reason.TIMEOUT or not r.is_fault:
         return False
-    if "overloaded replays" in r.detail or "no replays allowed" in r.detail:
+    if "charged_overloaded" in r.extra:
         return True
     late = r.extra.get("late_ms")
     return limit_s is not None and late is not None and late["cpu"] < limit_s * 1000

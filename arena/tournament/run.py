@@ -340,12 +340,11 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
 
 
 def _summary(results_dir: Path, config: TournamentConfig, tally: _Tally,
-             store: ResultStore) -> None:
-    """On stderr: the account of a busy machine over every stored game
-    (`arena.results.fairness`), and the run's warnings: overloaded machine, games the harness
+             records: list[GameRecord]) -> None:
+    """On stderr: the account of a busy machine over every stored game (`records`;
+    `arena.results.fairness`), and the run's warnings: overloaded machine, games the harness
     could not play."""
-    print(load_account((g.record for g in store.games()), config.timeout_s).text(),
-          file=sys.stderr)
+    print(load_account(records, config.timeout_s).text(), file=sys.stderr)
     if tally.overloads:
         log.warning("event=overloaded replays=%d games=%d workers=%d", tally.overloads,
                     tally.overloaded_games, config.workers)
@@ -415,16 +414,16 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
             raise
         finally:
             standings, _ = read_standings(store)
+            records = [g.record for g in store.games()]
             md = write_standings(results_dir, standings, f"Standings: {config.name}",
                                  len(schedule), forfeit_section(store)
-                                 + busy_machine_section((g.record for g in store.games()),
-                                                        config.timeout_s)
+                                 + busy_machine_section(records, config.timeout_s)
                                  + code_section(store))
             log.info("event=run-end stored=%d of %d played-now=%d not-played=%d",
                      store.count(), len(schedule), tally.played, len(tally.failed))
         if not quiet:
             print(md, file=out)
-        _summary(results_dir, config, tally, store)
+        _summary(results_dir, config, tally, records)
         print(f"{store.count()} of {len(schedule)} games stored; standings in "
               f"{results_dir / STANDINGS_MD} and {results_dir / STANDINGS_CSV}", file=out)
     return TournamentOutcome(results_dir=results_dir, scheduled=len(schedule),

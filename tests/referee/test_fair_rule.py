@@ -152,3 +152,25 @@ def test_a_slow_resumption_leaves_a_real_overrun_charged() -> None:
     assert section.startswith("\n## Busy machine\n") and "| game | charged to |" in section
     assert "no answer after" in section.splitlines()[-1]
     assert busy_machine_section([], LIMIT_S) == ""
+
+
+def test_a_timeout_charged_after_overloaded_replays_is_counted_from_its_fields(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every late move said to be the machine's (the rule's verdict given): the game is played
+    again up to OVERLOAD_REPLAYS times, then charged; the record says so as a field, which the
+    account and the standings' section read (not the detail's words)."""
+    original = Referee._late
+
+    def overloaded(self: Referee, *args: object, **kwargs: object) -> object:
+        fault = original(self, *args, **kwargs)  # type: ignore[arg-type]
+        fault.overload = fault.detail + "; (overloaded)"
+        return fault
+
+    monkeypatch.setattr(Referee, "_late", overloaded)
+    rec = _play(sleep_s=1.3 * LIMIT_S)
+    assert rec.reason is Reason.TIMEOUT  # type: ignore[attr-defined]
+    assert rec.extra["charged_overloaded"] == defaults.OVERLOAD_REPLAYS  # type: ignore
+    account = load_account([rec], LIMIT_S)  # type: ignore[list-item]
+    assert (account.after_replays, account.replays) == (1, defaults.OVERLOAD_REPLAYS)
+    assert "after overloaded replays" in account.text()
+    assert "| game | charged to |" in busy_machine_section([rec], LIMIT_S)  # type: ignore

@@ -120,6 +120,7 @@ def _quietest_core(seconds: float) -> tuple[int, float]:
     return core, busy[core]
 
 
+@pytest.mark.serial  # it needs a quiet core: run alone (Makefile), so that CI never skips it
 def test_own_busy_children_do_not_void_a_late_move(tmp_path: Path) -> None:
     """The bot's 8 children take its thread's CPU on its core: its own doing, charged as a
     timeout, not played again as an overload (something outside its cgroup would have to

@@ -28,6 +28,12 @@ FAIR_MAX_WALL_FACTOR = 1.5
 #: resuming a bot (writing its request, then SIGCONT or the freezer) that takes at least this
 #: long is looked at: the time the bot was still stopped is the referee's, not the bot's
 THAW_SLOW_S = 0.001
+#: the CPU weight of the folder that holds the bots' cgroups, against the other groups and
+#: tasks beside it (`arena.referee.cgroups`): cgroup v1 `cpu.shares` (the kernel's maximum;
+#: a task of nice 0 weighs 1024) and cgroup v2 `cpu.weight` (its maximum; 100 is the default).
+#: Only the bot to move runs (the other is stopped), so it takes a core from outside work
+BOTS_CPU_SHARES = 262144
+BOTS_CPU_WEIGHT = 10000
 #: how many times one game is played again because of an overloaded machine before a late move
 #: is charged all the same
 OVERLOAD_REPLAYS = 2

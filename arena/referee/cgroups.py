@@ -9,7 +9,7 @@ and can be frozen and killed together.
   referee's own processes move to a leaf ``cxarena-referee`` beside the bots (cgroup v2
   allows processes only in leaves once controllers are enabled below a group);
 - **cgroup v1** (hierarchies per controller, as root): `memory` and `pids` are needed,
-  `cpuacct` and `freezer` are used where mounted;
+  `cpu`, `cpuacct` and `freezer` are used where mounted;
 - otherwise **none**: the rlimits of `arena.referee.process` alone (shared memory and the
   children of a bot are then not counted).
 
@@ -17,6 +17,14 @@ The bots' groups live in a folder ``cxarena`` below this process's own cgroup (i
 hierarchy), one per bot process, named ``o<PID>.<STARTTIME>.<BOT_ID>`` after the referee
 process that owns it. `Cgroups.cleanup()` (run once by the first `Cgroups.create`) kills
 and removes the groups whose owner is dead, like `containment.kill_leftovers`.
+
+**The bot to move gets its core.** Where the `cpu` controller is there, the folder ``cxarena``
+gets the highest CPU weight (`defaults.BOTS_CPU_SHARES` on v1, `defaults.BOTS_CPU_WEIGHT` on
+v2) against what sits beside it: on v1 as root, every other task and group of the machine in
+this process's cpu group (a busy process of nice 0 weighs 1024 against 262144); in a
+delegated v2 subtree, only what runs inside the subtree (the parent's weight is not ours to
+set). Only the bot to move is runnable (the other is stopped between turns), so the weight
+goes to it; the bots' own groups keep the default weight among themselves.
 
 `BotGroup` is one bot's group: `add(pid)`, the memory limit (v1 ``memory.limit_in_bytes`` and
 ``memory.memsw.limit_in_bytes``; v2 ``memory.max`` and ``memory.swap.max`` 0: no swap; every
@@ -39,6 +47,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from arena import defaults
 from arena.records import RLIMITS_ONLY
 from arena.referee.containment import owner_mark
 
@@ -51,7 +60,7 @@ BACKENDS = ("v1", "v2", "none")
 FOLDER = "cxarena"
 #: the leaf the referee's own processes move to under cgroup v2 (no processes in inner groups)
 REFEREE_LEAF = "cxarena-referee"
-_V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+_V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
 _V1_NEEDED = ("memory", "pids")
 _V2_NEEDED = ("memory", "pids")
 _NAME = re.compile(r"^o(\d+)\.(\d+)\.")
@@ -80,7 +89,7 @@ class Support:
         return {"v1": 1, "v2": 2}.get(self.backend)
 
     def summary(self) -> str:
-        """One line: "containment: cgroup v1 (memory, pids, cpuacct, freezer)"."""
+        """One line: "containment: cgroup v1 (memory, pids, cpu, cpuacct, freezer)"."""
         if not self.available:
             return f"containment: {RLIMITS_ONLY}{task_cap_note()}"
         return f"containment: cgroup {self.backend} ({', '.join(self.controllers)})"
@@ -501,6 +510,8 @@ class Cgroups:
             raise ValueError(f"no cgroups here: {support.reason}")
         self.support = support
         self._prepared = False
+        #: whether the bots' folder has the highest CPU weight (set by `prepare`)
+        self.cpu_priority = False
         #: groups of this process whose removal gave up (their last tasks still exiting)
         self._leftovers: list[BotGroup] = []
         self._leftovers_lock = threading.Lock()
@@ -522,7 +533,7 @@ class Cgroups:
         """Controller -> the folder holding the bots' groups."""
         if self.support.backend == "v2":
             folder = os.path.join(self.support.roots[0][1], FOLDER)
-            return {c: folder for c in ("memory", "pids", "cpuacct", "freezer")}
+            return {c: folder for c in ("memory", "pids", "cpu", "cpuacct", "freezer")}
         return {c: os.path.join(f, FOLDER) for c, f in self.support.roots}
 
     def prepare(self) -> list[str]:
@@ -536,8 +547,27 @@ class Cgroups:
         else:
             for folder in dict.fromkeys(self._parents().values()):
                 os.makedirs(folder, exist_ok=True)
+        self.cpu_priority = self._prefer_bots()
         self._prepared = True
         return self.cleanup()
+
+    def _prefer_bots(self) -> bool:
+        """Give the bots' folder the highest CPU weight (see the module docstring); whether it
+        took (no `cpu` controller, or a kernel that refuses: the default weight stays)."""
+        if "cpu" not in self.support.controllers:
+            return False
+        folder = self._parents().get("cpu")
+        if folder is None:
+            return False
+        if self.support.backend == "v2":
+            path, value = os.path.join(folder, "cpu.weight"), defaults.BOTS_CPU_WEIGHT
+        else:
+            path, value = os.path.join(folder, "cpu.shares"), defaults.BOTS_CPU_SHARES
+        try:
+            _write(path, str(value))
+        except OSError:
+            return False
+        return True
 
     def _prepare_v2(self, own: str) -> None:
         wanted = " ".join(f"+{c}" for c in ("memory", "pids", "cpu")

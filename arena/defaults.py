@@ -34,6 +34,10 @@ THAW_SLOW_S = 0.001
 #: Only the bot to move runs (the other is stopped), so it takes a core from outside work
 BOTS_CPU_SHARES = 262144
 BOTS_CPU_WEIGHT = 10000
+#: after a game whose bot the machine kept waiting, the local executor runs one game fewer at a
+#: time; after this many games in a row without such a wait, one more again
+#: (`arena.competition.pressure`)
+CALM_GAMES = 4
 #: how many times one game is played again because of an overloaded machine before a late move
 #: is charged all the same
 OVERLOAD_REPLAYS = 2

@@ -55,6 +55,7 @@ from typing import Any
 
 from arena.competition.cores import usable_core_ids
 from arena.competition.jobs import GameJob, GameOutcome, JobSource, SequenceSource
+from arena.competition.pressure import Throttle
 from arena.entrants.specs import BotSpec, parse_spec
 from arena.records import GameRecord
 from arena.referee.containment import environ_value
@@ -308,9 +309,10 @@ class LocalExecutor(Executor):
     def __init__(self, settings: MatchSettings, workers: int | None = None,
                  runner: Runner = referee_runner, pin: bool = True,
                  run_tag: str | None = None, idle_s: float = IDLE_WAIT_S,
-                 on_death: DeathHook | None = None) -> None:
+                 on_death: DeathHook | None = None, throttle: bool = True) -> None:
         """`on_death`: told of every worker that died (a harness fault, the OOM killer; the
-        league keeps them for its admin page)."""
+        league keeps them for its admin page). `throttle`: fewer games at once while the
+        machine keeps bots waiting (`arena.competition.pressure`)."""
         self.settings = settings
         self.run_tag = run_tag
         self.cores = usable_core_ids()
@@ -321,6 +323,9 @@ class LocalExecutor(Executor):
         self.pin = pin
         self.idle_s = idle_s
         self.on_death = on_death
+        self.throttle = throttle
+        #: the run's throttle (a new one per run; None with `throttle` off)
+        self.pressure: Throttle | None = None
         self._pool: list[_Worker | None] = []
         if pin and self.workers > len(self.cores):
             log.warning("event=oversubscribed workers=%d cores=%d: workers share cores, "
@@ -353,6 +358,7 @@ class LocalExecutor(Executor):
         pool: list[_Worker | None] = [None] * self.workers
         self._pool = pool
         slots = [_Slot() for _ in range(self.workers)]
+        self.pressure = Throttle(self.workers) if self.throttle else None
         retry: deque[GameJob] = deque()  # games of dead workers, tried once more first
         try:
             while not stop.is_set():
@@ -377,6 +383,10 @@ class LocalExecutor(Executor):
                         if outcome.record is None and not retried:
                             retry.appendleft(outcome.game)  # one more chance
                             continue
+                    if self.pressure is not None:
+                        said = self.pressure.after(outcome.record)
+                        if said:
+                            log.info(said)
                     source.done(outcome)
                     yield outcome
             self._stop(pool, gracefully=not stop.is_set())
@@ -388,9 +398,12 @@ class LocalExecutor(Executor):
         """Give a game to every idle worker index (starting its worker if needed), as long as
         there are games now."""
         now_s = time.monotonic()
+        running = sum(w is not None and w.game is not None for w in pool)
         for index, w in enumerate(pool):
             if w is not None and w.game is not None:
                 continue
+            if self.pressure is not None and running >= self.pressure.at_once:
+                return  # the machine keeps bots waiting: fewer games at once
             if w is not None and not w.proc.is_alive():  # died while idle
                 self._buried(w, pool, slots, f"worker process died "
                              f"({_exit_words(w.proc.exitcode)})")
@@ -404,6 +417,7 @@ class LocalExecutor(Executor):
             if w is None:
                 pool[index] = w = self._spawn(index)
             w.game, w.retried = job, retried
+            running += 1
             try:
                 w.conn.send(job)
             except (BrokenPipeError, OSError):

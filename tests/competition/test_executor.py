@@ -41,6 +41,8 @@ class FakeSettings:
     #: "": play; "once": SIGKILL its worker at the first try of the first game it sees;
     #: "always": SIGKILL its worker at every game
     kill: str = ""
+    #: every record says the machine kept a bot waiting (an excused late move)
+    strain: bool = False
 
     def for_worker(self, index: int, cpu: int | None) -> FakeSettings:
         return self
@@ -55,6 +57,9 @@ def fake_runner(settings: FakeSettings) -> Iterator[PlayFn]:
         if settings.kill == "always" or (settings.kill == "once" and _first(marks)):
             os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(settings.delay_s)
+        (marks / f"ended-{g.game_id}-{time.monotonic_ns()}").touch()
+        if settings.strain:
+            return fake_record(g, pid=os.getpid(), excused=[{"machine_ms": 40.0}])
         return fake_record(g, pid=os.getpid())
 
     yield play
@@ -210,3 +215,36 @@ def test_a_stop_leaves_no_process(feed: Feed, tmp_path: Path) -> None:
     if feed.kind == "league":  # their pairs are given back at the source's close
         feed.close()
         assert feed._count("leases") == 0 and feed._count("games") == 0
+
+
+def _intervals(marks: Path) -> list[tuple[int, int]]:
+    """(start ns, end ns) of every game played, by their marks, in order of start."""
+    def times(kind: str) -> dict[str, int]:
+        return {p.name[len(kind) + 1:].rsplit("-", 1)[0]: int(p.name.rsplit("-", 1)[1])
+                for p in marks.glob(f"{kind}-*")}
+    starts, ends = times("played"), times("ended")
+    return sorted((starts[g], ends[g]) for g in starts)
+
+
+@pytest.mark.parametrize("strain", [False, True])
+def test_a_machine_that_keeps_bots_waiting_gets_one_game_at_a_time(tmp_path: Path,
+                                                                    strain: bool) -> None:
+    """Issue 39: after a game whose bot the machine kept waiting, the executor starts one game
+    fewer at a time (here: one); without such waits its two workers play side by side."""
+    feed = Feed("list", tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    ex = LocalExecutor(FakeSettings(str(marks), delay_s=0.2, strain=strain), workers=2,
+                       runner=fake_runner)
+    out = play(ex, feed)
+    assert len(out) == len(feed.jobs) >= 6
+    games = _intervals(marks)
+    first_end = min(end for _, end in games)
+    later = [(s, e) for s, e in games if s > first_end]
+    overlaps = sum(b[0] < a[1] for a, b in zip(later, later[1:]))
+    if strain:
+        assert overlaps == 0, games
+        assert ex.pressure is not None and ex.pressure.at_once == 1
+    else:
+        assert overlaps > 0, games
+        assert ex.pressure is not None and ex.pressure.at_once == 2

@@ -34,13 +34,13 @@ from arena.analysis.batch import blunder_rows
 from arena.analysis.render import viewer_data
 from arena.analysis.store import AnalysisStore
 from arena.games import drawer_paths
-from arena.records import NO_CGROUP, RLIMITS_ONLY, Reason, StoredGame
+from arena.records import NO_CGROUP, RLIMITS_ONLY, GameRecord, Reason, StoredGame
 from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
 from arena.report.explain import describe_end, fault_move, illegal_column
 from arena.report.frames import game_frames
 from arena.report.show import peak_memory_text
-from arena.results.fairness import load_account
+from arena.results.fairness import game_account, load_account
 from arena.results.standings import (
     COLUMN_KEY,
     POINTS_DRAW,
@@ -155,6 +155,19 @@ def _intern(value: Any, values: list[Any], index: dict[str, int]) -> int:
     return index[key]
 
 
+def _machine_notes(rec: GameRecord, timeout_s: float | None) -> dict[str, Any]:
+    """What the machine did in one game: its bots' peak memory, and the account of a busy
+    machine (`arena.results.fairness.game_account`), when there is one."""
+    notes: dict[str, Any] = {}
+    peaks = peak_memory_text(rec.extra)
+    if peaks:
+        notes["peak_memory"] = list(peaks)
+    load = game_account(rec, timeout_s)
+    if load:
+        notes["load"] = load
+    return notes
+
+
 def _payload(data: ReportData, bot_text: bool = True) -> tuple[dict[str, Any],
                                                                dict[str, np.ndarray]]:
     """The page's game data, and every player's move times (ms) for the plot. Without
@@ -226,9 +239,7 @@ def _payload(data: ReportData, bot_text: bool = True) -> tuple[dict[str, Any],
         if labels:  # each distinct value once in "label_values"; games hold its index
             extra["labels"] = {k: _intern(v, label_values, label_index)
                                for k, v in labels.items()}
-        peaks = peak_memory_text(rec.extra)
-        if peaks:
-            extra["peak_memory"] = list(peaks)
+        extra.update(_machine_notes(rec, data.timeout_s))
         if rec.opening or rec.opening_texts:  # the first moves: nobody's choice
             extra["opening"] = list(rec.opening) if rec.opening else list(rec.opening_texts)
         if g.game_id in analyses:

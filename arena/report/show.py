@@ -16,6 +16,7 @@ from typing import Any
 from arena.games import Game, GameError
 from arena.records import GameRecord, StoredGame
 from arena.report.explain import describe_end
+from arena.results.fairness import game_account
 
 __all__ = ["peak_memory_text", "render_game"]
 
@@ -136,6 +137,9 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     else:
         out += _positions(rules, texts, len(opening), who, names[0], rec.times_ms, step)
     out.append(f"result: {describe_end(rec, *names)}")
+    load = game_account(rec)
+    if load:
+        out.append(load)
     if rec.stderr_tail:
         out.append("stderr of the offender (last lines):")
         out.extend("  | " + ln for ln in rec.stderr_tail.rstrip("\n").splitlines())

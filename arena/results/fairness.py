@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from arena.records import GameRecord, Reason
 
-__all__ = ["LoadAccount", "busy_machine_section", "load_account"]
+__all__ = ["LoadAccount", "busy_machine_section", "game_account", "load_account"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,34 @@ def load_account(records: Iterable[GameRecord], limit_s: float | None = None) ->
             if limit_s is not None and late is not None and late["cpu"] < limit_s * 1000:
                 off_cpu += 1
     return LoadAccount(games, excused, machine_ms, replayed, replays, timeouts, after, off_cpu)
+
+
+def game_account(r: GameRecord, limit_s: float | None = None) -> str:
+    """The same account for one game (the report's viewer, `show`, a league's game page):
+    ``busy machine: 2 late moves excused (the machine kept the bot waiting 45 ms); played
+    again once``; "" when the machine's load touched nothing of it. `limit_s` (the per-move
+    limit; the record's own when None) lets it say that a charged timeout's bot computed less
+    than its limit."""
+    parts = []
+    moves = r.extra.get("excused") or []
+    if moves:
+        ms = sum(float(m.get("machine_ms", 0.0)) for m in moves)
+        parts.append(f"{len(moves)} late move{_s(len(moves))} excused (the machine kept the "
+                     f"bot waiting {ms:.0f} ms)")
+    incidents = r.extra.get("overload") or []
+    if incidents:
+        parts.append("played again once" if len(incidents) == 1
+                     else f"played again {len(incidents)} times")
+    if r.reason is Reason.TIMEOUT and r.is_fault:
+        limit_s = limit_s if limit_s is not None else r.timeout_s
+        late = r.extra.get("late_ms")
+        if "charged_overloaded" in r.extra:
+            n = int(r.extra["charged_overloaded"])
+            parts.append(f"the timeout was charged after {n} overloaded replay{_s(n)}")
+        elif limit_s is not None and late is not None and late["cpu"] < limit_s * 1000:
+            parts.append(f"the timeout was charged though the bot computed {late['cpu']:.0f} "
+                         f"ms of its {limit_s * 1000:.0f} ms limit (off the CPU the rest)")
+    return "busy machine: " + "; ".join(parts) if parts else ""
 
 
 def _on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:

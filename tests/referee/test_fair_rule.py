@@ -24,7 +24,7 @@ from arena.records import Reason
 from arena.referee import containment
 from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee
-from arena.results.fairness import busy_machine_section, load_account
+from arena.results.fairness import busy_machine_section, game_account, load_account
 
 SLEEPER = parse_spec("bench.bench_fairload:Sleeper")
 LIMIT_S = 0.3
@@ -67,6 +67,10 @@ def test_a_move_late_by_the_machines_wait_stands_without_a_replay(
     account = load_account([rec], LIMIT_S)  # type: ignore[list-item]
     assert (account.excused_moves, account.timeouts, account.replays) == (len(excused), 0, 0)
     assert account.text().startswith(f"busy machine: {len(excused)} late move")
+    # the same words for the one game (the report's viewer, show, a league's game page)
+    one = game_account(rec, LIMIT_S)  # type: ignore[arg-type]
+    assert one.startswith(f"busy machine: {len(excused)} late move")
+    assert f"waiting {sum(m['machine_ms'] for m in excused):.0f} ms" in one
 
 
 def test_the_hard_wall_limit_always_holds(machine_wait: list[float]) -> None:
@@ -152,6 +156,8 @@ def test_a_slow_resumption_leaves_a_real_overrun_charged() -> None:
     assert section.startswith("\n## Busy machine\n") and "| game | charged to |" in section
     assert "no answer after" in section.splitlines()[-1]
     assert busy_machine_section([], LIMIT_S) == ""
+    assert "the timeout was charged though the bot computed" in game_account(
+        rec, LIMIT_S)  # type: ignore[arg-type]
 
 
 def test_a_timeout_charged_after_overloaded_replays_is_counted_from_its_fields(
@@ -174,3 +180,6 @@ def test_a_timeout_charged_after_overloaded_replays_is_counted_from_its_fields(
     assert (account.after_replays, account.replays) == (1, defaults.OVERLOAD_REPLAYS)
     assert "after overloaded replays" in account.text()
     assert "| game | charged to |" in busy_machine_section([rec], LIMIT_S)  # type: ignore
+    one = game_account(rec, LIMIT_S)  # type: ignore[arg-type]
+    assert (f"played again {defaults.OVERLOAD_REPLAYS} times; the timeout was charged after "
+            f"{defaults.OVERLOAD_REPLAYS} overloaded replays") in one

@@ -267,7 +267,8 @@
         "before move 1" : m.fault_move);
       var rtd = h("td", null, tr);
       h("span", { "class": "badge " + D.reasons[G.reason[i]] }, rtd, D.reasons[G.reason[i]]);
-      var wtd = h("td", { "class": "explain" }, tr, m.explain || m.detail || "");
+      var wtd = h("td", { "class": "explain" }, tr, (m.explain || m.detail || "") +
+        (m.load ? " (" + m.load + ")" : ""));
       wtd.title = m.detail || "";
       var std = h("td", null, tr);
       if (m.stderr) {
@@ -288,6 +289,7 @@
     if (m.init_ms) { info["initPlayer ms"] = m.init_ms.map(function (x) { return x.toFixed(1); })
                                                       .join(" / "); }
     if (m.peak_memory) { info["peak memory"] = m.peak_memory.join(" / "); }
+    if (m.load) { info["busy machine"] = m.load.replace(/^busy machine: /, ""); }
     if (m.labels) { for (var k in m.labels) { info[k] = D.label_values[m.labels[k]]; } }
     var g = { id: G.id[i], round: G.round[i],
               moves: decodeMoves(i), times_ms: decodeTimes(i),

@@ -31,6 +31,7 @@ from arena.league.web.common import admin_only, csv_file, db, logged_in, page, s
 from arena.records import GameRecord
 from arena.report.frames import game_frames
 from arena.report.show import peak_memory_text
+from arena.results.fairness import game_account
 
 __all__ = ["routes", "viewer_game"]
 
@@ -71,7 +72,9 @@ def viewer_game(record: GameRecord, game_id: int, own_words: bool = True) -> dic
             "opening": (d.get("opening") if frames is None else d.get("opening_texts")) or [],
             "info": {k: v for k, v in (("pair", d.get("pair_id")),
                                        ("time limit (s)", d.get("timeout_s")),
-                                       ("peak memory", " / ".join(peaks) if peaks else None))
+                                       ("peak memory", " / ".join(peaks) if peaks else None),
+                                       ("busy machine", game_account(record)
+                                        .removeprefix("busy machine: ")))
                      if v not in (None, "")},
             **(frames or {})}
 

@@ -136,6 +136,7 @@ def test_the_guides_steps_are_marked() -> None:
         assert (s.lang == "python") == (s.path is not None), f"{GUIDE}:{s.line}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not resolve("auto").isolated,
                     reason=f"no bubblewrap sandbox here ({resolve('auto').reason}): the walk "
                            f"checks the bots sandboxed, as the default isolation runs them")

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from arena.games import Game
 from arena.play.session import Entrant, Finished, GameSetup, HumanGame, IllegalMove, Moved
+from arena.results.fairness import game_account, load_account
 
 __all__ = ["RESIGN_WORDS", "play_games", "use_color"]
 
@@ -108,6 +109,9 @@ class _Terminal:
         if fin.winning_cells and not self.color:
             self.say("(* marks the winning line)")
         self.say(fin.message)
+        load = game_account(fin.record) if fin.record is not None else ""
+        if load:
+            self.say(load)
         if fin.game_id:
             self.say(f"Stored as game {fin.game_id} in {results_dir} "
                      f"(`cxarena report {results_dir}`, `cxarena show {results_dir} "
@@ -135,5 +139,7 @@ def play_games(entrant: Entrant, game: Game, setup: GameSetup, results_dir: Path
             term.say()
             again = ""
         if again not in ("y", "yes"):
+            records = [g.record for g in games if g.record is not None]
+            term.say(load_account(records, setup.timeout_s).text())  # as every command says
             return games
         term.say()

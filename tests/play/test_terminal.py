@@ -52,6 +52,8 @@ def test_full_game_against_L0(tmp_path: Path) -> None:
     match = re.search(r"Stored as game (\S+) in", end)
     assert match, end
     child.sendline("n")
+    # the session ends with the account of a busy machine, the same words as every command's
+    child.expect(r"busy machine: \d+ late moves? excused .*, 0 timeouts charged, in 1 game")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -129,6 +131,7 @@ def test_bot_that_times_out_loses(tmp_path: Path) -> None:
                  r"after [\d.]+ ms, over the 200 ms limit")
     child.expect(AGAIN)
     child.sendline("n")
+    child.expect(r"busy machine: .*1 timeout charged")
     child.expect(pexpect.EOF)
     [game] = stored(tmp_path)
     assert game.record.reason is Reason.TIMEOUT and game.record.offender == 2

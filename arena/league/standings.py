@@ -137,9 +137,15 @@ def insert_game(league: League, side_a: str, side_b: str, board: str, score_a: f
     return game_id
 
 
-def game_records(league: League) -> list[GameRecord]:
-    """Every stored game's full record (the rating games), oldest first."""
-    rows = league.conn.execute("SELECT record FROM game_records ORDER BY game_id").fetchall()
+def game_records(league: League, newest: int | None = None) -> list[GameRecord]:
+    """Every stored game's full record (the rating games), oldest first; only the `newest`
+    so many when given."""
+    if newest is None:
+        rows = league.conn.execute("SELECT record FROM game_records ORDER BY game_id").fetchall()
+    else:
+        rows = league.conn.execute(
+            "SELECT record FROM (SELECT game_id, record FROM game_records ORDER BY game_id "
+            "DESC LIMIT ?) ORDER BY game_id", (int(newest),)).fetchall()
     return [GameRecord.from_dict(json.loads(r[0])) for r in rows]
 
 

@@ -34,11 +34,12 @@ from arena.league.final import entries, final_status, final_time_left, plan_fina
 from arena.league.final_length import measured_games
 from arena.league.final_measure import measure_status, start_measure
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
-from arena.league.standings import leaderboard
+from arena.league.standings import game_records, leaderboard
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
 from arena.league.worker import queue_state, worker_health
 from arena.report.html import write_report
+from arena.results.fairness import load_account
 
 __all__ = ["admin_page", "audit", "public_report", "roster", "routes"]
 
@@ -101,6 +102,16 @@ def _extensions(lg: League) -> str:
                      for user, ts in lg.config.extensions)
 
 
+#: the rating games the admin page's account of a busy machine looks at (the newest)
+BUSY_GAMES = 1000
+
+
+def _busy(lg: League) -> str:
+    """The account of a busy machine over the newest rating games, in the words every
+    command that plays ends with (`arena.results.fairness`)."""
+    return load_account(game_records(lg, newest=BUSY_GAMES), lg.config.timeout_s).text()
+
+
 def _view(lg: League, state: Site) -> dict[str, Any]:
     """Everything the admin page shows."""
     final = asdict(final_status(lg))
@@ -114,7 +125,7 @@ def _view(lg: League, state: Site) -> dict[str, Any]:
             "queue": _lines(queue_state(lg)), "workers": worker_health(lg.dir),
             "disk": _disk(lg), "frozen": lg.frozen, "final": final, "final_length": plan,
             "sessions": sessions, "audit": lg.audit_log(), "tie_break": TIE_BREAK,
-            "extensions": _extensions(lg)}
+            "extensions": _extensions(lg), "busy": _busy(lg), "busy_games": BUSY_GAMES}
 
 
 def _short(text: str, limit: int = MAX_SUMMARY) -> str:

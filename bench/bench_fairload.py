@@ -3,6 +3,9 @@ the kernel says the late moves waited for.
 
     .venv/bin/python -m bench fairload            # every kind of load, about 3 minutes
     .venv/bin/python -m bench.bench_fairload none busy2 memory   # some kinds
+    .venv/bin/python -m bench.bench_fairload --default-weight      # the bots' folder at the
+                                                  # default CPU weight (as before issue 39)
+    .venv/bin/python -m bench.bench_fairload --no-cgroups          # rlimits only
 
 For each kind of load, started here, outside cxarena, for the length of one short round robin
 (L1, minimax, alphabeta on 6x7x4 and 7x8x5 at 0.08 s a move, both colours, 2 workers each
@@ -10,11 +13,13 @@ pinned to one core as a tournament's are) and two games of a bot that sleeps 1.3
 (it must be charged at every load):
 
 - none: nothing beside;
-- busy1, busy2: 1 or 2 busy processes per core (each in a session of its own);
+- busy1, busy2, busy4: 1, 2 or 4 busy processes per core (each in a session of its own);
 - memory: a process cycling through 90% of MemAvailable (oom_score_adj 1000: the kernel's
   victim if anything runs out), which evicts the page cache the bots' code lives in;
 - io: a writer of 4 MiB blocks with an fsync after each, in the temp folder;
-- churn: a loop starting short processes (`/bin/true`) as fast as it can.
+- churn: a loop starting short processes (`/bin/true`) as fast as it can;
+- tournament: another cxarena tournament (`cxarena tournament configs/quick.yaml`, its
+  results in the temp folder, started again whenever it ends).
 
 Reported per kind: faults charged to the honest bots, overload replays, charged faults of the
 1.3x bot (2 expected), the wall time, the machine's pressure (/proc/pressure/{cpu,memory,io}
@@ -46,7 +51,10 @@ GRACE_S = 0.010
 PLAYERS = ("L1", "minimax", "alphabeta")
 BOARDS = ((6, 7, 4), (7, 8, 5))
 OVERRUN = 1.3
-KINDS = ("none", "busy1", "busy2", "memory", "io", "churn")
+#: how the bots are contained: "cgroups" (the bots' folder at the highest CPU weight),
+#: "default-weight" (cgroups, the folder at the kernel's default weight), "rlimits" (none)
+CONTAINMENT = "cgroups"
+KINDS = ("none", "busy1", "busy2", "busy4", "memory", "io", "churn", "tournament")
 
 
 class Sleeper(CXPlayer):
@@ -196,7 +204,7 @@ def _worker(index: int, jobs: list[tuple[str, str, tuple[int, int, int], int, di
     _instrument(late)
     cpus = sorted(os.sched_getaffinity(0))
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S, grace_s=GRACE_S),
-                             cpu=cpus[index % len(cpus)],
+                             cpu=cpus[index % len(cpus)], cgroups=CONTAINMENT != "rlimits",
                              log_dir=os.path.join(log_dir, f"w{index}"))
     results = []
     with Referee(settings) as referee:
@@ -271,6 +279,12 @@ while True:
 """
 
 
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: another cxarena tournament, again and again, as another user's run would be
+_TOURNAMENT = ("while true; do {py} -m arena tournament {config} --results {results} --fresh "
+               "--quiet >/dev/null 2>&1; done")
+
+
 def _available_bytes() -> int:
     with open("/proc/meminfo") as f:
         for line in f:
@@ -283,8 +297,8 @@ def start_load(kind: str, scratch: str) -> list[subprocess.Popen[bytes]]:
     py = sys.executable
     cores = len(os.sched_getaffinity(0))
     procs: list[tuple[list[str], bool]] = []
-    if kind in ("busy1", "busy2"):
-        n = cores * (1 if kind == "busy1" else 2)
+    if kind in ("busy1", "busy2", "busy4"):
+        n = cores * int(kind[-1])
         procs = [([py, "-c", "while True: pass"], False)] * n
     elif kind == "memory":
         procs = [([py, "-c", _MEMORY_HOG, str(int(_available_bytes() * 0.9))], True)]
@@ -292,6 +306,10 @@ def start_load(kind: str, scratch: str) -> list[subprocess.Popen[bytes]]:
         procs = [([py, "-c", _IO_WRITER, os.path.join(scratch, "io.bin")], False)]
     elif kind == "churn":
         procs = [([py, "-c", _CHURN], False)]
+    elif kind == "tournament":
+        procs = [(["/bin/sh", "-c", _TOURNAMENT.format(
+            py=py, config=os.path.join(_ROOT, "configs", "quick.yaml"),
+            results=os.path.join(scratch, "other"))], False)]
     out = []
     for argv, victim in procs:
         p = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.DEVNULL)
@@ -328,7 +346,7 @@ def run_kind(kind: str) -> Row:
     scratch = tempfile.mkdtemp(prefix="cxarena-fairload-")
     try:
         load = start_load(kind, scratch)
-        time.sleep(1.0 if kind == "memory" else 0.3)  # let the load get going
+        time.sleep({"memory": 1.0, "tournament": 3.0}.get(kind, 0.3))  # load going
         p0, t0 = psi(), time.perf_counter()
         try:
             results, late, wall = play_round(os.path.join(scratch, "logs"))
@@ -350,13 +368,22 @@ def run_kind(kind: str) -> Row:
 
 
 def main(kinds: list[str] | None = None) -> None:
-    kinds = kinds or list(KINDS)
+    global CONTAINMENT
+    args = list(kinds or [])
+    if "--no-cgroups" in args:
+        CONTAINMENT = "rlimits"
+    elif "--default-weight" in args:
+        from arena import defaults
+        CONTAINMENT = "default-weight"
+        defaults.BOTS_CPU_SHARES, defaults.BOTS_CPU_WEIGHT = 1024, 100
+    kinds = [k for k in args if not k.startswith("--")] or list(KINDS)
     print("## Fair on a busy machine: outside load (bench_fairload)\n")
     with open("/proc/loadavg") as f:
         print(f"Load average at the start: {' '.join(f.read().split()[:3])}; "
               f"delay accounting (kernel.task_delayacct): {'on' if delayacct_on() else 'off'}; "
               f"limit {LIMIT_S * 1000:g} ms, {', '.join(PLAYERS)} on "
-              f"{', '.join('x'.join(map(str, b)) for b in BOARDS)}, 2 workers.\n")
+              f"{', '.join('x'.join(map(str, b)) for b in BOARDS)}, 2 workers; "
+              f"containment: {CONTAINMENT}.\n")
     rows = []
     for kind in kinds:
         rows.append(run_kind(kind))

@@ -247,7 +247,11 @@ class Standings:
         parts.append("\n\n## Head to head\n")
         parts.append("Elo diff: the row player's logistic Elo advantage; ± 95%: half the width "
                      "of its 95% confidence interval (score ± 1.96 standard errors, mapped to "
-                     "Elo); LOS: the probability that the row player is the stronger. Model: "
+                     "Elo, so not always symmetric: where ± would mislead, the note gives its "
+                     "ends); LOS: "
+                     "the probability that the row player is the stronger, read with the "
+                     "interval: above 97.5 % (below 2.5 %) only where the interval excludes 0; "
+                     "where it includes 0 the note says 'not significant'. Model: "
                      "pentanomial (game pairs are the independent units) where every game was "
                      "paired, else trinomial (games). A perfect score has no finite estimate: "
                      "it shows the bound of its 95% interval (≥ or ≤); a better record never "
@@ -294,7 +298,7 @@ def _h2h_cells(e: EloEstimate) -> list[str]:
                 if e.score >= 1.0 else
                 "all lost: no finite estimate, ≤ the upper bound of the 95% interval")
         return [f"{sign} {e.bound:+.0f}", "bound", f"{100 * e.los:.1f} %",
-                "; ".join(x for x in (what, note) if x)]
+                _reading(e, "; ".join(x for x in (what, note) if x))]
     if math.isinf(e.error):
         if math.isfinite(e.lower):
             err, why = f"≥ {e.lower:+.0f}", "no finite upper end: the lower bound"
@@ -307,7 +311,21 @@ def _h2h_cells(e: EloEstimate) -> list[str]:
         err = f"{e.error:.1f}"
     if e.no_spread:
         note = "; ".join(x for x in ("every unit scored 1/2: exact bound", note) if x)
-    return [f"{e.elo + 0.0:+.1f}", err, f"{100 * e.los:.1f} %", note]
+    return [f"{e.elo + 0.0:+.1f}", err, f"{100 * e.los:.1f} %", _reading(e, note)]
+
+
+def _reading(e: EloEstimate, note: str) -> str:
+    """The note with what the interval says first (`arena.results.stats`: the interval
+    decides, the LOS agrees): not significant where it includes 0; its ends where the
+    estimate +/- the half width would reach across 0 while the interval does not."""
+    if not e.significant:
+        first = "not significant: the 95% interval includes 0"
+    elif e.lopsided:
+        first = (f"significant: the 95% interval {e.lower:+.1f} .. {e.upper:+.1f} excludes 0 "
+                 f"(not symmetric)")
+    else:
+        first = ""
+    return "; ".join(x for x in (first, note) if x)
 
 
 def _csv_float(x: float) -> str:

@@ -6,6 +6,9 @@ imports no bot). For each position of the game (the board before each move, and 
 - the opening book's outcome where the book has it (K=4 boards up to 7x7: the empty board and,
   on the boards its builder could solve, the positions after one move); the position after a
   move the book lists as keeping the outcome gets that outcome too (`_carry_book_values`);
+- else the value the literature publishes (`arena.analysis.known`: on 6x7 K=4 the position
+  after each first move, so that a first move off the centre is judged: it gives up the win);
+  such a value counts as a book value (kind ``book``);
 - else the exact score when the solver proves it within the budget (``budget_s`` of CPU per
   position, spent as node budgets that double until the time is used up; the solver keeps its
   table, and the positions are solved from the last to the first, so each reuses what the
@@ -32,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from arena.analysis.known import known_value
 from arena.board import CXBoard, CXGameState
 
 __all__ = ["GameAnalysis", "MoveVerdict", "Oracle", "PositionValue", "analyse_game",
@@ -230,6 +234,13 @@ def analyse_game(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tupl
             continue
         prefix = moves[:ply]
         entry = oracle.book(prefix) if K == 4 else None
+        if entry is None:
+            known = known_value(M, N, K, prefix)
+            if known is not None:
+                values[ply] = PositionValue(ply, "book", known.outcome)
+                if known.keeping:
+                    books[ply] = (known.outcome, known.keeping)
+                continue
         if entry is not None:
             books[ply] = entry
             values[ply] = PositionValue(ply, "book", entry[0])

@@ -17,6 +17,13 @@ every schedule (round robin and gauntlet) plays each pairing on each board equal
 each player first, so the advantage of moving first cancels out of the Bradley-Terry fit; it
 is therefore not modelled (it would only matter for incomplete runs).
 
+Move times: ``mean ms`` is over the moves the player made; ``max ms`` also counts the late
+answers of the games it lost on time (`late_answer_ms`), so a player who lost a game on time
+never shows a max below its limit. A late answer is the measured time of the answer that came
+too late (``extra["late_ms"]["elapsed"]``); where none came, the time at which the referee
+stopped waiting (or, in records that do not say, the limit) is a lower bound, shown as
+``> 150.0``. The Markdown says so under the ranking when a late answer set a max.
+
 `compute_standings` does the arithmetic; `Standings.to_markdown` / `to_csv` render it.
 """
 
@@ -29,6 +36,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from tabulate import tabulate
 
@@ -38,7 +46,7 @@ from arena.results.elo import EloDifference, Ratings, elo_difference, fit_rating
 from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
 __all__ = ["COLUMN_KEY", "CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
-           "column_key_markdown", "compute_standings"]
+           "column_key_markdown", "compute_standings", "late_answer_ms", "max_ms_text"]
 
 POINTS_WIN = 3
 POINTS_DRAW = 1
@@ -68,6 +76,30 @@ COLUMN_KEY = (
 )
 
 
+def late_answer_ms(rec: GameRecord) -> tuple[float, bool] | None:
+    """The offender's late answer of a game lost on time: (ms, whether an answer came), or None
+    (not a timeout, or one whose time the record does not tell). No answer: the time the referee
+    stopped waiting, a lower bound; records without the late move's account give the limit
+    (`timeout_s`) as that bound. A game ended by its wall-clock limit has no late answer."""
+    if rec.reason is not Reason.TIMEOUT or not rec.is_fault:
+        return None
+    late = rec.extra.get("late_ms")
+    if isinstance(late, dict) and isinstance(late.get("elapsed"), (int, float)):
+        return float(late["elapsed"]), "no answer after" not in rec.detail
+    if "wall-clock limit" in rec.detail or rec.timeout_s is None:
+        return None
+    return rec.timeout_s * 1000.0, False
+
+
+_LATE_WORDS = {"late": "answered after", "open": "no answer within"}
+
+
+def max_ms_text(r: PlayerRow) -> str:
+    """The ranking's ``max ms`` cell: ``383.0``, ``> 150.0`` when no answer came (a bound),
+    ``-`` when the player made no move."""
+    return ("> " if r.max_move_late == "open" else "") + _ms(r.max_move_ms)
+
+
 def column_key_markdown() -> str:
     """`COLUMN_KEY` as a Markdown table (the same table is in the README)."""
     return "\n".join(["| column | meaning |", "|---|---|"]
@@ -89,9 +121,12 @@ class PlayerRow:
     illegal: int
     crashes: int
     mean_move_ms: float  # over all of this player's moves (nan if none)
-    max_move_ms: float
+    max_move_ms: float  # over its moves and the late answers of its timeouts (nan if none)
     elo: float
     elo_ci95: float
+    #: the max is a late answer's: "late" (an answer that came too late), "open" (no answer
+    #: came: `max_move_ms` is a lower bound), "" (a move's)
+    max_move_late: str = ""
 
 
 #: a board of Connect-X (M, N, K), or the label of another game's parameter set
@@ -190,11 +225,17 @@ class Standings:
         parts.append(self.ranking_note() + "\n")
         parts.append(tabulate(
             [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
-              r.illegal, r.crashes, _ms(r.mean_move_ms), _ms(r.max_move_ms),
+              r.illegal, r.crashes, _ms(r.mean_move_ms), max_ms_text(r),
               f"{r.elo:+.0f} ± {r.elo_ci95:.0f}"] for r in self.ranking],
             headers=["rank", "player", "points", "games", "wins", "draws", "losses",
                      "timeouts", "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"],
             tablefmt="github", disable_numparse=True, colalign=("right", "left") + ("right",) * 11))
+        late = [f"{r.player} ({_LATE_WORDS[r.max_move_late]} {_ms(r.max_move_ms)} ms)"
+                for r in self.ranking if r.max_move_late]
+        if late:
+            parts.append("\nmax ms counts the late answers of the games lost on time; they set "
+                         f"the max of {', '.join(late)}. '>': no answer came; the time the "
+                         "referee waited for it is a lower bound.")
         parts.append("\n" + column_key_markdown())
         parts.append("\n\n## Crosstable (points the row player took from the column player)\n")
         parts.append(tabulate(
@@ -206,7 +247,11 @@ class Standings:
         parts.append("\n\n## Head to head\n")
         parts.append("Elo diff: the row player's logistic Elo advantage; ± 95%: half the width "
                      "of its 95% confidence interval (score ± 1.96 standard errors, mapped to "
-                     "Elo); LOS: the probability that the row player is the stronger. Model: "
+                     "Elo, so not always symmetric: where ± would mislead, the note gives its "
+                     "ends); LOS: "
+                     "the probability that the row player is the stronger, read with the "
+                     "interval: above 97.5 % (below 2.5 %) only where the interval excludes 0; "
+                     "where it includes 0 the note says 'not significant'. Model: "
                      "pentanomial (game pairs are the independent units) where every game was "
                      "paired, else trinomial (games). A perfect score has no finite estimate: "
                      "it shows the bound of its 95% interval (≥ or ≤); a better record never "
@@ -253,7 +298,7 @@ def _h2h_cells(e: EloEstimate) -> list[str]:
                 if e.score >= 1.0 else
                 "all lost: no finite estimate, ≤ the upper bound of the 95% interval")
         return [f"{sign} {e.bound:+.0f}", "bound", f"{100 * e.los:.1f} %",
-                "; ".join(x for x in (what, note) if x)]
+                _reading(e, "; ".join(x for x in (what, note) if x))]
     if math.isinf(e.error):
         if math.isfinite(e.lower):
             err, why = f"≥ {e.lower:+.0f}", "no finite upper end: the lower bound"
@@ -266,7 +311,21 @@ def _h2h_cells(e: EloEstimate) -> list[str]:
         err = f"{e.error:.1f}"
     if e.no_spread:
         note = "; ".join(x for x in ("every unit scored 1/2: exact bound", note) if x)
-    return [f"{e.elo + 0.0:+.1f}", err, f"{100 * e.los:.1f} %", note]
+    return [f"{e.elo + 0.0:+.1f}", err, f"{100 * e.los:.1f} %", _reading(e, note)]
+
+
+def _reading(e: EloEstimate, note: str) -> str:
+    """The note with what the interval says first (`arena.results.stats`: the interval
+    decides, the LOS agrees): not significant where it includes 0; its ends where the
+    estimate +/- the half width would reach across 0 while the interval does not."""
+    if not e.significant:
+        first = "not significant: the 95% interval includes 0"
+    elif e.lopsided:
+        first = (f"significant: the 95% interval {e.lower:+.1f} .. {e.upper:+.1f} excludes 0 "
+                 f"(not symmetric)")
+    else:
+        first = ""
+    return "; ".join(x for x in (first, note) if x)
 
 
 def _csv_float(x: float) -> str:
@@ -297,6 +356,8 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
     count = {p: {"games": 0, "wins": 0, "draws": 0, "losses": 0} for p in names}
     faults = {p: {Reason.TIMEOUT: 0, Reason.ILLEGAL: 0, Reason.CRASH: 0} for p in names}
     times: dict[str, list[float]] = {p: [] for p in names}
+    #: the late answers of each player's timeouts: (ms, whether an answer came)
+    late: dict[str, list[tuple[float, bool]]] = {p: [] for p in names}
     cross = {a: dict.fromkeys(names, 0) for a in names}
     wdl = {(a, b): [0, 0, 0] for a in names for b in names}  # a's wins, losses, draws vs b
     board_list: list[BoardKey] = list(dict.fromkeys(
@@ -350,6 +411,9 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
             cell[0 if sp == 1.0 else (1 if sp == 0.5 else 2)] += 1
         if rec.is_fault and rec.offender in (1, 2):
             faults[a if rec.offender == 1 else b][rec.reason] += 1
+            answer = late_answer_ms(rec)
+            if answer is not None:
+                late[a if rec.offender == 1 else b].append(answer)
         for p in (a, b):
             count[p]["games"] += 1
         points[a] += pa
@@ -377,8 +441,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
                   timeouts=faults[p][Reason.TIMEOUT], illegal=faults[p][Reason.ILLEGAL],
                   crashes=faults[p][Reason.CRASH],
                   mean_move_ms=(sum(times[p]) / len(times[p])) if times[p] else math.nan,
-                  max_move_ms=max(times[p]) if times[p] else math.nan,
-                  elo=elo[p][0], elo_ci95=elo[p][1])
+                  elo=elo[p][0], elo_ci95=elo[p][1], **_max_move(times[p], late[p]))
         for i, p in enumerate(order))
     pairs = tuple((a, b, elo_difference(*wdl[(a, b)])) for a, b in combinations(order, 2))
     estimates = []
@@ -401,6 +464,17 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
                      cross=cross, pairs=pairs, ratings=ratings, total_games=total,
                      not_isolated=not_isolated, estimates=tuple(estimates), board_wdl=board_wdl,
                      distinct_games=len(distinct), ranked_by=ranked_by)
+
+
+def _max_move(times_ms: list[float], late: list[tuple[float, bool]]) -> dict[str, Any]:
+    """The fields `max_move_ms`, `max_move_late` of a player's row: its longest move, or its
+    longest late answer where that is longer (or equal: a bound beats a move of its length)."""
+    best = max(times_ms) if times_ms else math.nan
+    how = ""
+    for ms, answered in late:
+        if math.isnan(best) or ms > best or (ms == best and not answered):
+            best, how = ms, "late" if answered else "open"
+    return {"max_move_ms": best, "max_move_late": how}
 
 
 def _flip(e: EloEstimate) -> EloEstimate:

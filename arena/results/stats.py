@@ -30,6 +30,26 @@ bound or a LOS below a worse one's (fastchess's normal figures are not: 5 wins a
 be bounded far above the exact bound of 6 wins), while ordinary results keep fastchess's
 figures.
 
+**The words agree with the interval** (issue #42: "-190.8 +/- 312.3, LOS 0.9 %" read as an
+interval across 0 beside a significant LOS; "at least -512 ... LOS 75.0 %" after a 2-0). The
+rule: the 95% interval decides whether a difference is shown, and the LOS agrees with it.
+
+- The LOS is made to agree with the interval (`_agreeing_los`): in the plain normal model LOS
+  > 97.5 % exactly when the interval's lower end is above 0 (and < 2.5 % exactly when its upper
+  end is below 0); the small-sample figures (exact bounds, `_envelope`) can break that, so the
+  LOS is clipped into the range the interval allows: at least 97.5 % when the interval lies
+  above 0, between 2.5 and 97.5 % when it includes 0, at most 2.5 % when it lies below 0. The
+  clip keeps every figure monotone (a better record never gets a lower LOS) and the two
+  players' LOS of one match adding up to 1; ordinary results keep fastchess's figures.
+- Every LOS is printed with its reading: "significant: the 95% interval excludes 0", or "not
+  significant: the 95% interval includes 0, so the sample is too small to tell who is
+  stronger" (`EloEstimate.los_words`). A perfect score whose bound lies on the far side of 0
+  (2-0: at least -512) says that its bound is below 0.
+- "+/-" is half the interval's width, and the interval is not symmetric about the estimate (the
+  logistic map stretches it towards the far end): where the estimate +/- the half width would
+  reach across 0 while the interval does not (-190.8 +/- 312.3: interval -658.9 .. -34.4),
+  the words say so and name the ends.
+
 `Sprt`: the generalized sequential probability ratio test (GSPRT) of fishtest, on the
 pentanomial model (or the trinomial one for unpaired games), with **logistic Elo** bounds (as
 cutechess-cli and fastchess's ``model=logistic``; the same Elo cxarena prints everywhere else).
@@ -201,21 +221,42 @@ class EloEstimate:
     def tiny(self) -> bool:
         return self.n < TINY_SAMPLE
 
+    @property
+    def significant(self) -> bool:
+        """The 95% interval excludes 0 (lies wholly above or wholly below it)."""
+        return self.n > 0 and (self.lower > 0.0 or self.upper < 0.0)
+
+    @property
+    def lopsided(self) -> bool:
+        """The interval excludes 0 but the estimate +/- its half width would reach across it."""
+        return (self.significant and math.isfinite(self.elo) and math.isfinite(self.error)
+                and self.elo - self.error < 0.0 < self.elo + self.error)
+
+    def los_words(self) -> str:
+        """The LOS with its reading (see the module docstring: the interval decides)."""
+        los = f"LOS {100.0 * self.los:.1f} %"
+        if self.significant:
+            return f"{los} (significant: the 95% interval excludes 0)"
+        return (f"{los} (not significant: the 95% interval includes 0, so the sample is too "
+                f"small to tell who is stronger)")
+
     def describe(self) -> str:
         """One line for people: value +/- error, LOS, or a bound with its explanation."""
         unit = "pairs" if self.model is Model.PENTANOMIAL else "games"
         if self.n == 0:
             return "Elo difference: no games"
-        los = f"LOS {100.0 * self.los:.1f} %"
+        los = self.los_words()
         if math.isnan(self.elo):
             if self.score >= 1.0:
+                below = "" if self.lower > 0 else ", below 0"
                 text = (f"Elo difference: at least {self.lower:+.0f} ({self.record}: every "
                         f"game won, so no finite estimate; {self.lower:+.0f} is the lower "
-                        f"bound of its 95% interval), {los}")
+                        f"bound of its 95% interval{below}), {los}")
             else:
+                above = "" if self.upper < 0 else ", above 0"
                 text = (f"Elo difference: at most {self.upper:+.0f} ({self.record}: every "
                         f"game lost, so no finite estimate; {self.upper:+.0f} is the upper "
-                        f"bound of its 95% interval), {los}")
+                        f"bound of its 95% interval{above}), {los}")
         elif math.isinf(self.error):
             if self.upper == math.inf and self.lower == -math.inf:
                 rng = "the 95% interval is unbounded both ways"
@@ -229,7 +270,11 @@ class EloEstimate:
                     f"bound it; {rng}), {los}")
         else:
             text = (f"Elo difference: {self.elo + 0.0:+.1f} +/- {self.error:.1f} (95% interval "
-                    f"{self.lower:+.1f} .. {self.upper:+.1f}), LOS {100.0 * self.los:.1f} %")
+                    f"{self.lower:+.1f} .. {self.upper:+.1f}), {los}")
+            if self.lopsided:
+                text = text[:-1] + (f"; the interval is not symmetric: {self.elo + 0.0:+.1f} "
+                                    f"+/- {self.error:.1f} would reach across 0, its ends "
+                                    f"do not)")
             if self.no_spread:
                 text += (f" (every one of the {unit} scored exactly 1/2: the interval is the "
                          f"exact bound on how often one could have differed)")
@@ -377,6 +422,7 @@ def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
         nelo = (score - 0.5) / sd_game * (800.0 / math.log(10.0))
     if result.n <= (ENVELOPE_PAIRS if model is Model.PENTANOMIAL else ENVELOPE_GAMES):
         lo, hi, los = _envelope(outcomes)
+    los = _agreeing_los(los, lo, hi)
     lower, upper = _elo_or_inf(lo), _elo_or_inf(hi)
     if score >= 1.0 or score <= 0.0:
         bound = lower if score >= 1.0 else upper
@@ -384,6 +430,21 @@ def estimate(result: Trinomial | Pentanomial) -> EloEstimate:
                            record=record)
     return EloEstimate(model, result.n, games, score, score_to_elo(score), lower, upper, los,
                        nelo, nan, no_spread=wald is None and score == 0.5, record=record)
+
+
+#: the LOS at the edge of the two-sided 95% interval (Phi(1.959964))
+_LOS_EDGE = 0.975
+
+
+def _agreeing_los(los: float, lower: float, upper: float) -> float:
+    """`los` clipped into the range its score interval `lower` .. `upper` allows: at least
+    97.5 % when the interval lies above 1/2, at most 2.5 % when below, else in between (the
+    module docstring). Monotone in the record, and symmetric between the two players."""
+    if lower > 0.5:
+        return max(los, _LOS_EDGE)
+    if upper < 0.5:
+        return min(los, 1.0 - _LOS_EDGE)
+    return min(max(los, 1.0 - _LOS_EDGE), _LOS_EDGE)
 
 
 def _record_words(result: Trinomial | Pentanomial) -> str:

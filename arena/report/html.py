@@ -48,6 +48,8 @@ from arena.results.standings import (
     BoardKey,
     board_label,
     board_of,
+    head_to_head_cells,
+    max_ms_text,
 )
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
@@ -274,7 +276,7 @@ def _standings_html(data: ReportData) -> str:
     rows = []
     for r in data.standings.ranking:
         mean = "-" if math.isnan(r.mean_move_ms) else f"{r.mean_move_ms:.1f}"
-        mx = "-" if math.isnan(r.max_move_ms) else f"{r.max_move_ms:.1f}"
+        mx = max_ms_text(r)  # the late answers of games lost on time count
         cells = [r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
                  r.illegal, r.crashes, mean, mx, f"{r.elo:+.0f} ± {r.elo_ci95:.0f}"]
         classes = {1: "name", 7: "bad" if r.timeouts else "", 8: "bad" if r.illegal else "",
@@ -356,14 +358,15 @@ def _boards_html(data: ReportData) -> str:
 
 
 def _pairs_html(data: ReportData) -> str:
+    """Head to head: the same figures and words as standings.md (`head_to_head_cells`)."""
+    estimates = [(a, b, e) for a, b, e in data.standings.estimates if e.n]
     rows = []
-    for a, b, d in data.standings.pairs:
-        elo = f"{d.elo:+.1f}" if math.isfinite(d.elo) else ("+inf" if d.elo > 0 else "-inf")
-        err = f"{d.error:.1f}" if math.isfinite(d.error) else "inf"
-        rows.append(f"<tr><td>{_e(a)}</td><td>{_e(b)}</td><td>{d.wins}-{d.draws}-{d.losses}"
-                    f"</td><td>{elo}</td><td>{err}</td><td>{100 * d.los:.1f} %</td></tr>")
-    return ('<table class="pairs"><thead><tr><th>player</th><th>opponent</th><th>W-D-L</th>'
-            '<th>Elo diff</th><th>± 95%</th><th>LOS</th></tr></thead><tbody>'
+    for a, b, e in estimates:
+        sample = f"{e.n} {'pairs' if e.model.value == 'pentanomial' else 'games'}"
+        cells = [a, b, sample, *head_to_head_cells(e)]
+        rows.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
+    return ('<table class="pairs"><thead><tr><th>player</th><th>opponent</th><th>sample</th>'
+            '<th>Elo diff</th><th>± 95%</th><th>LOS</th><th>note</th></tr></thead><tbody>'
             + "".join(rows) + "</tbody></table>")
 
 

@@ -259,7 +259,7 @@ class Standings:
                      "Bradley-Terry fit of all games with the same 95% meaning.\n")
         parts.append(tabulate(
             [[a, b, f"{e.n} {'pairs' if e.model.value == 'pentanomial' else 'games'}",
-              *_h2h_cells(e)] for a, b, e in self.estimates if e.n],
+              *head_to_head_cells(e)] for a, b, e in self.estimates if e.n],
             headers=["player", "opponent", "sample", "Elo diff", "± 95%", "LOS", "note"],
             tablefmt="github", disable_numparse=True,
             colalign=("left", "left", "right", "right", "right", "right", "left")))
@@ -288,7 +288,9 @@ class Standings:
         return "\n".join(parts) + "\n"
 
 
-def _h2h_cells(e: EloEstimate) -> list[str]:
+def head_to_head_cells(e: EloEstimate) -> list[str]:
+    """The head-to-head row's cells after the sample: Elo diff, ± 95%, LOS, note (the same in
+    standings.md and the HTML report)."""
     if e.n == 0:
         return ["-", "-", "-", "no games"]
     note = "tiny sample" if e.tiny else ""

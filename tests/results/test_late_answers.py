@@ -89,3 +89,29 @@ def test_what_a_record_tells_of_its_late_answer() -> None:
                  "selectColumn (move 1): the game's wall-clock limit of 9.0 s passed")
     assert late_answer_ms(wall.record) is None
     assert late_answer_ms(_games()[1].record) is None
+
+
+def test_the_html_report_shows_the_same_max_and_head_to_head_words() -> None:
+    """The report's ranking and head-to-head tables read the standings' own cells (the '>'
+    bound, the LOS read with its interval), not figures of their own."""
+    from arena.report.html import _pairs_html, _standings_html
+    from arena.results.standings import head_to_head_cells
+
+    st = compute_standings(["slow", "fast", "mute", "old"], _games())
+
+    class Data:  # the one field of ReportData these sections read
+        standings = st
+
+    ranking = _standings_html(Data())  # type: ignore[arg-type]
+    assert "<td>&gt; 170.4</td>" in ranking and "<td>383.0</td>" in ranking
+    pairs = _pairs_html(Data())  # type: ignore[arg-type]
+    for _, _, e in (x for x in st.estimates if x[2].n):
+        for cell in head_to_head_cells(e):
+            assert html_escape(cell) in pairs
+    assert "not significant" in pairs
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text)

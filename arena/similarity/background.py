@@ -16,7 +16,8 @@ server stopped) goes on from its next position.
 
 **How much.** At most the league's `similarity_budget_s` wall seconds of asking per version
 (or reference bot), all its sessions and boards together (each of the league's boards gets an
-equal share of it); 0 turns the worker off (the setting may change
+equal share of it, whether its positions are ready yet or not; the first position of a board
+is always asked); 0 turns the worker off (the setting may change
 while the league runs). The worker stops before a position that would take it past the budget
 (by the mean time of the positions asked so far) and marks the version ``partial``: its
 positions not asked stay unasked (a pair's share is over the positions both answered) until
@@ -44,6 +45,7 @@ from arena.similarity.answers import (
     Stored,
     Target,
     fill,
+    league_boards,
     league_setups,
     load_stored,
     reference_targets,
@@ -108,7 +110,7 @@ def pending_all(league: Any, setups: Sequence[Setup]) -> list[tuple[Setup, Targe
 
 def step(league: Any, positions: int = POSITIONS,
          stop: threading.Event | None = None) -> Stored | None:
-    """Ask the next pending entry on its board (`pending_all`) within its share of the
+    """Ask the next pending entry on its board (`pending_all`) within the board's share of the
     league's budget (the budget over the league's boards), unless the budget is 0 or the worker
     is `held`; returns its row as stored (None: nothing was asked)."""
     budget_s = float(league.config.similarity_budget_s)
@@ -121,7 +123,10 @@ def step(league: Any, positions: int = POSITIONS,
     if not todo:
         return None
     setup, target = todo[0]
-    rows = fill(league, setup, [target], budget_s=budget_s / len(setups),
+    # each board's share is over all the league's boards: it stays the same as boards whose
+    # positions come from games get them
+    boards = len(league_boards(league.config) or setups)
+    rows = fill(league, setup, [target], budget_s=budget_s / boards,
                 held=lambda: bool(held(league)), stop=stop)
     row = rows.get(target.entry)
     if row is not None and row.state in (DONE, PARTIAL, FAILED):

@@ -276,8 +276,8 @@ def _published_of(boards: Sequence[Board], positions: int, notes: list[str]) -> 
         else:
             out.extend(got)
     if missing:
-        notes.append(f"play: no published positions for {', '.join(missing)} (no exact "
-                     f"solver: a league takes them from its games); not asked there")
+        notes.append(f"play: no published positions for {', '.join(missing)} (a league "
+                     f"takes them from its own games); not asked there")
     return out
 
 

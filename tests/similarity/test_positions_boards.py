@@ -25,7 +25,7 @@ from arena.similarity.answers import (
 )
 from arena.similarity.background import step
 from arena.similarity.league import league_similarity
-from arena.similarity.play import load_positions, positions_path
+from arena.similarity.play import Answers, Position, load_positions, positions_path
 from arena.similarity.positions import (
     MIN_MOVES,
     board_count,
@@ -222,3 +222,24 @@ def test_a_league_with_games_on_two_boards_gets_answers_on_both(
         assert [p.play for p in rep.pairs if {p.a, p.b} == {"ann v1", "bob v1"}][0] is not None
     finally:
         lg.conn.close()
+
+
+def test_the_command_asks_on_every_board_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`compare(boards=...)`: each board's share of the published positions, one board after
+    the other; a board without a set is named in the notes (the bots are stand-ins here)."""
+    asked: list[tuple[int, int, int] | None] = []
+
+    def stand_in(specs: list[str], M: int, N: int, K: int, positions: list[Position],
+                 **kwargs: object) -> dict[str, Answers]:
+        asked[:] = [p.board for p in positions]
+        moves = tuple(i % 3 for i in range(len(positions)))
+        return {s: Answers(s, moves, moves) for s in specs}
+
+    monkeypatch.setattr(report_module, "answers_of", stand_in)
+    bots = Path(__file__).resolve().parent / "bots"
+    rep = report_module.compare([str(bots / "negamax2.py"), str(bots / "negamax2_tweak.py")],
+                                boards=[(4, 4, 4), (5, 4, 5), (6, 7, 4), BIG], positions=8)
+    assert asked == [(4, 4, 4)] * 2 + [(6, 7, 4)] * 2
+    assert rep.boards == [(4, 4, 4), (6, 7, 4)] and rep.positions == 4
+    assert any("5x4x5, 20x20x10" in n for n in rep.notes)
+    assert "2 boards (4x4x4, 6x7x4)" in rep.lines()[0]

@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 
 from arena.board import CXBoard, CXGameState
+from arena.similarity.positions import quiet
 from players._shared.oracle import oracle_for
 
 #: the solver's node budget per move of a position
@@ -56,34 +57,6 @@ def min_worse(N: int) -> int:
     return 2 if N >= 6 else 1
 
 
-def _wins_at(grid: list[list[int]], K: int, r: int, c: int, who: int) -> bool:
-    """Would `who` placing a stone at (r, c) make K in a row?"""
-    M, N = len(grid), len(grid[0])
-    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        run = 1
-        for sign in (1, -1):
-            i, j = r + sign * dr, c + sign * dc
-            while 0 <= i < M and 0 <= j < N and grid[i][j] == who:
-                run += 1
-                i, j = i + sign * dr, j + sign * dc
-        if run >= K:
-            return True
-    return False
-
-
-def _quiet(b: CXBoard) -> bool:
-    """Open, and neither side could win at once on the next stone (no win to take, no threat
-    to block: the choice is not forced by tactics)."""
-    if b.gameState() is not CXGameState.OPEN:
-        return False
-    grid = [[int(x) for x in row] for row in b.getBoard()]
-    for col in b.getAvailableColumns():
-        r = max(i for i in range(b.M) if grid[i][col] == 0)  # row 0 is the top
-        if _wins_at(grid, b.K, r, col, 1) or _wins_at(grid, b.K, r, col, 2):
-            return False
-    return True
-
-
 def text_of(moves: list[int], N: int) -> str:
     return "".join(map(str, moves)) if N <= 10 else ",".join(map(str, moves))
 
@@ -95,7 +68,7 @@ def board_seed(seed: int, M: int, N: int, K: int) -> int:
 
 
 def make(M: int, N: int, K: int, count: int, seed: int,
-         quiet: bool = False) -> list[tuple[list[int], list[int]]]:
+         silent: bool = False) -> list[tuple[list[int], list[int]]]:
     rng = random.Random(board_seed(seed, M, N, K))
     oracle = oracle_for(M, N, K)
     if not oracle.exact:
@@ -112,7 +85,7 @@ def make(M: int, N: int, K: int, count: int, seed: int,
         while b.numOfMarkedCells() < ply and b.gameState() is CXGameState.OPEN:
             b.markColumn(rng.choice(b.getAvailableColumns()))
         moves = b.moves()
-        if tuple(moves) in seen or not _quiet(b):
+        if tuple(moves) in seen or not quiet(b):
             continue
         seen.add(tuple(moves))
         scores: dict[int, int] = {}
@@ -126,7 +99,7 @@ def make(M: int, N: int, K: int, count: int, seed: int,
             top = sorted(c for c, s in scores.items() if s == best)
             if 2 <= len(top) <= len(scores) - worse:
                 out.append((moves, top))
-                if not quiet:
+                if not silent:
                     print(f"{M}x{N}x{K}: {len(out)}/{count} ({tries} tried)", file=sys.stderr)
     return out
 
@@ -180,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         if path.exists():
             print(f"{M}x{N}x{K}: kept {path.name}", file=sys.stderr)
             continue
-        found = make(M, N, K, args.count, args.seed, quiet=True)
+        found = make(M, N, K, args.count, args.seed, silent=True)
         print(f"{M}x{N}x{K}: {len(found)} positions", file=sys.stderr)
         if found:
             path.write_text(render(M, N, K, args.count, args.seed, found, command),

@@ -10,6 +10,11 @@ at TIME_S a move, each twice, through the referee in the sandbox of games (`answ
 Java bots (tests/similarity/data/java, examples/java) are compared by code only here: the
 course API gives them whole seconds, so 2 x POSITIONS asks cost 2 x POSITIONS s each.
 
+`CXARENA_SIM_BOARDS=SET` (a board set of arena/data/boards.yaml, e.g. ``competition``) asks
+on every board of SET with a published set instead: POSITIONS spread over them
+(`arena.similarity.positions.board_count`, at least 2 a board), one board after the other, as
+a league on those boards asks them.
+
 The class of 50 is extrapolated, not measured: a new version costs its own asks (the measured
 mean per bot, both asks), its fingerprint and 49 code comparisons (measured per comparison),
 and 49 play comparisons of stored answers (microseconds); nothing else is run again.
@@ -27,11 +32,13 @@ from arena.similarity.code import compare_code, fingerprint, sources_in, sources
 from arena.similarity.play import (
     REFERENCE_BOTS,
     RELATED,
+    Position,
     Reference,
     answers_of,
     judge,
     load_positions,
 )
+from arena.similarity.positions import board_count, published
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = int(os.environ.get("CXARENA_SIM_POSITIONS", "60"))
@@ -42,14 +49,30 @@ TEST_BOTS = {"negamax2": str(BOTS / "negamax2.py"),
 JAVA = {"Blocker": ROOT / "examples" / "java" / "connectx" / "Blocker",
         "Stopper (renamed Blocker)": ROOT / "tests" / "similarity" / "data" / "java" / "Stopper"}
 CLASS = 50
+BOARD_SET = os.environ.get("CXARENA_SIM_BOARDS", "")
 
 
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.2f}"
 
 
+def _positions() -> tuple[list[Position], str]:
+    """The positions asked, and what they are in words."""
+    if not BOARD_SET:
+        return (load_positions(6, 7, 4, limit=POSITIONS),
+                "of 6x7x4 (arena/data/similarity_positions_6x7x4.txt)")
+    from arena.tournament.config import resolve_board_set  # the named board sets
+
+    boards = [b for b in dict.fromkeys(resolve_board_set(BOARD_SET, "CXARENA_SIM_BOARDS"))
+              if published(b) is not None]
+    n = board_count(POSITIONS, len(boards))
+    out = [p for b in boards for p in published(b, n) or []]
+    return out, (f"of the {len(boards)} boards of `{BOARD_SET}` with a published set "
+                 f"(arena/data/similarity_positions_*.txt; {n} a board)")
+
+
 def main() -> None:
-    positions = load_positions(6, 7, 4, limit=POSITIONS)
+    positions, where = _positions()
     specs = list(REFERENCE_BOTS) + list(TEST_BOTS.values())
     label = {v: k for k, v in TEST_BOTS.items()} | {b: b for b in REFERENCE_BOTS}
     t0 = time.perf_counter()
@@ -58,9 +81,8 @@ def main() -> None:
     answers = {label[s]: a for s, a in got.items()}
     ref = Reference.of([got[b] for b in REFERENCE_BOTS])
     print("## Similarity: play and code (bench_similarity)\n")
-    print(f"{len(positions)} positions of 6x7x4 (arena/data/similarity_positions_6x7x4.txt), "
-          f"{TIME_S:g} s a move, every bot asked twice through the referee; {len(specs)} bots "
-          f"in {wall:.0f} s of wall time.\n")
+    print(f"{len(positions)} positions {where}, {TIME_S:g} s a move, every bot asked twice "
+          f"through the referee; {len(specs)} bots in {wall:.0f} s of wall time.\n")
     print("**The band of unrelated pairs** (the built-ins agreeing with themselves at least "
           f"half the time: not {', '.join(ref.random_bots) or '-'}; every pair but "
           f"alphabeta~minimax, related by design): {len(ref.shares)} pairs, shares of identical "

@@ -4,7 +4,11 @@ play-similarity positions, and the reference bots', stored in the league's datab
 
 **What is kept.** One row per entry (a version: ``sub:<id>`` with its fingerprint; a reference
 bot: its SPEC, fingerprint ``""``) and *setup* (`Setup.key`: the board, the time per move, the
-positions asked and the seed; answers asked under another setup are not mixed in). A row holds
+positions asked and the seed; answers asked under another setup are not mixed in). A league
+has one setup per board it plays (`league_setups`: the board's published positions, else
+positions of its own games, `arena.similarity.positions`), so each version has a row per
+board; a pair is compared over every board's positions, one board after the other
+(`setups_answers`). A row holds
 both asks of the positions asked so far (``asked``: positions 0 to asked-1, each asked twice,
 one after the other, with the seeds `arena.similarity.play.ask` gives them), the wall seconds
 the asking took (``spent_s``), the faults, and its state:
@@ -33,7 +37,7 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,15 +49,16 @@ from arena.similarity.play import (
     Reference,
     ask_position,
     judge,
-    load_positions,
     move_time,
     positions_path,
 )
+from arena.similarity.positions import board_count, game_positions, published
 from arena.similarity.report import Pair, current_versions
 from arena.similarity.store import StoredRun, load
 
-__all__ = ["Setup", "Stored", "Target", "fill", "league_board", "league_setup", "league_time",
-           "list_run", "load_stored", "pair_run", "reference_targets", "save_stored",
+__all__ = ["Setup", "Stored", "Target", "board_positions", "fill", "league_board",
+           "league_boards", "league_setup", "league_setups", "league_time", "list_run",
+           "load_stored", "pair_run", "reference_targets", "save_stored", "setups_answers",
            "stored_run", "version_target"]
 
 #: the states of a row (module docstring)
@@ -81,17 +86,23 @@ class Setup:
                 f"seed {self.seed}")
 
 
-def league_board(cfg: Any) -> tuple[int, int, int] | None:
-    """The board the league's versions are asked on: its first board with a published
-    position set, else 6x7x4 (a Connect-X bot plays any board); None for another game's
-    league (or a board set not found here)."""
+def league_boards(cfg: Any) -> list[tuple[int, int, int]] | None:
+    """Every board the league's rating games are played on, in its order, once each; None
+    for another game's league (or a board set not found here)."""
     try:
         boards: list[tuple[int, int, int]] = [tuple(b) for b in cfg.boards()]
     except Exception:  # another game's league, or a board set not found here
         return None
-    if not boards:
+    return list(dict.fromkeys(boards)) or None
+
+
+def league_board(cfg: Any) -> tuple[int, int, int] | None:
+    """The league's first board with a published position set, else its first board (the
+    report's headline board); None for another game's league."""
+    boards = league_boards(cfg)
+    if boards is None:
         return None
-    return next((b for b in boards if positions_path(*b).is_file()), (6, 7, 4))
+    return next((b for b in boards if positions_path(*b).is_file()), boards[0])
 
 
 def league_time(cfg: Any) -> float:
@@ -100,15 +111,73 @@ def league_time(cfg: Any) -> float:
     return min(float(cfg.timeout_s), 5 * MOVE_TIME_S)
 
 
-def league_setup(league: Any, positions: int, time_s: float | None = None) -> Setup | None:
-    """The league's setup: `league_board` (the first `positions` of its published positions),
-    at `league_time` unless `time_s`; None: no board to ask on."""
-    board = league_board(league.config)
-    if board is None or not positions_path(*board).is_file():
-        return None
-    chosen = load_positions(*board, limit=positions)
+def board_positions(league: Any, board: tuple[int, int, int], count: int) -> list[Position]:
+    """The first `count` positions of `board` for the league: its published set (a solver
+    board), else from the league's stored games (`arena.similarity.positions.game_positions`,
+    oldest game first), only once its games give all `count` (so that the set, once made, no
+    longer changes as games are played): [] until then."""
+    chosen = published(board, count)
+    if chosen is not None:
+        return chosen
+    got = game_positions(_games_of(league, board), board, count)
+    return got if len(got) == count else []
+
+
+def _games_of(league: Any, board: tuple[int, int, int]) -> Iterator[Any]:
+    """The league's stored game records of `board`, oldest first, read as they are used (the
+    table `game_records`, as `arena.league.standings.game_records` reads it, of one board)."""
+    from arena.records import GameRecord  # the stored records' format
+
+    M, N, K = board
+    cur = league.conn.execute(
+        "SELECT r.record FROM game_records r JOIN games g ON g.id = r.game_id "
+        "WHERE g.board = ? ORDER BY r.game_id", (f"{M}x{N}x{K}",))
+    for (text,) in cur:
+        yield GameRecord.from_dict(json.loads(text))
+
+
+def league_setups(league: Any, positions: int, time_s: float | None = None) -> list[Setup]:
+    """One setup per board of the league (`league_boards`) with positions to ask
+    (`board_positions`; `board_count` of them: `positions` spread over the boards), at
+    `league_time` unless `time_s`; []: none."""
+    boards = league_boards(league.config)
+    if not boards:
+        return []
+    n = board_count(positions, len(boards))
     t = time_s if time_s is not None else league_time(league.config)
-    return Setup(board, t, tuple(chosen))
+    out = []
+    for board in boards:
+        chosen = board_positions(league, board, n)
+        if chosen:
+            out.append(Setup(board, t, tuple(chosen)))
+    return out
+
+
+def league_setup(league: Any, positions: int, time_s: float | None = None) -> Setup | None:
+    """The league's first setup (`league_setups`: of its only board, for a league of one
+    board); None: no board to ask on."""
+    setups = league_setups(league, positions, time_s)
+    return setups[0] if setups else None
+
+
+def setups_answers(rows: Sequence[dict[tuple[str, str], Stored]], setups: Sequence[Setup],
+                   target: Target, label: str) -> Answers | None:
+    """`target`'s answers over every setup, one after the other (`rows`: each setup's stored
+    rows; a setup it has no usable row of counts as not asked); None: none usable."""
+    first: tuple[int | None, ...] = ()
+    again: tuple[int | None, ...] = ()
+    spent_s, faults, usable = 0.0, 0, False
+    for setup, stored in zip(setups, rows, strict=True):
+        n = len(setup.positions)
+        row = stored.get((target.entry, target.fingerprint))
+        if row is not None and row.usable:
+            a = row.answers(label, n)
+            usable = True
+            first, again = first + a.first, again + a.again
+            spent_s, faults = spent_s + a.seconds, faults + a.faults
+        else:
+            first, again = first + (None,) * n, again + (None,) * n
+    return Answers(label, first, again, round(spent_s, 3), faults) if usable else None
 
 
 @dataclass(frozen=True)
@@ -289,42 +358,42 @@ def fill(league: Any, setup: Setup, targets: Sequence[Target], *,
 def stored_run(league: Any, submission_ids: Sequence[int] | None = None,
                positions: int | None = None) -> StoredRun | None:
     """A `StoredRun` of the stored answers of the versions `submission_ids` (default: the
-    current versions) under the league's setup, each pair judged now against the band of the
-    reference bots' stored answers. None: no setup, or no reference answers yet."""
+    current versions) under the league's setups (every board's positions, one board after
+    the other), each pair judged now against the band of the reference bots' stored answers.
+    None: no setup, or no reference answers yet."""
     from arena.similarity.report import POSITIONS  # the default count
 
-    setup = league_setup(league, POSITIONS if positions is None else positions)
-    if setup is None:
+    setups = league_setups(league, POSITIONS if positions is None else positions)
+    if not setups:
         return None
     if submission_ids is None:
         subs = current_versions(league)
     else:
         subs = [s for s in (league.submission(i) for i in submission_ids) if s is not None]
     targets = [version_target(s) for s in subs]
-    refs = reference_targets()
-    rows = load_stored(league.conn, setup)
-    n = len(setup.positions)
-    ref_answers = [r.answers(t.label, n) for t in refs
-                   if (r := rows.get((t.entry, t.fingerprint))) is not None and r.usable]
+    rows = [load_stored(league.conn, setup) for setup in setups]
+    ref_answers = [a for t in reference_targets()
+                   if (a := setups_answers(rows, setups, t, t.label)) is not None]
     if len(ref_answers) < 2:
         return None
     reference = Reference.of(ref_answers)
     answers: dict[str, Answers] = {}
     ids: dict[str, int] = {}
-    made = max((r.updated_at for r in rows.values()), default=time.time())
+    made = max((r.updated_at for stored in rows for r in stored.values()), default=time.time())
     waiting = 0
     for t in targets:
-        r = rows.get((t.entry, t.fingerprint))
-        if r is None or not r.usable:
+        got = setups_answers(rows, setups, t, t.label)
+        if got is None:
             waiting += 1
             continue
-        answers[t.label] = r.answers(t.label, n)
+        answers[t.label] = got
         assert t.submission_id is not None
         ids[t.label] = t.submission_id
     labels = list(answers)
     pairs = [Pair(a, b, None, judge(answers[a], answers[b], reference))
              for i, a in enumerate(labels) for b in labels[i + 1:]]
-    run = StoredRun(made, setup.board, setup.time_s, setup.positions, reference, ids, answers,
+    chosen = tuple(p for setup in setups for p in setup.positions)
+    run = StoredRun(made, setups[0].board, setups[0].time_s, chosen, reference, ids, answers,
                     pairs, stored=True, waiting=waiting)
     return run
 

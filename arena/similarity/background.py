@@ -9,11 +9,15 @@ position being asked, and the checks' own workers run it; the final is never wai
 process is separate, and the worker stops asking the moment it runs).
 
 **What.** The reference bots first (the band of unrelated pairs, once per league and setup),
-then each current version without stored answers, oldest first (`pending`); a version
-interrupted (held, or the server stopped) goes on from its next position.
+then each current version without stored answers, oldest first (`pending`), on every board of
+the league (`arena.similarity.answers.league_setups`: one setup per board, the reference bots
+on every board first, then each version on every board); a version interrupted (held, or the
+server stopped) goes on from its next position.
 
 **How much.** At most the league's `similarity_budget_s` wall seconds of asking per version
-(or reference bot), all its sessions together; 0 turns the worker off (the setting may change
+(or reference bot), all its sessions and boards together (each of the league's boards gets an
+equal share of it, whether its positions are ready yet or not; the first position of a board
+is always asked); 0 turns the worker off (the setting may change
 while the league runs). The worker stops before a position that would take it past the budget
 (by the mean time of the positions asked so far) and marks the version ``partial``: its
 positions not asked stay unasked (a pair's share is over the positions both answered) until
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +45,15 @@ from arena.similarity.answers import (
     Stored,
     Target,
     fill,
-    league_setup,
+    league_boards,
+    league_setups,
     load_stored,
     reference_targets,
     version_target,
 )
 from arena.similarity.report import POSITIONS, current_versions
 
-__all__ = ["SimilarityWorker", "held", "pending", "step"]
+__all__ = ["SimilarityWorker", "held", "pending", "pending_all", "step"]
 
 log = logging.getLogger("arena.similarity.background")
 
@@ -92,26 +98,42 @@ def pending(league: Any, setup: Setup) -> list[Target]:
     return out
 
 
+def pending_all(league: Any, setups: Sequence[Setup]) -> list[tuple[Setup, Target]]:
+    """What the background asks next over every setup (board), in order: the reference bots
+    on every board, then each version (oldest first) on every board (`pending` of each)."""
+    todo = [(setup, t) for setup in setups for t in pending(league, setup)]
+    refs = [(s, t) for s, t in todo if t.submission_id is None]
+    versions = sorted(((s, t) for s, t in todo if t.submission_id is not None),
+                      key=lambda st: st[1].submission_id or 0)  # stable: boards in order
+    return refs + versions
+
+
 def step(league: Any, positions: int = POSITIONS,
          stop: threading.Event | None = None) -> Stored | None:
-    """Ask the next pending entry (`pending`) within the league's budget, unless the budget is
-    0 or the worker is `held`; returns its row as stored (None: nothing was asked)."""
+    """Ask the next pending entry on its board (`pending_all`) within the board's share of the
+    league's budget (the budget over the league's boards), unless the budget is 0 or the worker
+    is `held`; returns its row as stored (None: nothing was asked)."""
     budget_s = float(league.config.similarity_budget_s)
     if budget_s <= 0 or held(league):
         return None
-    setup = league_setup(league, positions)
-    if setup is None:
+    setups = league_setups(league, positions)
+    if not setups:
         return None
-    todo = pending(league, setup)
+    todo = pending_all(league, setups)
     if not todo:
         return None
-    target = todo[0]
-    rows = fill(league, setup, [target], budget_s=budget_s, held=lambda: bool(held(league)),
-                stop=stop)
+    setup, target = todo[0]
+    # each board's share is over all the league's boards: it stays the same as boards whose
+    # positions come from games get them
+    boards = len(league_boards(league.config) or setups)
+    rows = fill(league, setup, [target], budget_s=budget_s / boards,
+                held=lambda: bool(held(league)), stop=stop)
     row = rows.get(target.entry)
     if row is not None and row.state in (DONE, PARTIAL, FAILED):
-        log.info("similarity: %s %s (%d positions asked, %.1f s)%s", target.label, row.state,
-                 row.asked, row.spent_s, f": {row.note}" if row.note else "")
+        M, N, K = setup.board
+        log.info("similarity: %s on %dx%dx%d %s (%d positions asked, %.1f s)%s", target.label,
+                 M, N, K, row.state, row.asked, row.spent_s,
+                 f": {row.note}" if row.note else "")
     return row
 
 

@@ -20,16 +20,20 @@ def league_similarity(league: Any, known: str | Path | None = None, *, play: boo
     """Both similarities of the league's current submissions (each user's current version,
     its files unpacked by `arena.league.checks.materialise`, played by its `spec_of`), with
     the known bots of `known` if given, at the league's time per move unless `time_s` (play on
-    the league's first board with a published position set, in the league's sandbox). For the
-    admin page: `SimilarityReport.pairs`, flagged first; `.lines()`, `.csv()`."""
+    every board of the league with positions, `arena.similarity.answers.league_setups`: its
+    published set, else its own games; in the league's sandbox). For the admin page:
+    `SimilarityReport.pairs`, flagged first; `.lines()`, `.csv()`."""
     # the league's files, only when asked (and the league's modules are at this layer)
     from arena.league.checks import spec_of
     from arena.similarity.answers import (  # the answers kept per version
         fill,
         league_board,
-        league_setup,
+        league_boards,
+        league_setups,
         league_time,
+        load_stored,
         reference_targets,
+        setups_answers,
         version_target,
     )
 
@@ -41,18 +45,31 @@ def league_similarity(league: Any, known: str | Path | None = None, *, play: boo
     isolation = "auto" if cfg.isolation else "none"
     t = time_s if time_s is not None else league_time(cfg)
     given: dict[str, Answers] = {}
-    setup = league_setup(league, positions, t) if play else None
-    if setup is not None:  # what is stored is not asked again; what is asked is stored
+    setups = league_setups(league, positions, t) if play else []
+    notes = []
+    if setups:  # what is stored is not asked again; what is asked is stored
         refs = reference_targets()
         targets = refs + [version_target(s) for s in subs]
-        rows = fill(league, setup, targets, progress=progress)
-        n = len(setup.positions)
+        for setup in setups:
+            fill(league, setup, targets, progress=progress)
+        rows = [load_stored(league.conn, setup) for setup in setups]
         for target, spec in zip(targets, [r.entry for r in refs] + specs, strict=True):
-            row = rows.get(target.entry)
-            if row is not None and row.usable:
-                given[spec] = row.answers(spec, n)
-    report = compare(specs, known, labels=labels, play=play and board is not None,
-                     board=board or (6, 7, 4), positions=positions, time_s=t,
-                     isolation=isolation, progress=progress, given=given)
+            got = setups_answers(rows, setups, target, spec)
+            if got is not None:
+                given[spec] = got
+        asked = {s.board for s in setups}
+        waiting = [b for b in league_boards(cfg) or [] if b not in asked]
+        if waiting:
+            notes.append("play: not yet on " + ", ".join("x".join(map(str, b)) for b in waiting)
+                         + " (no published positions, and too few of the league's games yet)")
+    chosen = tuple(p for setup in setups for p in setup.positions)
+    report = compare(specs, known, labels=labels, play=play and bool(setups),
+                     board=setups[0].board if setups else (board or (6, 7, 4)),
+                     positions=len(chosen), time_s=t, isolation=isolation, progress=progress,
+                     given=given, position_set=chosen if setups else None)
+    report.notes.extend(notes)
+    if play and board is not None and not setups:
+        report.notes.append("play: no board of the league has positions yet (no published "
+                            "set, too few games)")
     report.ids = {label: s.id for label, s in zip(labels, subs, strict=True)}
     return report

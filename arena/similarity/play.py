@@ -1,11 +1,14 @@
 """Play similarity: how often two bots choose the same move, against how often unrelated bots
 do (the computer-chess world's clone screening: Don Dailey's similarity tester).
 
-1. **The positions** (`load_positions`): a fixed, published set per board in
-   arena/data/similarity_positions_MxNxK.txt, made by ``python -m bench.similarity_positions``
-   with the exact solver: quiet positions (no win to take, no threat to block) where at least
-   two moves have the best exact value and at least two are worse. Where several moves are
-   good, which one a bot picks is a matter of its evaluation and move order: its style.
+1. **The positions** (`load_positions`): a fixed, published set per board the exact solver
+   covers in arena/data/similarity_positions_MxNxK.txt, made by ``python -m
+   bench.similarity_positions`` with the exact solver: quiet positions (no win to take, no
+   threat to block) where at least two moves have the best exact value and at least one (two
+   from six columns) is worse; on the other boards, quiet positions of the league's own games
+   (`arena.similarity.positions`). Where several moves are good, which one a bot picks is a
+   matter of its evaluation and move order: its style. A position may carry its board (a set
+   of several boards); the board given to `ask` is the default.
 2. **The answers** (`ask`): each bot is asked for its move in every position at a fixed time
    per move, through the referee (`arena.referee.referee.Referee`), in the sandbox games use:
    one game per position that starts from the position as its opening and stops after one
@@ -63,10 +66,16 @@ MOVE_TIME_S = 0.1
 
 @dataclass(frozen=True)
 class Position:
-    """A position (columns from the empty board) and the columns of the best exact value."""
+    """A position (columns from the empty board), the columns of the best exact value (empty:
+    not known, a position from a league's games) and its board (None: the set's one board)."""
 
     moves: tuple[int, ...]
     best: tuple[int, ...]
+    board: tuple[int, int, int] | None = None
+
+    def board_or(self, board: tuple[int, int, int]) -> tuple[int, int, int]:
+        """Its board, else `board`."""
+        return self.board if self.board is not None else board
 
 
 def positions_path(M: int, N: int, K: int) -> Path:
@@ -134,7 +143,9 @@ def ask_position(referee: Any, bot: Any, pos: Position, index: int, round_: int,
                  options: dict[str, Any] | None = None) -> int | None:
     """`bot`'s move in position `pos` (number `index` of its set) in ask `round_` (0: the
     first, 1: again), as `ask` asks it: one game from the position, stopped after the bot's
-    move, its seed made of `seed`, the round and the index. None: no legal answer in time."""
+    move, its seed made of `seed`, the round and the index, on the position's board (else
+    M x N x K). None: no legal answer in time."""
+    M, N, K = pos.board_or((M, N, K))
     rec = referee.play(bot, bot, M, N, K, seed=seed + 1_000_003 * round_ + index,
                        options1=options, options2=options,
                        max_moves=len(pos.moves) + 1, opening=pos.moves,
@@ -150,15 +161,22 @@ def ask(referee: Any, bot: Any, positions: Sequence[Position], M: int, N: int, K
         on_answer: Callable[[int], None] | None = None) -> Answers:
     """`bot` (a Launchable: a parsed SPEC) asked for its move in every position, twice, by
     `referee` (an `arena.referee.referee.Referee`, whose limits set the time per move): one
-    game per position and ask, from the position, stopped after the bot's move."""
+    game per position and ask, from the position, stopped after the bot's move. A position
+    with a board of its own is asked on it, numbered (for its seed) within its board."""
     import time  # the asks' wall time
 
     start = time.perf_counter()
     asks: list[list[int | None]] = [[], []]
     faults = 0
+    index: list[int] = []  # each position's number within its board
+    count: dict[tuple[int, int, int], int] = {}
+    for pos in positions:
+        board = pos.board_or((M, N, K))
+        index.append(count.get(board, 0))
+        count[board] = index[-1] + 1
     for round_ in range(2):
         for i, pos in enumerate(positions):
-            move = ask_position(referee, bot, pos, i, round_, M, N, K, seed, options)
+            move = ask_position(referee, bot, pos, index[i], round_, M, N, K, seed, options)
             faults += move is None
             asks[round_].append(move)
             if on_answer is not None:

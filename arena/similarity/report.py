@@ -3,8 +3,10 @@ the league's admin page shows (`league_similarity`).
 
 Every pair of the SPECs is compared, and every SPEC with every known bot (`known_bots`: each
 file or folder of a folder of earlier years' bots). Code similarity needs sources; play
-similarity needs a board with a published position set (`arena.similarity.play`) and asks the
-built-ins (`REFERENCE_BOTS`) too, for the band of unrelated pairs. Flagged pairs come first.
+similarity needs positions (`arena.similarity.positions`: a board's published set, or a
+league's own games) on one board or several (`boards`: each board's share of the positions,
+compared one board after the other) and asks the built-ins (`REFERENCE_BOTS`) too, for the
+band of unrelated pairs. Flagged pairs come first.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from arena.similarity.play import (
     load_positions,
     positions_path,
 )
+from arena.similarity.positions import Board, board_count, published
 
 __all__ = ["Pair", "SimilarityReport", "compare", "current_versions", "known_bots"]
 
@@ -82,13 +85,26 @@ class SimilarityReport:
     def flagged(self) -> list[Pair]:
         return [p for p in self.pairs if p.flagged]
 
+    @property
+    def boards(self) -> list[Board]:
+        """The boards of the positions asked, in order (the report's board without them)."""
+        got = list(dict.fromkeys(p.board_or(self.board) for p in self.position_set))
+        return got or [self.board]
+
+    def boards_text(self) -> str:
+        boards = self.boards
+        names = ", ".join("x".join(map(str, b)) for b in boards[:6])
+        if len(boards) > 6:
+            names += f" and {len(boards) - 6} more"
+        return names if len(boards) == 1 else f"{len(boards)} boards ({names})"
+
     def lines(self) -> list[str]:
         """The report in words: flagged pairs first, each with both scores."""
         out = []
-        M, N, K = self.board
         if self.reference is not None:
             r = self.reference
-            out.append(f"play: {self.positions} positions of {M}x{N}x{K} at {self.time_s:g} s a "
+            out.append(f"play: {self.positions} positions of {self.boards_text()} at "
+                       f"{self.time_s:g} s a "
                        f"move; unrelated pairs (built-ins) agree {r.mean:.2f} (median, spread "
                        f"{r.sd:.2f}, {len(r.shares)} pairs): flagged from {r.threshold:.2f}")
         out.extend(f"note: {n}" for n in self.notes)
@@ -174,11 +190,15 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
             time_s: float = MOVE_TIME_S, isolation: str | None = None,
             cgroups: bool | None = None,
             progress: Callable[[str], None] | None = None,
-            given: dict[str, Answers] | None = None) -> SimilarityReport:
+            given: dict[str, Answers] | None = None,
+            boards: Sequence[Board] | None = None,
+            position_set: Sequence[Position] | None = None) -> SimilarityReport:
     """Compare every pair of `specs` (shown as `labels` if given), and each with the bots of
-    `known`, by code and (if `play`) by play. `given`: answers asked before (by SPEC, on the
-    same board, positions and time per move), not asked again. Raises SpecError for a SPEC
-    that names no bot."""
+    `known`, by code and (if `play`) by play: on `board`'s published positions, or on each of
+    `boards` with a published set (`board_count` positions each, one board after the other),
+    or on `position_set` (each position on its board) if given. `given`: answers asked before
+    (by SPEC, on the same positions and time per move), not asked again. Raises SpecError for
+    a SPEC that names no bot."""
     labels = list(labels) if labels is not None else list(specs)
     notes: list[str] = []
     codes: dict[str, Code] = {lab: fingerprint(lab, sources_of_spec(spec))
@@ -192,13 +212,20 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
     n_positions = 0
     chosen: list[Position] = []
     if play:
-        try:
-            chosen = load_positions(*board, limit=positions)
-        except FileNotFoundError:
-            chosen = []
-            notes.append(f"play: no published positions for {board[0]}x{board[1]}x{board[2]} "
-                         f"({positions_path(*board).name}); code only")
+        if position_set is not None:
+            chosen = list(position_set)
+        elif boards:
+            chosen = _published_of(boards, positions, notes)
+        else:
+            try:
+                chosen = load_positions(*board, limit=positions)
+            except FileNotFoundError:
+                chosen = []
+                notes.append(f"play: no published positions for "
+                             f"{board[0]}x{board[1]}x{board[2]} "
+                             f"({positions_path(*board).name}); code only")
         if chosen:
+            board = chosen[0].board_or(board)
             n_positions = len(chosen)
             to_play = dict(zip(labels, specs, strict=True))
             for lab, p in known_paths.items():
@@ -233,6 +260,25 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
     pairs.sort(key=Pair.sort_key)
     return SimilarityReport(pairs, reference, answers, notes, board, n_positions, time_s,
                             tuple(chosen))
+
+
+def _published_of(boards: Sequence[Board], positions: int, notes: list[str]) -> list[Position]:
+    """The published positions of each of `boards` (`board_count` of them each), one board
+    after the other; a board without a set is named in `notes`."""
+    boards = list(dict.fromkeys(boards))
+    n = board_count(positions, len(boards))
+    out: list[Position] = []
+    missing = []
+    for b in boards:
+        got = published(b, n)
+        if got is None:
+            missing.append("x".join(map(str, b)))
+        else:
+            out.extend(got)
+    if missing:
+        notes.append(f"play: no published positions for {', '.join(missing)} (a league "
+                     f"takes them from its own games); not asked there")
+    return out
 
 
 def _relabel(a: Answers, label: str) -> Answers:

@@ -115,7 +115,8 @@ def save(directory: str | Path, report: SimilarityReport) -> Path:
         "made_at": time.time(),
         "board": list(report.board),
         "time_s": report.time_s,
-        "positions": [[list(p.moves), list(p.best)] for p in report.position_set],
+        "positions": [[list(p.moves), list(p.best)] + ([] if p.board is None else [list(p.board)])
+                      for p in report.position_set],
         "reference": None if r is None else {"shares": list(r.shares),
                                              "random_bots": list(r.random_bots)},
         "ids": dict(report.ids),
@@ -131,6 +132,14 @@ def save(directory: str | Path, report: SimilarityReport) -> Path:
     tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
     os.replace(tmp, path)
     return path
+
+
+def _position(values: Any) -> Position:
+    """A kept position: [moves, best] or [moves, best, board] (a run of several boards)."""
+    moves, best, *board = values
+    where = tuple(int(x) for x in board[0]) if board else None
+    return Position(tuple(int(c) for c in moves), tuple(int(c) for c in best),
+                    (where[0], where[1], where[2]) if where else None)
 
 
 def _moves(values: Any) -> tuple[int | None, ...]:
@@ -172,8 +181,7 @@ def load(directory: str | Path) -> StoredRun | None:
             made_at=float(data["made_at"]),
             board=(M, N, K),
             time_s=float(data["time_s"]),
-            positions=tuple(Position(tuple(int(c) for c in moves), tuple(int(c) for c in best))
-                            for moves, best in data["positions"]),
+            positions=tuple(_position(p) for p in data["positions"]),
             reference=None if ref is None else Reference(
                 tuple(float(x) for x in ref["shares"]),
                 tuple(str(x) for x in ref["random_bots"])),

@@ -255,7 +255,7 @@ def agreed_positions(run: StoredRun, play: PlayMatch) -> list[AgreedPosition]:
         if move is None:
             continue
         try:
-            drawn = board_text(M, N, K, pos.moves, move)
+            drawn = board_text(*pos.board_or((M, N, K)), pos.moves, move)
         except Exception:  # a position that does not fit the board: the number says enough
             drawn = "(not drawn)"
         out.append(AgreedPosition(i + 1, move, move in pos.best, drawn))

@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", nargs=3, type=int, default=[6, 7, 4], metavar=("M", "N", "K"),
                         help="the board of the play positions (default 6 7 4; needs a "
                              "published set in arena/data)")
+    parser.add_argument("--board-set", metavar="NAME", default=None,
+                        help="ask on every board of this set (boards.yaml) that has a "
+                             "published set of positions, as a league on them does; "
+                             "instead of --board")
     parser.add_argument("--positions", type=int, default=None, metavar="P",
                         help="positions asked (default 60; the set has 120)")
     parser.add_argument("--time", type=float, default=None, metavar="T",
@@ -77,9 +81,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         if len(args.specs) < 2 and not (args.specs and args.known):
             raise UsageError("give two SPECs or more, or one SPEC with --known DIR")
+        boards = None
+        if args.board_set is not None:
+            from arena.tournament.config import resolve_board_set
+
+            boards = resolve_board_set(args.board_set)
         report = compare(args.specs, args.known, play=not args.no_play,
                          board=(args.board[0], args.board[1], args.board[2]),
-                         positions=positions,
+                         boards=boards, positions=positions,
                          time_s=MOVE_TIME_S if args.time is None else args.time,
                          isolation=args.isolation, progress=progress)
     if args.csv:

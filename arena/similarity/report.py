@@ -92,11 +92,7 @@ class SimilarityReport:
         return got or [self.board]
 
     def boards_text(self) -> str:
-        boards = self.boards
-        names = ", ".join("x".join(map(str, b)) for b in boards[:6])
-        if len(boards) > 6:
-            names += f" and {len(boards) - 6} more"
-        return names if len(boards) == 1 else f"{len(boards)} boards ({names})"
+        return boards_words(self.boards)
 
     def lines(self) -> list[str]:
         """The report in words: flagged pairs first, each with both scores."""
@@ -182,6 +178,14 @@ def _play_spec(path: Path) -> str | None:
         return f"java:{path}"
     py = sorted(path.glob("*.py"))
     return str(py[0]) if len(py) == 1 else None
+
+
+def boards_words(boards: Sequence[Board]) -> str:
+    """"6x7x4", or "3 boards (4x4x4, 5x5x4, 6x7x4)": the boards of a run's positions."""
+    names = ", ".join("x".join(map(str, b)) for b in boards[:6])
+    if len(boards) > 6:
+        names += f" and {len(boards) - 6} more"
+    return names if len(boards) == 1 else f"{len(boards)} boards ({names})"
 
 
 def compare(specs: Sequence[str], known: str | Path | None = None, *,

@@ -28,7 +28,7 @@ from typing import Any
 
 from arena.similarity.code import CodeMatch, Region
 from arena.similarity.play import Answers, PlayMatch, Position, Reference
-from arena.similarity.report import Pair, SimilarityReport
+from arena.similarity.report import Pair, SimilarityReport, boards_words
 
 __all__ = ["STORE_NAME", "Listing", "StoredRun", "listing", "load", "save", "store_path"]
 
@@ -60,6 +60,12 @@ class StoredRun:
     #: DIR/similarity.json; `waiting`: current versions with no stored answers yet
     stored: bool = False
     waiting: int = 0
+
+    @property
+    def boards_text(self) -> str:
+        """The boards of the run's positions in words (`report.boards_words`)."""
+        boards = list(dict.fromkeys(p.board_or(self.board) for p in self.positions))
+        return boards_words(boards or [self.board])
 
     @property
     def played(self) -> bool:

@@ -128,6 +128,8 @@ class PairView:
     made_at: float | None = None  # when the stored run was made
     #: the play result is judged from the answers stored per version (not a kept run)
     stored: bool = False
+    #: the boards of the run's positions in words ("" without a stored play)
+    boards_text: str = ""
 
     @property
     def agreed_rows(self) -> list[str]:
@@ -280,7 +282,8 @@ def pair_view(a: tuple[str, int, Sequence[SourceFile]], b: tuple[str, int, Seque
     return PairView(side_a, side_b, match, play, agreed,
                     run.board if run is not None and play is not None else None,
                     run.made_at if run is not None else None,
-                    run is not None and run.stored)
+                    run is not None and run.stored,
+                    run.boards_text if run is not None and play is not None else "")
 
 
 def version_sources(league: Any, submission_id: int) -> tuple[str, int, list[SourceFile]]:

@@ -213,12 +213,14 @@ def test_a_stored_play_run_is_listed_and_its_agreed_positions_drawn(
     log_in(c, "teacher", secrets["teacher"])
     listing = c.get("/admin/similarity").text
     assert "Play similarity from the last run" in listing
+    assert "8 positions of 6x7x4 at" in listing  # the run's boards, in words
     flagged = listing.split('class="status-failed"')[1].split("</tr>")[0]
     assert "ann v1" in flagged and "bob v1" in flagged and "1.00 (z" in flagged
     page = c.get(f"/admin/similarity/pair?a={ids['bob']}&b={ids['ann']}").text
     assert "Identical moves in 100% of 8 positions" in page
     agreed = page.split('id="agreed">')[1].split("</pre>")[0]
     assert agreed.count("#") == 8 and "best" in agreed and "^" in agreed
+    assert "chose the same move (their first answer), on 6x7x4:" in page
     assert "Identical moves in 0% of 8 positions" in c.get(
         f"/admin/similarity/pair?a={ids['ann']}&b={ids['cy']}").text
     # a version uploaded since the run has no stored play score

@@ -66,3 +66,35 @@ def test_league_similarity_compares_each_users_current_version(tmp_path: Path) -
     assert [(p.a, p.b) for p in report.flagged] == [("ann v1", "bob v2")]
     assert len(report.pairs) == 3
     assert "1 flagged pair(s) of 3" in "\n".join(report.lines())
+
+
+def test_board_set_asks_on_every_board_of_the_set(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`--board-set NAME` hands every board of the set to `compare` (which asks each board's
+    share of the positions: tests/similarity/test_positions_boards.py), as a league does."""
+    import arena.similarity.report as report
+    from arena.tournament.config import resolve_board_set
+
+    seen: dict[str, object] = {}
+    real = report.compare
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.update(kwargs)
+        return real(*args, **{**kwargs, "play": False})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(report, "compare", spy)
+    assert main(["similarity", "L1", "montecarlo", "--board-set", "competition"]) == 0
+    assert list(seen["boards"]) == list(resolve_board_set("competition"))  # type: ignore
+    assert len(seen["boards"]) == 35  # type: ignore[arg-type]
+    assert main(["similarity", "L1", "montecarlo", "--board-set", "nosuchset"]) == 2
+    assert "nosuchset" in capsys.readouterr().err
+
+
+def test_the_boards_of_a_run_in_words() -> None:
+    from arena.similarity.report import boards_words
+
+    assert boards_words([(6, 7, 4)]) == "6x7x4"
+    assert boards_words([(4, 4, 4), (5, 5, 4)]) == "2 boards (4x4x4, 5x5x4)"
+    many = [(m, n, 4) for m in (4, 5, 6) for n in (4, 5, 6)]
+    assert boards_words(many).startswith("9 boards (4x4x4, ") and "and 3 more)" in boards_words(
+        many)

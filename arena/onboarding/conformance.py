@@ -483,9 +483,11 @@ def students_frames(tail: str) -> str:
         if m and not m.group(1).startswith((_ARENA_DIR, "<frozen")):
             start = next((j for j in range(i, -1, -1)
                           if lines[j].startswith("Traceback (most recent call last)")), None)
-            if start is None or start == i:
-                return tail
-            return "\n".join([lines[start]] + lines[i:])
+            if start == i - 1 or (start is None and i == 0):
+                return tail  # nothing of the harness before the student's first frame
+            head = (lines[start] if start is not None  # a tail cut before its header: say so
+                    else "Traceback (most recent call last; the harness's frames left out):")
+            return "\n".join([head] + lines[i:])
     return tail
 
 

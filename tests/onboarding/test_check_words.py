@@ -47,6 +47,19 @@ def test_a_syntax_error_is_said_once_with_the_students_lines_only() -> None:
     assert 'File "/home/student/players/syn.py", line 2' in text
 
 
+def test_a_tail_cut_before_its_header_loses_the_harness_frames_too() -> None:
+    """The stored stderr tail is bounded: a real syntax error's tail began in the middle of
+    the harness's frames, without "Traceback", and was shown whole (issue #42, point 7)."""
+    cut = "\n".join(TAIL.splitlines()[3:])  # from the middle of the harness's frames
+    assert not cut.startswith("Traceback")
+    text = _startup_error(CheckGame(course_game(4, 4, 4), True,
+                                    _rec(Reason.CRASH, DETAIL, cut), 0.5), 30.0)
+    assert ARENA not in text and "<frozen" not in text
+    assert "the harness's frames left out" in text
+    assert 'File "/home/student/players/syn.py", line 2' in text
+    assert text.rstrip().endswith("SyntaxError: expected ':'")
+
+
 def test_a_slow_initplayer_is_told_where_set_up_belongs() -> None:
     rec = _rec(Reason.TIMEOUT, "initPlayer: no answer after 1011.2 ms, over the 1000 ms limit "
                                "by 11.2 ms (grace 10 ms)", moves=())

@@ -2,7 +2,8 @@
 for several code versions side by side in one run.
 
     .venv/bin/python -m bench refcost                  # about 5 minutes on an idle machine
-    CXARENA_REFCOST_REVS="eadae3d 4a2f552" CXARENA_REFCOST_ROUNDS=3 .venv/bin/python -m bench refcost
+    CXARENA_REFCOST_REVS="eadae3d 4a2f552" CXARENA_REFCOST_ROUNDS=5 \
+        .venv/bin/python -m bench refcost
 
 Each version in CXARENA_REFCOST_REVS (default: `eadae3d`, before a cgroup per bot, and `4a2f552`,
 main before this work) is checked out into a temporary git worktree; "this checkout" is the tree

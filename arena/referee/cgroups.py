@@ -298,6 +298,21 @@ class BotGroup:
             os.close(fd)
             raise
 
+    def _poke(self, path: str, value: bytes) -> None:
+        """Write `value` to a control file through a descriptor kept open (each write is
+        taken on its own: one `pwrite`). Raises OSError like `open`."""
+        key = "w:" + path
+        fd = self._fds.get(key)
+        if fd is None:
+            fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+            self._fds[key] = fd
+        try:
+            os.pwrite(fd, value, 0)
+        except OSError:
+            self._fds.pop(key, None)
+            os.close(fd)
+            raise
+
     def _counter_int(self, path: str | None, default: int = 0) -> int:
         """A counter file's number (`default` where it is absent, empty or "max")."""
         try:
@@ -393,11 +408,10 @@ class BotGroup:
                 path = self._path("memory", file)
                 if path is None or path in self._absent:
                     continue
-                if not os.path.exists(path):  # (memsw: where the kernel accounts swap)
-                    self._absent.add(path)
-                    continue
                 try:
-                    _write(path, "0")
+                    self._poke(path, b"0")
+                except FileNotFoundError:  # (memsw: where the kernel accounts swap)
+                    self._absent.add(path)
                 except OSError:
                     pass
 

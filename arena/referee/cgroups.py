@@ -257,7 +257,8 @@ class BotGroup:
         self._memory_hit = False
         self._pids_hit = 0
         #: counter file -> a descriptor kept open on it: a counter read per move is one
-        #: `pread` instead of an open, a read and a close (closed by `remove`)
+        #: `pread` instead of an open, a read and a close (closed by `release_counters`, at
+        #: the end of each game, and by `remove`)
         self._fds: dict[str, int] = {}
         self._absent: set[str] = set()  # files `reset_peak` found missing (looked for once)
 
@@ -334,7 +335,9 @@ class BotGroup:
                 out[key] = int(value)
         return out
 
-    def _close_counters(self) -> None:
+    def release_counters(self) -> None:
+        """Close the descriptors kept open on its files (the next reading opens them again):
+        when the bot goes idle between games, so that many idle bots hold no more of them."""
         fds, self._fds = self._fds, {}
         for fd in fds.values():
             try:
@@ -549,7 +552,7 @@ class BotGroup:
         self.memory_peak_bytes()
         self.memory_limit_hit()
         self.pids_limit_hits()
-        self._close_counters()  # (read again, they are opened again: closed at the next try)
+        self.release_counters()  # (read again, they are opened again: closed at the next try)
         end = time.perf_counter() + timeout_s
         left = list(dict.fromkeys(self.folders.values()))
         while True:

@@ -645,10 +645,19 @@ class BotProcess:
                     break
             self._sock.close()
         self._log.close()  # the pipe too: nothing of the bot reaches the log any more
+        self.unhold()
+
+    def unhold(self) -> None:
+        """Close the descriptors kept open for the readings of each move (its threads'
+        schedstat, its known processes' stat, its cgroup's counters): the process goes idle
+        until its next game (or ends), and a pool of many idle bots must not hold many
+        descriptors. The next readings open them again."""
         for fd in [*self._sched_fds.values(), *self._known.values()]:
             _close(fd)
         self._sched_fds.clear()
         self._known.clear()
+        if self.cgroup is not None:
+            self.cgroup.release_counters()
 
     # ----------------------------------------------------------- scheduling
     def task_times(self, refresh: bool = False,

@@ -260,12 +260,18 @@ class BotGroup:
         #: `pread` instead of an open, a read and a close (closed by `release_counters`, at
         #: the end of each game, and by `remove`)
         self._fds: dict[str, int] = {}
+        self._paths: dict[tuple[str, str], str | None] = {}  # what `_path` made
         self._absent: set[str] = set()  # files `reset_peak` found missing (looked for once)
 
     # ---------------------------------------------------------------- paths
     def _path(self, ctrl: str, file: str) -> str | None:
-        folder = self.folders.get(ctrl)
-        return None if folder is None else os.path.join(folder, file)
+        key = (ctrl, file)
+        try:
+            return self._paths[key]
+        except KeyError:
+            folder = self.folders.get(ctrl)
+            path = self._paths[key] = None if folder is None else os.path.join(folder, file)
+            return path
 
     def _any_folder(self) -> str:
         return self.folders.get("pids") or next(iter(self.folders.values()))

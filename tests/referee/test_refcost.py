@@ -93,6 +93,7 @@ def test_counters_read_through_kept_descriptors_follow_the_group(v1_group: BotGr
 CHILD = textwrap.dedent("""\
     import os, sys, time
     go, ready = sys.argv[1], sys.argv[2]
+    sys.stdin.readline()  # (in its cgroup by now)
     pid = os.fork()
     if pid == 0:
         while not os.path.exists(go):
@@ -132,6 +133,7 @@ def test_a_freeze_still_stops_a_child_that_left_the_process_group(tmp_path: Path
 
     proc.cgroup.procs = counted  # type: ignore[method-assign]
     try:
+        proc.send(b"go\n")
         child = int(proc.read_line(time.perf_counter() + 20))
         proc.freeze()  # the first freeze lists the group: the bot and its child, both inside
         assert listed == [1] and proc._outside == []

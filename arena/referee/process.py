@@ -21,6 +21,10 @@ the group outside the process group: see `_freezer`), and `kill` kills everythin
 group. `limit_fault()` says when the bot went over either limit; the group is removed once the
 bot is reaped.
 
+The readings of every move (its threads' schedstat, its cgroup's counters, the /proc stat of
+its known processes) go through descriptors kept open during a game, one `pread` each; `unhold`
+closes them when the bot goes idle (docs/containment.md, "What a move costs the referee").
+
 Processes are started from one long-lived thread per process (`_spawner`): the parent-death
 signal a bot arms (`arena.wire.lifeline`) fires when the *thread* that forked it ends, so
 forking from a short-lived caller thread would kill the bots of a Referee that outlives it.

@@ -265,11 +265,22 @@ class BotGroup:
         self._peak = 0
         self._memory_hit = False
         self._pids_hit = 0
+        #: counter file -> a descriptor kept open on it: a counter read per move is one
+        #: `pread` instead of an open, a read and a close (closed by `release_counters`, at
+        #: the end of each game, and by `remove`)
+        self._fds: dict[str, int] = {}
+        self._paths: dict[tuple[str, str], str | None] = {}  # what `_path` made
+        self._absent: set[str] = set()  # files `reset_peak` found missing (looked for once)
 
     # ---------------------------------------------------------------- paths
     def _path(self, ctrl: str, file: str) -> str | None:
-        folder = self.folders.get(ctrl)
-        return None if folder is None else os.path.join(folder, file)
+        key = (ctrl, file)
+        try:
+            return self._paths[key]
+        except KeyError:
+            folder = self.folders.get(ctrl)
+            path = self._paths[key] = None if folder is None else os.path.join(folder, file)
+            return path
 
     def _any_folder(self) -> str:
         return self.folders.get("pids") or next(iter(self.folders.values()))
@@ -286,6 +297,68 @@ class BotGroup:
     @property
     def has_cpu(self) -> bool:
         return "cpuacct" in self.folders or self.backend == "v2"
+
+    def _counter(self, path: str) -> str:
+        """The text of a counter file (a flat value or "key value" lines, generated anew by
+        each read from offset 0), read with one `pread` on a descriptor kept open. Never for
+        a pid list (cgroup v1 ``cgroup.procs`` and ``tasks``: a descriptor kept open repeats
+        the list it first read). Raises OSError like `open`."""
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            self._fds[path] = fd
+        try:
+            return os.pread(fd, 4096, 0).decode()
+        except OSError:
+            self._fds.pop(path, None)
+            os.close(fd)
+            raise
+
+    def _poke(self, path: str, value: bytes) -> None:
+        """Write `value` to a control file through a descriptor kept open (each write is
+        taken on its own: one `pwrite`). Raises OSError like `open`."""
+        key = "w:" + path
+        fd = self._fds.get(key)
+        if fd is None:
+            fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+            self._fds[key] = fd
+        try:
+            os.pwrite(fd, value, 0)
+        except OSError:
+            self._fds.pop(key, None)
+            os.close(fd)
+            raise
+
+    def _counter_int(self, path: str | None, default: int = 0) -> int:
+        """A counter file's number (`default` where it is absent, empty or "max")."""
+        try:
+            text = "" if path is None else self._counter(path).strip()
+        except OSError:
+            return default
+        return default if text in ("", "max") else int(text)
+
+    def _counter_keyed(self, path: str | None) -> dict[str, int]:
+        """A flat keyed counter file ("key value" lines), {} where it is absent."""
+        out: dict[str, int] = {}
+        try:
+            text = "" if path is None else self._counter(path)
+        except OSError:
+            return out
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if value.strip().lstrip("-").isdigit():
+                out[key] = int(value)
+        return out
+
+    def release_counters(self) -> None:
+        """Close the descriptors kept open on its files (the next reading opens them again):
+        when the bot goes idle between games, so that many idle bots hold no more of them."""
+        fds, self._fds = self._fds, {}
+        for fd in fds.values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     # ---------------------------------------------------------------- setup
     def _limit(self, memory_limit_bytes: int | None, pids_max: int | None) -> None:
@@ -329,17 +402,17 @@ class BotGroup:
             path = self._path("memory", "memory.usage_in_bytes")
         else:
             path = self._path("memory", "memory.current")
-        return 0 if path is None else _int_or(path)
+        return self._counter_int(path)
 
     def memory_peak_bytes(self) -> int:
         """The most memory charged to the group (since it was made or `reset_peak`)."""
         if self._removed:
             return self._peak
         if self.backend == "v1":
-            peak = max(_int_or(self._path("memory", "memory.max_usage_in_bytes") or ""),
-                       _int_or(self._path("memory", "memory.memsw.max_usage_in_bytes") or ""))
+            peak = max(self._counter_int(self._path("memory", "memory.max_usage_in_bytes")),
+                       self._counter_int(self._path("memory", "memory.memsw.max_usage_in_bytes")))
         else:
-            peak = _int_or(self._path("memory", "memory.peak") or "", -1)
+            peak = self._counter_int(self._path("memory", "memory.peak"), -1)
             if peak < 0:  # before Linux 5.19: what it uses now
                 peak = self.memory_bytes()
         self._peak = max(peak, self.memory_bytes())
@@ -351,11 +424,14 @@ class BotGroup:
         if self.backend == "v1" and not self._removed:
             for file in ("memory.max_usage_in_bytes", "memory.memsw.max_usage_in_bytes"):
                 path = self._path("memory", file)
-                if path is not None and os.path.exists(path):
-                    try:
-                        _write(path, "0")
-                    except OSError:
-                        pass
+                if path is None or path in self._absent:
+                    continue
+                try:
+                    self._poke(path, b"0")
+                except FileNotFoundError:  # (memsw: where the kernel accounts swap)
+                    self._absent.add(path)
+                except OSError:
+                    pass
 
     def memory_limit_hit(self) -> bool:
         """The group ran out of memory (an allocation found it full and nothing could be
@@ -363,10 +439,10 @@ class BotGroup:
         if self._removed or self._memory_hit:
             return self._memory_hit
         if self.backend == "v1":
-            ctl = _keyed(self._path("memory", "memory.oom_control") or "")
+            ctl = self._counter_keyed(self._path("memory", "memory.oom_control"))
             hit = ctl.get("oom_kill", 0) > 0 or ctl.get("under_oom", 0) > 0
         else:
-            ev = _keyed(self._path("memory", "memory.events") or "")
+            ev = self._counter_keyed(self._path("memory", "memory.events"))
             hit = ev.get("oom_kill", 0) > 0 or ev.get("oom", 0) > 0
         self._memory_hit = hit
         return hit
@@ -374,11 +450,22 @@ class BotGroup:
     def pids_limit_hits(self) -> int:
         """How often a fork or thread start failed at the task cap (pids.events max)."""
         if not self._removed:
-            self._pids_hit = _keyed(self._path("pids", "pids.events") or "").get("max", 0)
+            self._pids_hit = self._counter_keyed(self._path("pids", "pids.events")).get("max", 0)
         return self._pids_hit
 
     def pids_current(self) -> int:
-        return _int_or(self._path("pids", "pids.current") or "")
+        """The tasks (processes and threads) charged to the group now: its live ones and its
+        exited ones not yet reaped."""
+        return self._counter_int(self._path("pids", "pids.current"))
+
+    def tasks_charged(self) -> int | None:
+        """`pids_current`, or None where it cannot be read (no pids controller, the group
+        removed or unreadable): for a caller that may skip work when the count is low."""
+        path = self._path("pids", "pids.current")
+        if path is None or self._removed:
+            return None
+        count = self._counter_int(path, -1)
+        return None if count < 0 else count
 
     def cpu_usage_ns(self) -> int | None:
         """CPU time of every task ever in the group (None where it is not counted)."""
@@ -386,8 +473,9 @@ class BotGroup:
             return None
         if self.backend == "v1":
             path = self._path("cpuacct", "cpuacct.usage")
-            return None if path is None else _int_or(path)
-        usec = _keyed(os.path.join(self._any_folder(), "cpu.stat")).get("usage_usec")
+            return None if path is None else self._counter_int(path)
+        stat = self._counter_keyed(os.path.join(self._any_folder(), "cpu.stat"))
+        usec = stat.get("usage_usec")
         return None if usec is None else usec * 1000
 
     def procs(self) -> list[int]:
@@ -408,11 +496,11 @@ class BotGroup:
             if path is None:
                 return False
             _write(path, "FROZEN")
-            return self._wait(lambda: _read(path).strip() == "FROZEN", timeout_s)
+            return self._wait(lambda: self._counter(path).strip() == "FROZEN", timeout_s)
         folder = self._any_folder()
         _write(os.path.join(folder, "cgroup.freeze"), "1")
         events = os.path.join(folder, "cgroup.events")
-        return self._wait(lambda: _keyed(events).get("frozen") == 1, timeout_s)
+        return self._wait(lambda: self._counter_keyed(events).get("frozen") == 1, timeout_s)
 
     def thaw(self) -> None:
         if self._removed:
@@ -479,6 +567,7 @@ class BotGroup:
         self.memory_peak_bytes()
         self.memory_limit_hit()
         self.pids_limit_hits()
+        self.release_counters()  # (read again, they are opened again: closed at the next try)
         end = time.perf_counter() + timeout_s
         left = list(dict.fromkeys(self.folders.values()))
         while True:

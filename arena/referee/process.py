@@ -21,6 +21,10 @@ the group outside the process group: see `_freezer`), and `kill` kills everythin
 group. `limit_fault()` says when the bot went over either limit; the group is removed once the
 bot is reaped.
 
+The readings of every move (its threads' schedstat, its cgroup's counters, the /proc stat of
+its known processes) go through descriptors kept open during a game, one `pread` each; `unhold`
+closes them when the bot goes idle (docs/containment.md, "What a move costs the referee").
+
 Processes are started from one long-lived thread per process (`_spawner`): the parent-death
 signal a bot arms (`arena.wire.lifeline`) fires when the *thread* that forked it ends, so
 forking from a short-lived caller thread would kill the bots of a Referee that outlives it.
@@ -231,6 +235,12 @@ class BotProcess:
         self._poll.register(self._out, select.POLLIN | select.POLLPRI)
         self._tasks: set[int] = {self.pid}  # the processes whose threads `task_times` reads
         self._threads: list[tuple[int, int]] | None = None  # and their threads
+        #: a descriptor kept open on each of those threads' schedstat (one pread a snapshot)
+        self._sched_fds: dict[tuple[int, int], int] = {}
+        #: the processes of its cgroup last seen in its process group, and a descriptor kept
+        #: open on each one's /proc stat: while the group's tasks are all theirs, a freeze
+        #: need not list the group (`_outside_group`)
+        self._known: dict[int, int] = {}
 
     # ----------------------------------------------------------------- state
     def alive(self) -> bool:
@@ -418,9 +428,48 @@ class BotProcess:
         if self.cgroup is None or self._killed:
             return
         if sig == signal.SIGSTOP:
-            self._outside = [p for p in self.cgroup.procs()
-                             if p != self.pid and _pgid(p) != self.pgid]
+            self._outside = self._outside_group(self.cgroup)
         containment.kill_pids(self._outside, sig)
+
+    def _outside_group(self, group: BotGroup) -> list[int]:
+        """The processes of the bot's cgroup outside its process group, called right after
+        the group was sent SIGSTOP (none of its processes can fork any more: a signal to the
+        group pending fails a fork). The group is listed (`BotGroup.procs`: an open, a read
+        and a close of a pid list, and a look at each process's group) only when its count
+        of tasks (`pids.current`) is above the threads of the processes last found in the
+        process group (`_known`), all still there and still in it: else its tasks are
+        theirs, and none is outside. (A process moved out of the cgroup would break this
+        count; only a privileged, unsandboxed bot can move one, and such a bot is trusted.)"""
+        charged = group.tasks_charged()
+        if charged is not None and self._known:
+            threads = self._known_threads()
+            if threads is not None and charged <= threads:
+                return []
+        procs = group.procs()
+        outside = [p for p in procs if p != self.pid and _pgid(p) != self.pgid]
+        inside = set(procs) - set(outside)
+        for pid in set(self._known) - inside:
+            _close(self._known.pop(pid))
+        for pid in inside - set(self._known):
+            try:
+                self._known[pid] = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                pass
+        return outside
+
+    def _known_threads(self) -> int | None:
+        """The threads of the processes in `_known`, if each is still alive and in the bot's
+        process group (else None)."""
+        total = 0
+        for fd in self._known.values():
+            try:
+                st = os.pread(fd, 1024, 0).rsplit(b")", 1)[1].split()
+                if int(st[2]) != self.pgid:
+                    return None
+                total += int(st[17])
+            except (OSError, IndexError, ValueError):
+                return None
+        return total
 
     def freeze(self) -> None:
         """Freeze the bot: with a cgroup v2 freezer every task of its group (waiting until
@@ -600,6 +649,19 @@ class BotProcess:
                     break
             self._sock.close()
         self._log.close()  # the pipe too: nothing of the bot reaches the log any more
+        self.unhold()
+
+    def unhold(self) -> None:
+        """Close the descriptors kept open for the readings of each move (its threads'
+        schedstat, its known processes' stat, its cgroup's counters): the process goes idle
+        until its next game (or ends), and a pool of many idle bots must not hold many
+        descriptors. The next readings open them again."""
+        for fd in [*self._sched_fds.values(), *self._known.values()]:
+            _close(fd)
+        self._sched_fds.clear()
+        self._known.clear()
+        if self.cgroup is not None:
+            self.cgroup.release_counters()
 
     # ----------------------------------------------------------- scheduling
     def task_times(self, refresh: bool = False,
@@ -617,7 +679,28 @@ class BotProcess:
                     tree = {p for p in tree if _comm(p) != "bwrap"}
                 self._tasks = tree or {self.pid}
             self._threads = containment.threads_of(self._tasks)
-        return containment.task_times(threads=self._threads)
+            for key in set(self._sched_fds) - set(self._threads):
+                _close(self._sched_fds.pop(key))
+        return self._sched_times(self._threads)
+
+    def _sched_times(self, threads: Sequence[tuple[int, int]]
+                     ) -> dict[tuple[int, int], tuple[int, int]]:
+        """`containment.task_times` of these threads, through a descriptor kept open on each
+        one's schedstat (one pread per thread; a thread gone reads as an error: left out)."""
+        out: dict[tuple[int, int], tuple[int, int]] = {}
+        fds = self._sched_fds
+        for key in threads:
+            fd = fds.get(key)
+            try:
+                if fd is None:
+                    fd = fds[key] = os.open(f"/proc/{key[0]}/task/{key[1]}/schedstat",
+                                            os.O_RDONLY | os.O_CLOEXEC)
+                cpu_ns, wait_ns, *_ = os.pread(fd, 256, 0).split()
+                out[key] = (int(cpu_ns), int(wait_ns))
+            except (OSError, ValueError):
+                if fd is not None:
+                    _close(fds.pop(key))
+        return out
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
         """End the process: optionally send a quit message and give it `grace_s` to exit, then
@@ -726,6 +809,13 @@ def _batch(threads: Sequence[tuple[int, int]]) -> None:
             os.sched_setscheduler(tid, os.SCHED_BATCH, os.sched_param(0))
         except OSError:
             pass
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def _children(pid: int) -> list[int]:

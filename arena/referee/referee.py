@@ -409,8 +409,11 @@ class Referee:
                                                          for s in seats)
         table = containment.process_table() if finished and unsandboxed else None
         for i, seat in enumerate(seats):
+            proc = seat.proc
             # interrupted: a bot may be mid-answer, so no reuse
             self._pool.release(seat, faulty=offender == i + 1 or not finished, table=table)
+            if proc is not None:  # idle (or ending): no descriptor kept for its readings
+                proc.unhold()
 
     def _start(self, game: _Game) -> None:
         """Processes for both seats (idle or new), and the game's header in their logs."""

@@ -15,6 +15,7 @@ import pytest
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import FAULTS, Reason
+from arena.referee.cgroups import detect, open_cgroups
 from arena.referee.containment import machine_wait_ns
 from arena.referee.referee import MatchSettings, Referee
 from tests.helpers import live, wait_until, zoo
@@ -34,11 +35,14 @@ def _hogs(cpu: int) -> list[subprocess.Popen[bytes]]:
 
 
 def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
+    """Without a cgroup (rlimits only) nothing gives the bot its core: 8 hogs keep it waiting,
+    and the overload rule plays the game again instead of charging it."""
     if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/schedstat"):
         pytest.skip("no /proc/PID/task/TID/schedstat (kernel without CONFIG_SCHED_INFO)")
     cpu = max(os.sched_getaffinity(0))
     pidfile = tmp_path / "pids"
-    settings = MatchSettings(limits=Limits(timeout_s=0.5), cpu=cpu, log_dir=str(tmp_path), overload_replays=4, isolation="none")
+    settings = MatchSettings(limits=Limits(timeout_s=0.5), cpu=cpu, log_dir=str(tmp_path),
+                             overload_replays=4, isolation="none", cgroups=False)
     hogs = _hogs(cpu)
 
     def stop_hogs_when_the_first_attempt_ends() -> None:
@@ -69,6 +73,34 @@ def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
     assert "selectColumn (move" in incidents[0]
     assert "waiting for a CPU" in incidents[0] and "overloaded" in incidents[0]
     assert len(pidfile.read_text().split()) == len(incidents) + 1  # a new process per attempt
+
+
+def test_with_the_cpu_weight_hogs_cannot_make_the_bot_late(tmp_path: Path) -> None:
+    """Issue 39, point 1: where the bots' cgroup folder has the highest CPU weight, the same 8
+    hogs on the bot's core do not keep it waiting: 0.1 s of work answers in time, with no
+    replay (without the weight it took 0.9 s or more: the test above)."""
+    cg = open_cgroups()
+    if cg is None:
+        pytest.skip(f"no cgroups here: {detect().reason}")
+    cg.prepare()
+    if not cg.cpu_priority:
+        pytest.skip("no cpu controller for the bots' folder (no CPU weight to give)")
+    cpu = max(os.sched_getaffinity(0))
+    settings = MatchSettings(limits=Limits(timeout_s=0.5), cpu=cpu, log_dir=str(tmp_path),
+                             overload_replays=4, isolation="none")
+    hogs = _hogs(cpu)
+    try:
+        with Referee(settings) as referee:
+            rec = referee.play(parse_spec(zoo("cpu_work.py")), parse_spec("L0"), 4, 4, 3,
+                               seed=1, options1={"work_s": 0.1})
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert rec.reason not in FAULTS, rec.detail
+    assert not rec.extra.get("overload"), rec.extra.get("overload")
+    played = rec.times_ms[0::2]
+    assert played and max(played) < 500, played
 
 
 @pytest.mark.parametrize("bot", ["sleepy.py", "busy.py"])

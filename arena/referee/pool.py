@@ -106,7 +106,8 @@ class BotPool:
     def _spawn(self, seat: Seat) -> BotProcess:
         """Start a bot process (raises OSError if it cannot be executed)."""
         launch = seat.launch
-        label = _SAFE_NAME.sub("_", launch.label)[:60].strip("_") or "bot"
+        # the end of the label: a file's name, whatever the length of its folder's path
+        label = _SAFE_NAME.sub("_", launch.label)[-60:].strip("_") or "bot"
         # the pid keeps the names of Referees sharing one log_dir apart
         log_path = os.path.join(self.log_dir, f"{label}-{os.getpid()}-{next(self._seq)}.log")
         mem = self.limits.memory_limit_bytes

@@ -240,3 +240,19 @@ def test_a_tournament_results_folder_shares_one_budget(tmp_path: Path) -> None:
     one, two = settings.for_worker(0, None), settings.for_worker(1, None)
     assert one.log_dir != two.log_dir
     assert one.log_budget_file == two.log_budget_file == str(tmp_path / "logs" / BUDGET_FILE)
+
+
+def test_a_bot_in_a_deep_folder_keeps_its_name_in_its_log(tmp_path: Path) -> None:
+    """A log is named after the end of the bot's SPEC: a bot under a long path (a fresh clone
+    in a deep temp folder) got a log named after the path's start, without its own name."""
+    deep = tmp_path.joinpath(*(["a-long-folder-name"] * 5))
+    deep.mkdir(parents=True)
+    bot = deep / "my_own_bot.py"
+    bot.write_bytes((Path(ZOO).parents[2] / "players" / "L0.py").read_bytes())
+    assert len(str(bot)) > 100
+    logs = tmp_path / "logs"
+    with Referee(MatchSettings(limits=Limits(timeout_s=5.0), log_dir=str(logs),
+                               isolation="none")) as referee:
+        rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
+    assert rec.reason not in (Reason.CRASH, Reason.TIMEOUT), rec.detail
+    assert len(list(logs.glob("*my_own_bot*.log"))) == 1, sorted(p.name for p in logs.iterdir())

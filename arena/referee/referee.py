@@ -260,6 +260,8 @@ class Referee:
         self._pending: tuple[list[Seat], int | None, bool] | None = None
         #: runs a fault's teardown once `run` has returned (started now: see `_Settler`)
         self._settler = _Settler(self._settle_locked)
+        #: thread id -> a descriptor kept open on that referee thread's own schedstat
+        self._own_fds: dict[int, int] = {}
         # processes of bots whose referee died (SIGKILL) and that no lifeline reached
         leftovers = containment.kill_leftovers()
         if leftovers:
@@ -593,10 +595,11 @@ class Referee:
         # blocked in the kernel, e.g. behind process churn) counts only for what the bot
         # itself did meanwhile (`_resumed_at`).
         proc.send(data.encode())
+        own_before_ns = self._own_sched_ns()
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         proc.thaw()
-        late_start_s = self._resumed_at(proc, t0, sched_before, cpu_before)
+        late_start_s = self._resumed_at(proc, t0, sched_before, cpu_before, own_before_ns)
         t0, t0_ns = t0 + late_start_s, t0_ns + round(late_start_s * 1e9)
         deadline = t0 + lim.deadline_s
         hard_s = defaults.FAIR_MAX_WALL_FACTOR * lim.deadline_s  # the hard wall limit
@@ -668,23 +671,44 @@ class Referee:
             "ply": game.ply, "elapsed_ms": round(elapsed_s * 1000, 3),
             "machine_ms": round(machine_s * 1000, 3)})
 
-    @staticmethod
-    def _resumed_at(proc: BotProcess, thaw_s: float,
-                    before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None
-                    ) -> float:
+    def _own_sched_ns(self) -> int:
+        """This referee thread's time on a CPU plus its time waiting for one so far (its
+        schedstat, one pread on a descriptor kept per thread), in ns; 0 where the kernel does
+        not say."""
+        tid = threading.get_native_id()
+        try:
+            fd = self._own_fds.get(tid)
+            if fd is None:
+                fd = self._own_fds[tid] = os.open(f"/proc/self/task/{tid}/schedstat",
+                                                  os.O_RDONLY | os.O_CLOEXEC)
+            run_ns, wait_ns = os.pread(fd, 64, 0).split()[:2]
+            return int(run_ns) + int(wait_ns)
+        except (OSError, ValueError):
+            return 0
+
+    def _resumed_at(self, proc: BotProcess, thaw_s: float,
+                    before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,
+                    own_before_ns: int) -> float:
         """How long after `thaw_s` (perf_counter, when the referee began to resume the bot)
         the bot's clock starts: 0 when resuming took under THAW_SLOW_S (the usual case: one
-        cheap check); else the time resuming took less the bot's own CPU time and its wait
-        for a CPU meanwhile (those stay in the move: its time, and the machine's wait the rule
-        excuses anyway). Without this, a referee blocked in the signal or freezer call, with
-        the bot still stopped, would be charged to the bot."""
+        cheap check); else the time the referee's own thread was blocked meanwhile (neither
+        on a CPU nor waiting for one: in the kernel, behind a lock, with the bot still
+        stopped), and never more than the time resuming took less the bot's own CPU time and
+        its wait for a CPU meanwhile (those stay in the move). Without this, a referee blocked
+        in the signal or freezer call would be charged to the bot; without the first bound, a
+        referee kept waiting for a CPU after the bot had woken (and gone to sleep: its own
+        time) would not."""
         took_s = time.perf_counter() - thaw_s
         if took_s < defaults.THAW_SLOW_S:
             return 0.0
+        own_after_ns = self._own_sched_ns()
         after, own_cpu_ns = _since(proc, cpu_before)
         used_ns = (containment.cpu_used_ns(before, after, own_cpu_ns)
                    + containment.machine_wait_ns(before, after, own_cpu_ns))
-        return max(0.0, took_s - used_ns / 1e9)
+        late_s = took_s - used_ns / 1e9
+        if own_before_ns and own_after_ns:  # the referee was blocked at most this long
+            late_s = min(late_s, took_s - (own_after_ns - own_before_ns) / 1e9)
+        return max(0.0, late_s)
 
     def _excused_s(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
                    cpu_before: int | None, comments: tuple[int, int], referee_cpu_ns: int
@@ -754,6 +778,9 @@ class Referee:
             self._settle()
             self._pool.close()
             self._settler.stop()
+            for fd in self._own_fds.values():
+                os.close(fd)
+            self._own_fds.clear()
         atexit.unregister(self.close)
 
 

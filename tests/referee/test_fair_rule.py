@@ -143,6 +143,34 @@ def test_a_slow_resumption_is_not_the_bots_time() -> None:
     assert rec.times_ms[0] < 0.4 * LIMIT_S * 1000 + 100  # type: ignore[attr-defined]
 
 
+@pytest.fixture
+def busy_after_resume(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot is resumed at once; the referee's call then takes 0.1 s more of its own CPU
+    before it returns (as a referee kept off its core right after the SIGCONT): the bot has
+    been running, and sleeping, all along."""
+    original = BotProcess.thaw
+
+    def thaw(self: BotProcess) -> None:
+        was_frozen = self._frozen
+        original(self)
+        if was_frozen:
+            end = time.thread_time() + 0.1
+            while time.thread_time() < end:
+                pass
+
+    monkeypatch.setattr(BotProcess, "thaw", thaw)
+
+
+@pytest.mark.usefixtures("busy_after_resume")
+def test_a_referee_slow_after_the_bot_woke_takes_nothing_off_the_bots_time() -> None:
+    """A resumption is only the referee's while its own thread is blocked (neither running
+    nor waiting for a CPU): a sleeping bot's 0.12 s stay its own. Under load a 700 ms sleep
+    was measured 695.5 ms (make test beside 2 busy processes per core)."""
+    rec = _play(sleep_s=0.4 * LIMIT_S)
+    assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
+    assert rec.times_ms[0] >= 0.4 * LIMIT_S * 1000  # type: ignore[attr-defined]
+
+
 @pytest.mark.usefixtures("slow_resume")
 def test_a_slow_resumption_leaves_a_real_overrun_charged() -> None:
     rec = _play(sleep_s=1.3 * LIMIT_S)

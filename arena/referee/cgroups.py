@@ -233,18 +233,23 @@ def _int_or(path: str, default: int = 0) -> int:
     return default if text in ("", "max") else int(text)
 
 
-def _keyed(path: str) -> dict[str, int]:
-    """A flat keyed file ("key value" lines: memory.events, cpu.stat, memory.oom_control)."""
+def _parse_keyed(text: str) -> dict[str, int]:
+    """The integers of a flat keyed file's text ("key value" lines: memory.events, cpu.stat,
+    memory.oom_control)."""
     out: dict[str, int] = {}
-    try:
-        text = _read(path)
-    except OSError:
-        return out
     for line in text.splitlines():
         key, _, value = line.partition(" ")
         if value.strip().lstrip("-").isdigit():
             out[key] = int(value)
     return out
+
+
+def _keyed(path: str) -> dict[str, int]:
+    """A flat keyed file, {} where it cannot be read."""
+    try:
+        return _parse_keyed(_read(path))
+    except OSError:
+        return {}
 
 
 class BotGroup:
@@ -339,16 +344,10 @@ class BotGroup:
 
     def _counter_keyed(self, path: str | None) -> dict[str, int]:
         """A flat keyed counter file ("key value" lines), {} where it is absent."""
-        out: dict[str, int] = {}
         try:
-            text = "" if path is None else self._counter(path)
+            return _parse_keyed("" if path is None else self._counter(path))
         except OSError:
-            return out
-        for line in text.splitlines():
-            key, _, value = line.partition(" ")
-            if value.strip().lstrip("-").isdigit():
-                out[key] = int(value)
-        return out
+            return {}
 
     def release_counters(self) -> None:
         """Close the descriptors kept open on its files (the next reading opens them again):

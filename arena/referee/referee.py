@@ -672,19 +672,20 @@ class Referee:
             "machine_ms": round(machine_s * 1000, 3)})
 
     def _own_sched_ns(self) -> int:
-        """This referee thread's time on a CPU plus its time waiting for one so far (its
-        schedstat, one pread on a descriptor kept per thread), in ns; 0 where the kernel does
-        not say."""
+        """This referee thread's time on a CPU (its CPU clock, exact) plus its time waiting
+        for one so far (its schedstat, one pread on a descriptor kept per thread; the
+        schedstat's own run time lags by up to a tick), in ns; 0 where the kernel does not
+        say."""
         tid = threading.get_native_id()
         try:
             fd = self._own_fds.get(tid)
             if fd is None:
                 fd = self._own_fds[tid] = os.open(f"/proc/self/task/{tid}/schedstat",
                                                   os.O_RDONLY | os.O_CLOEXEC)
-            run_ns, wait_ns = os.pread(fd, 64, 0).split()[:2]
-            return int(run_ns) + int(wait_ns)
-        except (OSError, ValueError):
+            wait_ns = int(os.pread(fd, 64, 0).split()[1])
+        except (OSError, ValueError, IndexError):
             return 0
+        return time.thread_time_ns() + wait_ns
 
     def _resumed_at(self, proc: BotProcess, thaw_s: float,
                     before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,

@@ -35,14 +35,10 @@ class Throttle:
         self.calm_games = calm_games
         self.at_once = workers
         self._calm = 0
-        #: games that ended while fewer than `workers` ran at once
-        self.held_games = 0
 
     def after(self, record: GameRecord | None) -> str:
         """Take a finished game into account; a line for the log when `at_once` changed, else
         "". A game without a record (its worker died) says nothing of the machine's load."""
-        if self.at_once < self.workers:
-            self.held_games += 1
         if record is None:
             return ""
         if strained(record):

@@ -56,6 +56,14 @@ class Limits:
         """How long a timed request may take before it is late: the limit plus the grace."""
         return self.timeout_s + self.grace_s
 
+    def played_under(self, isolated: bool, cgroups: bool) -> dict[str, Any]:
+        """Every limit of a game as its record keeps them (`GameRecord.limits`): these, the
+        sandbox the bots had (`isolated`) and whether each bot was asked a cgroup."""
+        return {"timeout_s": self.timeout_s, "grace_s": self.grace_s,
+                "startup_timeout_s": self.startup_timeout_s,
+                "memory_limit_mb": self.memory_limit_mb, "max_tasks": self.max_tasks,
+                "isolation": "namespaces" if isolated else "none", "cgroups": cgroups}
+
     def to_dict(self) -> dict[str, Any]:
         """The limits as a config says them (`max_tasks` only when not the default, so that
         the fingerprints of results made before it existed still match)."""

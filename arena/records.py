@@ -88,6 +88,12 @@ class GameRecord:
     #: whose store had no config to say)
     timeout_s: float | None = None
     grace_s: float | None = None
+    #: every limit the game was played under, as the referee applied them
+    #: (`arena.limits.Limits.played_under`): timeout_s, grace_s, startup_timeout_s,
+    #: memory_limit_mb (None: no limit), max_tasks (None: no cap), isolation (the sandbox the
+    #: bots had: "namespaces" or "none") and cgroups (one per bot asked for); {} in records
+    #: stored before they were kept
+    limits: dict[str, Any] = field(default_factory=dict)
     # labels of a game in a run ("" / 0 / None outside one)
     game_id: str = ""
     tournament: str = ""  # the tournament's name
@@ -166,6 +172,7 @@ class GameRecord:
         d["move_texts"] = list(self.move_texts)
         d["opening_texts"] = list(self.opening_texts)
         d["game_params"] = dict(self.game_params)
+        d["limits"] = dict(self.limits)
         d["schema"] = RECORD_SCHEMA
         return d
 
@@ -184,6 +191,7 @@ class GameRecord:
         d["pair_id"] = str(d.get("pair_id", ""))
         d["move_texts"] = tuple(d.get("move_texts", ()))
         d["opening_texts"] = tuple(d.get("opening_texts", ()))
+        d["limits"] = dict(d.get("limits") or {})
         if "extra" in d and any(k in d["extra"] for k in _LABELS_OF_SCHEMA_1):
             extra = dict(d["extra"])
             for old, new in _LABELS_OF_SCHEMA_1.items():

@@ -332,12 +332,13 @@ class _Starts:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
+    from arena.competition.settings import referee_settings
     from arena.entrants.probe import check_loadable
     from arena.entrants.specs import SpecError, parse_spec, time_limit_problem
     from arena.limits import make_limits
     from arena.referee.cgroups import summary as containment_summary
     from arena.referee.door import install as install_door
-    from arena.referee.referee import GameRequest, MatchSettings, Referee
+    from arena.referee.referee import GameRequest, Referee
     from arena.results.stats import Pentanomial, Sprt, SprtResult
     from arena.tournament.preflight import refuse_unseen_programs
 
@@ -368,9 +369,9 @@ def run(args: argparse.Namespace) -> int:
     limits = make_limits(args.time, args.grace_ms / 1000.0, args.startup_s,
                          args.memory_mb or None, where="match",
                          max_tasks=args.max_tasks or None)
-    settings = MatchSettings(limits=limits, fresh_process=args.fresh, cpu=args.cpu,
-                             log_dir=log_dir, isolation=args.isolation,
-                             cgroups=not args.no_cgroups)
+    settings = referee_settings(limits, "match", isolation=args.isolation,
+                                cgroups=not args.no_cgroups, fresh_process=args.fresh,
+                                cpu=args.cpu, log_dir=log_dir)
     sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha,
                                                args.beta)
     out = sys.stderr if args.json else sys.stdout

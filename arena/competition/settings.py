@@ -50,11 +50,13 @@ from arena.errors import UsageError
 from arena.games import GAMES, GameError, make_game
 from arena.limits import Limits, make_limits
 from arena.records import DEFAULT_GAME
+from arena.referee.referee import MatchSettings
 
 __all__ = ["BOARDS_FILE", "FLAG", "NUMBER", "POSITIVE_INT", "REPO_CONFIGS", "SECONDS", "SEED",
            "TEXT", "TIME_LIMIT", "Board", "Boards", "Isolation", "OpeningsSettings",
            "PlaySettings", "checked_board_set", "configs_dir", "explained", "find_board_set",
-           "load_boards", "load_settings", "parse_settings", "read_yaml", "shaped", "validate"]
+           "load_boards", "load_settings", "parse_settings", "read_yaml", "referee_settings",
+           "shaped", "validate"]
 
 Board = tuple[int, int, int]
 Model = TypeVar("Model", bound=BaseModel)
@@ -320,6 +322,25 @@ class PlaySettings(BaseModel):
         return PlaySettings.model_construct(
             _fields_set=self.model_fields_set & set(PlaySettings.model_fields),
             **{name: getattr(self, name) for name in PlaySettings.model_fields})
+
+
+def referee_settings(play: PlaySettings | Limits, where: str, *,
+                     isolation: Isolation | str | None = None, cgroups: bool | None = None,
+                     **process: Any) -> MatchSettings:
+    """The referee's settings of a game played under `play`: its limits, its isolation and
+    cgroups. The one place they are built: the tournament, `match`, `play`, `check-bot`,
+    similarity and the league's checks, rating games, calibration games and final all come
+    here. `play`: validated settings of a file, or the `Limits` a front end built from flags
+    (with `isolation` and `cgroups` beside them; defaults: `arena.defaults`). `isolation`: what
+    a front end resolved the setting to on this machine (None: `play`'s own); `process`: how
+    bot processes are run (fresh_process, cpu, log_dir, the bot-log budget, overload replays,
+    unsandboxed seats). UsageError naming `where` for a bad limit."""
+    if isinstance(play, PlaySettings):
+        limits, mode, grouped = play.limits(where), isolation or play.isolation, play.cgroups
+    else:
+        limits, mode, grouped = play, isolation or defaults.ISOLATION, defaults.CGROUPS
+    return MatchSettings(limits=limits, isolation=Isolation(mode).value,
+                         cgroups=grouped if cgroups is None else cgroups, **process)
 
 
 # ------------------------------------------------------------------------------- loading

@@ -266,10 +266,9 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
     try:
         cfg = league.config
         # the league's own limits (league.yaml), as its rating games have them
-        report = run_check(spec_of(league, sid), games=cfg.check_games(),
-                           timeout_s=cfg.timeout_s, quick=quick,
-                           memory_mb=cfg.memory_limit_mb or 0, max_tasks=cfg.max_tasks or 0,
-                           isolation="auto" if cfg.isolation else "none")
+        # every limit of the league's games (league.yaml), in the sandbox the server checked
+        report = run_check(spec_of(league, sid), games=cfg.check_games(), quick=quick,
+                           play=cfg.play, isolation="auto" if cfg.sandboxed else "none")
         summary = report.text(games=False)
         passed = report.passed
         stderr = "\n".join(g.record.stderr_tail for g in report.games

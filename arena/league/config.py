@@ -29,7 +29,6 @@ from typing import Annotated, Any
 from annotated_types import Ge, Gt
 from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_validator
 
-from arena import defaults
 from arena.competition.settings import (
     CONNECTX,
     FLAG,
@@ -49,7 +48,7 @@ from arena.competition.settings import (
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
-from arena.limits import Limits, make_limits
+from arena.limits import Limits
 from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
@@ -85,12 +84,16 @@ class LeagueConfig:
     #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
     #: `board_set`, its old name); "listed" when `board_list` gives them
     board_set: str = DEFAULT_BOARD_SET
-    timeout_s: float = defaults.TIMEOUT_S
+    #: how every game of the league is played, as league.yaml says it (the settings it shares
+    #: with tournament files, validated once): the time limit and every other limit, the
+    #: sandbox (namespaces, or none) and cgroups. Its one home: the referee's settings of each
+    #: kind of game come from it (`arena.competition.settings.referee_settings`)
+    play: PlaySettings = field(default_factory=lambda: PlaySettings(
+        isolation=Isolation.NAMESPACES))
     reference_bots: tuple[str, ...] = DEFAULT_REFERENCE_BOTS
     pairs_per_submission: int = 10
     max_pairs_per_submission: int = 40
     max_upload_bytes: int = 2_000_000
-    isolation: bool = True
     opening_plies: int = 2
     seed: int = 0
     final_board_set: str = DEFAULT_BOARD_SET
@@ -143,23 +146,25 @@ class LeagueConfig:
     #: Java bots (.java, a .zip of them, a .jar) are taken: a Connect-X league's default;
     #: their time limit must then be whole seconds (`java_time_problem`)
     java: bool = True
-    #: the limits of a game beside `timeout_s`, with a tournament config's names and meaning
-    #: (`limits()`), and whether bots run in cgroups where the machine offers them
-    grace_s: float = defaults.GRACE_S
-    startup_timeout_s: float = defaults.STARTUP_TIMEOUT_S
-    memory_limit_mb: int | None = defaults.MEMORY_LIMIT_MB
-    max_tasks: int | None = defaults.MAX_TASKS
-    cgroups: bool = defaults.CGROUPS
 
     def deadline_for(self, user: str | None) -> float | None:
         """`user`'s own deadline: their extension, else the league's `deadline_ts` (None:
         no deadline). None as the user: the league's."""
         return dict(self.extensions).get(user or "", self.deadline_ts)
 
+    @property
+    def timeout_s(self) -> float:
+        """The time limit of a move (`play`'s)."""
+        return self.play.timeout_s
+
+    @property
+    def sandboxed(self) -> bool:
+        """Uploaded code runs in the sandbox (league.yaml's `isolation`: namespaces)."""
+        return self.play.isolation is not Isolation.NONE
+
     def limits(self) -> Limits:
         """The time and memory limits of the league's games (`arena.limits`)."""
-        return make_limits(self.timeout_s, self.grace_s, self.startup_timeout_s,
-                           self.memory_limit_mb, where="league.yaml", max_tasks=self.max_tasks)
+        return self.play.limits("league.yaml")
 
     def check_limit(self) -> float:
         """The wall-clock limit of one check: `check_limit_s`, else CHECK_LIMIT_BASE_S plus
@@ -380,11 +385,10 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
             from None
     openings = file.openings
     return LeagueConfig(
-        board_set=board_set, board_list=board_list, timeout_s=file.timeout_s,
+        board_set=board_set, board_list=board_list, play=file.shared(),
         reference_bots=file.bots(), pairs_per_submission=file.pairs_per_submission,
         max_pairs_per_submission=file.max_pairs_per_submission,
         max_upload_bytes=file.max_upload_bytes,
-        isolation=file.isolation is Isolation.NAMESPACES,
         opening_plies=(file.opening_plies if file.opening_plies is not None else
                        openings.plies if openings is not None else 2),
         seed=file.seed if openings is None or openings.seed is None else openings.seed,
@@ -397,9 +401,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         similarity_budget_s=file.similarity_budget_s,
         game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
         check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
-        java=file.is_connectx if file.java is None else file.java, grace_s=file.grace_s,
-        startup_timeout_s=file.startup_timeout_s, memory_limit_mb=file.memory_limit_mb,
-        max_tasks=file.max_tasks, cgroups=file.cgroups,
+        java=file.is_connectx if file.java is None else file.java,
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
                f"use); it still works, and boards: is what to write",) if old_name else ())
 
@@ -476,20 +478,17 @@ def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = F
     changes: list[str] = []
     refused: list[str] = []
     seen: set[str] = set()
-    for f in dataclasses.fields(LeagueConfig):
-        if f.name in ("notes", "extra"):
-            continue
-        before, after = getattr(old, f.name), getattr(new, f.name)
+    for name, before, after in _compared(old, new):
         if before == after:
             continue
-        if f.name in FIXED:
-            key, why = FIXED[f.name]
+        if name in FIXED:
+            key, why = FIXED[name]
             refused.append(f"{key}: may not change while the league runs ({why})")
-        elif f.name in BEFORE_FINAL and final_started:
-            refused.append(f"{CHANGEABLE[f.name]}: may not change once the final round robin "
+        elif name in BEFORE_FINAL and final_started:
+            refused.append(f"{CHANGEABLE[name]}: may not change once the final round robin "
                            f"has started (its entries and games are fixed)")
-        elif f.name in CHANGEABLE:
-            key = CHANGEABLE[f.name]
+        elif name in CHANGEABLE:
+            key = CHANGEABLE[name]
             if key in seen:
                 continue
             seen.add(key)
@@ -498,10 +497,25 @@ def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = F
                 changes.append(f"{key}: {_boards_shown(old, attr)} -> "
                                f"{_boards_shown(new, attr)}")
             else:
-                changes.append(f"{key}: {_shown(f.name, before)} -> {_shown(f.name, after)}")
+                changes.append(f"{key}: {_shown(name, before)} -> {_shown(name, after)}")
         else:
-            refused.append(f"{f.name}: may not change while the league runs")
+            refused.append(f"{name}: may not change while the league runs")
     return changes, refused
+
+
+#: the settings of play a league's games are played under (`LeagueConfig.play`), compared one
+#: by one (the boards, the game and its parameter sets, the openings and the seed have their
+#: own fields)
+_PLAY_COMPARED = ("timeout_s", "grace_s", "startup_timeout_s", "memory_limit_mb", "max_tasks",
+                  "cgroups", "isolation")
+
+
+def _compared(old: LeagueConfig, new: LeagueConfig) -> list[tuple[str, Any, Any]]:
+    """(setting, before, after) for every setting of the two, those of play one by one."""
+    out = [(name, getattr(old.play, name), getattr(new.play, name)) for name in _PLAY_COMPARED]
+    out += [(f.name, getattr(old, f.name), getattr(new, f.name))
+            for f in dataclasses.fields(LeagueConfig) if f.name not in ("notes", "extra", "play")]
+    return out
 
 
 def java_time_problem(cfg: LeagueConfig) -> str:

@@ -46,6 +46,7 @@ from typing import Any
 from arena.competition.dask_executor import DaskExecutor
 from arena.competition.executor import Executor, LocalExecutor
 from arena.competition.jobs import GameJob, GameOutcome
+from arena.competition.settings import PlaySettings
 from arena.entrants.specs import SpecError, parse_spec
 from arena.league.analysis import Analyser, OracleFactory
 from arena.league.db import League
@@ -196,7 +197,7 @@ class LeagueSource:
         #: (timeout_s, isolation) the executor plays with; a pair claimed under other settings
         #: (`cxarena league config` changed them) is given back and the source finishes, so
         #: that a new executor takes the new settings
-        self.settings_key: tuple[float, bool] | None = None
+        self.settings_key: PlaySettings | None = None
         self.changed = False
         self.pending: deque[GameJob] = deque()
         self.pairs: dict[str, _Pair] = {}
@@ -236,8 +237,7 @@ class LeagueSource:
             job = claim(lg, self.holder, self.openings)
             if job is None:
                 return []
-            if self.settings_key is not None and (job.timeout_s,
-                                                  job.isolation) != self.settings_key:
+            if self.settings_key is not None and job.play != self.settings_key:
                 log.warning("the league's settings of play changed: new workers take them")
                 release(lg, job.lease_id)
                 self.changed = True
@@ -493,16 +493,14 @@ def start_workers(directory: Path, workers: int | None, scheduler: str | None,
     def make_executor() -> Executor:
         lg = League.open(directory)
         try:
-            cfg = lg.config
-            timeout_s, isolation = cfg.timeout_s, cfg.isolation
+            play = lg.config.play
         finally:
             lg.conn.close()
-        source.settings_key = (timeout_s, isolation)
+        source.settings_key = play
         if scheduler:
-            # strict: other machines were not checked; their bot-log budget is their own
-            return DaskExecutor(league_settings(timeout_s, isolation, strict), scheduler)
-        # this machine's sandbox was checked by serve: "auto" (`strict` is for other machines)
-        settings = league_settings(timeout_s, isolation, False, str(directory / LOG_BUDGET_FILE))
+            # other machines were not checked: strict; their bot-log budget is their own
+            return DaskExecutor(league_settings(play, True), scheduler)
+        settings = league_settings(play, strict, str(directory / LOG_BUDGET_FILE))
         return LocalExecutor(settings, count, on_death=health.died)
 
     return LeagueGames(directory, make_executor, source, health, analysis)
@@ -532,7 +530,7 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
                           analyse=analyse if analyser is not None else None,
                           announce=log.error)
     stop = stop or threading.Event()
-    referees: dict[tuple[float, bool], Referee] = {}
+    referees: dict[PlaySettings, Referee] = {}
     try:
         while not stop.is_set() and (max_pairs is None or source.stored < max_pairs):
             game = source.take()
@@ -542,7 +540,7 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
                 stop.wait(idle_s)
                 continue
             pair = source.pairs[game.pair_id].job
-            key = (pair.timeout_s, pair.isolation)
+            key = pair.play
             if key not in referees:
                 referees[key] = Referee(settings_for(pair, str(directory / LOG_BUDGET_FILE)))
             try:

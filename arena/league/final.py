@@ -416,9 +416,9 @@ def final_tournament(league: League) -> TournamentConfig:
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
         boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
         param_sets=() if cfg.is_connectx else cfg.param_sets, game=cfg.game,
-        limits=cfg.limits(), cgroups=cfg.cgroups, rounds=cfg.final_pairs,
+        limits=cfg.limits(), cgroups=cfg.play.cgroups, rounds=cfg.final_pairs,
         workers=usable_cores(), seed=cfg.seed, openings=openings,
-        isolation="namespaces" if cfg.isolation else "none", broken_bots="forfeit")
+        isolation=cfg.play.isolation.value, broken_bots="forfeit")
 
 
 def final_player_specs(league: League) -> list[tuple[str, str]]:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from arena.competition.executor import LocalExecutor
 from arena.competition.jobs import GameJob
+from arena.competition.settings import referee_settings
 from arena.league.db import League, LeagueError
 from arena.league.final import final_player_keys, final_player_specs
 from arena.league.final_length import (
@@ -39,7 +40,6 @@ from arena.league.final_length import (
 )
 from arena.league.standings import game_records
 from arena.referee import door
-from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import resolve
 from arena.tournament.progress import key_and_prior, measured_s, thinking_s
 
@@ -104,11 +104,11 @@ def measure_final(league: League, workers: int | None = None,
     cfg = league.config
     keys = {name: key for (name, _), key in zip(final_player_specs(league),
                                                 final_player_keys(league), strict=True)}
-    isolation = "namespaces" if cfg.isolation else "none"
+    isolation = cfg.play.isolation.value
     resolve(isolation)  # UsageError where the league's sandbox cannot be had
-    door.install(isolation, cfg.cgroups)
-    settings = MatchSettings(limits=cfg.limits(), isolation=isolation, cgroups=cfg.cgroups,
-                             log_dir=str(league.dir / MEASURE_DIR / "logs"))
+    door.install(isolation, cfg.play.cgroups)
+    settings = referee_settings(cfg.play, "league.yaml",
+                                log_dir=str(league.dir / MEASURE_DIR / "logs"))
     executor = LocalExecutor(settings, workers=workers or None)  # each started with a game
     kept = 0
     for outcome in executor.run(jobs):

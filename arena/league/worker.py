@@ -50,6 +50,7 @@ from typing import Any, NamedTuple
 from arena import defaults
 from arena.competition.jobs import GameJob
 from arena.competition.pairing import Adaptive, Field, Rating
+from arena.competition.settings import Isolation, PlaySettings, referee_settings
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
@@ -59,7 +60,6 @@ from arena.league.db import League, LeagueError
 from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
 from arena.league.standings import cached_standings, insert_game, side_name
-from arena.limits import make_limits
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
 from arena.tournament.openings import GameOpenings, Judge
@@ -119,12 +119,12 @@ class PairJob:
     board: Board
     number: int  # the pair's number among `a`'s pairs: seeds and game ids
     opening_texts: tuple[str, ...]  # the opening's moves in the game's notation
-    timeout_s: float
-    isolation: bool
+    #: how the league's games are played (`LeagueConfig.play`): every limit, the sandbox
+    play: PlaySettings
     game: str  # the game's name (`arena.games`) and its parameters
     params: tuple[tuple[str, int], ...]
     #: the sandbox is required (no fallback to unisolated play where the machine lacks it)
-    strict: bool = False
+    strict: bool = True
 
     @property
     def board_text(self) -> str:
@@ -323,8 +323,7 @@ def claim(lg: League, holder: str, openings: Openings) -> PairJob | None:
         game = next(g for g in games if g.board_key() == board)
         opening = openings.get(lg, game, number // len(games))
         return PairJob(lease_id, _side(lg, a), _side(lg, b), board, number, opening,
-                       lg.config.timeout_s, lg.config.isolation, game.name,
-                       tuple(game.params.items()))
+                       lg.config.play, game.name, tuple(game.params.items()))
     except BaseException:
         release(lg, lease_id)
         raise
@@ -343,22 +342,21 @@ LOG_BUDGET_FILE = "bot-logs.budget"
 def settings_for(job: PairJob, log_budget_file: str | None = None,
                  log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> MatchSettings:
     """The referee's settings for the job (`league_settings` with the job's own)."""
-    return league_settings(job.timeout_s, job.isolation, job.strict, log_budget_file,
-                           log_budget_mb)
+    return league_settings(job.play, job.strict, log_budget_file, log_budget_mb)
 
 
-def league_settings(timeout_s: float, isolation: bool, strict: bool,
-                    log_budget_file: str | None = None,
+def league_settings(play: PlaySettings, strict: bool, log_budget_file: str | None = None,
                     log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> MatchSettings:
-    """The referee's settings of the league's rating games: `timeout_s` a move, a fresh bot
-    process every game, sandboxed when the league says `isolation` (`strict`: the sandbox is
-    required, no fallback to unisolated play); `log_budget_file`: the league's bot-log budget,
-    shared by all its workers on this machine (None: each Referee its own), of
-    `log_budget_mb` MiB (None: no budget)."""
-    return MatchSettings(limits=make_limits(timeout_s, where="league"), fresh_process=True,
-                         isolation=("namespaces" if strict else "auto") if isolation
-                         else "none", log_budget_file=log_budget_file,
-                         log_budget_mb=log_budget_mb)
+    """The referee's settings of the league's rating games: every limit of `play` (the
+    league's, `LeagueConfig.play`), a fresh bot process every game, sandboxed as the league
+    says. `strict`: the sandbox is required (the server checked this machine, or another
+    machine must have it); else (`serve --unsafe-no-isolation`) the sandbox where the machine
+    has one. `log_budget_file`: the league's bot-log budget, shared by all its workers on this
+    machine (None: each Referee its own), of `log_budget_mb` MiB (None: no budget)."""
+    loose = not strict and play.isolation is not Isolation.NONE
+    return referee_settings(play, "league.yaml", isolation=Isolation.AUTO if loose else None,
+                            fresh_process=True, log_budget_file=log_budget_file,
+                            log_budget_mb=log_budget_mb)
 
 
 def pair_jobs(job: PairJob, root: Path, travel: bool = False) -> list[GameJob]:

@@ -39,7 +39,15 @@ from typing import Any
 
 from arena import defaults
 from arena.board import CXBoard
-from arena.competition.settings import BOARDS_FILE, REPO_CONFIGS, checked_board_set, load_boards
+from arena.competition.settings import (
+    BOARDS_FILE,
+    REPO_CONFIGS,
+    Isolation,
+    PlaySettings,
+    checked_board_set,
+    load_boards,
+    referee_settings,
+)
 from arena.entrants.exposure import bot_paths
 from arena.entrants.probe import probe_each
 from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
@@ -53,7 +61,6 @@ from arena.referee.referee import (
     FAILED_TO_START,
     MOVE_CAP_DETAIL,
     GameRequest,
-    MatchSettings,
     Referee,
     course_game,
 )
@@ -331,7 +338,7 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
               isolation: str = defaults.ISOLATION,
               max_tasks: int | None = None,
               on_start: Callable[[], None] | None = None,
-              fresh_game: bool = False) -> CheckReport:
+              fresh_game: bool = False, play: PlaySettings | None = None) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     game or setting; any fault of the bot ends up in the report instead.
 
@@ -344,11 +351,16 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     for none (default: `default_settings()`); on_start: called once every setting and the SPEC
     are found good, before the first game (a usage error comes alone, before anything
     `on_start` prints); fresh_game: after the games in one process (in `play_order`), play the
-    cheapest game once more in a process of its own (`cxarena check-bot` does).
+    cheapest game once more in a process of its own (`cxarena check-bot` does); play: the
+    settings of play whose limits and cgroups the check plays under (a league's: every limit of
+    its league.yaml), in place of `timeout_s`, `memory_mb` and `max_tasks`.
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
     settings = default_settings()
+    if play is not None:
+        settings.update(play.limits("check").to_dict(), max_tasks=play.max_tasks,
+                        cgroups=play.cgroups, source="given")
     if timeout_s is not None:
         if not timeout_s > 0 or not math.isfinite(timeout_s):
             raise UsageError(f"the time limit must be a positive number of seconds, "
@@ -373,13 +385,15 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     _set_caps(settings, memory_mb, max_tasks)
     refuse_unseen_programs([bot], resolve(isolation).isolated)
     _refuse_bad_class(bot, float(settings["startup_timeout_s"]), chosen)
-    limits = make_limits(limit_s, settings["grace_s"], settings["startup_timeout_s"],
-                         settings["memory_limit_mb"], where="check-bot",
-                         max_tasks=settings.get("max_tasks", defaults.MAX_TASKS))
-    match_settings = MatchSettings(
-        limits=limits,
-        fresh_process=False,  # the first game starts the bot; later games reuse its process
-        isolation=isolation)
+    checked = PlaySettings.model_construct(
+        timeout_s=limit_s, grace_s=settings["grace_s"],
+        startup_timeout_s=settings["startup_timeout_s"],
+        memory_limit_mb=settings["memory_limit_mb"],
+        max_tasks=settings.get("max_tasks", defaults.MAX_TASKS),
+        cgroups=settings.get("cgroups", defaults.CGROUPS), isolation=Isolation(isolation))
+    match_settings = referee_settings(
+        checked, "check-bot",
+        fresh_process=False)  # the first game starts the bot; later games reuse its process
     plays = [(index, game, bot_first, False) for index, game in enumerate(play_order(chosen))
              for bot_first in (True, False)]
     # then the cheapest game once more, in a process of its own: a bot whose first game is
@@ -406,8 +420,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
             if not played:  # the first game started the bot's process
                 startup_s = check_game.startup_s
                 if check_game.failed_to_start:  # every game would fail the same way: stop
-                    startup_error = _startup_error(check_game, limits.startup_timeout_s,
-                                                   shown)
+                    startup_error = _startup_error(
+                        check_game, match_settings.limits.startup_timeout_s, shown)
                     break
             played.append(check_game)
             if progress is not None:

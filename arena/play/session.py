@@ -35,12 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from arena import defaults
+from arena.competition.settings import referee_settings
 from arena.entrants.specs import BotSpec, time_limit_problem
 from arena.games import Game, GameError
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
 from arena.records import DEFAULT_GAME, GameRecord, Reason
-from arena.referee.referee import GameRequest, MatchSettings, Referee
+from arena.referee.referee import GameRequest, Referee
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["DEFAULT_RESULTS", "Entrant", "Event", "Finished", "GameSetup", "HumanGame",
@@ -299,9 +300,9 @@ class HumanGame:
 
     def _run(self) -> None:
         s = self.setup
-        settings = MatchSettings(
-            limits=make_limits(s.timeout_s, s.grace_s, s.startup_timeout_s,
-                               s.memory_limit_mb or None, where="play"),
+        settings = referee_settings(
+            make_limits(s.timeout_s, s.grace_s, s.startup_timeout_s, s.memory_limit_mb or None,
+                        where="play"), "play",
             fresh_process=True, log_dir=self._log_dir,
             # a person's game is never played again, and their seat runs outside the sandbox
             overload_replays=0, unsandboxed=(SEAT_SPEC,))

@@ -528,7 +528,9 @@ class Referee:
             extra={"startup_ms": [seats[0].startup_ms, seats[1].startup_ms],
                    "isolated": self.isolation.isolated, **self._containment_extra(seats),
                    **game.extra},
-            timeout_s=self.limits.timeout_s, grace_s=self.limits.grace_s, **fields)
+            timeout_s=self.limits.timeout_s, grace_s=self.limits.grace_s,
+            limits=self.limits.played_under(self.isolation.isolated, self.settings.cgroups),
+            **fields)
 
     def _containment_extra(self, seats: list[Seat]) -> dict[str, Any]:
         """The cgroup backend and each bot's peak memory in MiB (None: not known), where bots

@@ -278,8 +278,8 @@ def _settings(league: Any, spec: Any, time_s: float) -> Any:
     from arena.league.worker import LOG_BUDGET_FILE, league_settings  # with the referee
 
     cfg = league.config
-    settings = league_settings(move_time(spec, time_s), cfg.isolation, False,
-                               str(league.dir / LOG_BUDGET_FILE))
+    play = cfg.play.model_copy(update={"timeout_s": move_time(spec, time_s)})
+    settings = league_settings(play, False, str(league.dir / LOG_BUDGET_FILE))
     return replace(settings, fresh_process=False)
 
 

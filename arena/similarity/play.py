@@ -298,11 +298,12 @@ def answers_of(specs: Sequence[str], M: int, N: int, K: int, positions: Sequence
     left out, and why goes into `skipped`)."""
     # the referee and the entrants: only when bots are asked (each import says so)
     from arena import defaults  # only when bots are asked
+    from arena.competition.settings import referee_settings  # only when bots are asked
     from arena.entrants.probe import check_loadable  # only when bots are asked
     from arena.entrants.specs import SpecError, parse_spec  # only when bots are asked
     from arena.limits import make_limits  # only when bots are asked
     from arena.referee.door import install  # only when bots are asked
-    from arena.referee.referee import MatchSettings, Referee  # only when bots are asked
+    from arena.referee.referee import Referee  # the same
     from arena.tournament.preflight import refuse_unseen_programs  # only when bots are asked
 
     iso_mode = defaults.ISOLATION if isolation is None else isolation
@@ -331,7 +332,8 @@ def answers_of(specs: Sequence[str], M: int, N: int, K: int, positions: Sequence
         if spec.text in out:
             continue
         limits = make_limits(move_time(spec, time_s), where="similarity")
-        settings = MatchSettings(limits=limits, isolation=iso_mode, cgroups=use_cgroups)
+        settings = referee_settings(limits, "similarity", isolation=iso_mode,
+                                    cgroups=use_cgroups)
         with Referee(settings) as referee:
             out[spec.text] = ask(referee, spec, positions, M, N, K, seed)
         if progress is not None:

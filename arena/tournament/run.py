@@ -34,6 +34,7 @@ from tqdm import tqdm
 from arena import __version__
 from arena.competition.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.competition.jobs import GameJob
+from arena.competition.settings import referee_settings
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
@@ -87,9 +88,9 @@ def match_settings(config: TournamentConfig, log_dir: Path | None,
                    isolated: bool | None = None) -> MatchSettings:
     """The referee's MatchSettings for this config (cpu is set per worker). `isolated`: what the
     coordinator resolved `isolation: auto` to, so that every worker does the same."""
-    settings = MatchSettings(limits=config.limits, fresh_process=config.fresh_process,
-                             log_dir=None if log_dir is None else str(log_dir),
-                             isolation=config.isolation, cgroups=config.cgroups)
+    settings = referee_settings(config.limits, config.path, isolation=config.isolation,
+                                cgroups=config.cgroups, fresh_process=config.fresh_process,
+                                log_dir=None if log_dir is None else str(log_dir))
     return settings if isolated is None else settings.isolated_as(isolated)
 
 

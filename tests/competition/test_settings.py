@@ -72,11 +72,11 @@ def test_the_shared_checks_refuse_alike_in_both_files(tmp_path: Path) -> None:
     ("board_set: competition\n", {"board_set": "competition", "board_list": ()}),
     ("opening_plies: 0\n", {"opening_plies": 0}),
     ("openings: {plies: 3, seed: 9}\n", {"opening_plies": 3, "seed": 9}),
-    ("isolation: true\n", {"isolation": True}),
-    ("isolation: false\n", {"isolation": False}),
-    ("isolation: none\n", {"isolation": False}),
+    ("isolation: true\n", {"sandboxed": True}),
+    ("isolation: false\n", {"sandboxed": False}),
+    ("isolation: none\n", {"sandboxed": False}),
     ("timeout_s: 2\n", {"board_set": "competition", "board_list": (), "opening_plies": 2,
-                        "isolation": True}),
+                        "sandboxed": True}),
 ])
 def test_each_old_league_format_still_loads(text: str, expected: dict[str, Any]) -> None:
     cfg = parse_config(text)
@@ -119,7 +119,7 @@ def test_the_league_takes_the_tournaments_limits() -> None:
     cfg = parse_config(SHARED)
     limits = cfg.limits()
     assert (limits.timeout_s, limits.grace_s, limits.startup_timeout_s, limits.memory_limit_mb,
-            limits.max_tasks, cgroups := cfg.cgroups) == (2.0, 0.02, 10.0, 512, 64, False)
+            limits.max_tasks, cgroups := cfg.play.cgroups) == (2.0, 0.02, 10.0, 512, 64, False)
     assert not cgroups
     assert LeagueConfig().limits() == parse_config("").limits()
     # once the league exists none of them may change: its games were played under them

@@ -165,7 +165,7 @@ def test_a_worker_that_keeps_dying_is_restarted_with_a_backoff_and_its_error_sho
         at_s.append(time.monotonic())
 
     health = _Health(d, 1, announce)
-    executor = LocalExecutor(league_settings(1.0, False, False), 1, runner=dying_runner,
+    executor = LocalExecutor(league_settings(parse_config("timeout_s: 1.0\nisolation: false\n").play, False), 1, runner=dying_runner,
                              on_death=health.died)
     workers = LeagueGames(d, lambda: executor, LeagueSource(d, None, announce=announce),
                           health, None)

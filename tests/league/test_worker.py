@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.competition.settings import Isolation
 from arena.league import League
 from arena.league.feed import run_worker, start_workers
 from arena.league.rating import versus_previous
@@ -140,9 +141,11 @@ def test_pairs_on_dask_require_the_sandbox(tmp_path: Path) -> None:
     job = claim(lg, "dask:elsewhere:1", Openings(None))
     assert job is not None
     assert settings_for(job).isolation == "none"  # this league: isolation: false
-    sandboxed = dataclasses.replace(job, isolation=True)
-    assert settings_for(sandboxed).isolation == "auto"  # local workers: serve checked
-    assert settings_for(dataclasses.replace(sandboxed, strict=True)).isolation == "namespaces"
+    sandboxed = dataclasses.replace(
+        job, play=job.play.model_copy(update={"isolation": Isolation.NAMESPACES}))
+    assert settings_for(sandboxed).isolation == "namespaces"  # as the league.yaml says
+    # only `serve --unsafe-no-isolation` (not strict) lets this machine play without one
+    assert settings_for(dataclasses.replace(sandboxed, strict=False)).isolation == "auto"
 
 
 def wait_for(cond, timeout_s: float = 60.0):  # type: ignore[no-untyped-def]
@@ -261,11 +264,11 @@ def test_new_settings_of_play_start_new_workers(tmp_path: Path) -> None:
 
     lg = make_league(tmp_path, {"ann": L0})
     source = LeagueSource(lg.dir, None, announce=lambda line: None)
-    source.settings_key = (lg.config.timeout_s, lg.config.isolation)
+    source.settings_key = lg.config.play
     first = source.take()
     assert first is not None and not source.finished
     assert source.take() is not None  # the pair's second game
-    source.settings_key = (lg.config.timeout_s + 1.0, lg.config.isolation)
+    source.settings_key = lg.config.play.model_copy(update={"grace_s": 0.5})
     assert source.take() is None and source.changed and source.finished
     assert count(lg.dir, "SELECT COUNT(*) FROM leases") == 1  # only the pair in flight
     source.close()

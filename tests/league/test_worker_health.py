@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 
 from arena.competition.executor import LocalExecutor
 from arena.league import League
+from arena.league.config import parse_config
 from arena.league.feed import LeagueGames, LeagueSource, _Health, death_cause
 from arena.league.web.app import create_app
 from arena.league.worker import league_settings, worker_health
@@ -77,7 +78,7 @@ def test_a_worker_killed_for_real_shows_the_signal_and_its_last_error(tmp_path: 
     mark = logs / "worker-0" / "ready"  # `MatchSettings.for_worker`'s folder of worker 0
     shown: list[str] = []
     health = _Health(d, 1, shown.append)
-    settings = dataclasses.replace(league_settings(0.5, False, False), log_dir=str(logs))
+    settings = dataclasses.replace(league_settings(parse_config("timeout_s: 0.5\nisolation: false\n").play, False), log_dir=str(logs))
     executor = LocalExecutor(settings, 1, runner=hanging_runner, on_death=health.died)
     workers = LeagueGames(d, lambda: executor, LeagueSource(d, None, announce=shown.append),
                           health, None)

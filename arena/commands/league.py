@@ -346,7 +346,7 @@ def _check_time_limit(path: Path | None) -> None:
 
     try:
         cfg = parse_config("" if path is None else path.read_text(encoding="utf-8"),
-                           str(path))
+                           str(path), None if path is None else path.parent)
     except ValueError:
         return  # League.init says what is wrong
     problem = java_time_problem(cfg)

@@ -47,6 +47,7 @@ from arena.errors import UsageError
 from arena.league.db import League
 from arena.league.entries import Status
 from arena.onboarding.conformance import run_check
+from arena.records import GameRecord
 from arena.wire.lifeline import PARENT_ENV, die_with_parent
 
 __all__ = ["INTERNAL_ERROR", "TIME_LIMIT", "WORK", "check_claimed", "check_next", "claim_check",
@@ -249,13 +250,16 @@ def requeue_interrupted(league: League) -> int:
             "UPDATE submissions SET status=:queued WHERE status=:checking", _STATES).rowcount
 
 
-def _verdict(league: League, sid: int, status: Status, summary: str, stderr: str) -> bool:
-    """Store the verdict of a version still "checking"; False when it is not (the other side
-    of a race at the limit stored one first)."""
+def _verdict(league: League, sid: int, status: Status, summary: str, stderr: str,
+             records: list[GameRecord] | None = None) -> bool:
+    """Store the verdict of a version still "checking", and the check's games (`records`);
+    False when it is not (the other side of a race at the limit stored one first)."""
     with league.conn:
         cur = league.conn.execute(
             "UPDATE submissions SET status=?, check_summary=?, check_stderr=? "
             "WHERE id=? AND status=?", (status, summary, stderr, sid, Status.CHECKING))
+        if cur.rowcount == 1 and records:
+            league.add_check_records(sid, records)
     return cur.rowcount == 1
 
 
@@ -263,6 +267,7 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
     """Run the check of a version claimed by `claim_check`, in this process, and store its
     verdict (see the module docstring); no time limit of its own (`run_claimed` has one)."""
     stderr = ""
+    records: list[GameRecord] = []
     try:
         cfg = league.config
         # the league's own limits (league.yaml), as its rating games have them
@@ -273,6 +278,7 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
         passed = report.passed
         stderr = "\n".join(g.record.stderr_tail for g in report.games
                            if g.record.stderr_tail)
+        records = [g.record for g in report.games]
     except (SpecError, UsageError, OSError) as exc:
         summary, passed = f"FAILED: {exc}", False
         if "name one:" in summary:  # several bots in the files: how to choose, here
@@ -282,7 +288,7 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
         log.exception("the check of submission %d failed inside the harness", sid)
         summary = f"{INTERNAL_ERROR} (the league's admin can read it in the server's log)"
         passed = False
-    _verdict(league, sid, Status.RATING if passed else Status.FAILED, summary, stderr)
+    _verdict(league, sid, Status.RATING if passed else Status.FAILED, summary, stderr, records)
 
 
 def time_limit_verdict(limit_s: float) -> str:

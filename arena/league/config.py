@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -128,6 +127,10 @@ class LeagueConfig:
     extensions: tuple[tuple[str, float], ...] = ()
     #: what `league init` says of the file beyond errors (an old key name still accepted)
     notes: tuple[str, ...] = ()
+    #: the folder whose boards.yaml named board sets are looked up in before the project's:
+    #: the league.yaml's own folder (the league's folder, for its stored copy); never the
+    #: current folder of the process that reads it
+    boards_dir: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     #: the game (`arena.games`); another than Connect-X plays `param_sets` in place of boards
     game: str = CONNECTX
@@ -187,7 +190,7 @@ class LeagueConfig:
 
     def boards(self) -> tuple[Board, ...]:
         """The Connect-X boards the rating games rotate over (a Connect-X league)."""
-        return self.board_list or _board_set(self.board_set, "boards", os.getcwd())
+        return self.board_list or _board_set(self.board_set, "boards", self.boards_dir)
 
     def games(self) -> tuple[Game, ...]:
         """The games the rating games rotate over: one per Connect-X board, or one per
@@ -202,7 +205,7 @@ class LeagueConfig:
         if not self.is_connectx:
             return self.games()
         boards = self.final_board_list or _board_set(self.final_board_set, "final_board_set",
-                                                     os.getcwd())
+                                                     self.boards_dir)
         return tuple(board_game(*b) for b in boards)
 
     def check_games(self) -> list[Game] | None:
@@ -357,29 +360,34 @@ class LeagueFile(PlaySettings):
 
 
 @functools.lru_cache(maxsize=64)
-def _board_set(name: str, key: str, cwd: str) -> tuple[Board, ...]:
-    """The boards of a set of boards.yaml (in `cwd`, else the project's configs/), once per
-    process and folder; UsageError naming `key` when there is no such set."""
-    return find_board_set(name, Path(cwd), key)
+def _board_set(name: str, key: str, near: str) -> tuple[Board, ...]:
+    """The boards of a set of boards.yaml (in folder `near`, else the project's configs/), once
+    per process and folder; UsageError naming `key` when there is no such set."""
+    return find_board_set(name, Path(near) if near else None, key)
 
 
-def _boards(value: str | tuple[Board, ...] | None, key: str) -> tuple[str, tuple[Board, ...]]:
+def _boards(value: str | tuple[Board, ...] | None, key: str,
+            near: str) -> tuple[str, tuple[Board, ...]]:
     """(set name, ()) for a name of boards.yaml (checked), ("listed", boards) for a list."""
     if isinstance(value, tuple):
         return "listed", value
     name = value or DEFAULT_BOARD_SET
-    _board_set(name, key, os.getcwd())
+    _board_set(name, key, near)
     return name, ()
 
 
-def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
-    """Read league.yaml text; a bad key or value raises ValueError naming it and the file."""
+def parse_config(text: str, where: str = "league.yaml",
+                 near: Path | None = None) -> LeagueConfig:
+    """Read league.yaml text; a bad key or value raises ValueError naming it and the file.
+    Named board sets are looked up in the boards.yaml of folder `near` (the league.yaml's own
+    folder), else in the project's."""
+    boards_dir = "" if near is None else str(Path(near).resolve())
     try:
         file = parse_settings(LeagueFile, text, where)
         old_name = file.board_set is not None
         board_set, board_list = _boards(file.board_set if old_name else file.boards,
-                                        "board_set" if old_name else "boards")
-        final_set, final_list = _boards(file.final_board_set, "final_board_set")
+                                        "board_set" if old_name else "boards", boards_dir)
+        final_set, final_list = _boards(file.final_board_set, "final_board_set", boards_dir)
     except UsageError as exc:
         raise ValueError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") \
             from None
@@ -401,7 +409,7 @@ def parse_config(text: str, where: str = "league.yaml") -> LeagueConfig:
         similarity_budget_s=file.similarity_budget_s,
         game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
         check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
-        java=file.is_connectx if file.java is None else file.java,
+        java=file.is_connectx if file.java is None else file.java, boards_dir=boards_dir,
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
                f"use); it still works, and boards: is what to write",) if old_name else ())
 
@@ -514,7 +522,8 @@ def _compared(old: LeagueConfig, new: LeagueConfig) -> list[tuple[str, Any, Any]
     """(setting, before, after) for every setting of the two, those of play one by one."""
     out = [(name, getattr(old.play, name), getattr(new.play, name)) for name in _PLAY_COMPARED]
     out += [(f.name, getattr(old, f.name), getattr(new, f.name))
-            for f in dataclasses.fields(LeagueConfig) if f.name not in ("notes", "extra", "play")]
+            for f in dataclasses.fields(LeagueConfig)
+            if f.name not in ("notes", "extra", "play", "boards_dir")]
     return out
 
 

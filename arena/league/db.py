@@ -12,6 +12,7 @@ import json
 import math
 import re
 import secrets
+import shutil
 import sqlite3
 import time
 import unicodedata
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.competition.settings import BOARDS_FILE
 from arena.league.config import (
     CONFIG_FILE,
     LeagueConfig,
@@ -29,6 +31,7 @@ from arena.league.config import (
     parse_config,
 )
 from arena.league.entries import CURRENT, PASSED, Status, format_time, submission_of
+from arena.records import GameRecord
 
 __all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
            "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
@@ -63,6 +66,8 @@ CREATE TABLE IF NOT EXISTS games (
   faulted TEXT NOT NULL DEFAULT '', finished_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS game_records (
   game_id INTEGER PRIMARY KEY REFERENCES games(id), record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS check_records (
+  submission_id INTEGER NOT NULL REFERENCES submissions(id), record TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (
   token_hash TEXT PRIMARY KEY, user TEXT NOT NULL REFERENCES users(name),
   created_at REAL NOT NULL, expires_at REAL NOT NULL, last_seen REAL NOT NULL,
@@ -388,13 +393,18 @@ class League:
             raise LeagueError(f"{directory} already holds a league ({DB_NAME}); use it as it is")
         try:
             text = "" if config_path is None else Path(config_path).read_text(encoding="utf-8")
-            cfg = parse_config(text, str(config_path))
+            cfg = parse_config(text, str(config_path),
+                               None if config_path is None else Path(config_path).parent)
         except (OSError, ValueError) as exc:
             raise LeagueError(str(exc)) from exc
         if cfg.extensions:  # a new league has no accounts yet
             raise LeagueError(f"{config_path}: {_unknown_users([u for u, _ in cfg.extensions])}"
                               f"; no league was created")
         directory.mkdir(parents=True, exist_ok=True)
+        near = None if config_path is None else Path(config_path).parent / BOARDS_FILE
+        if near is not None and near.is_file() and not (directory / BOARDS_FILE).exists():
+            # its board sets stay with the league: the folder is where they are looked up
+            shutil.copyfile(near, directory / BOARDS_FILE)
         league = cls(directory)
         with league.conn:
             league.conn.executescript(_SCHEMA)
@@ -429,7 +439,7 @@ class League:
                 return []
             text = path.read_text(encoding="utf-8")
         try:
-            new = parse_config(text, str(path))
+            new = parse_config(text, str(path), self.dir)
         except ValueError as exc:
             raise LeagueError(f"{exc}; nothing was changed") from None
         self._config = None
@@ -466,7 +476,7 @@ class League:
     def config(self) -> LeagueConfig:
         if self._config is None:
             row = self.conn.execute("SELECT value FROM meta WHERE key='config'").fetchone()
-            self._config = parse_config(row[0] if row else "", f"{self.dir}/{DB_NAME}")
+            self._config = parse_config(row[0] if row else "", f"{self.dir}/{DB_NAME}", self.dir)
         return self._config
 
     # accounts
@@ -797,6 +807,19 @@ class League:
         row = self.conn.execute(f"SELECT {self._COLS} FROM submissions WHERE id=?",
                                 (submission_id,)).fetchone()
         return _submission(row) if row else None
+
+    def add_check_records(self, submission_id: int, records: list[GameRecord]) -> None:
+        """Keep the games of a version's check (inside the caller's transaction): each says
+        the limits it was played under."""
+        self.conn.executemany("INSERT INTO check_records VALUES (?, ?)",
+                              [(submission_id, r.to_json()) for r in records])
+
+    def check_records(self, submission_id: int) -> list[GameRecord]:
+        """The games of a version's checks, oldest first ([] for a check before they were
+        kept)."""
+        rows = self.conn.execute("SELECT record FROM check_records WHERE submission_id=? "
+                                 "ORDER BY rowid", (submission_id,))
+        return [GameRecord.from_dict(json.loads(r[0])) for r in rows]
 
     def submission_files(self, submission_id: int) -> list[tuple[str, bytes]]:
         rows = self.conn.execute("SELECT name, data FROM files WHERE submission_id=?",

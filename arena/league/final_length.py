@@ -23,7 +23,7 @@ import json
 import os
 import socket
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 __all__ = ["DASK_PORT", "DASK_WORKERS", "GAMES_FILE", "MEASURE_DIR", "MeasuredGame",
@@ -70,6 +70,8 @@ class MeasuredGame:
     key2: str = ""
     think1_s: float = 0.0
     think2_s: float = 0.0
+    #: every limit the game was played under (its record's, `GameRecord.limits`)
+    limits: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> MeasuredGame:
@@ -83,7 +85,8 @@ class MeasuredGame:
                    str(data["reason"]), float(str(data["finished_at"])),
                    float(str(data.get("startup_s", 0.0))), int(str(data.get("started", 0))),
                    str(data.get("key1", "")), str(data.get("key2", "")),
-                   float(str(data.get("think1_s", 0.0))), float(str(data.get("think2_s", 0.0))))
+                   float(str(data.get("think1_s", 0.0))), float(str(data.get("think2_s", 0.0))),
+                   dict(limits) if isinstance(limits := data.get("limits"), dict) else {})
 
 
 def _games_path(league_dir: Path) -> Path:

@@ -28,25 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Z95", "EloDifference", "Ratings", "elo_difference", "fit_ratings", "score_to_elo"]
+from arena.results.stats import Z95, phi, score_to_elo
 
-#: the 97.5% quantile of the standard normal distribution (two-sided 95% interval)
-Z95 = 1.959963984540054
+__all__ = ["Z95", "EloDifference", "Ratings", "elo_difference", "fit_ratings", "score_to_elo"]
 
 #: Elo points per natural-log unit of the Bradley-Terry strength (400 / ln 10)
 _ELO_PER_NAT = 400.0 / math.log(10.0)
-
-
-def score_to_elo(score: float) -> float:
-    """The Elo difference that predicts an expected score of `score` (0..1) per game.
-
-    Returns +inf for a score of 1 and -inf for a score of 0.
-    """
-    if score >= 1.0:
-        return math.inf
-    if score <= 0.0:
-        return -math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
 
 
 @dataclass(frozen=True)
@@ -109,7 +96,7 @@ def elo_difference(wins: int, losses: int, draws: int) -> EloDifference:
     if sd_mean == 0.0:
         los = 0.5 if score == 0.5 else (1.0 if score > 0.5 else 0.0)
     else:
-        los = 0.5 * (1.0 + math.erf((score - 0.5) / (math.sqrt(2.0) * sd_mean)))
+        los = phi((score - 0.5) / sd_mean)
     return EloDifference(wins, losses, draws, elo=elo, error=error, los=los, score=score)
 
 

@@ -69,6 +69,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -77,7 +78,8 @@ __all__ = ["PAIR_SCORES", "Z95", "EloEstimate", "Model", "Pentanomial", "Sprt", 
            "SprtState", "Trinomial", "elo_to_score", "estimate", "llr", "phi", "score_to_elo"]
 
 #: the 97.5% quantile of the standard normal distribution (two-sided 95% interval)
-Z95 = 1.959963984540054
+_STANDARD_NORMAL = NormalDist()
+Z95 = _STANDARD_NORMAL.inv_cdf(0.975)
 #: below this many independent units (games or pairs) an estimate is flagged as a tiny sample
 TINY_SAMPLE = 20
 #: per-game score of a pair outcome LL, LD, DD|WL, WD, WW
@@ -92,7 +94,13 @@ class Model(str, Enum):
 
 
 def score_to_elo(score: float) -> float:
-    """Logistic Elo difference of an expected score per game (0 < score < 1)."""
+    """The logistic Elo difference that predicts an expected score of `score` (0..1) per game:
+    +inf for a score of 1, -inf for 0. The one of cxarena (match statistics, the Bradley-Terry
+    fit's pairs, the league)."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
@@ -102,8 +110,8 @@ def elo_to_score(elo: float) -> float:
 
 
 def phi(x: float) -> float:
-    """Standard normal cumulative distribution function."""
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+    """Standard normal cumulative distribution function (the stdlib's `NormalDist`)."""
+    return _STANDARD_NORMAL.cdf(x)
 
 
 @dataclass(frozen=True)

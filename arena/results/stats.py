@@ -376,8 +376,8 @@ def _records(scores: tuple[float, ...], n: int) -> tuple[Any, Any, Any, Any, Any
     q = 1.0 - 0.05 ** (1.0 / n)
     lower = np.where(spread, np.clip(mean - Z95 * sd, 0.0, 1.0), mean * (1.0 - q))
     upper = np.where(spread, np.clip(mean + Z95 * sd, 0.0, 1.0), mean + (1.0 - mean) * q)
-    z = (mean - 0.5) / safe / math.sqrt(2.0)
-    los = np.where(spread, 0.5 * (1.0 + np.vectorize(math.erf)(z)),
+    z = (mean - 0.5) / safe
+    los = np.where(spread, np.vectorize(phi)(z),
                    0.5 + (mean - 0.5) * (1.0 - 0.5 ** n))
     tails = np.cumsum(counts[:, ::-1], axis=1)[:, :-1]  # units scoring >= each outcome
     return tails, lower, upper, los, mean

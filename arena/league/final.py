@@ -59,6 +59,7 @@ from arena.records import GameRecord
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
+from arena.results.standings import TieBreak
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
 from arena.tournament.progress import Progress, key_and_prior, measured_s, thinking_s
@@ -418,7 +419,8 @@ def final_tournament(league: League) -> TournamentConfig:
         param_sets=() if cfg.is_connectx else cfg.param_sets, game=cfg.game,
         limits=cfg.limits(), cgroups=cfg.play.cgroups, rounds=cfg.final_pairs,
         workers=usable_cores(), seed=cfg.seed, openings=openings,
-        isolation=cfg.play.isolation.value, broken_bots="forfeit")
+        isolation=cfg.play.isolation.value, broken_bots="forfeit",
+        tie_break=TieBreak.HEAD_TO_HEAD)
 
 
 def final_player_specs(league: League) -> list[tuple[str, str]]:

@@ -295,12 +295,28 @@ def _rated_versions(league: League, cut: float | None) -> dict[str, tuple[int, i
     return latest
 
 
-def _leaderboard(league: League, cut: float | None) -> list[StandingRow]:
-    """The leaderboard now (`cut` None), or as it stood at the cut."""
+def entry_ratings(league: League, chosen: dict[str, int]) -> list[StandingRow]:
+    """The leaderboard with the versions `chosen` (user -> submission id: each student's entry
+    in the final) as the rated ones, from the games that ended before the cut (all of them
+    before the league is frozen): what the grades show beside each entry."""
+    versions: dict[str, tuple[int, int, float]] = {}
+    for user, sid in chosen.items():
+        sub = league.submission(sid)
+        if sub is not None:
+            versions[user] = (sid, sub.version, sub.created_at)
+    return _leaderboard(league, league.cut_at, versions)
+
+
+def _leaderboard(league: League, cut: float | None,
+                 versions: dict[str, tuple[int, int, float]] | None = None
+                 ) -> list[StandingRow]:
+    """The leaderboard now (`cut` None), or as it stood at the cut; of `versions` (user ->
+    (submission id, version, uploaded at)) when given, else of the versions it rates
+    (`_rated_versions`)."""
     cfg = league.config
     refs = cfg.reference_bots
     names = reference_names(refs)
-    latest = _rated_versions(league, cut)
+    latest = _rated_versions(league, cut) if versions is None else versions
     entries: dict[str, str] = {submission_key(sid): user
                                for user, (sid, _, _) in latest.items()}
     if cut is None:

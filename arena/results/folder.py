@@ -17,17 +17,19 @@ from arena.results import (
     STANDINGS_CSV,
     STANDINGS_MD,
 )
-from arena.results.standings import Standings, compute_standings
+from arena.results.standings import Standings, TieBreak, compute_standings
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["code_section", "read_results", "read_standings", "remove_results",
            "write_standings"]
 
 
-def read_results(store: ResultStore) -> tuple[Standings, dict[str, Any], list[StoredGame]]:
+def read_results(store: ResultStore, tie_break: TieBreak | None = None
+                 ) -> tuple[Standings, dict[str, Any], list[StoredGame]]:
     """Standings of the games in `store` between the players of its config (all of them when
     it has no config summary), the stored config summary (the one reader of it), and those
-    games."""
+    games. The ranking's tie-break is the config's (its summary's ``tie_break``; a league's
+    final says head to head), or `tie_break` when given."""
     raw = store.get_meta("config")
     meta: dict[str, Any] = json.loads(raw) if raw else {}
     players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
@@ -38,7 +40,9 @@ def read_results(store: ResultStore) -> tuple[Standings, dict[str, Any], list[St
     else:  # the config's players: a player removed from it keeps its games out of the table
         field = set(players)
         games = [g for g in games if g.player1 in field and g.player2 in field]
-    return compute_standings(players, games, boards), meta, games
+    if tie_break is None:
+        tie_break = TieBreak(meta.get("tie_break", TieBreak.ELO.value))
+    return compute_standings(players, games, boards, tie_break), meta, games
 
 
 def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:

@@ -35,6 +35,7 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from itertools import combinations
 from typing import Any
 
@@ -45,8 +46,9 @@ from arena.records import GameRecord, Reason, StoredGame
 from arena.results.elo import EloDifference, Ratings, elo_difference, fit_ratings
 from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
-__all__ = ["COLUMN_KEY", "CSV_COLUMNS", "POINTS_DRAW", "POINTS_WIN", "PlayerRow", "Standings",
-           "column_key_markdown", "compute_standings", "late_answer_ms", "max_ms_text"]
+__all__ = ["COLUMN_KEY", "CSV_COLUMNS", "HEAD_TO_HEAD_RULE", "POINTS_DRAW", "POINTS_WIN",
+           "PlayerRow", "Standings", "TieBreak", "column_key_markdown", "compute_standings",
+           "late_answer_ms", "max_ms_text", "rank_level"]
 
 POINTS_WIN = 3
 POINTS_DRAW = 1
@@ -127,6 +129,73 @@ class PlayerRow:
     #: the max is a late answer's: "late" (an answer that came too late), "open" (no answer
     #: came: `max_move_ms` is a lower bound), "" (a move's)
     max_move_late: str = ""
+    #: the place as shown: "3", or "3=" when shared (`TieBreak.HEAD_TO_HEAD` only shares)
+    rank_text: str = ""
+    #: with `TieBreak.HEAD_TO_HEAD`: the points taken among the players level with it on
+    #: points, its Sonneborn-Berger score, and what decided its place ("", "head to head",
+    #: "Sonneborn-Berger" or "shared")
+    head_to_head: int = 0
+    sonneborn_berger: int = 0
+    decided_by: str = ""
+
+
+class TieBreak(str, Enum):
+    """What orders players level on points. ELO: a tournament's (points, then Elo; by Elo when
+    the players played unequal numbers of games). HEAD_TO_HEAD: a league final's
+    (`HEAD_TO_HEAD_RULE`): the same in its results folder, its report, /final/standings.csv and
+    the grades."""
+
+    ELO = "elo"
+    HEAD_TO_HEAD = "head-to-head"
+
+
+#: `TieBreak.HEAD_TO_HEAD` in words (the ranking's note, the league's admin page, docs/league.md)
+HEAD_TO_HEAD_RULE = ("Ranked by points (win 3, draw 1, loss 0); level players by head to head "
+                     "(points among themselves), then Sonneborn-Berger, else a shared rank "
+                     "(\"3=\").")
+
+
+@dataclass(frozen=True)
+class _Level:
+    """A player's place under `TieBreak.HEAD_TO_HEAD` (`rank_level`)."""
+
+    rank: int
+    rank_text: str
+    player: str
+    points: int
+    head_to_head: int
+    sonneborn_berger: int
+    decided_by: str
+
+
+def rank_level(players: Sequence[str], cross: dict[str, dict[str, int]]) -> list[_Level]:
+    """The places of `players` from `cross` (player -> opponent -> points the player took) by
+    points, then, among players level on points, by head to head (the points each took in the
+    games among them), then Sonneborn-Berger (the points taken from each opponent times that
+    opponent's total), else a shared rank ("3="; the next rank skips accordingly)."""
+    points = {p: sum(cross.get(p, {}).get(o, 0) for o in players if o != p) for p in players}
+    sb = {p: sum(cross.get(p, {}).get(o, 0) * points[o] for o in players if o != p)
+          for p in players}
+    rows: list[_Level] = []
+    for level in sorted(set(points.values()), reverse=True):
+        group = sorted(p for p in players if points[p] == level)
+        h2h = {p: sum(cross.get(p, {}).get(o, 0) for o in group if o != p) for p in group}
+        group.sort(key=lambda p: (-h2h[p], -sb[p], p))
+        start = len(rows) + 1
+        for p in group:
+            same = [q for q in group if (h2h[q], sb[q]) == (h2h[p], sb[p])]
+            first = start + min(group.index(q) for q in same)
+            if len(group) == 1:
+                decided = ""
+            elif len(same) > 1:
+                decided = "shared"
+            elif any(h2h[q] == h2h[p] for q in group if q != p):
+                decided = "Sonneborn-Berger"
+            else:
+                decided = "head to head"
+            rows.append(_Level(first, f"{first}=" if len(same) > 1 else str(first), p,
+                               points[p], h2h[p], sb[p], decided))
+    return rows
 
 
 #: a board of Connect-X (M, N, K), or the label of another game's parameter set
@@ -175,6 +244,8 @@ class Standings:
     def ranking_note(self) -> str:
         """One sentence saying what orders the ranking, and why."""
         played = sorted({r.games for r in self.ranking if r.games})
+        if self.ranked_by == TieBreak.HEAD_TO_HEAD.value:
+            return HEAD_TO_HEAD_RULE
         if self.ranked_by == "Elo":
             return (f"Ranked by Elo, then points per game: the players played "
                     f"{played[0]} to {played[-1]} games (a gauntlet, or an unfinished run), so "
@@ -196,8 +267,8 @@ class Standings:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(CSV_COLUMNS)
         for r in self.ranking:
-            w.writerow([r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses,
-                        r.timeouts, r.illegal, r.crashes, _csv_float(r.mean_move_ms),
+            w.writerow([r.rank_text or r.rank, r.player, r.points, r.games, r.wins, r.draws,
+                        r.losses, r.timeouts, r.illegal, r.crashes, _csv_float(r.mean_move_ms),
                         _csv_float(r.max_move_ms), f"{r.elo:.1f}", f"{r.elo_ci95:.1f}"])
         return out.getvalue()
 
@@ -224,8 +295,8 @@ class Standings:
         parts.append("## Ranking\n")
         parts.append(self.ranking_note() + "\n")
         parts.append(tabulate(
-            [[r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
-              r.illegal, r.crashes, _ms(r.mean_move_ms), max_ms_text(r),
+            [[r.rank_text or r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses,
+              r.timeouts, r.illegal, r.crashes, _ms(r.mean_move_ms), max_ms_text(r),
               f"{r.elo:+.0f} ± {r.elo_ci95:.0f}"] for r in self.ranking],
             headers=["rank", "player", "points", "games", "wins", "draws", "losses",
                      "timeouts", "illegal", "crashes", "mean ms", "max ms", "Elo (95%)"],
@@ -346,11 +417,25 @@ def _err(x: float) -> str:
     return f"{x:.1f}" if math.isfinite(x) else "inf"
 
 
-def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
-                      boards: Sequence[BoardKey] = ()) -> Standings:
-    """Standings of `players` from `games` (games of other players are ignored).
+def _order(names: list[str], points: dict[str, int], games: dict[str, int],
+           elo: dict[str, tuple[float, float]], cross: dict[str, dict[str, int]],
+           tie_break: TieBreak) -> tuple[str, list[str], dict[str, _Level]]:
+    """(what ranks them, the players in order, each one's place under HEAD_TO_HEAD)."""
+    if tie_break is TieBreak.HEAD_TO_HEAD:
+        levels = {row.player: row for row in rank_level(names, cross)}
+        return tie_break.value, list(levels), levels
+    if len({g for g in games.values() if g}) > 1:
+        return "Elo", sorted(names, key=lambda p: (-elo[p][0], -points[p] / max(games[p], 1),
+                                                   p)), {}
+    return "points", sorted(names, key=lambda p: (-points[p], -elo[p][0], p)), {}
 
-    `boards` fixes the per-board table's rows (boards seen only in games are appended).
+
+def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
+                      boards: Sequence[BoardKey] = (),
+                      tie_break: TieBreak = TieBreak.ELO) -> Standings:
+    """Standings of `players` from `games` (games of other players are ignored), ranked with
+    `tie_break`. `boards` fixes the per-board table's rows (boards seen only in games are
+    appended).
     """
     names = list(players)
     known = set(names)
@@ -430,20 +515,19 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
 
     ratings = fit_ratings(names, results)
     elo = ratings.as_dict()
-    played = {count[p]["games"] for p in names if count[p]["games"]}
-    ranked_by = "Elo" if len(played) > 1 else "points"
-    if ranked_by == "Elo":
-        order = sorted(names, key=lambda p: (-elo[p][0], -points[p] / max(count[p]["games"], 1),
-                                             p))
-    else:
-        order = sorted(names, key=lambda p: (-points[p], -elo[p][0], p))
+    games_of = {p: count[p]["games"] for p in names}
+    ranked_by, order, levels = _order(names, points, games_of, elo, cross, tie_break)
     ranking = tuple(
-        PlayerRow(rank=i + 1, player=p, points=points[p], games=count[p]["games"],
-                  wins=count[p]["wins"], draws=count[p]["draws"], losses=count[p]["losses"],
-                  timeouts=faults[p][Reason.TIMEOUT], illegal=faults[p][Reason.ILLEGAL],
-                  crashes=faults[p][Reason.CRASH],
+        PlayerRow(rank=levels[p].rank if levels else i + 1, player=p, points=points[p],
+                  games=count[p]["games"], wins=count[p]["wins"], draws=count[p]["draws"],
+                  losses=count[p]["losses"], timeouts=faults[p][Reason.TIMEOUT],
+                  illegal=faults[p][Reason.ILLEGAL], crashes=faults[p][Reason.CRASH],
                   mean_move_ms=(sum(times[p]) / len(times[p])) if times[p] else math.nan,
-                  elo=elo[p][0], elo_ci95=elo[p][1], **_max_move(times[p], late[p]))
+                  elo=elo[p][0], elo_ci95=elo[p][1], **_max_move(times[p], late[p]),
+                  rank_text=levels[p].rank_text if levels else str(i + 1),
+                  head_to_head=levels[p].head_to_head if levels else 0,
+                  sonneborn_berger=levels[p].sonneborn_berger if levels else 0,
+                  decided_by=levels[p].decided_by if levels else "")
         for i, p in enumerate(order))
     pairs = tuple((a, b, elo_difference(*wdl[(a, b)])) for a, b in combinations(order, 2))
     estimates = []

@@ -86,6 +86,7 @@ from arena.limits import Limits
 from arena.records import DEFAULT_GAME
 from arena.referee import door
 from arena.referee.sandbox import check_mode
+from arena.results.standings import TieBreak
 from arena.tournament.openings import read_suite
 
 __all__ = ["BOARDS_FILE", "REPO_CONFIGS", "Board", "OpeningsConfig", "PlayerEntry",
@@ -155,6 +156,9 @@ class TournamentConfig:
     #: (`param_sets`, each a tuple of (key, value)) through protocol v2 in place of boards
     game: str = DEFAULT_GAME
     param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
+    #: what orders players level on points (not in the fingerprint: the games are the same);
+    #: a league's final ranks by head to head (`arena.results.standings.TieBreak`)
+    tie_break: TieBreak = TieBreak.ELO
 
     @property
     def is_connectx(self) -> bool:

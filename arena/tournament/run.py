@@ -261,7 +261,7 @@ def _bind(store: ResultStore, config: TournamentConfig, scheduled: int,
         "timeout_s": config.timeout_s, "rounds": config.rounds, "seed": config.seed,
         "format": config.format, "challengers": list(config.challengers),
         "games": scheduled, "version": __version__,
-        "doors": f"{', '.join(DOORS)}: {how}"}))
+        "doors": f"{', '.join(DOORS)}: {how}", "tie_break": config.tie_break.value}))
 
 
 def _executor(config: TournamentConfig, results_dir: Path, isolation: Isolation) -> Executor:

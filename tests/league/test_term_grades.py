@@ -12,8 +12,10 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from arena.league import League
-from arena.league.final import start_final
-from arena.league.grades import rank_final
+from arena.league.entries import choose_entry
+from arena.league.final import final_results, start_final
+from arena.results import REPORT_HTML, STANDINGS_CSV
+from arena.results.standings import rank_level as rank_final
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from tests.helpers import wait_finished
@@ -75,12 +77,16 @@ def test_grades_csv_has_every_roster_student_and_the_final(
     lg.submit("cid", [("bot.py", L0)])  # 3, disabled below
     lg.submit("eve", [("bot.py", b"raise SystemExit\n")])  # 4, failed its check
     lg.submit("fay", [("bot.py", L0)])  # 5, passed, no rating game yet
+    lg.submit("ann", [("bot.py", L0)])  # 6: ann's latest, which loses; she enters v1
     with lg.conn:
-        lg.conn.execute("UPDATE submissions SET status='rating' WHERE id IN (1, 2, 3, 5)")
+        lg.conn.execute("UPDATE submissions SET status='rating' WHERE id IN (1, 2, 3, 5, 6)")
         lg.conn.execute("UPDATE submissions SET status='failed' WHERE id=4")
     for a in (1, 2, 3):
         record_game(lg, f"sub:{a}", "L0", "4x4x3", 1.0)
         record_game(lg, "L0", f"sub:{a}", "4x4x3", 0.5, "timeout", "L0")
+    for _ in range(3):
+        record_game(lg, "sub:6", "L0", "4x4x3", 0.0)
+    choose_entry(lg, "ann", 1, "ann")
     lg.set_disabled("cid")
     lg.freeze()
     start_final(lg, d / "results")
@@ -109,14 +115,27 @@ def test_grades_csv_has_every_roster_student_and_the_final(
         "0", "0", "")
     assert (rows["eve"]["submitted"], rows["eve"]["passed"]) == ("1", "0")
     assert rows["cid"]["disabled"] == "yes" and rows["cid"]["final_rank"] == ""
+    # ann's row is her entry's (v1, chosen), its rating and scores, not her latest's (v2)
     assert rows["ann"]["disabled"] == "no" and rows["ann"]["entry_version"] == "1"
     assert rows["ann"]["vs_L0_points"] == "1.5" and rows["ann"]["vs_L0_games"] == "2"
+    assert float(rows["ann"]["elo"]) > 1000.0 and rows["ann"]["rated_games"] == "2"
     assert rows["ann"]["elo"] and rows["ann"]["elo_low"] and rows["ann"]["elo_high"]
     assert rows["ann"]["faults"] == "0"
     assert rows["fay"]["elo"] == "" and rows["fay"]["final_rank"]  # unrated, but in the final
     ranks = {u: rows[u]["final_rank"] for u in ("ann", "bob", "fay")}
     assert all(ranks.values()) and rows["bob"]["final_points"]
     assert next(x for x in final if x["player"] == "ann")["rank"] == ranks["ann"]
+    # one ranking of the final: its results folder's standings.csv and report, the teacher's
+    # /final/standings.csv and the grades list the players in the same order
+    order = [x["player"] for x in final]
+    folder = final_results(League.open(d))
+    assert folder is not None
+    in_folder = list(csv.DictReader(io.StringIO((folder / STANDINGS_CSV).read_text())))
+    assert [x["player"] for x in in_folder] == order
+    assert [x["rank"] for x in in_folder] == [x["rank"] for x in final]
+    report = (folder / REPORT_HTML).read_text()
+    assert sorted(order, key=lambda p: report.index(f">{p}<")) == order
+    assert "head to head" in report.lower()
     # the rule is stated where the teacher downloads them
     assert "head to head" in c.get("/admin").text.lower()
     # the same from the shell

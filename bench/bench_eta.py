@@ -1,5 +1,5 @@
 """ETA error of a tournament's progress bar: counting games (before) against weighing each game
-by its expected cost (`arena.tournament.progress`, after).
+by its expected cost (`arena.competition.progress`, after).
 
 Replays the stored games of a results folder in the order they were stored (the order they
 finished): after each game, the elapsed time is its finished_at minus the first game's
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from arena.competition.progress import Progress, count_eta_s, record_key_and_prior
 from arena.records import GameRecord
-from arena.tournament.progress import Progress, count_eta_s, record_key_and_prior
 
 AT = (0.1, 0.5, 0.9)
 TQDM_SMOOTHING = 0.3  # tqdm's default

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from arena.analysis.engine import Oracle
 from arena.board import CXBoard
+from arena.competition.openings import Judge
 from arena.errors import UsageError
 from arena.records import DEFAULT_GAME
-from arena.tournament.openings import Judge
 
 if TYPE_CHECKING:
     from arena.records import StoredGame
@@ -42,7 +42,7 @@ JUDGE_ALIASES = {"search": "connectx"}
 
 
 def opening_judge(game: str = DEFAULT_GAME) -> Judge:
-    """The judge of `game`'s generated openings (`arena.tournament.openings`), found by its
+    """The judge of `game`'s generated openings (`arena.competition.openings`), found by its
     entry point in `JUDGE_GROUP` under the game's name (pyproject.toml registers each game's
     judge, from the search of its built-in bots; ``search`` is Connect-X's older name): the
     bots offer it, so nothing in `arena/` imports `players`."""

@@ -3,7 +3,7 @@
 Games come in **pairs**: game 2k-1 has SPEC1 moving first, game 2k SPEC2, both from the same
 start. Game i (from 1) has its seed derived from --seed and i (`game_seed`), so a rerun replays
 the same games. When more than one pair is played, each pair starts from its own opening
-(`arena.tournament.openings`: a suite made from --seed, or --openings FILE) unless
+(`arena.competition.openings`: a suite made from --seed, or --openings FILE) unless
 --no-openings; pairs cycle over the boards (--board, or every board of --board-set).
 
 The summary gives W/D/L, faults, how many distinct games were played (a warning when games
@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from arena import defaults
 from arena.commands import checked_board, opening_judge
+from arena.competition.openings import DEFAULT_PLIES, random_opening
 from arena.errors import UsageError
 from arena.records import GameRecord
 from arena.referee.sandbox import MODES
 from arena.results.fairness import load_account
 from arena.tournament import schedule
-from arena.tournament.openings import DEFAULT_PLIES, random_opening
 
 if TYPE_CHECKING:
     from arena.entrants.specs import BotSpec
@@ -172,7 +172,7 @@ def _game_pairs_open(args: argparse.Namespace) -> bool:
 
 
 def game_opening(args: argparse.Namespace, game: Any, k: int) -> tuple[str, ...]:
-    """Pair k's opening in another game: random legal plies (`arena.tournament.openings`) from a
+    """Pair k's opening in another game: random legal plies (`arena.competition.openings`) from a
     seed made from --seed and k; none for a single pair or with --no-openings."""
     if not _game_pairs_open(args):
         return ()
@@ -288,7 +288,7 @@ class _Starts:
 
     def __init__(self, args: argparse.Namespace, game: Any,
                  boards: list[tuple[int, int, int]]) -> None:
-        from arena.tournament.openings import DEFAULT_PLIES, OpeningStream, read_suite
+        from arena.competition.openings import DEFAULT_PLIES, OpeningStream, read_suite
 
         self.args = args
         self.game = game

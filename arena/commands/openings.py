@@ -4,7 +4,7 @@
     cxarena openings --board-set competition --count 8 -o openings/     # one file per board
     cxarena openings --board 6 7 4 --read openings-6x7x4.txt            # check and list
 
-The suite and the file format are described in `arena.tournament.openings`.
+The suite and the file format are described in `arena.competition.openings`.
 """
 
 from __future__ import annotations
@@ -39,13 +39,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from arena.commands import checked_board, opening_judge
-    from arena.tournament.config import resolve_board_set
-    from arena.tournament.openings import (
+    from arena.competition.openings import (
         DEFAULT_PLIES,
         format_suite,
         make_suite,
         read_suite,
     )
+    from arena.tournament.config import resolve_board_set
 
     if args.board is not None:
         boards = [checked_board(args.board)]

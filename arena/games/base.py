@@ -267,7 +267,7 @@ class Game(ABC, Generic[S, M]):
 
     # ------------------------------------------------- generated openings
     def opening_moves(self, state: S) -> Sequence[M]:
-        """The moves a generated opening draws from, uniformly (`arena.tournament.openings`):
+        """The moves a generated opening draws from, uniformly (`arena.competition.openings`):
         every legal move by default; a game may keep openings where its play is."""
         return self.legal_moves(state)
 

@@ -28,6 +28,7 @@ from typing import Annotated, Any
 from annotated_types import Ge, Gt
 from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_validator
 
+from arena.competition.openings import board_game
 from arena.competition.settings import (
     CONNECTX,
     FLAG,
@@ -48,7 +49,6 @@ from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.games import Game, make_game
 from arena.limits import Limits
-from arena.tournament.openings import board_game
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
            "LeagueFile", "SIMILARITY_BUDGET_S", "java_time_problem", "parse_config"]

@@ -46,6 +46,7 @@ from typing import Any
 from arena.competition.dask_executor import DaskExecutor
 from arena.competition.executor import Executor, LocalExecutor
 from arena.competition.jobs import GameJob, GameOutcome
+from arena.competition.openings import Judge
 from arena.competition.settings import PlaySettings
 from arena.entrants.specs import SpecError, parse_spec
 from arena.league.analysis import Analyser, OracleFactory
@@ -70,7 +71,6 @@ from arena.league.worker import (
 )
 from arena.records import GameRecord
 from arena.referee.referee import Referee
-from arena.tournament.openings import Judge
 from arena.wire.lifeline import die_with_parent
 
 __all__ = ["LeagueGames", "LeagueSource", "run_worker", "start_workers"]

@@ -38,6 +38,7 @@ from datetime import datetime
 from pathlib import Path
 
 from arena.competition.cores import usable_cores
+from arena.competition.progress import Progress, key_and_prior, measured_s, thinking_s
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
@@ -62,7 +63,6 @@ from arena.results import REPORT_HTML
 from arena.results.standings import TieBreak
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
-from arena.tournament.progress import Progress, key_and_prior, measured_s, thinking_s
 
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
            "final_at_deadline", "final_config", "final_player_keys", "final_player_specs",
@@ -209,7 +209,7 @@ def plan_final(league: League, workers: int | None = None,
     """The final's size and its duration, estimated from the measured durations of the
     league's own rating games and of its calibration games on the final's boards
     (`final_length.measured_games`), per board, refined over board sizes for the boards none
-    was played on (`arena.tournament.progress`), for the entries and reference bots as they are
+    was played on (`arena.competition.progress`), for the entries and reference bots as they are
     now; its wall time on `workers` (default the tournament's: one per usable core) and on
     each of `dask_workers`; and how to shorten it, each way with its estimate."""
     cfg = league.config
@@ -618,7 +618,7 @@ def _ended(finished_at: str) -> float | None:
 
 def _time_left(config: TournamentConfig, results: Path, started_at: float) -> str:
     """", 41 % of the expected time, about 1 h 05 min left": the final's progress with each
-    game weighed by its expected cost (`arena.tournament.progress`: the board's size, refined
+    game weighed by its expected cost (`arena.competition.progress`: the board's size, refined
     by the durations of the games stored so far); "" while nothing can be said."""
     try:
         n = len(config.players)

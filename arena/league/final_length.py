@@ -43,7 +43,7 @@ DASK_PORT = 8786
 @dataclass(frozen=True)
 class MeasuredGame:
     """One calibration game on a board of the final: its board (the key the cost model names it
-    by, `arena.tournament.progress.key_and_prior`), the game's fields, the time limit it was
+    by, `arena.competition.progress.key_and_prior`), the game's fields, the time limit it was
     played at and its measured durations."""
 
     board: str

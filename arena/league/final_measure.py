@@ -28,6 +28,7 @@ from pathlib import Path
 
 from arena.competition.executor import LocalExecutor
 from arena.competition.jobs import GameJob
+from arena.competition.progress import key_and_prior, measured_s, thinking_s
 from arena.competition.settings import referee_settings
 from arena.league.db import League, LeagueError
 from arena.league.final import final_player_keys, final_player_specs
@@ -41,7 +42,6 @@ from arena.league.final_length import (
 from arena.league.standings import game_records
 from arena.referee import door
 from arena.referee.sandbox import resolve
-from arena.tournament.progress import key_and_prior, measured_s, thinking_s
 
 __all__ = ["GAMES_PER_BOARD", "MeasureStatus", "calibration_jobs", "measure_final",
            "measure_status", "start_measure"]

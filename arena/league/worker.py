@@ -13,7 +13,7 @@ page reads them as the pentanomial interval and an SPRT, `arena.league.rating`).
 A pair is one board from a rotation of the league's board set (another game than Connect-X:
 one of its parameter sets, `LeagueConfig.games`) and one opening (a random sequence of
 ``opening_plies`` moves, judged by the game's judge like a tournament's,
-`arena.tournament.openings`, the same for every entry on that board), played twice with the
+`arena.competition.openings`, the same for every entry on that board), played twice with the
 colours swapped through the referee's one path (`GameRequest`).
 
 **Leases.** Claiming a pair (`claim`) inserts a row in ``leases`` naming its holder (the worker
@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 
 from arena import defaults
 from arena.competition.jobs import GameJob
+from arena.competition.openings import GameOpenings, Judge
 from arena.competition.pairing import Adaptive, Field, Rating
 from arena.competition.settings import Isolation, PlaySettings, referee_settings
 from arena.entrants.specs import parse_spec
@@ -62,7 +63,6 @@ from arena.league.rating import previous_of
 from arena.league.standings import cached_standings, insert_game, side_name
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
-from arena.tournament.openings import GameOpenings, Judge
 
 __all__ = ["Openings", "PairJob", "Side", "WorkerHealth", "analyse_lost", "board_text", "claim",
            "league_settings", "one_line", "pair_jobs", "plan_next", "play_pair", "queue_state",
@@ -251,7 +251,7 @@ def _side(lg: League, key: str) -> Side:
 
 class Openings:
     """The league's openings per board, made on demand (one stream per board and process) by
-    the one opening machinery of every game (`arena.tournament.openings`). The judge is the
+    the one opening machinery of every game (`arena.competition.openings`). The judge is the
     league's game's (`arena.commands.opening_judge(game)`); None: no openings."""
 
     def __init__(self, judge: Judge | None) -> None:

@@ -61,6 +61,7 @@ from pydantic import (
 )
 
 from arena.competition.cores import usable_cores
+from arena.competition.openings import read_suite
 from arena.competition.settings import (
     BOARDS_FILE,
     FLAG,
@@ -87,7 +88,6 @@ from arena.records import DEFAULT_GAME
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results.standings import TieBreak
-from arena.tournament.openings import read_suite
 
 __all__ = ["BOARDS_FILE", "REPO_CONFIGS", "Board", "OpeningsConfig", "PlayerEntry",
            "TournamentConfig", "TournamentFile", "check_players", "configs_dir", "load_boards",

@@ -34,6 +34,8 @@ from tqdm import tqdm
 from arena import __version__
 from arena.competition.executor import Executor, GameOutcome, LocalExecutor, reap_orphans
 from arena.competition.jobs import GameJob
+from arena.competition.openings import Judge
+from arena.competition.progress import Progress, key_and_prior
 from arena.competition.settings import referee_settings
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
@@ -49,9 +51,7 @@ from arena.results.folder import code_section, read_standings, remove_results, w
 from arena.results.standings import Standings
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import TournamentConfig
-from arena.tournament.openings import Judge
 from arena.tournament.preflight import refuse_unseen_programs
-from arena.tournament.progress import Progress, key_and_prior
 from arena.tournament.schedule import make_schedule
 from arena.wire.door import DOORS
 
@@ -311,7 +311,7 @@ class _Tally:
 def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
           config: TournamentConfig, codes: dict[str, str], quiet: bool) -> _Tally:
     """Play `todo`, storing each game the moment it arrives, with a progress bar whose fraction
-    and ETA weigh each game by its expected cost (`arena.tournament.progress`)."""
+    and ETA weigh each game by its expected cost (`arena.competition.progress`)."""
     stored = [g.record for g in store.games()]
     tally = _Tally(faults=sum(1 for r in stored if r.is_fault))
     progress = Progress.start(todo, stored, config.timeout_s)
@@ -366,7 +366,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    out: TextIO | None = None,
                    game_judge: Judge | None = None) -> TournamentOutcome:
     """Run (or resume) `config`; see the module docstring. `judge` judges generated openings
-    (`arena.tournament.openings`), `game_judge` another game's.
+    (`arena.competition.openings`), `game_judge` another game's.
     Raises UsageError, KeyboardInterrupt."""
     out = sys.stdout if out is None else out
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)

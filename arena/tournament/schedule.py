@@ -26,12 +26,12 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.competition.jobs import GameJob
+from arena.competition.openings import Judge, OpeningStream, parse_suite, random_opening
 from arena.competition.pairing import Gauntlet, RoundRobin
 from arena.errors import UsageError
 from arena.games import make_game
 from arena.records import recorded_game
 from arena.tournament.config import TournamentConfig
-from arena.tournament.openings import Judge, OpeningStream, parse_suite, random_opening
 
 __all__ = ["SEED_BITS", "game_id", "game_seed", "make_schedule", "pairings"]
 
@@ -89,7 +89,7 @@ def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...],
                   r: int, judge: Judge | None) -> tuple[str, ...]:
     """Another game's opening for one round of one parameter set (the same for every pairing:
     random legal plies from the config's openings seed that `judge` accepts,
-    `arena.tournament.openings`)."""
+    `arena.competition.openings`)."""
     oc = config.openings
     if oc is None or oc.plies == 0:
         return ()
@@ -100,7 +100,7 @@ def _game_opening(config: TournamentConfig, params: tuple[tuple[str, int], ...],
 def make_schedule(config: TournamentConfig, judge: Judge | None = None,
                   game_judge: Judge | None = None) -> list[GameJob]:
     """Every game of the tournament, dearest first (by the game's own cost); `judge` judges
-    generated openings (`arena.tournament.openings`), `game_judge` another game's (None: the
+    generated openings (`arena.competition.openings`), `game_judge` another game's (None: the
     rules' check only). Raises UsageError on an id clash."""
     games: list[GameJob] = []
     seen: dict[str, GameJob] = {}

@@ -65,8 +65,8 @@ def test_opening_judges_keep_some_and_refuse_some() -> None:
     import random
 
     from arena.commands import opening_judge
+    from arena.competition.openings import random_opening
     from arena.errors import UsageError
-    from arena.tournament.openings import random_opening
     from players.morris.alphabeta import judge_opening as judge_morris
     from players.othello.alphabeta import judge_opening as judge_othello
 

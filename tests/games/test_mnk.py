@@ -280,7 +280,7 @@ def test_alphabeta_blocks_the_only_threat_and_beats_random_on_larger_boards() ->
 
 def test_the_opening_judge() -> None:
     from arena.commands import opening_judge
-    from arena.tournament.openings import random_opening
+    from arena.competition.openings import random_opening
 
     assert opening_judge("mnk") is judge_opening  # the installed entry point
     game = MNK()
@@ -430,7 +430,7 @@ def test_new_bot_knows_the_game_from_its_plug_in(tmp_path: Path) -> None:
 def test_a_move_in_column_x_is_not_a_capture() -> None:
     """Only Morris calls a move with an ``x`` a capture (its notation): an m,n,k opening in
     column x is fair."""
-    from arena.tournament.openings import fair_opening
+    from arena.competition.openings import fair_opening
 
     game = make_game("mnk", {"m": 3, "n": 26, "k": 3})
     texts = ["x1", "w1"]

@@ -14,10 +14,10 @@ from starlette.testclient import TestClient
 from arena.league import League
 from arena.league.entries import choose_entry
 from arena.league.final import final_results, start_final
-from arena.results import REPORT_HTML, STANDINGS_CSV
-from arena.results.standings import rank_level as rank_final
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
+from arena.results import REPORT_HTML, STANDINGS_CSV
+from arena.results.standings import rank_level as rank_final
 from tests.helpers import wait_finished
 from tests.league.web.conftest import csrf_of
 

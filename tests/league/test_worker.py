@@ -21,8 +21,8 @@ from arena.league.feed import run_worker, start_workers
 from arena.league.rating import versus_previous
 from arena.league.standings import game_record, record_game, standings
 from arena.league.worker import (
-    _alive,
     Openings,
+    _alive,
     claim,
     holder_name,
     plan_next,

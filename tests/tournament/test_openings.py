@@ -10,12 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.cli import main
-from arena.errors import UsageError
-from arena.games.base import Game
-from arena.records import GameRecord
-from arena.results.store import ResultStore
-from arena.tournament.config import load_config
-from arena.tournament.openings import (
+from arena.competition.openings import (
     Opening,
     format_suite,
     make_suite,
@@ -23,6 +18,11 @@ from arena.tournament.openings import (
     parse_suite,
     read_suite,
 )
+from arena.errors import UsageError
+from arena.games.base import Game
+from arena.records import GameRecord
+from arena.results.store import ResultStore
+from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
 from tests.helpers import JUDGE
 
@@ -96,7 +96,7 @@ def test_file_round_trip_and_errors(tmp_path: Path) -> None:
 @given(st.lists(st.integers(0, 30), max_size=8), st.sampled_from([None, -1, 0, 1]),
        st.sampled_from([" ", ",", ", ", "\t"]))
 def test_parse_line_round_trips(cols: list[int], value: int | None, sep: str) -> None:
-    from arena.tournament.openings import format_line
+    from arena.competition.openings import format_line
 
     line = format_line(Opening(tuple(cols), value))
     assert parse_line(line) == (tuple(cols), value)

@@ -1,4 +1,4 @@
-"""One opening machinery for every game (`arena.tournament.openings` over the `Game` interface)
+"""One opening machinery for every game (`arena.competition.openings` over the `Game` interface)
 and one judge entry point group keyed by game name (`arena.commands.opening_judge`)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from arena.commands import JUDGE_GROUP, opening_judge
+from arena.competition.openings import GameOpenings, format_suite, make_suite
 from arena.errors import UsageError
 from arena.games import GAMES, make_game
 from arena.games.base import Game
-from arena.tournament.openings import GameOpenings, format_suite, make_suite
 from players._games.judge import SearchJudge
 
 #: small enough for the judges to be quick

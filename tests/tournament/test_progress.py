@@ -1,4 +1,4 @@
-"""Progress and ETA weighed by each game's expected cost (arena.tournament.progress): a
+"""Progress and ETA weighed by each game's expected cost (arena.competition.progress): a
 schedule that starts with its big boards gets an ETA near the truth, where counting games is
 off by a factor; the ETA is never negative and 0 when all is done; the bar of a run shows the
 weighted fraction."""
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from arena.competition.executor import Executor, GameOutcome
 from arena.competition.jobs import GameJob
-from arena.tournament.progress import (
+from arena.competition.progress import (
     Progress,
     count_eta_s,
     key_and_prior,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.progress import Progress
+from arena.competition.progress import Progress
 
 #: a run of 60 games: 10 on a big board, 50 on two small ones (prior cost: cells x 1 s)
 PLAN = [("50x50x10", 2500.0)] * 10 + [("6x7x4", 42.0)] * 25 + [("4x4x4", 16.0)] * 25

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import uvicorn
 
+from arena.competition.openings import Judge
 from arena.league import League, LeagueError
 from arena.league.analysis import OracleFactory
 from arena.league.checks import claim_check, prune_trees, requeue_interrupted, run_claimed
@@ -35,7 +36,6 @@ from arena.league.final import final_at_deadline
 from arena.league.web.app import LOOPBACK_HOSTS, create_app
 from arena.referee.sandbox import resolve
 from arena.similarity.background import SimilarityWorker
-from arena.tournament.openings import Judge
 
 __all__ = ["CheckPool", "serve"]
 

@@ -312,13 +312,20 @@ def _leaderboard(league: League, cut: float | None,
                  ) -> list[StandingRow]:
     """The leaderboard now (`cut` None), or as it stood at the cut; of `versions` (user ->
     (submission id, version, uploaded at)) when given, else of the versions it rates
-    (`_rated_versions`)."""
+    (`_rated_versions`). The fit takes the games of both, so that showing another version
+    of a student's changes no one else's rating."""
     cfg = league.config
     refs = cfg.reference_bots
     names = reference_names(refs)
-    latest = _rated_versions(league, cut) if versions is None else versions
+    rated = _rated_versions(league, cut)
+    latest = rated if versions is None else versions
     entries: dict[str, str] = {submission_key(sid): user
                                for user, (sid, _, _) in latest.items()}
+    # the fit: the versions the leaderboard rates and those shown (their games rate them all)
+    fitted = {submission_key(sid) for sid, _, _ in rated.values()} | set(entries)
+    # a student's versions against each other (`arena.league.rating`) rate neither
+    owner = {submission_key(sub.id): sub.user for sub in league.submissions()
+             if submission_key(sub.id) in fitted}
     if cut is None:
         rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games"
                                    ).fetchall()
@@ -331,8 +338,10 @@ def _leaderboard(league: League, cut: float | None,
     players: set[str] = set()
     versus: dict[tuple[str, str], tuple[float, int]] = {}  # (entry, reference) -> (pts, n)
     for a, b, s, faulted in rows:
-        if any(is_submission(side) and side not in entries for side in (a, b)):
+        if any(is_submission(side) and side not in fitted for side in (a, b)):
             continue  # a superseded or disabled version's games do not rate the current one
+        if a in owner and owner.get(b) == owner[a]:
+            continue
         games.append((a, b, float(s)))
         players.update((a, b))
         for side in (a, b):

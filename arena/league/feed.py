@@ -70,7 +70,7 @@ from arena.league.worker import (
     write_health,
 )
 from arena.records import GameRecord
-from arena.referee.referee import Referee
+from arena.referee.referee import MatchSettings, Referee
 from arena.wire.lifeline import die_with_parent
 
 __all__ = ["LeagueGames", "LeagueSource", "run_worker", "start_workers"]
@@ -530,7 +530,7 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
                           analyse=analyse if analyser is not None else None,
                           announce=log.error)
     stop = stop or threading.Event()
-    referees: dict[PlaySettings, Referee] = {}
+    referees: dict[MatchSettings, Referee] = {}
     try:
         while not stop.is_set() and (max_pairs is None or source.stored < max_pairs):
             game = source.take()
@@ -540,9 +540,9 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
                 stop.wait(idle_s)
                 continue
             pair = source.pairs[game.pair_id].job
-            key = pair.play
+            key = settings_for(pair, str(directory / LOG_BUDGET_FILE))
             if key not in referees:
-                referees[key] = Referee(settings_for(pair, str(directory / LOG_BUDGET_FILE)))
+                referees[key] = Referee(key)
             try:
                 record = referees[key].run(game.request(parse_spec(game.spec1),
                                                         parse_spec(game.spec2)))

@@ -165,7 +165,8 @@ def test_a_worker_that_keeps_dying_is_restarted_with_a_backoff_and_its_error_sho
         at_s.append(time.monotonic())
 
     health = _Health(d, 1, announce)
-    executor = LocalExecutor(league_settings(parse_config("timeout_s: 1.0\nisolation: false\n").play, False), 1, runner=dying_runner,
+    play = parse_config("timeout_s: 1.0\nisolation: false\n").play
+    executor = LocalExecutor(league_settings(play, False), 1, runner=dying_runner,
                              on_death=health.died)
     workers = LeagueGames(d, lambda: executor, LeagueSource(d, None, announce=announce),
                           health, None)
@@ -215,8 +216,8 @@ def test_a_league_whose_settings_went_bad_says_why(tmp_path: Path) -> None:
 
 
 def test_isolation_takes_the_tournament_words_too() -> None:
-    assert parse_config("isolation: namespaces\n").isolation is True
-    assert parse_config("isolation: none\n").isolation is False
-    assert parse_config("isolation: false\n").isolation is False
+    assert parse_config("isolation: namespaces\n").sandboxed is True
+    assert parse_config("isolation: none\n").sandboxed is False
+    assert parse_config("isolation: false\n").sandboxed is False
     with pytest.raises(ValueError, match="isolation: expected true .* got 'auto'"):
         parse_config("isolation: auto\n")

@@ -78,7 +78,8 @@ def test_a_worker_killed_for_real_shows_the_signal_and_its_last_error(tmp_path: 
     mark = logs / "worker-0" / "ready"  # `MatchSettings.for_worker`'s folder of worker 0
     shown: list[str] = []
     health = _Health(d, 1, shown.append)
-    settings = dataclasses.replace(league_settings(parse_config("timeout_s: 0.5\nisolation: false\n").play, False), log_dir=str(logs))
+    play = parse_config("timeout_s: 0.5\nisolation: false\n").play
+    settings = dataclasses.replace(league_settings(play, False), log_dir=str(logs))
     executor = LocalExecutor(settings, 1, runner=hanging_runner, on_death=health.died)
     workers = LeagueGames(d, lambda: executor, LeagueSource(d, None, announce=shown.append),
                           health, None)

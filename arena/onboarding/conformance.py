@@ -555,6 +555,9 @@ _OUT_OF_RANGE = re.compile(r"out of range|IndexError")
 #: what a bot's traceback says when a module or file it needs is not there
 _NOT_FOUND = re.compile(r"ModuleNotFoundError|ImportError|FileNotFoundError|"
                         r"No such file or directory")
+_NOT_FOUND_MODULE = re.compile(r"ModuleNotFoundError|ImportError")
+#: the file a FileNotFoundError names (absolute: a relative one depends on the bot's cwd)
+_OPENED = re.compile(r"No such file or directory: '(/[^'\n]{1,4096})'")
 
 
 def sandbox_hint(text: str, shown: Sequence[str]) -> str:
@@ -563,6 +566,12 @@ def sandbox_hint(text: str, shown: Sequence[str]) -> str:
     the sandbox shows, and where a helper or a data file must live to be seen. Else ""."""
     if not shown or not _NOT_FOUND.search(text):
         return ""
+    opened = list(dict.fromkeys(_OPENED.findall(text)))
+    if opened and not _NOT_FOUND_MODULE.search(text) and not any(
+            os.path.exists(p) for p in opened):
+        listed = ", ".join(opened)
+        return (f"missing: {listed} (no such file on this machine, with or without the "
+                f"sandbox): the bot opens it; put it there, beside the bot, and run again")
     cwd = Path.cwd()
 
     def name(p: str) -> str:

@@ -23,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     p.add_argument("--admin", action="store_true")
     p = sub.add_parser("add-users", help="create one account per row of a roster CSV "
-                       "(first column: name); prints 'name,secret' per line")
+                       "(first column: name; a name is letters, digits, '_', '-' or '.'); "
+                       "prints 'name,secret' per line; a roster with a bad or repeated name "
+                       "creates no account and lists every such line")
     p.add_argument("dir", type=Path)
     p.add_argument("roster", type=Path)
     p = sub.add_parser("submit", help="submit a bot (a .py, .java files, a .zip or a .jar)")
@@ -262,16 +264,34 @@ def _roster_names(path: Path) -> list[str]:
     if not names:
         raise LeagueError(f"{path}: no names (one per line, in the first column)")
     first_line: dict[str, int] = {}
+    problems: list[str] = []
     for line, name in names:
         try:
             check_user_name(name)
         except LeagueError as e:
-            raise LeagueError(f"{path} line {line}: {e}; no account was created") from None
+            usable = _usable_name(name)
+            problems.append(f"line {line}: {e}" + (f" (e.g. {usable!r})" if usable else ""))
+            continue
         if name in first_line:
-            raise LeagueError(f"{path} line {line}: {name!r} is also on line "
-                              f"{first_line[name]}; no account was created")
-        first_line[name] = line
+            problems.append(f"line {line}: {name!r} is also on line {first_line[name]}")
+        first_line.setdefault(name, line)
+    if problems:  # every line to fix at once; nothing half done
+        shown = problems[:_MAX_ROSTER_PROBLEMS] + (
+            [f"... and {len(problems) - _MAX_ROSTER_PROBLEMS} more"]
+            if len(problems) > _MAX_ROSTER_PROBLEMS else [])
+        raise LeagueError(f"{path}: no account was created; fix these lines and run again:\n"
+                          + "\n".join("  " + p for p in shown))
     return [name for _, name in names]
+
+
+#: at most this many bad roster lines are listed
+_MAX_ROSTER_PROBLEMS = 20
+
+
+def _usable_name(name: str) -> str:
+    """`name` with what an account name cannot hold left out ("o'brien" -> "obrien"; ""
+    when nothing is left)."""
+    return "".join(c for c in name if c.isalnum() or c in "_-.")[:64]
 
 
 def _entry(league: Any, args: argparse.Namespace) -> int:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
+
+import pytest
 
 from arena.commands.match import _result_line
 from arena.records import GameRecord, Reason
@@ -61,3 +64,32 @@ def test_readme_lists_the_commands_of_help_with_their_flags() -> None:
     subcommands = re.search(r"cxarena league ([a-z|-]+) DIR", listed["league"])
     assert subcommands, listed["league"]
     assert sorted(subcommands[1].split("|")) == sorted(_subparsers(commands["league"]))
+
+
+# ------------------------------------------------------------------------- rosters
+def test_a_roster_names_every_bad_line_with_a_usable_name(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """``o'brien`` (and every other bad line, at once) is named with the rule and a name
+    that would do; the roster creates no account until it is fixed, then all of them."""
+    from arena.cli import main
+    from arena.league.db import League
+
+    lg = tmp_path / "lg"
+    assert main(["league", "init", str(lg)]) == 0
+    capsys.readouterr()
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name\nann\no'brien\nbob\nzoë.m\nd'arcy smith\nann\n", encoding="utf-8")
+    assert main(["league", "add-users", str(lg), str(roster)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert "no account was created; fix these lines and run again" in err
+    assert ("line 3: user name \"o'brien\": use letters, digits, '_', '-' or '.' "
+            "(e.g. 'obrien')") in err
+    assert "line 6: user name \"d'arcy smith\"" in err and "(e.g. 'darcysmith')" in err
+    assert "line 7: 'ann' is also on line 2" in err
+    assert "zoë" not in err  # letters of any alphabet are letters
+    assert League.open(lg).users() == []
+    roster.write_text("name\nann\nobrien\nbob\n", encoding="utf-8")
+    assert main(["league", "add-users", str(lg), str(roster)]) == 0
+    assert [u.name for u in League.open(lg).users()] == ["ann", "bob", "obrien"]

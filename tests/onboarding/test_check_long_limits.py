@@ -5,6 +5,8 @@ time is in bench/, docs/benchmarks.md)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from arena.commands.check_bot import PROGRESS_EVERY_S, Progress
 from arena.onboarding.conformance import (
     LONG_CHECK_BUDGET_S,
@@ -35,7 +37,7 @@ def test_progress_speaks_within_a_long_game_and_not_more_often() -> None:
     assert all(line.startswith("  ... game 1/7") for _, line in said)
     # a line at least every PROGRESS_EVERY_S + one move, the first counted from the start
     times = [0.0] + [t for t, _ in said]
-    assert max(b - a for a, b in zip(times, times[1:])) <= PROGRESS_EVERY_S + 9.5
+    assert max(b - a for a, b in pairwise(times)) <= PROGRESS_EVERY_S + 9.5
     # many quick moves say nothing more
     for _ in range(100):
         now[0] += 0.01

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import logging
 import sqlite3
 import sys
 from pathlib import Path
@@ -180,12 +181,31 @@ def _check(league: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_log_to_stdout() -> logging.Handler:
+    """`league serve`'s log (config changes applied or refused, the final's start, a check's
+    failure) on stdout beside its other lines, each written as it happens: stdout is line
+    buffered, so that `league serve > log` shows them at once, not when a buffer fills."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)
+    logger = logging.getLogger("arena.league")
+    for handler in logger.handlers:
+        if getattr(handler, "cxarena_serve", False):
+            return handler
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    handler.cxarena_serve = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    return handler
+
+
 def _serve(league: Any, args: argparse.Namespace) -> int:
     from arena.commands import analysis_oracle, opening_judge
     from arena.league.web.server import serve
     from arena.referee.cgroups import summary
 
     print(summary(), file=sys.stderr, flush=True)  # what contains the workers' bots
+    serve_log_to_stdout()
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
           args.unsafe_no_isolation, judge=opening_judge(league.config.game),
           forwarded_allow_ips=args.forwarded_allow_ips,

@@ -93,3 +93,28 @@ def test_a_roster_names_every_bad_line_with_a_usable_name(tmp_path: Path,
     roster.write_text("name\nann\nobrien\nbob\n", encoding="utf-8")
     assert main(["league", "add-users", str(lg), str(roster)]) == 0
     assert [u.name for u in League.open(lg).users()] == ["ann", "bob", "obrien"]
+
+
+# ------------------------------------------------------------------ league serve's log
+def test_league_serve_logs_each_line_to_stdout_as_it_happens(tmp_path: Path) -> None:
+    """`league serve > log`: a config change the server applies is on stdout at once. The
+    process ends with os._exit (no flush at exit): only what was written line by line is
+    there."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    code = ("import logging, os\n"
+            "from arena.commands.league import serve_log_to_stdout\n"
+            "serve_log_to_stdout()\n"
+            "print('league: open http://127.0.0.1:1/')\n"
+            "logging.getLogger('arena.league.web').warning("
+            "'league.yaml: timeout_s 1 -> 2 (applied)')\n"
+            "os._exit(0)\n")
+    with (tmp_path / "log").open("w") as log:  # a file: stdout is not a terminal
+        subprocess.run([sys.executable, "-c", code], stdout=log, cwd=ROOT, timeout=60,
+                       check=True)
+    lines = (tmp_path / "log").read_text().splitlines()
+    assert lines[0] == "league: open http://127.0.0.1:1/", lines
+    assert lines[1].endswith(" league.yaml: timeout_s 1 -> 2 (applied)"), lines

@@ -11,7 +11,10 @@ Both are compiled once per JDK, and a bot's sources once per content, with ``jav
 cache (`cache_root`): a rerun does not recompile, an edit does. The course's framework files
 in package ``connectx`` itself (``connectx/CX*.java``: CXBoard, CXGame, CXPlayerTester ...) are
 replaced by cxarena's and not compiled; bots live in subpackages (``connectx.MyBot.MyBot``).
-A compile error is a `SpecError` (a usage error) showing the compiler's first errors.
+The course's Swing classes a bot may name (CXGame, CXBoardPanel, CXInputPanel) are headless
+stand-ins in cxarena's API. macOS litter (``._X.java``, ``__MACOSX/``) is no source
+(`arena.entrants.sources`). A compile error is a `SpecError` (a usage error) showing the
+compiler's first errors with the student's paths, and naming a course class cxarena lacks.
 
 Which classes implement ``CXPlayer`` is read from the class files themselves (`read_class`,
 the constant pool and the super/interface names), so finding the bot never starts a JVM.

@@ -38,18 +38,24 @@ def render_analysis(a: GameAnalysis, names: tuple[str, str] = ("", "")) -> str:
     ]
     for v in a.verdicts:
         before = describe_value(a.positions[v.ply])
-        text = v.verdict.upper() if v.verdict == "blunder" else v.verdict
+        opening = v.ply < a.opening
+        # a move of the opening was the harness's, not the player's: judged, never a BLUNDER
+        text = v.verdict.upper() if v.verdict == "blunder" and not opening else v.verdict
         if v.reason:
             text += f": {v.reason}"
         if v.better:
             text += f"; better: {_cols(v.better)}"
-        if v.ply < a.opening:
-            text = "(opening move) " + text
-        lines.append(f"{v.ply + 1:>4}  {who[v.player - 1]:<16} {v.col:>3}  {before:<28} {text}")
+        if opening:
+            side = _SYMBOLS[v.player - 1]
+            text = f"opening (played by the harness for {side}, not counted): {text}"
+        player = f"opening ({_SYMBOLS[v.player - 1]})" if opening else who[v.player - 1]
+        lines.append(f"{v.ply + 1:>4}  {player:<16} {v.col:>3}  {before:<28} {text}")
     last = a.positions[-1]
     lines.append(f"{'end':>4}  {'':<16} {'':>3}  {describe_value(last):<28}")
     b1, b2 = len(a.blunders(1)), len(a.blunders(2))
-    lines += ["", f"Blunders: {who[0]}: {b1}, {who[1]}: {b2}."]
+    lines += ["", f"Blunders: {who[0]}: {b1}, {who[1]}: {b2}."
+              + (f" (the {a.opening} moves of the opening are not counted)" if a.opening
+                 else "")]
     return "\n".join(lines) + "\n"
 
 

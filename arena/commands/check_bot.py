@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable
 
 from arena import defaults
 from arena.commands.match import known_games, pick_game
 from arena.errors import UsageError
 from arena.onboarding.conformance import (
     BIG_GAME_COST,
+    FAIL_FRACTION,
     MAX_MOVES,
     QUICK_MAX_MOVES,
+    WARN_FRACTION,
     CheckGame,
     course_games,
     play_order,
@@ -64,13 +68,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="processes and threads the bot may run at once, where cgroups "
                              "count them; 0 for no cap (default: max_tasks of "
                              f"configs/tournament.yaml, else {defaults.MAX_TASKS})")
+    parser.add_argument("--strict-time", action="store_true",
+                        help=f"fail a move or initPlayer over {FAIL_FRACTION:.0%} of the limit "
+                             f"(default: fail only one that a game on this machine would "
+                             f"charge as a timeout; over {WARN_FRACTION:.0%} warns)")
     parser.add_argument("--isolation", choices=MODES, default=defaults.ISOLATION,
                         help="sandbox the bot: auto (where the machine allows it), namespaces "
                              "(required), none (default %(default)s)")
 
 
-def _progress(game: CheckGame) -> None:
-    print("  " + game.describe(), flush=True)
+#: at most this long between two lines of a check's output (a game's line or, within a long
+#: game, where it is): a check at 10 s per move must not sit silent for minutes
+PROGRESS_EVERY_S = 20.0
+
+
+class Progress:
+    """check-bot's progress: a line per game, and within a game a line after a move whenever
+    PROGRESS_EVERY_S went by since the last line (so at most that long plus one move's time
+    between lines). `clock` and `out` are injectable (tests)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 out: Callable[[str], None] | None = None,
+                 every_s: float = PROGRESS_EVERY_S) -> None:
+        self.clock = clock
+        self.out = out or (lambda line: print(line, flush=True))
+        self.every_s = every_s
+        self.last_s = clock()
+
+    def _say(self, line: str) -> None:
+        self.out(line)
+        self.last_s = self.clock()
+
+    def game(self, game: CheckGame) -> None:
+        self._say("  " + game.describe())
+
+    def move(self, where: str) -> None:
+        if self.clock() - self.last_s >= self.every_s:
+            self._say(f"  ... {where}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,10 +145,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"checking {args.spec} against L0, both colours, on {names} ...", flush=True)
         print(summary(), flush=True)
 
+    progress = Progress()
     report = run_check(args.spec, games=games, timeout_s=args.time, quick=args.quick,
-                       max_moves=args.max_moves, seed=args.seed, progress=_progress,
+                       max_moves=args.max_moves, seed=args.seed, progress=progress.game,
                        memory_mb=args.memory_mb, isolation=args.isolation,
-                       max_tasks=args.max_tasks, on_start=header, fresh_game=True)
+                       max_tasks=args.max_tasks, on_start=header, fresh_game=True,
+                       strict_time=args.strict_time, on_move=progress.move)
     print()
     print(report.text(games=False))
     sys.stdout.flush()

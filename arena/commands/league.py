@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import logging
 import sqlite3
 import sys
 from pathlib import Path
@@ -23,7 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     p.add_argument("--admin", action="store_true")
     p = sub.add_parser("add-users", help="create one account per row of a roster CSV "
-                       "(first column: name); prints 'name,secret' per line")
+                       "(first column: name; a name is letters, digits, '_', '-' or '.'); "
+                       "prints 'name,secret' per line; a roster with a bad or repeated name "
+                       "creates no account and lists every such line")
     p.add_argument("dir", type=Path)
     p.add_argument("roster", type=Path)
     p = sub.add_parser("submit", help="submit a bot (a .py, .java files, a .zip or a .jar)")
@@ -178,12 +181,31 @@ def _check(league: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_log_to_stdout() -> logging.Handler:
+    """`league serve`'s log (config changes applied or refused, the final's start, a check's
+    failure) on stdout beside its other lines, each written as it happens: stdout is line
+    buffered, so that `league serve > log` shows them at once, not when a buffer fills."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)
+    logger = logging.getLogger("arena.league")
+    for handler in logger.handlers:
+        if getattr(handler, "cxarena_serve", False):
+            return handler
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    handler.cxarena_serve = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    return handler
+
+
 def _serve(league: Any, args: argparse.Namespace) -> int:
     from arena.commands import analysis_oracle, opening_judge
     from arena.league.web.server import serve
     from arena.referee.cgroups import summary
 
     print(summary(), file=sys.stderr, flush=True)  # what contains the workers' bots
+    serve_log_to_stdout()
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
           args.unsafe_no_isolation, judge=opening_judge(league.config.game),
           forwarded_allow_ips=args.forwarded_allow_ips,
@@ -262,16 +284,34 @@ def _roster_names(path: Path) -> list[str]:
     if not names:
         raise LeagueError(f"{path}: no names (one per line, in the first column)")
     first_line: dict[str, int] = {}
+    problems: list[str] = []
     for line, name in names:
         try:
             check_user_name(name)
         except LeagueError as e:
-            raise LeagueError(f"{path} line {line}: {e}; no account was created") from None
+            usable = _usable_name(name)
+            problems.append(f"line {line}: {e}" + (f" (e.g. {usable!r})" if usable else ""))
+            continue
         if name in first_line:
-            raise LeagueError(f"{path} line {line}: {name!r} is also on line "
-                              f"{first_line[name]}; no account was created")
-        first_line[name] = line
+            problems.append(f"line {line}: {name!r} is also on line {first_line[name]}")
+        first_line.setdefault(name, line)
+    if problems:  # every line to fix at once; nothing half done
+        shown = problems[:_MAX_ROSTER_PROBLEMS] + (
+            [f"... and {len(problems) - _MAX_ROSTER_PROBLEMS} more"]
+            if len(problems) > _MAX_ROSTER_PROBLEMS else [])
+        raise LeagueError(f"{path}: no account was created; fix these lines and run again:\n"
+                          + "\n".join("  " + p for p in shown))
     return [name for _, name in names]
+
+
+#: at most this many bad roster lines are listed
+_MAX_ROSTER_PROBLEMS = 20
+
+
+def _usable_name(name: str) -> str:
+    """`name` with what an account name cannot hold left out ("o'brien" -> "obrien"; ""
+    when nothing is left)."""
+    return "".join(c for c in name if c.isalnum() or c in "_-.")[:64]
 
 
 def _entry(league: Any, args: argparse.Namespace) -> int:

@@ -465,7 +465,8 @@ def _result_line(i: int, rec: GameRecord, shown: dict[str, str] | None = None) -
         result = "draw"
     else:
         result = f"{p1 if rec.winner == 1 else p2} wins"
-    line = (f"game {i}: {p1} vs {p2} (seed {rec.seed}): {result} by {rec.reason.value} "
+    how = "" if rec.reason.value == result else f" by {rec.reason.value}"  # not "draw by draw"
+    line = (f"game {i}: {p1} vs {p2} (seed {rec.seed}): {result}{how} "
             f"after {rec.n_moves} moves")
     if rec.detail and rec.offender is None:
         line += f"\n  {rec.detail}"

@@ -177,8 +177,12 @@ class Progress:
         """What the progress bar shows after its fraction: ``412/1050 games, 4:00<6:21,
         faults=0`` (elapsed < ETA)."""
         eta = self.eta_s(elapsed_s)
-        return (f"{self.games_done}/{self.games_total} games, {clock(elapsed_s)}<"
+        text = (f"{self.games_done}/{self.games_total} games, {clock(elapsed_s)}<"
                 f"{'?' if eta is None else clock(eta)}, faults={faults}")
+        if eta is None:  # no game of this run finished yet: say why the count stands still
+            text += (", playing the dearest games first (the ETA comes when the first "
+                     "ends)")
+        return text
 
     @property
     def games_done(self) -> int:

@@ -11,7 +11,10 @@ Both are compiled once per JDK, and a bot's sources once per content, with ``jav
 cache (`cache_root`): a rerun does not recompile, an edit does. The course's framework files
 in package ``connectx`` itself (``connectx/CX*.java``: CXBoard, CXGame, CXPlayerTester ...) are
 replaced by cxarena's and not compiled; bots live in subpackages (``connectx.MyBot.MyBot``).
-A compile error is a `SpecError` (a usage error) showing the compiler's first errors.
+The course's Swing classes a bot may name (CXGame, CXBoardPanel, CXInputPanel) are headless
+stand-ins in cxarena's API. macOS litter (``._X.java``, ``__MACOSX/``) is no source
+(`arena.entrants.sources`). A compile error is a `SpecError` (a usage error) showing the
+compiler's first errors with the student's paths, and naming a course class cxarena lacks.
 
 Which classes implement ``CXPlayer`` is read from the class files themselves (`read_class`,
 the constant pool and the super/interface names), so finding the bot never starts a JVM.
@@ -35,6 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from arena.entrants.sources import is_junk_part, walk
 from arena.wire.door import DoorJob
 from arena.wire.door import run as door_run
 
@@ -65,7 +69,6 @@ _FORBIDDEN_JVM_OPTIONS = ("-cp", "-classpath", "--class-path", "-jar", "-m", "--
 _MAX_ERRORS_SHOWN = 3
 _MAX_ERROR_LINES = 30
 _COMPILE_TIMEOUT_S = 300.0
-_SKIP_DIRS = {"__pycache__", ".git", ".idea", ".vscode"}
 
 
 class JavaError(ValueError):
@@ -184,14 +187,15 @@ def _compile_in(tmp: Path, final: Path, jdk: _Jdk, sources: Sequence[Path], src_
             said = f.read(256 * 1024).decode("utf-8", "replace")
     except OSError:
         said = ""
-    said = re.sub(r"(?m)^\./", "", said)  # the sources as the student named them
+    said = _student_paths(said, src)
     if result.timed_out:
         raise JavaError(f"javac did not finish compiling {what} within "
                         f"{_COMPILE_TIMEOUT_S:g} s")
     if result.fault:
         raise JavaError(f"javac {result.fault} compiling {what}")
     if result.status != 0:
-        raise JavaError(f"javac cannot compile {what}; its first errors:\n"
+        missing = _missing_course_class(said)
+        raise JavaError(f"javac cannot compile {what}; {missing}its first errors:\n"
                         f"{_first_errors(said or result.stderr)}")
     try:
         os.rename(out, final)  # atomic: a folder in the cache is always complete
@@ -199,6 +203,35 @@ def _compile_in(tmp: Path, final: Path, jdk: _Jdk, sources: Sequence[Path], src_
         if not final.is_dir():  # not a concurrent compile of the same sources: a real error
             raise JavaError(f"cannot store compiled classes in {final}") from None
     return final
+
+
+def _student_paths(said: str, src: Path) -> str:
+    """javac's output with the sources named as the student names them (relative to the
+    folder compiled): its ``./X.java`` and, for a file it found itself on the source path, the
+    copy's absolute path in the cache."""
+    for prefix in {str(src), os.path.realpath(src)}:
+        said = said.replace(prefix.rstrip("/") + "/", "")
+    return re.sub(r"(?m)^\./", "", said)
+
+
+def _course_api_names() -> set[str]:
+    return {p.stem for p in (JAVA_DIR / API_PACKAGE).glob("*.java")}
+
+
+def _missing_course_class(said: str) -> str:
+    """One line naming the course classes (connectx.CX...) the sources use that cxarena does
+    not provide ("" when javac's errors name none)."""
+    names = set(re.findall(r"\bconnectx\.(CX\w+)", said))
+    if re.search(r"import\s+connectx\.\*", said):  # a wildcard import: the names javac misses
+        names |= set(re.findall(r"(?m)^\s*symbol:\s+class\s+(CX\w+)\s*$", said))
+    missing = sorted(names - _course_api_names())
+    if not missing:
+        return ""
+    have = ", ".join(sorted(_course_api_names()))
+    return (f"it uses the course class{'es' if len(missing) > 1 else ''} "
+            f"{', '.join('connectx.' + n for n in missing)}, which cxarena does not provide "
+            f"(it provides {have}): remove that use from the bot's files, or name the bot's "
+            f"class (java:PATH:CLASS) so that only its file and what it uses are compiled; ")
 
 
 def _jdk_paths(jdk: _Jdk) -> list[str]:
@@ -377,17 +410,16 @@ def _is_framework(source: Path) -> bool:
 
 
 def _walk(folder: Path, suffix: str) -> list[Path]:
-    out: list[Path] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        out.extend(Path(root) / f for f in sorted(files) if f.endswith(suffix))
-    return out
+    """The real `suffix` files under `folder` (macOS ``._*`` files, ``__MACOSX/`` and other
+    litter left out: `arena.entrants.sources`)."""
+    return walk(folder, (suffix,))
 
 
 def _sources(path: Path) -> tuple[Path, list[Path]]:
     """(the folder javac runs in, the bot's .java files) for a source PATH ([] if none)."""
     if path.is_file():
-        return path.parent, [path] if path.suffix == ".java" else []
+        real = path.suffix == ".java" and not is_junk_part(path.name, folder=False)
+        return path.parent, [path] if real else []
     return path, [s for s in _walk(path, ".java") if not _is_framework(s)]
 
 

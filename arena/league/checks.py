@@ -42,6 +42,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from arena.entrants.sources import is_junk
 from arena.entrants.specs import SpecError
 from arena.errors import UsageError
 from arena.league.db import League
@@ -77,7 +78,8 @@ def write_files(folder: Path, files: list[tuple[str, bytes]]) -> Path:
         (folder / name).write_bytes(data)
         if name.lower().endswith(".zip"):  # paths were checked at upload
             with zipfile.ZipFile(folder / name) as zf:
-                zf.extractall(folder / "src")
+                zf.extractall(folder / "src",  # macOS litter left out (entrants.sources)
+                              [m for m in zf.namelist() if not is_junk(m)])
     return folder
 
 

@@ -98,12 +98,20 @@ MAX_NAME_CHARS = 40
 #: of the start-up limit (a loaded tournament machine can be twice as slow)
 SLOW_STARTUP_S = 5.0
 STARTUP_FAIL_FRACTION = 0.5
-#: an answer (a move, initPlayer) slower than this fraction of the limit fails the check: the
-#: tournament's machine is busier than the student's, and the margin left is in its noise
+#: with the strict rule (`check-bot --strict-time`), an answer (a move, initPlayer) slower
+#: than this fraction of the limit fails the check: the tournament's machine is busier than the
+#: student's, and the margin left is in its noise
 FAIL_FRACTION = 0.9
 #: an answer slower than this fraction of the limit passes with a warning: above what
 #: `arena.timing.Deadline.for_move` budgets (at most 80 %)
 WARN_FRACTION = 0.8
+#: by default an answer fails the check when it left less than this many times the machine's
+#: measured overhead before the point where a game charges a timeout (the limit plus the
+#: grace): the overhead is the opponent's slowest answer in the check (an instant bot, so its
+#: time is the pipe, the copy of the board and the machine's scheduling), at least
+#: `MIN_MARGIN_MS`; what a game on this machine would charge, nothing stricter
+JITTER_FACTOR = 3.0
+MIN_MARGIN_MS = 2.0
 #: the per-language advice to a bot that answered late or too close to the limit
 _TIME_ADVICE = {
     Kind.PYTHON: ("stop searching at arena.timing.Deadline.for_move(timeout_in_secs) (at most "
@@ -338,7 +346,9 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
               isolation: str = defaults.ISOLATION,
               max_tasks: int | None = None,
               on_start: Callable[[], None] | None = None,
-              fresh_game: bool = False, play: PlaySettings | None = None) -> CheckReport:
+              fresh_game: bool = False, strict_time: bool = False,
+              on_move: Callable[[str], None] | None = None,
+              play: PlaySettings | None = None) -> CheckReport:
     """Check one bot (see the module docstring). Raises SpecError/UsageError for a bad SPEC,
     game or setting; any fault of the bot ends up in the report instead.
 
@@ -351,9 +361,15 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     for none (default: `default_settings()`); on_start: called once every setting and the SPEC
     are found good, before the first game (a usage error comes alone, before anything
     `on_start` prints); fresh_game: after the games in one process (in `play_order`), play the
-    cheapest game once more in a process of its own (`cxarena check-bot` does); play: the
+    cheapest game once more in a process of its own (`cxarena check-bot` does); strict_time:
+    fail an answer over FAIL_FRACTION of the limit (default: only one that leaves less margin
+    than a game on this machine needs, `_Margin`); on_move: called after each move of a game
+    with a line saying where the check is (for a progress line at long limits); play: the
     settings of play whose limits and cgroups the check plays under (a league's: every limit of
     its league.yaml), in place of `timeout_s`, `memory_mb` and `max_tasks`.
+
+    At long limits every game stops after `long_limit_cap` plies (as a draw), unless
+    `max_moves` is given, so that the check ends in a few minutes; the report says so.
     """
     bot = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     opponent = parse_spec(OPPONENT_SPEC)
@@ -400,6 +416,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
     # that one (a tournament worker's first, `fresh_process: true`) plays it there
     if fresh_game:
         plays.append((len(chosen), plays[-1][1], True, True))
+    every_game_cap = (long_limit_cap(limit_s, len(plays), quick)
+                      if max_moves is None else None)
     played: list[CheckGame] = []
     startup_s: float | None = None
     startup_error = ""
@@ -414,7 +432,8 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
             referee = fresh_referee if fresh else reused
             rec = referee.run(GameRequest(
                 p1, p2, game, seed=seed + 2 * index + (not bot_first),
-                max_moves=cap if game.cost() > BIG_GAME_COST else None))
+                max_moves=_game_cap(game, cap, every_game_cap),
+                on_move=_move_teller(on_move, game, bot_first, len(played) + 1, len(plays))))
             check_game = CheckGame(game, bot_first, rec, time.perf_counter() - game_start_s,
                                    fresh=fresh)
             if not played:  # the first game started the bot's process
@@ -428,7 +447,48 @@ def run_check(spec: str | BotSpec, *, games: Sequence[Game] | None = None,
                 progress(check_game)
     return _judge(bot.text, limit_s, startup_s, startup_error,
                   float(settings["startup_timeout_s"]), played, settings["source"],
-                  time.perf_counter() - started_s, cap, shown=shown, kind=bot.kind)
+                  time.perf_counter() - started_s, cap, shown=shown, kind=bot.kind,
+                  grace_s=float(settings["grace_s"]), strict=strict_time,
+                  every_game_cap=every_game_cap)
+
+
+#: at long limits the check's bot moves, in all, take about this long at most (the limit per
+#: move): `long_limit_cap` caps every game so that a check at 10 s ends in a few minutes
+LONG_CHECK_BUDGET_S = 240.0
+#: but every game has at least this many plies
+MIN_LONG_PLIES = 6
+
+
+def long_limit_cap(limit_s: float, n_games: int, quick: bool = False) -> int | None:
+    """The plies after which every game of a check of `n_games` games stops at a per-move limit
+    of `limit_s`, when the usual caps would let the bot's moves take longer than
+    LONG_CHECK_BUDGET_S in all (None: no such cap, as at 1 s)."""
+    usual = QUICK_MAX_MOVES if quick else MAX_MOVES
+    own_moves = int(LONG_CHECK_BUDGET_S / (limit_s * max(n_games, 1)))
+    plies = max(MIN_LONG_PLIES, 2 * own_moves)
+    return plies if plies < usual else None
+
+
+def _game_cap(game: Game, cap: int, every_game_cap: int | None) -> int | None:
+    caps = [c for c in (cap if game.cost() > BIG_GAME_COST else None, every_game_cap)
+            if c is not None]
+    return min(caps) if caps else None
+
+
+def _move_teller(on_move: Callable[[str], None] | None, game: Game, bot_first: bool,
+                 number: int, total: int) -> Callable[[int, str, float], None] | None:
+    """The referee's on_move for one game of the check: `on_move` told where the check is."""
+    if on_move is None:
+        return None
+    colour = "first" if bot_first else "second"
+    where = f"game {number}/{total} ({game.label_for_record()}, bot {colour})"
+    plies = [0]
+
+    def told(player: int, text: str, elapsed_ms: float) -> None:
+        plies[0] += 1
+        on_move(f"{where}: {plies[0]} move{'' if plies[0] == 1 else 's'} played")
+
+    return told
 
 
 def play_order(games: Sequence[Game]) -> list[Game]:
@@ -510,6 +570,9 @@ _OUT_OF_RANGE = re.compile(r"out of range|IndexError")
 #: what a bot's traceback says when a module or file it needs is not there
 _NOT_FOUND = re.compile(r"ModuleNotFoundError|ImportError|FileNotFoundError|"
                         r"No such file or directory")
+_NOT_FOUND_MODULE = re.compile(r"ModuleNotFoundError|ImportError")
+#: the file a FileNotFoundError names (absolute: a relative one depends on the bot's cwd)
+_OPENED = re.compile(r"No such file or directory: '(/[^'\n]{1,4096})'")
 
 
 def sandbox_hint(text: str, shown: Sequence[str]) -> str:
@@ -518,6 +581,12 @@ def sandbox_hint(text: str, shown: Sequence[str]) -> str:
     the sandbox shows, and where a helper or a data file must live to be seen. Else ""."""
     if not shown or not _NOT_FOUND.search(text):
         return ""
+    opened = list(dict.fromkeys(_OPENED.findall(text)))
+    if opened and not _NOT_FOUND_MODULE.search(text) and not any(
+            os.path.exists(p) for p in opened):
+        listed = ", ".join(opened)
+        return (f"missing: {listed} (no such file on this machine, with or without the "
+                f"sandbox): the bot opens it; put it there, beside the bot, and run again")
     cwd = Path.cwd()
 
     def name(p: str) -> str:
@@ -606,8 +675,11 @@ def _judge_faults(v: _Verdict, games: list[CheckGame], shown: Sequence[str] = ()
 
 def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_error: str,
            startup_limit_s: float, games: list[CheckGame], limit_source: str, wall_s: float,
-           cap: int, shown: Sequence[str] = (), kind: Kind = Kind.PYTHON) -> CheckReport:
+           cap: int, shown: Sequence[str] = (), kind: Kind = Kind.PYTHON, *,
+           grace_s: float = defaults.GRACE_S, strict: bool = False,
+           every_game_cap: int | None = None) -> CheckReport:
     v = _Verdict()
+    margin = _Margin(limit_s * 1000.0, grace_s * 1000.0, _overhead_ms(games), strict)
     init_call, name_call = _calls(games)
     v.notes.append(f"time limit: {limit_s:g} s ({limit_source})")
     _judge_startup(v, startup_s, startup_error, startup_limit_s)
@@ -626,12 +698,12 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         slowest = _slowest_per_board(games, lambda g: g.bot_times_ms)
         v.notes.append("slowest move per board: " + ", ".join(
             f"{label} {ms:.0f} ms ({ms / limit_ms:.0%})" for label, ms in slowest.items()))
-        _judge_margin(v, "the slowest move", slowest, limit_ms, kind)
+        _judge_margin(v, "the slowest move", slowest, margin, kind)
     if inits:
         worst_init = max(inits) / limit_ms
         v.notes.append(f"{init_call}: max {max(inits):.0f} ms = {worst_init:.0%} of the limit")
         _judge_margin(v, init_call, _slowest_per_board(
-            games, lambda g: [g.record.init_ms[g.side - 1]]), limit_ms, kind)
+            games, lambda g: [g.record.init_ms[g.side - 1]]), margin, kind)
     # --- the bot's name
     # the games whose newgame the bot answered, even if its first move failed: a bad name is
     # reported with the bot's other problems, not only once they are fixed
@@ -643,7 +715,11 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
     elif names:
         v.notes.append(f"{name_call}: {names[0]!r}")
     capped = list(dict.fromkeys(g.game.label_for_record() for g in games if g.capped))
-    if capped:
+    if every_game_cap is not None:
+        v.notes.append(f"at a {limit_s:g} s limit every game stops after {every_game_cap} "
+                       f"moves ({every_game_cap // 2} of the bot's), as a draw, so that the "
+                       f"check ends in a few minutes (--max-moves N changes it)")
+    elif capped:
         v.notes.append(f"games on {', '.join(capped)} (big boards, more than {BIG_GAME_COST} "
                        f"cells) stop after {cap} moves, as draws (--max-moves N changes it)")
     lost = sum(1 for g in games if not g.record.is_fault and g.record.winner not in
@@ -669,18 +745,54 @@ def _slowest_per_board(games: Sequence[CheckGame],
     return out
 
 
-def _judge_margin(v: _Verdict, what: str, slowest: dict[str, float], limit_ms: float,
+@dataclass(frozen=True)
+class _Margin:
+    """The rule an answer's time is judged by (`_judge_margin`)."""
+
+    limit_ms: float
+    grace_ms: float
+    overhead_ms: float  # the machine's measured overhead (the opponent's slowest answer)
+    strict: bool  # the 90 % rule
+
+    @property
+    def needed_ms(self) -> float:
+        """The margin an answer must leave before the point a game charges a timeout."""
+        return max(MIN_MARGIN_MS, JITTER_FACTOR * self.overhead_ms)
+
+    def fails(self, ms: float) -> bool:
+        if self.strict:
+            return ms > FAIL_FRACTION * self.limit_ms
+        return self.limit_ms + self.grace_ms - ms < self.needed_ms
+
+
+def _overhead_ms(games: Sequence[CheckGame]) -> float:
+    """The opponent's slowest answer in `games` (an instant bot: what the machine adds)."""
+    return max((t for g in games for t in g.record.played_times_ms[2 - g.side] if t > 0),
+               default=0.0)
+
+
+def _judge_margin(v: _Verdict, what: str, slowest: dict[str, float], rule: _Margin,
                   kind: Kind) -> None:
-    """A failure when `what` took more than FAIL_FRACTION of the limit on some board, else a
-    warning above WARN_FRACTION; either names the boards with their figures."""
-    over = {b: ms for b, ms in slowest.items() if ms > FAIL_FRACTION * limit_ms}
+    """A failure when `what` took so long on some board that a game would charge a timeout
+    (`_Margin.fails`; the strict rule: over FAIL_FRACTION of the limit), else a warning above
+    WARN_FRACTION; either names the boards with their figures."""
+    limit_ms = rule.limit_ms
+    over = {b: ms for b, ms in slowest.items() if rule.fails(ms)}
     close = {b: ms for b, ms in slowest.items() if ms > WARN_FRACTION * limit_ms}
     figures = ", ".join(f"{b} {ms:.0f} ms = {ms / limit_ms:.0%}"
                         for b, ms in (over or close).items())
-    if over:
+    advice = _TIME_ADVICE[kind][:1].upper() + _TIME_ADVICE[kind][1:]
+    if over and rule.strict:
         v.failures.append(f"{what} took over {FAIL_FRACTION:.0%} of the time limit "
-                          f"({figures}): on a busy tournament machine it will time out. "
-                          + _TIME_ADVICE[kind][:1].upper() + _TIME_ADVICE[kind][1:])
+                          f"({figures}; the strict rule, --strict-time): on a busy tournament "
+                          f"machine it will time out. " + advice)
+    elif over:
+        charge_ms = limit_ms + rule.grace_ms
+        v.failures.append(f"{what} left less than {rule.needed_ms:.0f} ms before a game "
+                          f"charges a timeout (at {charge_ms:.0f} ms, the limit plus its "
+                          f"grace; {figures}): this machine's answers vary by up to "
+                          f"{rule.overhead_ms:.1f} ms (the opponent's slowest), so a game "
+                          f"would charge one. " + advice)
     elif close:
         v.warnings.append(f"{what} took over {WARN_FRACTION:.0%} of the time limit "
                           f"({figures}): little margin for a busy tournament machine; "

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.entrants.sources import is_junk
+
 __all__ = ["FLAG_SCORE", "MIN_OVERLAP", "Code", "CodeMatch", "Region", "SourceFile",
            "boilerplate_paths", "compare_code", "fingerprint", "sources_in", "sources_of_spec"]
 
@@ -229,6 +231,8 @@ def sources_in(path: str | Path) -> list[SourceFile]:
     for f in sorted(p.rglob("*")):
         rel = f.relative_to(p)
         if any(part in _SKIP_DIRS or part.startswith(".") for part in rel.parts[:-1]):
+            continue
+        if is_junk(rel):  # macOS ._X.java twins, __MACOSX/ (arena.entrants.sources)
             continue
         if f.is_file() and f.suffix.lower() in LANGUAGES:
             text = _read(f)

@@ -23,8 +23,9 @@ import datetime
 import json
 import logging
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -327,6 +328,7 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
         bar.refresh()
 
     show()
+    stop_ticking = tick(show, TICK_S)  # the clock runs on while the dearest games play
     try:
         for oc in outcomes:
             tally.count(store, oc, config.name, codes)
@@ -335,9 +337,37 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
             progress = progress.finish_record(key, oc.record)
             show()
     finally:
+        stop_ticking()
         outcomes.close()  # stops the workers (and their bots) if we leave early
         bar.close()
     return tally
+
+
+#: the progress bar is redrawn at least this often, a game finished or not
+TICK_S = 5.0
+
+
+def tick(action: Callable[[], None], every_s: float) -> Callable[[], None]:
+    """Call `action` every `every_s` seconds in a daemon thread; returns the function that
+    stops it (once it returns, `action` is not running and will not run again). An exception
+    in `action` ends the ticking, never the run."""
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(every_s):
+            try:
+                action()
+            except Exception:  # a redraw must never take the run down
+                return
+
+    thread = threading.Thread(target=run, name="progress-tick", daemon=True)
+    thread.start()
+
+    def stopped() -> None:
+        stop.set()
+        thread.join()
+
+    return stopped
 
 
 def _summary(results_dir: Path, config: TournamentConfig, tally: _Tally,

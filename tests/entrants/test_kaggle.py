@@ -159,7 +159,12 @@ def test_the_agent_is_the_function_named_or_the_last_one_defined() -> None:
         class Table: pass
         from functools import lru_cache
     '''), module.__dict__)
-    assert find_agent(module, None, "sub.py") is module.Table  # the last one, as on Kaggle
+    # the last one, as on Kaggle, when it can be called as agent(observation[, configuration]);
+    # here the last is a class taking no arguments: the one function named as an agent plays
+    # (issue 51: Kaggle's rule would call Table(observation, configuration) every move)
+    assert find_agent(module, None, "sub.py") is module.agent
+    exec("def last(obs, config): return 1\n", module.__dict__)
+    assert find_agent(module, None, "sub.py") is module.last
     assert find_agent(module, "agent", "sub.py") is module.agent
     with pytest.raises(ValueError, match="defines no function 'missing'"):
         find_agent(module, "missing", "sub.py")

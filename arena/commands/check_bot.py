@@ -69,9 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "count them; 0 for no cap (default: max_tasks of "
                              f"configs/tournament.yaml, else {defaults.MAX_TASKS})")
     parser.add_argument("--strict-time", action="store_true",
-                        help=f"fail a move or initPlayer over {FAIL_FRACTION:.0%} of the limit "
-                             f"(default: fail only one that a game on this machine would "
-                             f"charge as a timeout; over {WARN_FRACTION:.0%} warns)")
+                        help=f"fail a move or initPlayer over {round(FAIL_FRACTION * 100)} %% "
+                             f"of the limit (default: fail only one that a game on this "
+                             f"machine would charge as a timeout; over "
+                             f"{round(WARN_FRACTION * 100)} %% warns)")
     parser.add_argument("--isolation", choices=MODES, default=defaults.ISOLATION,
                         help="sandbox the bot: auto (where the machine allows it), namespaces "
                              "(required), none (default %(default)s)")

@@ -275,7 +275,8 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
         # the league's own limits (league.yaml), as its rating games have them
         # every limit of the league's games (league.yaml), in the sandbox the server checked
         report = run_check(spec_of(league, sid), games=cfg.check_games(), quick=quick,
-                           play=cfg.play, isolation="auto" if cfg.sandboxed else "none")
+                           play=cfg.play, isolation="auto" if cfg.sandboxed else "none",
+                           strict_time=cfg.strict_time)
         summary = report.text(games=False)
         passed = report.passed
         stderr = "\n".join(g.record.stderr_tail for g in report.games

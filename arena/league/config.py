@@ -149,6 +149,9 @@ class LeagueConfig:
     #: Java bots (.java, a .zip of them, a .jar) are taken: a Connect-X league's default;
     #: their time limit must then be whole seconds (`java_time_problem`)
     java: bool = True
+    #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
+    #: one a game on the server would charge (above 80 % it warns)
+    strict_time: bool = False
 
     def deadline_for(self, user: str | None) -> float | None:
         """`user`'s own deadline: their extension, else the league's `deadline_ts` (None:
@@ -318,6 +321,7 @@ class LeagueFile(PlaySettings):
         "expected a positive number of MiB per student")] = DISK_QUOTA_MB
     #: None: Java bots are taken in a Connect-X league
     java: FLAG | None = None
+    strict_time: FLAG = False
 
     def bots(self) -> tuple[str, ...]:
         """The reference bots: as given, else a Connect-X league's default ones."""
@@ -410,6 +414,7 @@ def parse_config(text: str, where: str = "league.yaml",
         game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
         check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
         java=file.is_connectx if file.java is None else file.java, boards_dir=boards_dir,
+        strict_time=file.strict_time,
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
                f"use); it still works, and boards: is what to write",) if old_name else ())
 
@@ -427,7 +432,7 @@ CHANGEABLE = {
     "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
     "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
     "similarity_budget_s": "similarity_budget_s",
-    "java": "java", "extensions": "extensions",
+    "java": "java", "extensions": "extensions", "strict_time": "strict_time",
 }
 #: settings that may not change once the league exists, and why
 FIXED = {

@@ -47,12 +47,15 @@ from arena.league.db import League, LeagueError, format_time
 from arena.league.entries import league_entries
 from arena.league.final_length import (
     DASK_WORKERS,
+    GameMoves,
     bot_startups_s,
     dask_commands,
     game_think_s,
     makespan_s,
     measured_games,
+    price_boards,
     wall_times_s,
+    worst_wall_s,
 )
 from arena.league.standings import reference_names
 from arena.records import GameRecord
@@ -83,6 +86,12 @@ class BoardEstimate:
     each_s: float
     rating_games: int = 0
     calibration_games: int = 0
+    #: the moves a game there takes (measured, or modelled from the board's size up to
+    #: `moves_high`), and the worst case of one game: every cell a move at the limit + grace
+    moves: float = 0.0
+    moves_high: float = 0.0
+    cells: int = 0
+    worst_s: float = 0.0
 
     @property
     def measured(self) -> bool:
@@ -95,7 +104,8 @@ class BoardEstimate:
                      ((self.rating_games, "rating"), (self.calibration_games, "calibration"))
                      if n]
             return "measured (" + ", ".join(parts) + ")"
-        return ("extrapolated from the other boards" if any_measured
+        return (f"modelled: moves from the board's size (up to {self.moves_high:.0f} of "
+                f"{self.cells}), the players' time per move" if any_measured
                 else "upper bound (every move its full time)")
 
 
@@ -131,6 +141,9 @@ class FinalPlan:
     #: what each worker spends starting the final's bots (once each, then kept), measured
     start_s: float = 0.0
     league_dir: str = ""  # the league's folder, absolute
+    #: the worst case on `workers`: every game's every cell a move at the limit + grace, each
+    #: bot's start-up its full limit (`final_length.worst_wall_s`); no final takes longer
+    worst_s: float = 0.0
 
     @property
     def extrapolated(self) -> tuple[str, ...]:
@@ -141,6 +154,10 @@ class FinalPlan:
         """(where, workers, wall time in words): this machine's, then each of `dask_s`."""
         return ((("this machine", self.workers, _hours(self.duration_s)),)
                 + tuple(("Dask", n, _hours(s)) for n, s in self.dask_s))
+
+    def worst_text(self) -> str:
+        """The worst case on this machine's workers, in words."""
+        return _hours(self.worst_s)
 
     def summary(self) -> str:
         """The plan's first line: its size and length on this machine."""
@@ -169,9 +186,15 @@ class FinalPlan:
         comes from, the Dask route with its wall times, and how to shorten it."""
         any_measured = any(b.measured for b in self.board_estimates)
         width = max([5, *(len(b.board) for b in self.board_estimates)])
-        lines = [self.summary(), f"  {'board':<{width}}  {'games':>6}  {'each':>9}  from"]
-        lines += [f"  {b.board:<{width}}  {b.games:>6}  {_each(b.each_s):>9}  "
-                  f"{b.source(any_measured)}" for b in self.board_estimates]
+        lines = [self.summary()]
+        if self.worst_s:
+            lines.append(f"At worst (every move of every game at the limit + grace, every "
+                         f"board filled): {self.worst_text()} on {self.workers} worker(s).")
+        lines.append(f"  {'board':<{width}}  {'games':>6}  {'moves':>6}  {'each':>9}  "
+                     f"{'worst':>9}  from")
+        lines += [f"  {b.board:<{width}}  {b.games:>6}  {b.moves:>6.0f}  {_each(b.each_s):>9}  "
+                  f"{_each(b.worst_s):>9}  {b.source(any_measured)}"
+                  for b in self.board_estimates]
         if self.extrapolated:
             lines.append(f"  Not measured: {', '.join(self.extrapolated)}; `cxarena league "
                          f"final {self.league_dir or 'DIR'} --dry-run --measure` plays a few "
@@ -221,6 +244,7 @@ def plan_final(league: League, workers: int | None = None,
     # thinking, its duration without its bots' start-up (a worker of the final starts each bot
     # once and keeps it: the start-ups are counted once per player and worker, `start_s`)
     games: list[tuple[str, float, tuple[str, str], tuple[float, float], float]] = []
+    moves: list[GameMoves] = []  # the same games, move by move (`final_length.price_boards`)
     rating: Counter[str] = Counter()
     started, booted_s = 0, 0.0  # bots started in the measured games, and the wall time it took
     for side1, side2, rec in _rating_games(league):
@@ -238,6 +262,10 @@ def plan_final(league: League, workers: int | None = None,
                       ((sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000),
                       0.0 if seconds is None else _without(seconds, max(boots, default=0.0),
                                                            thinking_s(rec))))
+        if seconds is not None:
+            moves.append(GameMoves(key, _cells(prior, cfg.timeout_s), (side1, side2),
+                                   (len(p1), len(p2)), (sum(p1) / 1000, sum(p2) / 1000),
+                                   games[-1][4] - (sum(p1) + sum(p2)) / 1000))
     calibrated: Counter[str] = Counter()
     for m in measured_games(league.dir):
         if m.timeout_s != cfg.timeout_s:
@@ -247,6 +275,11 @@ def plan_final(league: League, workers: int | None = None,
         started, booted_s = started + m.started, booted_s + m.startup_s
         games.append((key, prior, (m.key1, m.key2), (m.think1_s, m.think2_s),
                       _without(m.duration_s, m.startup_s, m.think_s)))
+        if m.duration_s > 0 and m.moves1 + m.moves2 > 0:
+            moved_s = m.think_s - m.init_s
+            moves.append(GameMoves(key, _cells(prior, cfg.timeout_s), (m.key1, m.key2),
+                                   (m.moves1, m.moves2), (m.move1_s, m.move2_s),
+                                   games[-1][4] - moved_s))
     start_s = players * booted_s / started if started else 0.0
     # the boards none was measured on: the cost model's fit over board sizes
     plan = Progress.plan([kp for kp in final for _ in range(per_board)]
@@ -262,21 +295,36 @@ def plan_final(league: League, workers: int | None = None,
     overhead = {key: sum(s - sum(t) for k, _, _, t, s in timed if k == key)
                 / sum(1 for k, *_ in timed if k == key) for key in think}
     count = Counter(key for key, _ in final)
+    # the boards none was measured on: priced per move (`final_length.price_boards`); the
+    # worst case of every board
+    limits = cfg.limits()
+    prices = price_boards([(key, _cells(prior, cfg.timeout_s)) for key, prior in final],
+                          moves, keys, cfg.timeout_s, limits.deadline_s)
     estimates = tuple(
         BoardEstimate(key, count[key] * per_board,
-                      (max(0.0, overhead[key]) + think[key] if key in think
-                       else plan.expected_s(key) or 0.0) if measured else prior,
-                      rating[key], calibrated[key])
+                      min(prices[key].worst_s,
+                          (max(0.0, overhead[key]) + think[key] if key in think
+                           else prices[key].each_s) if measured else prior),
+                      rating[key], calibrated[key], prices[key].moves, prices[key].moves_high,
+                      prices[key].cells, prices[key].worst_s)
         for key, prior in dict(final).items())
     workers = workers or usable_cores()
     groups = [(b.each_s, b.games) for b in estimates]
+    worst = worst_wall_s([(b.worst_s, b.games) for b in estimates], workers,
+                         (players + 2) * limits.startup_timeout_s)
     return FinalPlan(players, len(boards), per_board * len(boards), workers,
                      makespan_s(groups, workers, start_s), sum(rating.values()), measured,
                      sum(calibrated[key] for key in count), estimates,
                      wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
                      _shorter(estimates, cfg.final_pairs, workers, start_s),
                      dask_commands(league.dir), cfg.final_pairs, start_s,
-                     str(league.dir.resolve()))
+                     str(league.dir.resolve()), worst)
+
+
+def _cells(prior: float, timeout_s: float) -> int:
+    """A board's cells (the most moves a Connect-X game there takes) from the cost model's
+    prior (cells x limit, `arena.tournament.progress.key_and_prior`)."""
+    return max(1, round(prior / timeout_s)) if timeout_s > 0 else 1
 
 
 def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:

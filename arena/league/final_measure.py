@@ -125,7 +125,8 @@ def measure_final(league: League, workers: int | None = None,
                             measured_s(rec) or 0.0, thinking_s(rec), job.p1, job.p2,
                             rec.reason.value, time.time(), max(startups, default=0.0),
                             len(startups), keys[job.p1], keys[job.p2],
-                            (sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000)
+                            (sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000,
+                            len(p1), len(p2), sum(p1) / 1000, sum(p2) / 1000)
         add_measured(league.dir, [game])
         kept += 1
         if progress:

@@ -4,6 +4,7 @@ the upper bound (every move its full time)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from arena.cli import main as cli_main
 from arena.entrants.specs import parse_spec
 from arena.league import League
 from arena.league.final import plan_final
+from arena.league.final_length import bot_startups_s
 from arena.league.standings import record_game
 from arena.limits import Limits
 from arena.referee.referee import MatchSettings, Referee
@@ -106,3 +108,69 @@ def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: P
     line = _time_left(load_config(final), tmp_path / "res", started)
     share = int(line.split(", ")[1].split("%")[0])
     assert 20 <= share <= 50 and "left" in line, line  # 4 of 12 games, each board weighed
+
+
+SLOW80 = '''
+import random
+import time
+
+from arena.player import CXPlayer
+
+
+class Slow80(CXPlayer):
+    """A random column after thinking 80 % of every move's time."""
+
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        self.rng = random.Random(self.seed)
+        self.think_s = 0.8 * timeout_in_secs
+
+    def selectColumn(self, B):
+        time.sleep(self.think_s)
+        return self.rng.choice(B.getAvailableColumns())
+
+    def playerName(self):
+        return "Slow80"
+'''
+
+
+def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its_worst(
+        tmp_path: Path) -> None:
+    """Rating games on 4x4x3 and 5x5x4 only, by bots that think 80 % of every move; the final
+    also has 8x8x5, which no game touched: its price (moves from the board's size, the bots'
+    own time per move) is within 2x of real games there, and no real game takes longer than
+    its worst case (every cell a move at the limit + grace)."""
+    bot = tmp_path / "slow80.py"
+    bot.write_text(SLOW80)
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("boards: [[4, 4, 3], [5, 5, 4]]\n"
+                   "final_board_set: [[4, 4, 3], [5, 5, 4], [8, 8, 5]]\n"
+                   "timeout_s: 0.1\nreference_bots: []\nisolation: false\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    for user in ("ann", "bob"):
+        lg.add_user(user)
+        lg.submit(user, [("slow80.py", SLOW80.encode())])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    spec = parse_spec(f"{bot}:Slow80")
+    settings = MatchSettings(limits=lg.config.limits(), isolation="none")
+    with Referee(settings) as referee:
+        for seed, (m, n, k) in enumerate([(4, 4, 3), (5, 5, 4), (4, 4, 3), (5, 5, 4)]):
+            rec = referee.play(spec, spec, m, n, k, seed=seed)
+            record_game(lg, "sub:1", "sub:2", f"{m}x{n}x{k}", 0.0, record=rec)
+        plan = plan_final(lg, workers=1)
+        big = next(b for b in plan.board_estimates if b.board == "8x8x5")
+        assert not big.measured and big.cells == 64
+        assert 1 <= big.moves <= big.moves_high <= 64
+        real = [referee.play(spec, spec, 8, 8, 5, seed=10 + s) for s in range(2)]
+    real_s = [(datetime.fromisoformat(r.finished_at)
+               - datetime.fromisoformat(r.started_at)).total_seconds()
+              - max(bot_startups_s(r.extra), default=0.0) for r in real]
+    print(f"8x8x5: priced {big.each_s:.2f} s ({big.moves:.0f} moves, up to "
+          f"{big.moves_high:.0f}), worst {big.worst_s:.2f} s; real {real_s} "
+          f"({[len(r.moves) for r in real]} moves)")
+    mean_s = sum(real_s) / len(real_s)
+    assert mean_s / 2 <= big.each_s <= 2 * mean_s, (big, real_s)
+    assert all(s <= big.worst_s for s in real_s), (big, real_s)
+    assert plan.worst_s >= plan.duration_s
+    assert "8x8x5" in plan.text() and "worst" in plan.text()
+    lg.conn.close()

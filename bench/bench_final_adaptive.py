@@ -19,6 +19,8 @@ The fields:
   colour, from that pairing's stored games there.
 
     python -m bench final_adaptive            # CXARENA_FINAL_SIMS=N finals each (default 40)
+
+The second table plays the same fields at budgets of 10 % and 50 %.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ ENTRIES = 50
 BOARDS = 35  # the competition set
 SIMS = int(os.environ.get("CXARENA_FINAL_SIMS", "40"))
 GOAL = Goal(confidence=0.95, max_fraction=0.25)
+#: the budgets of the second table (a share of the full round robin's games)
+SMALLER = (0.10, 0.50)
 #: the built-in bots' Elo (docs/benchmarks.md, "Strength of the built-in bots", 6x7x4)
 BUILT_INS = {"L0": -700.0, "L1": -250.0, "montecarlo": 0.0, "minimax": 100.0, "mcts": 250.0,
              "alphabeta": 300.0}
@@ -193,6 +197,42 @@ def run(name: str, draw: Callable[[int], np.ndarray], goal: Goal) -> list[Outcom
     return outcomes
 
 
+#: the goal's class and machines: 40 entries, the competition set, 8 lab machines of 4 cores
+CLASS = 40
+LAB_WORKERS = 8 * 4
+GRACE_S = 0.010
+FILL = 0.5  # the share of a board a game fills, as the plan's model fits it on small boards
+THINK = 0.8  # the share of each move a bot thinks
+
+
+def goal_table() -> None:
+    """The goal in hours: a class of 40 on the competition set, full round robin against the
+    adaptive final (its budget, `GOAL.max_fraction`), on 8 lab machines of 4 cores: the worst
+    case (every move at the limit + grace, every board filled: `final_length.worst_wall_s`) and
+    a typical case (games filling `FILL` of the board, bots thinking `THINK` of each move)."""
+    from arena.competition.settings import find_board_set
+    from arena.league.final_length import makespan_s, worst_wall_s
+
+    boards = [m * n for m, n, _ in find_board_set("competition", None, "bench")]
+    full = CLASS * (CLASS - 1)  # games per board: every pair, both colours
+    print(f"### The goal: a class of {CLASS} on the competition set ({len(boards)} boards), "
+          f"{LAB_WORKERS} workers (8 machines x 4 cores)\n")
+    print("| time limit | final | games | worst case | typical (fill "
+          f"{100 * FILL:.0f} %, think {100 * THINK:.0f} %) |")
+    print("|---:|---|---:|---:|---:|")
+    for limit in (1.0, 0.5, 0.25):
+        for name, share in (("full round robin", 1.0),
+                            (f"adaptive ({100 * GOAL.max_fraction:.0f} %)", GOAL.max_fraction)):
+            games = round(full * share)
+            worst = worst_wall_s([(c * (limit + GRACE_S + 0.001), games) for c in boards],
+                                 LAB_WORKERS, 0.0)
+            typical = makespan_s([(FILL * c * (THINK * limit + 0.001), games) for c in boards],
+                                 LAB_WORKERS)
+            print(f"| {limit} s | {name} | {games * len(boards):,} | {worst / 3600:.1f} h "
+                  f"| {typical / 3600:.1f} h |")
+    print()
+
+
 def main() -> None:
     print("## The adaptive final against the full round robin (bench_final_adaptive, issue 52)\n")
     print(f"{ENTRIES} entries, {BOARDS} boards, both colours: the full round robin is "
@@ -214,7 +254,20 @@ def main() -> None:
         def replay(seed: int, drawer: Drawer = drawer) -> np.ndarray:
             return drawer(np.random.default_rng(seed))
         run(f"stored: {folder}", replay, GOAL)
+    print("\nThe same fields at other budgets (share of the full round robin's games):\n")
+    print("| field, budget | finals | mean tau | 5th pct tau | worst tau | tau >= 0.95 "
+          "| top 3 exact | largest displacement | games (mean) | games (most) "
+          "| places in ties (mean) | policy time per final |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for fraction in SMALLER:
+        goal = Goal(confidence=GOAL.confidence, max_fraction=fraction)
+        for name, make in fields:
+            def again(seed: int, make: Callable[[random.Random], list[float]] = make
+                      ) -> np.ndarray:
+                return elo_table(make(random.Random(seed)), np.random.default_rng(seed))
+            run(f"{name}, {100 * fraction:.0f} %", again, goal)
     print()
+    goal_table()
 
 
 if __name__ == "__main__":

@@ -177,7 +177,8 @@ class FinalPlan:
         if self.final_pairs == 1:
             ways.append("fewer pairs: final_pairs is 1 already")
         return ("To shorten it: " + "; ".join(ways + [
-            "a shorter time limit (timeout_s)",
+            "a move cap on the big boards (not available yet: every game there may fill the "
+            "board)",
             "or more machines (league final --scheduler tcp://HOST:8786 with Dask workers)"])
                 + ".")
 
@@ -350,6 +351,11 @@ def _without(duration_s: float, startup_s: float, think_s: float) -> float:
     return max(duration_s - startup_s, think_s, 1e-3) if duration_s > 0 else 0.0
 
 
+#: the adaptive final's share of the full round robin's games in the plan's levers: the budget
+#: at which `bench final_adaptive` reproduced the full order (docs/benchmarks.md)
+ADAPTIVE_SHARE = 0.25
+
+
 def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
              start_s: float) -> tuple[Shortening, ...]:
     """Fewer pairs (final_pairs: 1) when there are more, and fewer boards: without the
@@ -363,6 +369,14 @@ def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
                               sum(g for _, g in fewer), makespan_s(fewer, workers, start_s)))
     if not any(b.games for b in estimates):
         return tuple(out)
+    # a bot that thinks a share of its time thinks half as long at half the limit
+    half = [(each / 2, games) for each, games in groups]
+    out.append(Shortening("half the time limit (timeout_s; for bots that think a share of "
+                          "it)", sum(g for _, g in half), makespan_s(half, workers, start_s)))
+    adaptive = [(each, max(1, round(games * ADAPTIVE_SHARE))) for each, games in groups]
+    out.append(Shortening(f"an adaptive final at {100 * ADAPTIVE_SHARE:.0f} % of the games "
+                          f"(arena.competition.adaptive_final; docs/league.md)",
+                          sum(g for _, g in adaptive), makespan_s(adaptive, workers, start_s)))
     costliest = sorted(estimates, key=lambda b: b.each_s * b.games, reverse=True)
     for drop in range(1, len(costliest)):
         kept = [(b.each_s, b.games) for b in costliest[drop:]]

@@ -144,9 +144,13 @@ def test_makespan_longest_first_never_below_one_game() -> None:
 def test_the_shortening_ways_carry_their_estimates(tmp_path: Path) -> None:
     lg = _league(tmp_path, rating_games=4)
     plan = plan_final(lg, workers=2)
-    pairs, boards = plan.shorter
+    pairs, half, adaptive, boards = plan.shorter
     assert pairs.change == "final_pairs: 1 (now 2)" and pairs.games == 12
     assert pairs.duration_s < plan.duration_s
+    assert half.change.startswith("half the time limit") and half.games == plan.games
+    assert half.duration_s < plan.duration_s
+    assert adaptive.change.startswith("an adaptive final at 25 %")
+    assert adaptive.games == 6 and adaptive.duration_s < plan.duration_s
     assert boards.change.startswith("fewer boards (final_board_set) without the 1 costliest")
     assert boards.games == 12 and boards.duration_s < plan.duration_s
     assert "final_pairs: 1 (now 2): 12 games" in plan.text()

@@ -174,3 +174,42 @@ def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its
     assert plan.worst_s >= plan.duration_s
     assert "8x8x5" in plan.text() and "worst" in plan.text()
     lg.conn.close()
+
+
+def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_decided(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`league final --adaptive --top-k 1`: ann (L1) far above bob and the reference bot (both
+    L0, random): the first place is decided with fewer games than the full round robin, every
+    entry played every board with both colours, and the ranking says how it was decided."""
+    import json
+
+    from arena.league.final_adaptive import ADAPTIVE_JSON, ADAPTIVE_MD
+    from arena.results.store import DB_FILE, ResultStore
+
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("boards: [[4, 4, 3]]\nfinal_board_set: [[5, 5, 4], [6, 5, 4], [6, 6, 4], "
+                   "[6, 7, 4]]\ntimeout_s: 0.5\nreference_bots: [L0]\nisolation: false\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    for user, bot in (("ann", "L1.py"), ("bob", "L0.py")):
+        lg.add_user(user)
+        lg.submit(user, [(bot, (ROOT / "players" / bot).read_bytes())])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.freeze()
+    lg.conn.close()
+    results = tmp_path / "final"
+    assert cli_main(["league", "final", str(tmp_path / "lg"), "--adaptive", "--top-k", "1",
+                     "--workers", "1", "--quiet", "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    data = json.loads((results / ADAPTIVE_JSON).read_text())
+    assert data["order"][0] == "ann" and data["ended"] == "decided", data
+    assert data["full_games"] == 3 * 2 * 4
+    with ResultStore(results / DB_FILE, create=False) as store:
+        games = [g.record for g in store.games()]
+    assert len(games) == data["games"] < data["full_games"]
+    for name in ("ann", "bob", "L0"):
+        for board in ("5x5x4", "6x5x4", "6x6x4", "6x7x4"):
+            assert any(r.player1 == name and r.game_label == board for r in games)
+            assert any(r.player2 == name and r.game_label == board for r in games)
+    assert "adaptive final: decided" in out
+    assert "Decided: the top 1 at confidence 0.95" in (results / ADAPTIVE_MD).read_text()

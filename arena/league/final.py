@@ -375,7 +375,7 @@ def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
                           "it)", sum(g for _, g in half), makespan_s(half, workers, start_s)))
     adaptive = [(each, max(1, round(games * ADAPTIVE_SHARE))) for each, games in groups]
     out.append(Shortening(f"an adaptive final at {100 * ADAPTIVE_SHARE:.0f} % of the games "
-                          f"(arena.competition.adaptive_final; docs/league.md)",
+                          f"(league final --adaptive --max-fraction {ADAPTIVE_SHARE})",
                           sum(g for _, g in adaptive), makespan_s(adaptive, workers, start_s)))
     costliest = sorted(estimates, key=lambda b: b.each_s * b.games, reverse=True)
     for drop in range(1, len(costliest)):

@@ -178,8 +178,9 @@ def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its
 
 def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_decided(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`league final --adaptive --top-k 1`: ann (L1) far above bob and the reference bot (both
-    L0, random): the first place is decided with fewer games than the full round robin, every
+    """league.yaml's `final_pairing: adaptive` with `final_top_k: 1` (what the admin page's
+    button and `league final` run): ann (L1) far above bob and the reference bot (both L0,
+    random): the first place is decided with fewer games than the full round robin, every
     entry played every board with both colours, and the ranking says how it was decided."""
     import json
 
@@ -188,7 +189,8 @@ def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_dec
 
     cfg = tmp_path / "league.yaml"
     cfg.write_text("boards: [[4, 4, 3]]\nfinal_board_set: [[5, 5, 4], [6, 5, 4], [6, 6, 4], "
-                   "[6, 7, 4]]\ntimeout_s: 0.5\nreference_bots: [L0]\nisolation: false\n")
+                   "[6, 7, 4]]\ntimeout_s: 0.5\nreference_bots: [L0]\nisolation: false\n"
+                   "final_pairing: adaptive\nfinal_top_k: 1\n")
     lg = League.init(tmp_path / "lg", cfg)
     for user, bot in (("ann", "L1.py"), ("bob", "L0.py")):
         lg.add_user(user)
@@ -198,8 +200,8 @@ def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_dec
     lg.freeze()
     lg.conn.close()
     results = tmp_path / "final"
-    assert cli_main(["league", "final", str(tmp_path / "lg"), "--adaptive", "--top-k", "1",
-                     "--workers", "1", "--quiet", "--results", str(results)]) == 0
+    assert cli_main(["league", "final", str(tmp_path / "lg"), "--workers", "1", "--quiet",
+                     "--results", str(results)]) == 0
     out = capsys.readouterr().out
     data = json.loads((results / ADAPTIVE_JSON).read_text())
     assert data["order"][0] == "ann" and data["ended"] == "decided", data
@@ -213,3 +215,17 @@ def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_dec
             assert any(r.player2 == name and r.game_label == board for r in games)
     assert "adaptive final: decided" in out
     assert "Decided: the top 1 at confidence 0.95" in (results / ADAPTIVE_MD).read_text()
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("final_pairing: swiss", "expected round_robin or adaptive"),
+    ("final_confidence: 1.5", "expected a confidence between 0.5 and 1"),
+    ("final_max_fraction: 0", "expected a share of the full round robin's games"),
+    ("final_top_k: 0", "expected a positive integer")])
+def test_the_adaptive_final_settings_that_cannot_be_are_refused(tmp_path: Path, line: str,
+                                                                why: str) -> None:
+    from arena.league.config import parse_config
+
+    assert parse_config("boards: [[4, 4, 3]]\n").final_pairing == "round_robin"  # the default
+    with pytest.raises(ValueError, match=f"league.yaml: {line.split(':')[0]}: {why}"):
+        parse_config(f"boards: [[4, 4, 3]]\n{line}\n")

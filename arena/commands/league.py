@@ -230,7 +230,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
         return 0
     config = final_config(league)  # a resumed final: the same entries
     results = args.results or args.dir / "results" / FINAL_NAME
-    note_run(league, results)  # the admin page and the grades read this run
+    note_run(league, results, args.scheduler)  # the admin page and the grades read this run
     print(f"final round robin: {len(config.players)} players -> {results}", flush=True)
     config = dataclasses.replace(with_broken(config), workers=args.workers or config.workers,
                                  scheduler=args.scheduler)

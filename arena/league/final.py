@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -69,7 +70,8 @@ from arena.tournament.progress import Progress, key_and_prior, measured_s, think
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
            "final_at_deadline", "final_config", "final_player_keys", "final_player_specs",
            "final_players", "final_results", "final_status", "final_time_left",
-           "final_tournament", "plan_final", "start_final", "started_entries", "waiting_text",
+           "final_tournament", "plan_final", "scheduler_unreachable", "start_final",
+           "started_entries", "waiting_text",
            "with_broken"]
 
 #: the final's name: its results folder (RESULTS_ROOT/final) and its tournament's
@@ -574,10 +576,25 @@ def start_final(league: League, results_root: Path) -> str:
     if isinstance(pid, int) and _running(pid, Path(str(state.get("results", results)))):
         raise LeagueError("the final round robin is already running")
     final_config(league)  # refused here, not in the process, when it cannot start
+    # a final started on a Dask cluster resumes there (or says why it cannot, and what to run)
+    scheduler = state.get("scheduler")
+    scheduler = scheduler if isinstance(scheduler, str) and scheduler else None
+    if scheduler is not None:
+        why = scheduler_unreachable(scheduler)
+        if why:
+            raise LeagueError(
+                f"the final was started on the Dask scheduler {scheduler}, which cannot be "
+                f"reached now ({why}). Start it again (`dask scheduler` on its machine, then "
+                f"`dask worker {scheduler} --nworkers $(nproc) --nthreads 1` on every machine; "
+                f"docs/scaling.md) and press the button again, or resume the final in a "
+                f"terminal: `cxarena league final {league.dir.resolve()} --scheduler "
+                f"{scheduler}` (or without --scheduler, on this machine's workers)")
     folder.mkdir(exist_ok=True)
     results.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "arena", "league", "final", str(league.dir.resolve()),
            "--results", str(results), "--quiet"]
+    if scheduler is not None:
+        cmd += ["--scheduler", scheduler]
     # a new run: the last run's log (and its error) is kept beside, not shown as this run's
     log_path = folder / "log.txt"
     if log_path.exists():
@@ -589,9 +606,26 @@ def start_final(league: League, results_root: Path) -> str:
                                 stderr=subprocess.STDOUT, start_new_session=True)
     (folder / "state.json").write_text(json.dumps(
         {"pid": proc.pid, "started_at": time.time(), "results": str(results),
-         "command": cmd}), encoding="utf-8")
+         "command": cmd, "scheduler": scheduler}), encoding="utf-8")
     _children.append(proc)
     return str(results)
+
+
+#: how long `scheduler_unreachable` waits for the scheduler's port
+SCHEDULER_CONNECT_S = 2.0
+
+
+def scheduler_unreachable(address: str, timeout_s: float = SCHEDULER_CONNECT_S) -> str:
+    """Why the Dask scheduler at `address` (``tcp://HOST:PORT``) cannot be reached: "" when
+    its port takes a connection within `timeout_s`."""
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    if not host or not port.isdigit():
+        return f"{address!r} is not tcp://HOST:PORT"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            return ""
+    except OSError as e:
+        return e.strerror or str(e) or type(e).__name__
 
 
 def final_at_deadline(league: League, results_root: Path) -> str | None:
@@ -644,18 +678,20 @@ def final_results(league: League) -> Path | None:
     return Path(str(results)) if results else None
 
 
-def note_run(league: League, results: Path) -> None:
+def note_run(league: League, results: Path, scheduler: str | None = None) -> None:
     """A final run in a terminal (`cxarena league final DIR`, on this machine or on Dask) is
     the league's final, as one the admin page started is: its results folder and process are
     kept in ``DIR/final/state.json``, so that the admin page shows its progress and report and
-    the grades read its games. The process the admin page started keeps the state it wrote."""
+    the grades read its games; and the Dask `scheduler` it runs on, where "Run it again"
+    resumes it (`start_final`). The process the admin page started keeps the state it
+    wrote."""
     if _state(league).get("pid") == os.getpid():
         return
     folder = _folder(league)
     folder.mkdir(exist_ok=True)
     (folder / "state.json").write_text(json.dumps(
         {"pid": os.getpid(), "started_at": time.time(), "results": str(Path(results).resolve()),
-         "command": sys.argv}), encoding="utf-8")
+         "command": sys.argv, "scheduler": scheduler}), encoding="utf-8")
 
 
 def _started_config(league: League) -> TournamentConfig | None:

@@ -229,3 +229,47 @@ def test_the_adaptive_final_settings_that_cannot_be_are_refused(tmp_path: Path, 
     assert parse_config("boards: [[4, 4, 3]]\n").final_pairing == "round_robin"  # the default
     with pytest.raises(ValueError, match=f"league.yaml: {line.split(':')[0]}: {why}"):
         parse_config(f"boards: [[4, 4, 3]]\n{line}\n")
+
+
+def test_run_it_again_resumes_on_the_dask_scheduler_the_final_ran_on(tmp_path: Path) -> None:
+    """A final run from a terminal on a Dask scheduler (`note_run` keeps its address): "Run it
+    again" (`start_final`) starts it there again when the scheduler takes a connection, and
+    says it cannot reach it, and what to run, when it does not."""
+    import json
+    import os
+    import signal
+    import socket
+
+    from arena.league import LeagueError
+    from arena.league.final import _children, note_run, start_final
+
+    lg = _league(tmp_path)
+    lg.freeze()
+    results = tmp_path / "results"
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    gone = f"tcp://127.0.0.1:{closed.getsockname()[1]}"
+    closed.close()  # nothing listens there now
+    note_run(lg, results / "final", gone)
+    state = json.loads((lg.dir / "final" / "state.json").read_text())
+    assert state["scheduler"] == gone
+    with pytest.raises(LeagueError, match="cannot be reached") as err:
+        start_final(lg, results)
+    assert f"cxarena league final {lg.dir.resolve()} --scheduler {gone}" in str(err.value)
+    assert f"dask worker {gone}" in str(err.value)
+    with socket.socket() as listening:  # a scheduler's port that takes connections
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        there = f"tcp://127.0.0.1:{listening.getsockname()[1]}"
+        (lg.dir / "final" / "state.json").unlink()  # another terminal run: its own state
+        note_run(lg, results / "final", there)
+        start_final(lg, results)
+        state = json.loads((lg.dir / "final" / "state.json").read_text())
+        proc = next(p for p in _children if p.pid == state["pid"])
+        try:
+            assert state["scheduler"] == there
+            assert state["command"][-2:] == ["--scheduler", there]
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)  # the process this test started
+            proc.wait()
+    lg.conn.close()

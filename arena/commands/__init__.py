@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arena.analysis.engine import Oracle
 from arena.board import CXBoard
@@ -39,6 +39,14 @@ def checked_board(board: list[int]) -> tuple[int, int, int]:
 JUDGE_GROUP = "cxarena.opening_judges"
 #: the judge names of older configs and installs, and the game each stands for
 JUDGE_ALIASES = {"search": "connectx"}
+
+
+def game_judge(config: Any) -> Judge | None:
+    """The judge of another game's openings for a tournament config that has openings (None
+    for Connect-X, whose openings `opening_judge()` judges, or without openings)."""
+    if config.is_connectx or config.openings is None:
+        return None
+    return opening_judge(config.game)
 
 
 def opening_judge(game: str = DEFAULT_GAME) -> Judge:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import logging
 import sqlite3
 import sys
@@ -95,6 +96,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--results", type=Path, default=None, metavar="FOLDER",
                    help="its results folder (default: DIR/results/final)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--adaptive", action="store_true",
+                   help="an adaptive final: play the games the ranking still needs, until it "
+                        "is decided (arena.competition.adaptive_final; default: every game)")
+    p.add_argument("--confidence", type=float, default=None, metavar="P",
+                   help="with --adaptive: the confidence of each decided place (default: "
+                        "league.yaml's final_confidence, 0.95)")
+    p.add_argument("--top-k", type=int, default=None, metavar="K",
+                   help="with --adaptive: decide only the first K places (default: "
+                        "league.yaml's final_top_k, all)")
+    p.add_argument("--max-fraction", type=float, default=None, metavar="F",
+                   help="with --adaptive: at most this share of the full round robin's games "
+                        "(default: league.yaml's final_max_fraction, 1; 0.25 reproduced the "
+                        "full order in bench final_adaptive)")
     p = sub.add_parser("check", help="run the sandboxed conformance check of every queued "
                        "version and print each verdict (what the web app's workers will do)")
     p.add_argument("dir", type=Path)
@@ -218,6 +232,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
     import dataclasses
 
     from arena.commands.tournament import run_and_report
+    from arena.competition.adaptive_final import Goal
     from arena.league import LeagueError
     from arena.league.final import FINAL_NAME, final_config, note_run, plan_final, with_broken
 
@@ -237,13 +252,47 @@ def _final(league: Any, args: argparse.Namespace) -> int:
         return 0
     config = final_config(league)  # a resumed final: the same entries
     results = args.results or args.dir / "results" / FINAL_NAME
-    note_run(league, results)  # the admin page and the grades read this run
+    note_run(league, results, args.scheduler)  # the admin page and the grades read this run
     print(f"final round robin: {len(config.players)} players -> {results}", flush=True)
     config = dataclasses.replace(with_broken(config), workers=args.workers or config.workers,
                                  scheduler=args.scheduler)
+    cfg = league.config
     league.conn.close()
+    if args.adaptive or cfg.final_pairing == "adaptive":
+        try:
+            goal = Goal(confidence=args.confidence or cfg.final_confidence,
+                        top_k=args.top_k or cfg.final_top_k,
+                        max_fraction=args.max_fraction or cfg.final_max_fraction,
+                        rounds=config.rounds, seed=config.seed)
+        except ValueError as e:
+            raise LeagueError(f"the adaptive final's goal: {e}") from None
+        return _adaptive_final(config, results, goal, args.quiet)
     outcome = run_and_report(config, results, quiet=args.quiet)
     return 0 if outcome.complete else 1
+
+
+def _adaptive_final(config: Any, results: Path, goal: Any, quiet: bool) -> int:
+    """The final as an adaptive final (`arena.league.final_adaptive`): the tournament run in
+    steps, each only the games the policy names, then its report."""
+    from arena.commands import game_judge, opening_judge
+    from arena.commands.tournament import write_html_report
+    from arena.league.final_adaptive import ADAPTIVE_MD, run_adaptive_final
+    from arena.tournament.run import run_tournament
+    from arena.tournament.schedule import make_schedule
+
+    other_judge = game_judge(config)
+    schedule = make_schedule(config, opening_judge(), other_judge)
+
+    def play(ids: frozenset[str]) -> None:
+        run_tournament(config, results, judge=opening_judge(), game_judge=other_judge,
+                       quiet=True, only=ids, out=io.StringIO())
+
+    step = run_adaptive_final(schedule, [p.name for p in config.players], results, goal, play,
+                              say=None if quiet else print)
+    report = write_html_report(results)
+    print(f"adaptive final: {step.why}; {step.ranking.text()}; ranking in "
+          f"{results / ADAPTIVE_MD}" + (f"; report: {report}" if report else ""))
+    return 0
 
 
 def _accounts(league: Any, args: argparse.Namespace) -> int:

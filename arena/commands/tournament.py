@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from arena.commands import opening_judge
+from arena.commands import game_judge, opening_judge
 from arena.referee.sandbox import MODES
 from arena.results import LOG_FILE
 
@@ -106,10 +106,8 @@ def run_and_report(config: TournamentConfig, results_dir: Path | None = None, *,
     from arena.tournament.run import run_tournament
 
     out = sys.stdout if out is None else out
-    game_judge = (opening_judge(config.game)
-                  if not config.is_connectx and config.openings is not None else None)
     outcome = run_tournament(config, results_dir, judge=opening_judge(), out=out,
-                             game_judge=game_judge, **options)
+                             game_judge=game_judge(config), **options)
     report = write_html_report(outcome.results_dir)
     if report is not None:
         print(f"report: {report}", file=out)

@@ -23,11 +23,12 @@ import datetime
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from annotated_types import Ge, Gt
+from annotated_types import Ge, Gt, Le, Lt
 from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_validator
 
+from arena.competition.adaptive_final import Goal
 from arena.competition.openings import board_game
 from arena.competition.settings import (
     CONNECTX,
@@ -74,6 +75,9 @@ CHECK_LIMIT_BASE_S = 60.0
 CHECK_LIMIT_MOVES = 150
 #: the default of `disk_quota_mb`: the league's disk one student's versions may take (MiB)
 DISK_QUOTA_MB = 100
+#: the adaptive final's default goal (its settings' one home: `Goal`)
+_GOAL = Goal()
+
 #: the board set of the rating games and of the final without `boards:` / `final_board_set:`
 DEFAULT_BOARD_SET = "competition"
 
@@ -121,6 +125,12 @@ class LeagueConfig:
     deadline_ts: float | None = None
     #: start the final round robin at the deadline (`serve` does it)
     final_at_deadline: bool = False
+    #: the final's pairing: "round_robin" (every game) or "adaptive" (the games its ranking
+    #: needs, `arena.league.final_adaptive`), and the adaptive final's goal (`Goal`)
+    final_pairing: str = "round_robin"
+    final_confidence: float = _GOAL.confidence
+    final_top_k: int | None = _GOAL.top_k
+    final_max_fraction: float = _GOAL.max_fraction
     #: per-student deadlines after `deadline_ts` (league.yaml's `extensions: {alice:
     #: "2026-12-20 23:59"}`), as (user, seconds since the epoch), sorted by user: such a
     #: student uploads until their own deadline, which is their cut (`deadline_for`)
@@ -307,6 +317,13 @@ class LeagueFile(PlaySettings):
     deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = Field(None,
                                                                               alias="deadline")
     final_at_deadline: FLAG = False
+    final_pairing: Annotated[Literal["round_robin", "adaptive"], explained(
+        "expected round_robin or adaptive")] = "round_robin"
+    final_confidence: Annotated[NUMBER, Gt(0.5), Lt(1), explained(
+        "expected a confidence between 0.5 and 1, e.g. 0.95")] = _GOAL.confidence
+    final_top_k: POSITIVE_INT | None = _GOAL.top_k
+    final_max_fraction: Annotated[NUMBER, Gt(0), Le(1), explained(
+        "expected a share of the full round robin's games, > 0 and <= 1")] = _GOAL.max_fraction
     extensions: EXTENSIONS = None
     analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of CPU seconds >= 0 (0: no analyses)")] = ANALYSIS_BUDGET_S
@@ -407,7 +424,9 @@ def parse_config(text: str, where: str = "league.yaml",
         final_board_set=final_set, final_board_list=final_list, final_pairs=file.final_pairs,
         max_uploads_per_day=file.max_uploads_per_day, anchor=file.anchor or "",
         anchor_elo=file.anchor_elo, deadline_ts=file.deadline_ts,
-        final_at_deadline=file.final_at_deadline,
+        final_at_deadline=file.final_at_deadline, final_pairing=file.final_pairing,
+        final_confidence=file.final_confidence, final_top_k=file.final_top_k,
+        final_max_fraction=file.final_max_fraction,
         extensions=tuple(sorted((file.extensions or {}).items())),
         analysis_budget_s=file.analysis_budget_s,
         similarity_budget_s=file.similarity_budget_s,
@@ -433,6 +452,8 @@ CHANGEABLE = {
     "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
     "similarity_budget_s": "similarity_budget_s",
     "java": "java", "extensions": "extensions", "strict_time": "strict_time",
+    "final_pairing": "final_pairing", "final_confidence": "final_confidence",
+    "final_top_k": "final_top_k", "final_max_fraction": "final_max_fraction",
 }
 #: settings that may not change once the league exists, and why
 FIXED = {
@@ -461,7 +482,8 @@ FIXED = {
 }
 #: what may change only before the final has started
 BEFORE_FINAL = {"deadline_ts", "final_board_set", "final_board_list", "final_pairs",
-                "final_at_deadline", "extensions"}
+                "final_at_deadline", "extensions", "final_pairing", "final_confidence",
+                "final_top_k", "final_max_fraction"}
 
 
 def _local(ts: float) -> str:

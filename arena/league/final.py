@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -48,12 +49,15 @@ from arena.league.db import League, LeagueError, format_time
 from arena.league.entries import league_entries
 from arena.league.final_length import (
     DASK_WORKERS,
+    GameMoves,
     bot_startups_s,
     dask_commands,
     game_think_s,
     makespan_s,
     measured_games,
+    price_boards,
     wall_times_s,
+    worst_wall_s,
 )
 from arena.league.standings import reference_names
 from arena.records import GameRecord
@@ -67,7 +71,8 @@ from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfi
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
            "final_at_deadline", "final_config", "final_player_keys", "final_player_specs",
            "final_players", "final_results", "final_status", "final_time_left",
-           "final_tournament", "plan_final", "start_final", "started_entries", "waiting_text",
+           "final_tournament", "plan_final", "scheduler_unreachable", "start_final",
+           "started_entries", "waiting_text",
            "with_broken"]
 
 #: the final's name: its results folder (RESULTS_ROOT/final) and its tournament's
@@ -84,6 +89,12 @@ class BoardEstimate:
     each_s: float
     rating_games: int = 0
     calibration_games: int = 0
+    #: the moves a game there takes (measured, or modelled from the board's size up to
+    #: `moves_high`), and the worst case of one game: every cell a move at the limit + grace
+    moves: float = 0.0
+    moves_high: float = 0.0
+    cells: int = 0
+    worst_s: float = 0.0
 
     @property
     def measured(self) -> bool:
@@ -96,7 +107,8 @@ class BoardEstimate:
                      ((self.rating_games, "rating"), (self.calibration_games, "calibration"))
                      if n]
             return "measured (" + ", ".join(parts) + ")"
-        return ("extrapolated from the other boards" if any_measured
+        return (f"modelled: moves from the board's size (up to {self.moves_high:.0f} of "
+                f"{self.cells}), the players' time per move" if any_measured
                 else "upper bound (every move its full time)")
 
 
@@ -132,6 +144,9 @@ class FinalPlan:
     #: what each worker spends starting the final's bots (once each, then kept), measured
     start_s: float = 0.0
     league_dir: str = ""  # the league's folder, absolute
+    #: the worst case on `workers`: every game's every cell a move at the limit + grace, each
+    #: bot's start-up its full limit (`final_length.worst_wall_s`); no final takes longer
+    worst_s: float = 0.0
 
     @property
     def extrapolated(self) -> tuple[str, ...]:
@@ -142,6 +157,10 @@ class FinalPlan:
         """(where, workers, wall time in words): this machine's, then each of `dask_s`."""
         return ((("this machine", self.workers, _hours(self.duration_s)),)
                 + tuple(("Dask", n, _hours(s)) for n, s in self.dask_s))
+
+    def worst_text(self) -> str:
+        """The worst case on this machine's workers, in words."""
+        return _hours(self.worst_s)
 
     def summary(self) -> str:
         """The plan's first line: its size and length on this machine."""
@@ -161,7 +180,8 @@ class FinalPlan:
         if self.final_pairs == 1:
             ways.append("fewer pairs: final_pairs is 1 already")
         return ("To shorten it: " + "; ".join(ways + [
-            "a shorter time limit (timeout_s)",
+            "a move cap on the big boards (not available yet: every game there may fill the "
+            "board)",
             "or more machines (league final --scheduler tcp://HOST:8786 with Dask workers)"])
                 + ".")
 
@@ -170,9 +190,15 @@ class FinalPlan:
         comes from, the Dask route with its wall times, and how to shorten it."""
         any_measured = any(b.measured for b in self.board_estimates)
         width = max([5, *(len(b.board) for b in self.board_estimates)])
-        lines = [self.summary(), f"  {'board':<{width}}  {'games':>6}  {'each':>9}  from"]
-        lines += [f"  {b.board:<{width}}  {b.games:>6}  {_each(b.each_s):>9}  "
-                  f"{b.source(any_measured)}" for b in self.board_estimates]
+        lines = [self.summary()]
+        if self.worst_s:
+            lines.append(f"At worst (every move of every game at the limit + grace, every "
+                         f"board filled): {self.worst_text()} on {self.workers} worker(s).")
+        lines.append(f"  {'board':<{width}}  {'games':>6}  {'moves':>6}  {'each':>9}  "
+                     f"{'worst':>9}  from")
+        lines += [f"  {b.board:<{width}}  {b.games:>6}  {b.moves:>6.0f}  {_each(b.each_s):>9}  "
+                  f"{_each(b.worst_s):>9}  {b.source(any_measured)}"
+                  for b in self.board_estimates]
         if self.extrapolated:
             lines.append(f"  Not measured: {', '.join(self.extrapolated)}; `cxarena league "
                          f"final {self.league_dir or 'DIR'} --dry-run --measure` plays a few "
@@ -222,6 +248,7 @@ def plan_final(league: League, workers: int | None = None,
     # thinking, its duration without its bots' start-up (a worker of the final starts each bot
     # once and keeps it: the start-ups are counted once per player and worker, `start_s`)
     games: list[tuple[str, float, tuple[str, str], tuple[float, float], float]] = []
+    moves: list[GameMoves] = []  # the same games, move by move (`final_length.price_boards`)
     rating: Counter[str] = Counter()
     started, booted_s = 0, 0.0  # bots started in the measured games, and the wall time it took
     for side1, side2, rec in _rating_games(league):
@@ -239,6 +266,10 @@ def plan_final(league: League, workers: int | None = None,
                       ((sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000),
                       0.0 if seconds is None else _without(seconds, max(boots, default=0.0),
                                                            thinking_s(rec))))
+        if seconds is not None:
+            moves.append(GameMoves(key, _cells(prior, cfg.timeout_s), (side1, side2),
+                                   (len(p1), len(p2)), (sum(p1) / 1000, sum(p2) / 1000),
+                                   games[-1][4] - (sum(p1) + sum(p2)) / 1000))
     calibrated: Counter[str] = Counter()
     for m in measured_games(league.dir):
         if m.timeout_s != cfg.timeout_s:
@@ -248,6 +279,11 @@ def plan_final(league: League, workers: int | None = None,
         started, booted_s = started + m.started, booted_s + m.startup_s
         games.append((key, prior, (m.key1, m.key2), (m.think1_s, m.think2_s),
                       _without(m.duration_s, m.startup_s, m.think_s)))
+        if m.duration_s > 0 and m.moves1 + m.moves2 > 0:
+            moved_s = m.think_s - m.init_s
+            moves.append(GameMoves(key, _cells(prior, cfg.timeout_s), (m.key1, m.key2),
+                                   (m.moves1, m.moves2), (m.move1_s, m.move2_s),
+                                   games[-1][4] - moved_s))
     start_s = players * booted_s / started if started else 0.0
     # the boards none was measured on: the cost model's fit over board sizes
     plan = Progress.plan([kp for kp in final for _ in range(per_board)]
@@ -263,21 +299,36 @@ def plan_final(league: League, workers: int | None = None,
     overhead = {key: sum(s - sum(t) for k, _, _, t, s in timed if k == key)
                 / sum(1 for k, *_ in timed if k == key) for key in think}
     count = Counter(key for key, _ in final)
+    # the boards none was measured on: priced per move (`final_length.price_boards`); the
+    # worst case of every board
+    limits = cfg.limits()
+    prices = price_boards([(key, _cells(prior, cfg.timeout_s)) for key, prior in final],
+                          moves, keys, cfg.timeout_s, limits.deadline_s)
     estimates = tuple(
         BoardEstimate(key, count[key] * per_board,
-                      (max(0.0, overhead[key]) + think[key] if key in think
-                       else plan.expected_s(key) or 0.0) if measured else prior,
-                      rating[key], calibrated[key])
+                      min(prices[key].worst_s,
+                          (max(0.0, overhead[key]) + think[key] if key in think
+                           else prices[key].each_s) if measured else prior),
+                      rating[key], calibrated[key], prices[key].moves, prices[key].moves_high,
+                      prices[key].cells, prices[key].worst_s)
         for key, prior in dict(final).items())
     workers = workers or usable_cores()
     groups = [(b.each_s, b.games) for b in estimates]
+    worst = worst_wall_s([(b.worst_s, b.games) for b in estimates], workers,
+                         (players + 2) * limits.startup_timeout_s)
     return FinalPlan(players, len(boards), per_board * len(boards), workers,
                      makespan_s(groups, workers, start_s), sum(rating.values()), measured,
                      sum(calibrated[key] for key in count), estimates,
                      wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
                      _shorter(estimates, cfg.final_pairs, workers, start_s),
                      dask_commands(league.dir), cfg.final_pairs, start_s,
-                     str(league.dir.resolve()))
+                     str(league.dir.resolve()), worst)
+
+
+def _cells(prior: float, timeout_s: float) -> int:
+    """A board's cells (the most moves a Connect-X game there takes) from the cost model's
+    prior (cells x limit, `arena.competition.progress.key_and_prior`)."""
+    return max(1, round(prior / timeout_s)) if timeout_s > 0 else 1
 
 
 def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:
@@ -303,6 +354,11 @@ def _without(duration_s: float, startup_s: float, think_s: float) -> float:
     return max(duration_s - startup_s, think_s, 1e-3) if duration_s > 0 else 0.0
 
 
+#: the adaptive final's share of the full round robin's games in the plan's levers: the budget
+#: at which `bench final_adaptive` reproduced the full order (docs/benchmarks.md)
+ADAPTIVE_SHARE = 0.25
+
+
 def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
              start_s: float) -> tuple[Shortening, ...]:
     """Fewer pairs (final_pairs: 1) when there are more, and fewer boards: without the
@@ -316,6 +372,14 @@ def _shorter(estimates: Sequence[BoardEstimate], final_pairs: int, workers: int,
                               sum(g for _, g in fewer), makespan_s(fewer, workers, start_s)))
     if not any(b.games for b in estimates):
         return tuple(out)
+    # a bot that thinks a share of its time thinks half as long at half the limit
+    half = [(each / 2, games) for each, games in groups]
+    out.append(Shortening("half the time limit (timeout_s; for bots that think a share of "
+                          "it)", sum(g for _, g in half), makespan_s(half, workers, start_s)))
+    adaptive = [(each, max(1, round(games * ADAPTIVE_SHARE))) for each, games in groups]
+    out.append(Shortening(f"an adaptive final at {100 * ADAPTIVE_SHARE:.0f} % of the games "
+                          f"(league final --adaptive --max-fraction {ADAPTIVE_SHARE})",
+                          sum(g for _, g in adaptive), makespan_s(adaptive, workers, start_s)))
     costliest = sorted(estimates, key=lambda b: b.each_s * b.games, reverse=True)
     for drop in range(1, len(costliest)):
         kept = [(b.each_s, b.games) for b in costliest[drop:]]
@@ -514,10 +578,25 @@ def start_final(league: League, results_root: Path) -> str:
     if isinstance(pid, int) and _running(pid, Path(str(state.get("results", results)))):
         raise LeagueError("the final round robin is already running")
     final_config(league)  # refused here, not in the process, when it cannot start
+    # a final started on a Dask cluster resumes there (or says why it cannot, and what to run)
+    scheduler = state.get("scheduler")
+    scheduler = scheduler if isinstance(scheduler, str) and scheduler else None
+    if scheduler is not None:
+        why = scheduler_unreachable(scheduler)
+        if why:
+            raise LeagueError(
+                f"the final was started on the Dask scheduler {scheduler}, which cannot be "
+                f"reached now ({why}). Start it again (`dask scheduler` on its machine, then "
+                f"`dask worker {scheduler} --nworkers $(nproc) --nthreads 1` on every machine; "
+                f"docs/scaling.md) and press the button again, or resume the final in a "
+                f"terminal: `cxarena league final {league.dir.resolve()} --scheduler "
+                f"{scheduler}` (or without --scheduler, on this machine's workers)")
     folder.mkdir(exist_ok=True)
     results.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "arena", "league", "final", str(league.dir.resolve()),
            "--results", str(results), "--quiet"]
+    if scheduler is not None:
+        cmd += ["--scheduler", scheduler]
     # a new run: the last run's log (and its error) is kept beside, not shown as this run's
     log_path = folder / "log.txt"
     if log_path.exists():
@@ -529,9 +608,26 @@ def start_final(league: League, results_root: Path) -> str:
                                 stderr=subprocess.STDOUT, start_new_session=True)
     (folder / "state.json").write_text(json.dumps(
         {"pid": proc.pid, "started_at": time.time(), "results": str(results),
-         "command": cmd}), encoding="utf-8")
+         "command": cmd, "scheduler": scheduler}), encoding="utf-8")
     _children.append(proc)
     return str(results)
+
+
+#: how long `scheduler_unreachable` waits for the scheduler's port
+SCHEDULER_CONNECT_S = 2.0
+
+
+def scheduler_unreachable(address: str, timeout_s: float = SCHEDULER_CONNECT_S) -> str:
+    """Why the Dask scheduler at `address` (``tcp://HOST:PORT``) cannot be reached: "" when
+    its port takes a connection within `timeout_s`."""
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    if not host or not port.isdigit():
+        return f"{address!r} is not tcp://HOST:PORT"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            return ""
+    except OSError as e:
+        return e.strerror or str(e) or type(e).__name__
 
 
 def final_at_deadline(league: League, results_root: Path) -> str | None:
@@ -584,18 +680,20 @@ def final_results(league: League) -> Path | None:
     return Path(str(results)) if results else None
 
 
-def note_run(league: League, results: Path) -> None:
+def note_run(league: League, results: Path, scheduler: str | None = None) -> None:
     """A final run in a terminal (`cxarena league final DIR`, on this machine or on Dask) is
     the league's final, as one the admin page started is: its results folder and process are
     kept in ``DIR/final/state.json``, so that the admin page shows its progress and report and
-    the grades read its games. The process the admin page started keeps the state it wrote."""
+    the grades read its games; and the Dask `scheduler` it runs on, where "Run it again"
+    resumes it (`start_final`). The process the admin page started keeps the state it
+    wrote."""
     if _state(league).get("pid") == os.getpid():
         return
     folder = _folder(league)
     folder.mkdir(exist_ok=True)
     (folder / "state.json").write_text(json.dumps(
         {"pid": os.getpid(), "started_at": time.time(), "results": str(Path(results).resolve()),
-         "command": sys.argv}), encoding="utf-8")
+         "command": sys.argv, "scheduler": scheduler}), encoding="utf-8")
 
 
 def _started_config(league: League) -> TournamentConfig | None:

@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import os
 import socket
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-__all__ = ["DASK_PORT", "DASK_WORKERS", "GAMES_FILE", "MEASURE_DIR", "MeasuredGame",
+__all__ = ["DASK_PORT", "DASK_WORKERS", "GAMES_FILE", "MEASURE_DIR", "MOVES_Z", "BoardPrice",
+           "GameMoves", "MeasuredGame", "move_factors", "moves_model", "price_boards",
+           "worst_wall_s",
            "add_measured", "bot_startups_s", "dask_commands", "game_think_s", "makespan_s",
            "measured_games",
            "wall_times_s"]
@@ -70,8 +73,19 @@ class MeasuredGame:
     key2: str = ""
     think1_s: float = 0.0
     think2_s: float = 0.0
+    #: the moves each side made (the opening's excluded) and their thinking on them (without
+    #: initPlayer); 0 in a file written before they were kept
+    moves1: int = 0
+    moves2: int = 0
+    move1_s: float = 0.0
+    move2_s: float = 0.0
     #: every limit the game was played under (its record's, `GameRecord.limits`)
     limits: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def init_s(self) -> float:
+        """The sides' initPlayer time: their thinking beside their moves."""
+        return max(0.0, self.think1_s + self.think2_s - self.move1_s - self.move2_s)
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> MeasuredGame:
@@ -86,6 +100,8 @@ class MeasuredGame:
                    float(str(data.get("startup_s", 0.0))), int(str(data.get("started", 0))),
                    str(data.get("key1", "")), str(data.get("key2", "")),
                    float(str(data.get("think1_s", 0.0))), float(str(data.get("think2_s", 0.0))),
+                   int(str(data.get("moves1", 0))), int(str(data.get("moves2", 0))),
+                   float(str(data.get("move1_s", 0.0))), float(str(data.get("move2_s", 0.0))),
                    dict(limits) if isinstance(limits := data.get("limits"), dict) else {})
 
 
@@ -200,3 +216,168 @@ def dask_commands(league_dir: Path, host: str | None = None) -> tuple[str, str, 
     return ("dask scheduler",
             f"dask worker {address} --nworkers $(nproc) --nthreads 1",
             f"cxarena league final {Path(league_dir).resolve()} --scheduler {address}")
+
+
+# ----------------------------------------------------------------- the price per move
+
+@dataclass(frozen=True)
+class GameMoves:
+    """One measured game (rating or calibration) as the per-move price reads it: its board
+    (key and cells, the most moves a game there can take), the moves each side made (the
+    opening's excluded), what each side thought, and the rest of its duration (the referee's
+    own time: the duration without its bots' start-up and thinking)."""
+
+    board: str
+    cells: int
+    sides: tuple[str, str]
+    moves: tuple[int, int]
+    think_s: tuple[float, float]
+    rest_s: float
+
+    @property
+    def plies(self) -> int:
+        return self.moves[0] + self.moves[1]
+
+
+@dataclass(frozen=True)
+class BoardPrice:
+    """One board's price per game: the moves a game takes (measured there, or modelled from
+    the board's size, with `moves_high` the model's upper end), the field's mean seconds per
+    move (thinking and the referee's own time), the expected seconds of a game, and the worst
+    case: every one of the board's cells a move at the limit plus grace."""
+
+    board: str
+    cells: int
+    moves: float
+    moves_high: float
+    moves_measured: int  # measured games on the board (0: modelled from board size)
+    per_move_s: float
+    each_s: float
+    worst_s: float
+
+
+#: the model's z for the upper end of a modelled board's moves (about 97.5 % one-sided)
+MOVES_Z = 2.0
+
+
+def _lstsq(points: Sequence[tuple[float, float]]) -> tuple[float, float, float, float, float]:
+    """Least squares y = a + b x over `points`: (a, b, residual sd, mean x, sum of squares of
+    x about its mean); b = 0 when the x do not differ."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    b = sum((x - mx) * (y - my) for x, y in points) / sxx if sxx > 1e-12 else 0.0
+    a = my - b * mx
+    dof = n - (2 if sxx > 1e-12 else 1)
+    sd = (sum((y - a - b * x) ** 2 for x, y in points) / dof) ** 0.5 if dof > 0 else 0.0
+    return a, b, sd, mx, sxx
+
+
+def moves_model(games: Sequence[tuple[int, int]]) -> Callable[[int], tuple[float, float]]:
+    """From measured (cells, moves) games: a function of a board's cells giving (expected
+    moves, upper end). The share of the board a game fills is fitted in log space against the
+    log of its cells (`log(moves / cells) = a + b log(cells)`, b kept within [-1, 0]: a bigger
+    board never fills a larger share, nor takes fewer moves); the upper end adds `MOVES_Z`
+    standard errors of a prediction (the residual spread and the fit's own, which grows with
+    the distance from the measured sizes). Both are at least 1 move and at most `cells`.
+    Without games: every cell (the bound)."""
+    pts = [(math.log(c), math.log(max(1, m) / c)) for c, m in games if c > 0 and m > 0]
+    if not pts:
+        return lambda cells: (float(cells), float(cells))
+    a, b, sd, mx, sxx = _lstsq(pts)
+    b = min(0.0, max(-1.0, b))
+    a = sum(y - b * x for x, y in pts) / len(pts)
+    # with one size only, the spread of the shares is all the model knows: at least 50 %
+    sd = max(sd, 0.5 if sxx <= 1e-12 else 0.0)
+    n = len(pts)
+
+    def predict(cells: int) -> tuple[float, float]:
+        x = math.log(max(1, cells))
+        se = sd * math.sqrt(1 + 1 / n + ((x - mx) ** 2 / sxx if sxx > 1e-12 else (x - mx) ** 2))
+        fill = a + b * x
+        return (min(float(cells), max(1.0, cells * math.exp(fill))),
+                min(float(cells), max(1.0, cells * math.exp(fill + MOVES_Z * se))))
+    return predict
+
+
+def move_factors(games: Sequence[GameMoves]) -> tuple[dict[str, float], dict[str, float]]:
+    """({player: factor}, {board: seconds a move}) of the measured games: a seat's thinking
+    per move taken as its player's factor times its board's (fitted by alternating means, as
+    `game_think_s` does per game)."""
+    seats = [(g.board, p, t / m) for g in games
+             for p, m, t in zip(g.sides, g.moves, g.think_s, strict=True) if m > 0]
+    factor = dict.fromkeys((p for _, p, _ in seats), 1.0)
+    board: dict[str, float] = {}
+    for _ in range(_FIT_ROUNDS):
+        board = _means((b, t / factor[p]) for b, p, t in seats)
+        factor = {p: max(_FLOOR, r) for p, r in _means(
+            (p, t / board[b]) for b, p, t in seats if board[b] > 0).items()}
+        factor = {p: factor.get(p, 1.0) for _, p, _ in seats}
+    return factor, board
+
+
+def price_boards(boards: Sequence[tuple[str, int]], games: Sequence[GameMoves],
+                 players: Sequence[str], timeout_s: float, deadline_s: float
+                 ) -> dict[str, BoardPrice]:
+    """{board: its `BoardPrice`} for the final's `boards` ((key, cells)) and `players`, from the
+    measured `games` at the final's time limit.
+
+    - **Moves a game takes**: the mean of the board's measured games; a board without any,
+      `moves_model` over all the measured games (the upper end shown beside it).
+    - **Seconds a move**: the players' thinking per move, each its own factor times the
+      board's (`move_factors`; a player never measured counts as the mean one); a board
+      without a measured game takes the per-move seconds fitted over the measured boards'
+      sizes (`log(s) = a + b log(cells)`, b >= 0), never more than the deadline
+      (limit + grace); plus the referee's own time per move (all measured games' rest over
+      their moves).
+    - **Worst case**: `cells` moves, each at `deadline_s` plus the referee's largest measured
+      time per move (at least 1 ms): no game of the final can take longer, bar its bots'
+      start-up, counted apart."""
+    timed = [g for g in games if g.plies > 0]
+    model = moves_model([(g.cells, g.plies) for g in timed])
+    factor, per_board = move_factors(timed)
+    usual = sum(factor.values()) / len(factor) if factor else 1.0
+    field = sum(factor.get(p, usual) for p in players) / max(1, len(players))
+    cells_of = {g.board: g.cells for g in timed}
+    size_fit = [(math.log(cells_of[b]), math.log(s)) for b, s in per_board.items() if s > 0]
+    if size_fit:
+        sa, sb, *_ = _lstsq(size_fit)
+        sb = max(0.0, sb)
+        sa = sum(y - sb * x for x, y in size_fit) / len(size_fit)
+    rest = sum(max(0.0, g.rest_s) for g in timed) / max(1, sum(g.plies for g in timed))
+    rest_high = max([_REST_FLOOR_S, *(max(0.0, g.rest_s) / g.plies for g in timed)])
+    out: dict[str, BoardPrice] = {}
+    for board, cells in boards:
+        mine = [g.plies for g in timed if g.board == board]
+        if mine:
+            moves = high = sum(mine) / len(mine)
+        else:
+            moves, high = model(cells)
+        if board in per_board:
+            think = field * per_board[board]
+        elif size_fit:
+            think = field * math.exp(sa + sb * math.log(max(1, cells)))
+        else:
+            think = timeout_s  # nothing measured: every move its full time
+        per_move = min(think, deadline_s) + rest
+        worst = cells * (deadline_s + rest_high)
+        out[board] = BoardPrice(board, cells, moves, high, len(mine), per_move,
+                                min(worst, moves * per_move), worst)
+    return out
+
+
+#: the least referee time per move the worst case counts
+_REST_FLOOR_S = 1e-3
+
+
+def worst_wall_s(groups: Iterable[tuple[float, int]], workers: int, start_s: float) -> float:
+    """An upper bound of the wall time of (worst seconds per game, games) on `workers` workers
+    that each start taking a game as soon as they are free, in any order (a greedy list
+    schedule: never longer than the total over the workers plus the longest game), after
+    `start_s` of start-up each."""
+    groups = [(s, n) for s, n in groups if n > 0]
+    if not groups:
+        return start_s
+    total = sum(s * n for s, n in groups)
+    return start_s + total / max(1, workers) + max(s for s, _ in groups)

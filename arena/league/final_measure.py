@@ -126,6 +126,7 @@ def measure_final(league: League, workers: int | None = None,
                             rec.reason.value, time.time(), max(startups, default=0.0),
                             len(startups), keys[job.p1], keys[job.p2],
                             (sum(p1) + rec.init_ms[0]) / 1000, (sum(p2) + rec.init_ms[1]) / 1000,
+                            len(p1), len(p2), sum(p1) / 1000, sum(p2) / 1000,
                             dict(rec.limits))
         add_measured(league.dir, [game])
         kept += 1

@@ -25,7 +25,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -394,9 +394,11 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                    quiet: bool = False, fresh: bool = False, replay_changed: bool = False,
                    executor: Executor | None = None, judge: Judge | None = None,
                    out: TextIO | None = None,
-                   game_judge: Judge | None = None) -> TournamentOutcome:
+                   game_judge: Judge | None = None,
+                   only: Collection[str] | None = None) -> TournamentOutcome:
     """Run (or resume) `config`; see the module docstring. `judge` judges generated openings
-    (`arena.competition.openings`), `game_judge` another game's.
+    (`arena.competition.openings`), `game_judge` another game's. `only`: play only these game
+    ids of the schedule (the adaptive final's step, `arena.league.final_adaptive`).
     Raises UsageError, KeyboardInterrupt."""
     out = sys.stdout if out is None else out
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
@@ -426,7 +428,8 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         done = store.done_ids()
         todo = [g for g in schedule if g.game_id not in done]
         forfeited = [g for g in todo if g.p1 in broken or g.p2 in broken]
-        todo = [g for g in todo if not (g.p1 in broken or g.p2 in broken)]
+        todo = [g for g in todo if not (g.p1 in broken or g.p2 in broken)
+                and (only is None or g.game_id in only)]
         _store_forfeits(store, forfeited, config, codes)
         log.info("event=run-start name=%s games=%d stored=%d to-play=%d workers=%d "
                  "timeout_s=%s isolated=%s config=%s", config.name, len(schedule),

@@ -58,7 +58,8 @@ def test_calibration_measures_the_final_boards_without_touching_ratings(
         tmp_path: Path) -> None:
     lg = _league(tmp_path, rating_games=4)
     assert _boards(lg) == {"4x4x3": "measured (4 rating games)",
-                           "5x5x4": "extrapolated from the other boards"}
+                           "5x5x4": "modelled: moves from the board's size (up to 25 of 25), "
+                                    "the players' time per move"}
     assert (f"Not measured: 5x5x4; `cxarena league final {lg.dir.resolve()} --dry-run "
             f"--measure`" in plan_final(lg, workers=2).text())
     # 4x4x3 has its measured games already: only 5x5x4 is played, a bounded number of games
@@ -143,9 +144,13 @@ def test_makespan_longest_first_never_below_one_game() -> None:
 def test_the_shortening_ways_carry_their_estimates(tmp_path: Path) -> None:
     lg = _league(tmp_path, rating_games=4)
     plan = plan_final(lg, workers=2)
-    pairs, boards = plan.shorter
+    pairs, half, adaptive, boards = plan.shorter
     assert pairs.change == "final_pairs: 1 (now 2)" and pairs.games == 12
     assert pairs.duration_s < plan.duration_s
+    assert half.change.startswith("half the time limit") and half.games == plan.games
+    assert half.duration_s < plan.duration_s
+    assert adaptive.change.startswith("an adaptive final at 25 %")
+    assert adaptive.games == 6 and adaptive.duration_s < plan.duration_s
     assert boards.change.startswith("fewer boards (final_board_set) without the 1 costliest")
     assert boards.games == 12 and boards.duration_s < plan.duration_s
     assert "final_pairs: 1 (now 2): 12 games" in plan.text()
@@ -168,7 +173,7 @@ def test_the_admin_card_for_the_admin_only_and_its_button_measures_in_the_backgr
     token = client_log_in(c, "teacher", secrets["teacher"])
     page = c.get("/admin").text
     assert 'id="final-length"' in page and 'id="final-plan"' in page
-    assert "24 games on" in page and "extrapolated from the other boards" in page
+    assert "24 games on" in page and "modelled: moves from the board" in page
     assert "<td>Dask</td><td class=\"num\">16</td>" in page
     assert "dask worker tcp://" in page and "--nthreads 1" in page and "--scheduler" in page
     assert "final_pairs: 1 (now 2): 12 games" in page

@@ -4,6 +4,7 @@ the upper bound (every move its full time)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from arena.cli import main as cli_main
 from arena.entrants.specs import parse_spec
 from arena.league import League
 from arena.league.final import plan_final
+from arena.league.final_length import bot_startups_s
 from arena.league.standings import record_game
 from arena.limits import Limits
 from arena.referee.referee import MatchSettings, Referee
@@ -106,3 +108,168 @@ def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: P
     line = _time_left(load_config(final), tmp_path / "res", started)
     share = int(line.split(", ")[1].split("%")[0])
     assert 20 <= share <= 50 and "left" in line, line  # 4 of 12 games, each board weighed
+
+
+SLOW80 = '''
+import random
+import time
+
+from arena.player import CXPlayer
+
+
+class Slow80(CXPlayer):
+    """A random column after thinking 80 % of every move's time."""
+
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        self.rng = random.Random(self.seed)
+        self.think_s = 0.8 * timeout_in_secs
+
+    def selectColumn(self, B):
+        time.sleep(self.think_s)
+        return self.rng.choice(B.getAvailableColumns())
+
+    def playerName(self):
+        return "Slow80"
+'''
+
+
+def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its_worst(
+        tmp_path: Path) -> None:
+    """Rating games on 4x4x3 and 5x5x4 only, by bots that think 80 % of every move; the final
+    also has 8x8x5, which no game touched: its price (moves from the board's size, the bots'
+    own time per move) is within 2x of real games there, and no real game takes longer than
+    its worst case (every cell a move at the limit + grace)."""
+    bot = tmp_path / "slow80.py"
+    bot.write_text(SLOW80)
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("boards: [[4, 4, 3], [5, 5, 4]]\n"
+                   "final_board_set: [[4, 4, 3], [5, 5, 4], [8, 8, 5]]\n"
+                   "timeout_s: 0.1\nreference_bots: []\nisolation: false\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    for user in ("ann", "bob"):
+        lg.add_user(user)
+        lg.submit(user, [("slow80.py", SLOW80.encode())])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    spec = parse_spec(f"{bot}:Slow80")
+    settings = MatchSettings(limits=lg.config.limits(), isolation="none")
+    with Referee(settings) as referee:
+        for seed, (m, n, k) in enumerate([(4, 4, 3), (5, 5, 4), (4, 4, 3), (5, 5, 4)]):
+            rec = referee.play(spec, spec, m, n, k, seed=seed)
+            record_game(lg, "sub:1", "sub:2", f"{m}x{n}x{k}", 0.0, record=rec)
+        plan = plan_final(lg, workers=1)
+        big = next(b for b in plan.board_estimates if b.board == "8x8x5")
+        assert not big.measured and big.cells == 64
+        assert 1 <= big.moves <= big.moves_high <= 64
+        real = [referee.play(spec, spec, 8, 8, 5, seed=10 + s) for s in range(2)]
+    real_s = [(datetime.fromisoformat(r.finished_at)
+               - datetime.fromisoformat(r.started_at)).total_seconds()
+              - max(bot_startups_s(r.extra), default=0.0) for r in real]
+    print(f"8x8x5: priced {big.each_s:.2f} s ({big.moves:.0f} moves, up to "
+          f"{big.moves_high:.0f}), worst {big.worst_s:.2f} s; real {real_s} "
+          f"({[len(r.moves) for r in real]} moves)")
+    mean_s = sum(real_s) / len(real_s)
+    assert mean_s / 2 <= big.each_s <= 2 * mean_s, (big, real_s)
+    assert all(s <= big.worst_s for s in real_s), (big, real_s)
+    assert plan.worst_s >= plan.duration_s
+    assert "8x8x5" in plan.text() and "worst" in plan.text()
+    lg.conn.close()
+
+
+def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_decided(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """league.yaml's `final_pairing: adaptive` with `final_top_k: 1` (what the admin page's
+    button and `league final` run): ann (L1) far above bob and the reference bot (both L0,
+    random): the first place is decided with fewer games than the full round robin, every
+    entry played every board with both colours, and the ranking says how it was decided."""
+    import json
+
+    from arena.league.final_adaptive import ADAPTIVE_JSON, ADAPTIVE_MD
+    from arena.results.store import DB_FILE, ResultStore
+
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("boards: [[4, 4, 3]]\nfinal_board_set: [[5, 5, 4], [6, 5, 4], [6, 6, 4], "
+                   "[6, 7, 4]]\ntimeout_s: 0.5\nreference_bots: [L0]\nisolation: false\n"
+                   "final_pairing: adaptive\nfinal_top_k: 1\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    for user, bot in (("ann", "L1.py"), ("bob", "L0.py")):
+        lg.add_user(user)
+        lg.submit(user, [(bot, (ROOT / "players" / bot).read_bytes())])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.freeze()
+    lg.conn.close()
+    results = tmp_path / "final"
+    assert cli_main(["league", "final", str(tmp_path / "lg"), "--workers", "1", "--quiet",
+                     "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    data = json.loads((results / ADAPTIVE_JSON).read_text())
+    assert data["order"][0] == "ann" and data["ended"] == "decided", data
+    assert data["full_games"] == 3 * 2 * 4
+    with ResultStore(results / DB_FILE, create=False) as store:
+        games = [g.record for g in store.games()]
+    assert len(games) == data["games"] < data["full_games"]
+    for name in ("ann", "bob", "L0"):
+        for board in ("5x5x4", "6x5x4", "6x6x4", "6x7x4"):
+            assert any(r.player1 == name and r.game_label == board for r in games)
+            assert any(r.player2 == name and r.game_label == board for r in games)
+    assert "adaptive final: decided" in out
+    assert "Decided: the top 1 at confidence 0.95" in (results / ADAPTIVE_MD).read_text()
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("final_pairing: swiss", "expected round_robin or adaptive"),
+    ("final_confidence: 1.5", "expected a confidence between 0.5 and 1"),
+    ("final_max_fraction: 0", "expected a share of the full round robin's games"),
+    ("final_top_k: 0", "expected a positive integer")])
+def test_the_adaptive_final_settings_that_cannot_be_are_refused(tmp_path: Path, line: str,
+                                                                why: str) -> None:
+    from arena.league.config import parse_config
+
+    assert parse_config("boards: [[4, 4, 3]]\n").final_pairing == "round_robin"  # the default
+    with pytest.raises(ValueError, match=f"league.yaml: {line.split(':')[0]}: {why}"):
+        parse_config(f"boards: [[4, 4, 3]]\n{line}\n")
+
+
+def test_run_it_again_resumes_on_the_dask_scheduler_the_final_ran_on(tmp_path: Path) -> None:
+    """A final run from a terminal on a Dask scheduler (`note_run` keeps its address): "Run it
+    again" (`start_final`) starts it there again when the scheduler takes a connection, and
+    says it cannot reach it, and what to run, when it does not."""
+    import json
+    import os
+    import signal
+    import socket
+
+    from arena.league import LeagueError
+    from arena.league.final import _children, note_run, start_final
+
+    lg = _league(tmp_path)
+    lg.freeze()
+    results = tmp_path / "results"
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    gone = f"tcp://127.0.0.1:{closed.getsockname()[1]}"
+    closed.close()  # nothing listens there now
+    note_run(lg, results / "final", gone)
+    state = json.loads((lg.dir / "final" / "state.json").read_text())
+    assert state["scheduler"] == gone
+    with pytest.raises(LeagueError, match="cannot be reached") as err:
+        start_final(lg, results)
+    assert f"cxarena league final {lg.dir.resolve()} --scheduler {gone}" in str(err.value)
+    assert f"dask worker {gone}" in str(err.value)
+    with socket.socket() as listening:  # a scheduler's port that takes connections
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        there = f"tcp://127.0.0.1:{listening.getsockname()[1]}"
+        (lg.dir / "final" / "state.json").unlink()  # another terminal run: its own state
+        note_run(lg, results / "final", there)
+        start_final(lg, results)
+        state = json.loads((lg.dir / "final" / "state.json").read_text())
+        proc = next(p for p in _children if p.pid == state["pid"])
+        try:
+            assert state["scheduler"] == there
+            assert state["command"][-2:] == ["--scheduler", there]
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)  # the process this test started
+            proc.wait()
+    lg.conn.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from arena.tournament.progress import Progress
+from arena.competition.progress import Progress
 from arena.tournament.run import tick
 from tests.helpers import wait_until
 

@@ -4,6 +4,7 @@ its cookie) and submitted versions (file names checked, uploads per user capped 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import hmac
@@ -18,9 +19,10 @@ import time
 import unicodedata
 import zipfile
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.competition.settings import BOARDS_FILE
 from arena.league.config import (
@@ -90,6 +92,22 @@ CREATE TABLE IF NOT EXISTS similarity_answers (
   state TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', updated_at REAL NOT NULL,
   PRIMARY KEY (entry, fingerprint, setup));
 """
+
+
+class Rollback(Exception):
+    """Raised inside `League.write_lock` to end its transaction without a change."""
+
+
+class Lease(NamedTuple):
+    """A rating pair being played: its sides, board, holder and start (seconds since the
+    epoch)."""
+
+    id: int
+    side_a: str
+    side_b: str
+    board: str
+    holder: str
+    started_at: float
 
 
 def check_user_name(name: str) -> None:
@@ -952,6 +970,60 @@ class League:
         rows = self.conn.execute("SELECT at, admin, action, target, detail FROM audit "
                                  "ORDER BY id DESC LIMIT ?", (limit,))
         return [AuditEntry(*r) for r in rows]
+
+    # the leases of rating pairs (`arena.league.worker`)
+    @contextlib.contextmanager
+    def write_lock(self) -> Iterator[None]:
+        """One write transaction, taken at once (BEGIN IMMEDIATE): committed when the block
+        ends, rolled back when it raises (`Rollback` rolls back quietly)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except Rollback:
+            self.conn.execute("ROLLBACK")
+            return
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def leases(self) -> list[Lease]:
+        """The pairs being played, oldest first."""
+        return [Lease(*r) for r in self.conn.execute(
+            "SELECT id, side_a, side_b, board, holder, started_at FROM leases ORDER BY id")]
+
+    def has_lease(self, lease_id: int) -> bool:
+        return self.conn.execute("SELECT 1 FROM leases WHERE id=?",
+                                 (lease_id,)).fetchone() is not None
+
+    def add_lease(self, side_a: str, side_b: str, board: str, number: int,
+                  holder: str) -> int:
+        """Lease a pair to `holder` (inside the caller's `write_lock`); its id."""
+        cur = self.conn.execute(
+            "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
+            "VALUES (?,?,?,?,?,?)", (side_a, side_b, board, number, holder, time.time()))
+        return int(cur.lastrowid or 0)
+
+    def delete_leases(self, lease_ids: list[int], *, in_lock: bool = False) -> None:
+        """Give leases back (their pairs are chosen again); `in_lock`: inside the caller's
+        `write_lock`, else in a transaction of its own."""
+        rows = [(i,) for i in lease_ids]
+        if in_lock:
+            self.conn.executemany("DELETE FROM leases WHERE id=?", rows)
+            return
+        with self.conn:
+            self.conn.executemany("DELETE FROM leases WHERE id=?", rows)
+
+    def disabled_from(self) -> dict[int, str]:
+        """Each disabled version's status before it was disabled (submission id -> status)."""
+        return dict(self.conn.execute("SELECT id, disabled_from FROM submissions WHERE status=?",
+                                      (Status.DISABLED,)).fetchall())
+
+    def game_count(self) -> int:
+        """How many rating games are stored."""
+        (count,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        return int(count)
 
     # what the rating games' pairing reads (`arena.league.worker.plan_next`)
     def pair_counts(self) -> Counter[frozenset[str]]:

@@ -83,8 +83,7 @@ def grades_csv(league: League) -> str:
     # the rating of each student's entry (the version the final plays), not of their latest
     rated = {r.user: r for r in entry_ratings(league, entry) if r.kind == "entry"}
     subs = league.submissions()
-    was = dict(league.conn.execute("SELECT id, disabled_from FROM submissions "
-                                   "WHERE status=?", (Status.DISABLED,)).fetchall())
+    was = league.disabled_from()
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["user", "disabled", "submitted", "passed", "entry_version",

@@ -35,7 +35,6 @@ the game's result.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -57,7 +56,7 @@ from arena.errors import UsageError
 from arena.games import Game, make_game
 from arena.league.analysis import Analyser
 from arena.league.checks import spec_in, write_files
-from arena.league.db import League, LeagueError
+from arena.league.db import League, LeagueError, Rollback
 from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
 from arena.league.standings import cached_standings, insert_game, side_name
@@ -176,15 +175,14 @@ def reap_dead(lg: League, holders: set[str] | None = None) -> int:
     their pairs are played again. Returns how many were deleted."""
     host = _host()
     dead = []
-    for lease_id, holder in lg.conn.execute("SELECT id, holder FROM leases").fetchall():
-        kind, _, rest = holder.partition(":")
+    for lease in lg.leases():
+        kind, _, rest = lease.holder.partition(":")
         h, _, pid = rest.rpartition(":")
-        if (holders is not None and holder in holders) or (
+        if (holders is not None and lease.holder in holders) or (
                 holders is None and h == host and pid.isdigit() and not _alive(int(pid))):
-            dead.append(lease_id)
+            dead.append(lease.id)
     if dead:
-        with lg.conn:
-            lg.conn.executemany("DELETE FROM leases WHERE id=?", [(i,) for i in dead])
+        lg.delete_leases(dead)
         log.warning("released %d pair(s) of a worker that is gone; they are played again",
                     len(dead))
     return len(dead)
@@ -292,32 +290,26 @@ def claim(lg: League, holder: str, openings: Openings) -> PairJob | None:
     of a plan made from the league as it is when the lease is inserted, as if the claims
     were made one after the other."""
     reap_dead(lg)
+    lease_id = 0
     for attempt in range(PLAN_TRIES + 1):
         in_lock = attempt == PLAN_TRIES
         if not in_lock:
             mark = lg.pairing_mark()
             plan = None if lg.frozen else plan_next(lg)
-        lg.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with lg.write_lock():
             if in_lock:
                 plan = None if lg.frozen else plan_next(lg)
             elif lg.pairing_mark() != mark:
-                lg.conn.execute("ROLLBACK")
-                continue
+                raise Rollback  # planned again
             if plan is None or lg.frozen:
-                lg.conn.execute("ROLLBACK")
-                return None
+                return None  # nothing was written: the commit is empty
             a, b, board, number = plan
-            cur = lg.conn.execute(
-                "INSERT INTO leases (side_a, side_b, board, number, holder, started_at) "
-                "VALUES (?,?,?,?,?,?)", (a, b, board_text(board), number, holder, time.time()))
-            lease_id = int(cur.lastrowid or 0)
-            lg.conn.execute("COMMIT")
+            lease_id = lg.add_lease(a, b, board_text(board), number, holder)
+        if lease_id:
             break
-        except BaseException:
-            with contextlib.suppress(Exception):
-                lg.conn.execute("ROLLBACK")
-            raise
+    if not lease_id or plan is None:
+        return None
+    a, b, board, number = plan
     games = lg.config.games()
     try:
         game = next(g for g in games if g.board_key() == board)
@@ -331,8 +323,7 @@ def claim(lg: League, holder: str, openings: Openings) -> PairJob | None:
 
 def release(lg: League, lease_id: int) -> None:
     """Give a lease back unplayed (its pair is chosen again later)."""
-    with lg.conn:
-        lg.conn.execute("DELETE FROM leases WHERE id=?", (lease_id,))
+    lg.delete_leases([lease_id])
 
 
 #: the counter of the league's bot-log budget (arena.referee.logcap), in the league's folder
@@ -396,24 +387,17 @@ def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
 def store_pair(lg: League, job: PairJob, records: list[GameRecord]) -> list[int] | None:
     """Store the pair's games and delete its lease, in one transaction. None (nothing stored)
     when the lease is gone: the pair was handed out again, so the other copy counts."""
-    lg.conn.execute("BEGIN IMMEDIATE")
-    try:
-        if lg.conn.execute("SELECT 1 FROM leases WHERE id=?", (job.lease_id,)).fetchone() is None:
-            lg.conn.execute("ROLLBACK")
+    ids: list[int] = []
+    with lg.write_lock():
+        if not lg.has_lease(job.lease_id):
             return None
-        ids = []
         for first, rec in zip((True, False), records, strict=True):
             s1, s2 = (job.a.key, job.b.key) if first else (job.b.key, job.a.key)
             score = 1.0 if rec.winner == 1 else 0.0 if rec.winner == 2 else 0.5
             faulted = {1: s1, 2: s2}.get(rec.offender or 0, "") if rec.is_fault else ""
             ids.append(insert_game(lg, s1, s2, job.board_text, score, rec.reason.value,
                                    faulted, rec))
-        lg.conn.execute("DELETE FROM leases WHERE id=?", (job.lease_id,))
-        lg.conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            lg.conn.execute("ROLLBACK")
-        raise
+        lg.delete_leases([job.lease_id], in_lock=True)
     return ids
 
 
@@ -421,9 +405,8 @@ def queue_state(lg: League) -> dict[str, Any]:
     """What the admin page shows: checks waiting, versions rating, games played, pairs being
     played and by whom."""
     counts = Counter(s.status for s in lg.submissions())
-    (played,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
-    leases = lg.conn.execute("SELECT side_a, side_b, board, holder, started_at FROM leases "
-                             "ORDER BY id").fetchall()
+    played = lg.game_count()
+    leases = [(x.side_a, x.side_b, x.board, x.holder, x.started_at) for x in lg.leases()]
     now = time.time()
     return {"checks waiting": counts[Status.QUEUED] + counts[Status.CHECKING],
             "versions rating": sum(counts[s] for s in CURRENT),

@@ -67,7 +67,7 @@ def _final_length(lg: League, state: Site) -> dict[str, Any]:
     """The admin card of the final's length (admin_final_plan.html): its plan (`plan_final`,
     made again only when a game was stored, a calibration game kept, or the entries changed;
     or why it cannot be planned) and the calibration run's state (`measure_status`)."""
-    (games,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+    games = lg.game_count()
     key = (games, len(measured_games(lg.dir)), tuple(entries(lg)))
     plan, error = None, ""
     try:

@@ -118,6 +118,18 @@ class Pairer(Protocol):
     def next(self, field: Field) -> Pairing | None: ...
 
 
+def one_round(pairer: Pairer, entries: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The pairings of one round, in the order `pairer.next` names them from a field where no
+    pair has met (until it names a pair a second time, or none): the schedule a tournament
+    makes in advance (`arena.tournament.schedule`) through the seam the league plays by."""
+    field = Field(entries)
+    out: list[tuple[str, str]] = []
+    while (pairing := pairer.next(field)) is not None and pairing.number == 0:
+        out.append((pairing.entry, pairing.opponent))
+        field = field.with_pair(pairing.entry, pairing.opponent)
+    return out
+
+
 def _least_played(field: Field, pairs: Iterable[tuple[str, str]]) -> Pairing | None:
     """Of `pairs` (in their order), the first of those met least often, preferring a pair
     whose two entries are both free; None when there are no pairs."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.competition.jobs import GameJob
 from arena.competition.openings import Judge, OpeningStream, parse_suite, random_opening
-from arena.competition.pairing import Gauntlet, RoundRobin
+from arena.competition.pairing import Gauntlet, RoundRobin, one_round
 from arena.errors import UsageError
 from arena.games import make_game
 from arena.records import recorded_game
@@ -64,7 +64,7 @@ def pairings(config: TournamentConfig) -> list[tuple[Any, Any]]:
     policies (`arena.competition.pairing`); the config's player names are unique."""
     by_name = {p.name: p for p in config.players}
     policy = (Gauntlet(config.challengers) if config.format == "gauntlet" else RoundRobin())
-    return [(by_name[a], by_name[b]) for a, b in policy.round(tuple(by_name))]
+    return [(by_name[a], by_name[b]) for a, b in one_round(policy, tuple(by_name))]
 
 
 def _openings(config: TournamentConfig,

@@ -19,6 +19,7 @@ from arena.competition.pairing import (
     Pairing,
     Rating,
     RoundRobin,
+    one_round,
 )
 
 
@@ -232,3 +233,14 @@ def test_adaptive_never_pairs_an_entry_with_itself_nor_beyond_its_maximum(
         assert other in field.entries and rated(me) < policy.maximum_pairs
     assert pairing.number == rated(me) + (field.count(me, field.previous[me])
                                           if me in field.previous else 0)
+
+
+@given(st.integers(min_value=0, max_value=9), st.sets(st.integers(min_value=0, max_value=9)))
+def test_one_round_through_next_is_the_round(n: int, challengers: set[int]) -> None:
+    """The tournament's schedule takes its pairs through `Pairer.next` (`one_round`), the seam
+    the league plays by: each pair of the round once, in the round's order."""
+    entries = tuple(f"p{i}" for i in range(n))
+    names = [f"p{i}" for i in challengers]
+    assert one_round(RoundRobin(), entries) == list(combinations(entries, 2))
+    assert one_round(Gauntlet(names), entries) == [
+        (a, b) for a, b in combinations(entries, 2) if a in names or b in names]

@@ -36,7 +36,9 @@ Nothing here knows the protocol's messages; that is `arena.referee.referee` and
 
 from __future__ import annotations
 
+import dataclasses
 import errno
+import fcntl
 import itertools
 import math
 import os
@@ -47,6 +49,7 @@ import signal
 import socket
 import struct
 import subprocess
+import termios
 import threading
 import time
 from collections import deque
@@ -237,6 +240,10 @@ class BotProcess:
         self._threads: list[tuple[int, int]] | None = None  # and their threads
         #: a descriptor kept open on each of those threads' schedstat (one pread a snapshot)
         self._sched_fds: dict[tuple[int, int], int] = {}
+        self._blkio_before: dict[tuple[int, int], int] = {}  # `note_blkio`
+        #: how many times each thread got on a CPU, at the last reading (schedstat's third
+        #: field): a thread whose count did not move since its request never ran
+        self.runs: dict[tuple[int, int], int] = {}
         #: the processes of its cgroup last seen in its process group, and a descriptor kept
         #: open on each one's /proc stat: while the group's tasks are all theirs, a freeze
         #: need not list the group (`_outside_group`)
@@ -695,12 +702,53 @@ class BotProcess:
                 if fd is None:
                     fd = fds[key] = os.open(f"/proc/{key[0]}/task/{key[1]}/schedstat",
                                             os.O_RDONLY | os.O_CLOEXEC)
-                cpu_ns, wait_ns, *_ = os.pread(fd, 256, 0).split()
+                cpu_ns, wait_ns, runs, *_ = os.pread(fd, 256, 0).split()
                 out[key] = (int(cpu_ns), int(wait_ns))
+                self.runs[key] = int(runs)
             except (OSError, ValueError):
                 if fd is not None:
                     _close(fds.pop(key))
         return out
+
+    def request_unread(self) -> bool:
+        """Whether bytes the referee wrote are still in the bot's stdin (FIONREAD on the
+        pipe: it never read all of its request); False where that cannot be told."""
+        try:
+            return _unread_bytes(self._in) > 0
+        except (OSError, AttributeError):
+            return False
+
+    def hold(self, cpu_ms: float, runs_before: Mapping[tuple[int, int], int]
+             ) -> containment.Hold:
+        """The kernel's evidence on a late move, read at its verdict (before the bot is frozen
+        again): its threads' state, wait channel and system call, which of them never got on
+        a CPU since the request (`runs_before`: `runs` when it was written), its freezer's
+        state, its block-I/O delay during the move (delay accounting), and its request's
+        bytes still unread."""
+        threads = self._threads or [(self.pid, self.pid)]
+        self._sched_times(threads)  # `runs` now
+        states = containment.thread_states(threads)
+        never = {k for k in threads if k in runs_before and self.runs.get(k) == runs_before[k]}
+        states = [dataclasses.replace(s, ran=(s.pid, s.tid) not in never) for s in states]
+        missing = []
+        if self.cgroup is None:
+            missing.append("no cgroup: no CPU weight given to the bot, no freezer, its "
+                           "children's CPU not counted")
+        freezer = "" if self.cgroup is None else self.cgroup.freezer_state()
+        blkio = None
+        if containment.delayacct_on():
+            blkio = containment.blkio_ms(self._blkio_before, states)
+        else:
+            missing.append("kernel.task_delayacct off: no block-I/O delay")
+        return containment.Hold(cpu_ms, tuple(states), self.request_unread(), freezer, blkio,
+                                tuple(missing))
+
+    def note_blkio(self) -> None:
+        """Remember each known thread's block-I/O delay (delay accounting) at a request's
+        start, for `hold`; nothing while delay accounting is off (one /proc read per thread
+        otherwise, so it is done only where it says something)."""
+        self._blkio_before = (containment.blkio_ticks(self._threads or [])
+                              if containment.delayacct_on() else {})
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
         """End the process: optionally send a quit message and give it `grace_s` to exit, then
@@ -809,6 +857,12 @@ def _batch(threads: Sequence[tuple[int, int]]) -> None:
             os.sched_setscheduler(tid, os.SCHED_BATCH, os.sched_param(0))
         except OSError:
             pass
+
+
+def _unread_bytes(fd: int) -> int:
+    """The bytes waiting in a pipe (FIONREAD works on either end)."""
+    buf = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
+    return int(struct.unpack("i", buf)[0])
 
 
 def _close(fd: int) -> None:

@@ -583,6 +583,8 @@ class Referee:
         max_lines, max_bytes = defaults.MAX_COMMENT_LINES, defaults.MAX_COMMENT_KB * 1024
         lines, nbytes = comments
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
+        runs_before = dict(proc.runs)  # how often each thread got on a CPU so far
+        proc.note_blkio()  # its block-I/O delay so far, where the kernel keeps it
         cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
         referee_cpu_before = time.thread_time_ns()  # what reading its output costs us
 
@@ -630,7 +632,8 @@ class Referee:
                     continue
                 raise self._late(proc, sched_before, timeout_detail(
                     what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s,
-                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
+                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before,
+                    runs_before)
             if is_comment(line):
                 lines += 1
                 nbytes += len(line) + 1
@@ -729,7 +732,8 @@ class Referee:
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
               detail: str, elapsed_s: float, cpu_before: int | None = None,
-              comments: tuple[int, int] = (0, 0), referee_cpu_ns: int = 0) -> Fault:
+              comments: tuple[int, int] = (0, 0), referee_cpu_ns: int = 0,
+              runs_before: Mapping[tuple[int, int], int] | None = None) -> Fault:
         """The timeout fault of a late move, marked as the machine's (`overload`) when the
         bot's threads waited on a run queue, beyond what its own threads used, for at least
         the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md).
@@ -740,7 +744,15 @@ class Referee:
         CPU the referee spent on the bot's output is the bot's own: the referee thread's CPU
         during the move (`referee_cpu_ns`) counts as the bot's, and a bot that wrote more
         `comments` (lines, bytes) than OVERLOAD_MAX_COMMENT_LINES / _KB during the move is
-        charged at once, its detail saying so."""
+        charged at once, its detail saying so.
+
+        A move that got no answer (`runs_before`: each thread's count of runs when the request
+        was written; the bot is not yet frozen again) also gets the kernel's evidence
+        (`BotProcess.hold`): when the bot computed at most STALL_MAX_CPU_MS and a thread of it
+        is held by something not its own (runnable but never run, stopped, frozen, blocked in
+        a page fault), it never got to play its move: the machine's, played again like an
+        overloaded one (issue 49). A bot sleeping or waiting where it chose is charged, with
+        its threads' states in the detail."""
         over = proc.limit_fault()
         if over is not None:
             return Fault(Reason.CRASH, f"{detail.split(':')[0]}: the bot {over}")
@@ -760,11 +772,19 @@ class Referee:
         account = containment.move_account(elapsed_s, cpu_s, wait_s)
         late_ms = {"elapsed": round(elapsed_s * 1000, 3), "cpu": round(cpu_s * 1000, 3),
                    "cpu_wait": round(wait_s * 1000, 3)}
+        hold = None if runs_before is None else proc.hold(cpu_s * 1000, runs_before)
+        evidence = "" if hold is None else hold.words()
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
             return Fault(Reason.TIMEOUT, detail, overload=(
                 f"{detail}; but the machine kept the bot waiting for a CPU {wait_s * 1000:.1f} "
-                f"ms of it (overloaded){account}"), late_ms=late_ms)
-        return Fault(Reason.TIMEOUT, detail + account, late_ms=late_ms)
+                f"ms of it (overloaded){account}{evidence}"), late_ms=late_ms)
+        held = "" if hold is None else hold.machine(defaults.STALL_MAX_CPU_MS)
+        if held:
+            late_ms["held"] = 1.0
+            return Fault(Reason.TIMEOUT, detail, overload=(
+                f"{detail}; but the bot never got to play it: {held} (the machine's)"
+                f"{account}{evidence}"), late_ms=late_ms)
+        return Fault(Reason.TIMEOUT, detail + account + evidence, late_ms=late_ms)
 
     def idle_pids(self) -> list[int]:
         """The process ids of the bots kept for their next game (`fresh_process=False`)."""

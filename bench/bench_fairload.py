@@ -20,7 +20,11 @@ pinned to one core as a tournament's are) and two games of a bot that sleeps 1.3
 - churn: a loop starting short processes (`/bin/true`) as fast as it can;
 - tournament: another cxarena tournament (`cxarena tournament configs/quick.yaml`, its
   results in the temp folder, started again whenever it ends);
-- mixed: busy2, io, churn, memory and tournament at once (issue 49).
+- evict: the page cache dropped every 0.5 s (root: /proc/sys/vm/drop_caches), which is what
+  memory pressure from other programs does to the bots' code and libraries (each
+  page then read again from disk, behind whatever else the disk is doing);
+- mixed: busy2, io, churn, memory and tournament at once (issue 49); kinds joined with `+`
+  (`io+evict`) run at once too.
 
 Reported per kind: faults charged to the honest bots, overload replays, charged faults of the
 1.3x bot (2 expected), the wall time, the machine's pressure (/proc/pressure/{cpu,memory,io}
@@ -277,6 +281,16 @@ while True:
         for _ in range(16):
             f.write(block); f.flush(); os.fsync(f.fileno())
 """
+_EVICT = r"""
+import time
+while True:
+    try:
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("1")
+    except OSError:
+        break
+    time.sleep(0.5)
+"""
 _CHURN = r"""
 import subprocess
 while True:
@@ -299,8 +313,9 @@ def _available_bytes() -> int:
 
 
 def start_load(kind: str, scratch: str) -> list[subprocess.Popen[bytes]]:
-    if kind == "mixed":
-        return [p for k in MIXED for p in start_load(k, scratch)]
+    if kind == "mixed" or "+" in kind:
+        return [p for k in (MIXED if kind == "mixed" else kind.split("+"))
+                for p in start_load(k, scratch)]
     py = sys.executable
     cores = len(os.sched_getaffinity(0))
     procs: list[tuple[list[str], bool]] = []
@@ -311,6 +326,8 @@ def start_load(kind: str, scratch: str) -> list[subprocess.Popen[bytes]]:
         procs = [([py, "-c", _MEMORY_HOG, str(int(_available_bytes() * 0.9))], True)]
     elif kind == "io":
         procs = [([py, "-c", _IO_WRITER, os.path.join(scratch, "io.bin")], False)]
+    elif kind == "evict":
+        procs = [([py, "-c", _EVICT], False)]
     elif kind == "churn":
         procs = [([py, "-c", _CHURN], False)]
     elif kind == "tournament":

@@ -724,9 +724,15 @@ class BotProcess:
         again): its threads' state, wait channel and system call, which of them never got on
         a CPU since the request (`runs_before`: `runs` when it was written), its freezer's
         state, its block-I/O delay during the move (delay accounting), and its request's
-        bytes still unread."""
+        bytes still unread. Without a cgroup, `cpu_ms` gains the CPU time of the bot's
+        processes the referee did not know of (a /proc scan: a late move's verdict only)."""
         threads = self._threads or [(self.pid, self.pid)]
         self._sched_times(threads)  # `runs` now
+        if self.cgroup is None:  # its other processes' CPU (children crowding its core are
+            # its own doing): those it started since it was last looked at count whole
+            tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+            others = (tree | escaped) - set(self._tasks)
+            cpu_ms += sum(c for c, _ in containment.task_times(others).values()) / 1e6
         states = containment.thread_states(threads)
         never = {k for k in threads if k in runs_before and self.runs.get(k) == runs_before[k]}
         states = [dataclasses.replace(s, ran=(s.pid, s.tid) not in never) for s in states]

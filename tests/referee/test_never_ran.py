@@ -13,6 +13,7 @@ judgement is tested on given thread states (`containment.Hold`)."""
 from __future__ import annotations
 
 import os
+import pathlib
 import signal
 from collections.abc import Callable, Iterator
 
@@ -205,3 +206,65 @@ def test_a_sleeping_bot_stays_charged() -> None:
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     assert "overload" not in rec.extra
     assert "never got to play it" not in rec.detail
+
+
+_STDERR_FOREVER = '''
+import sys
+from arena.player import CXPlayer
+
+
+class Flood(CXPlayer):
+    def initPlayer(self, M, N, K, first, timeout_in_secs):
+        pass
+
+    def selectColumn(self, B):
+        while True:
+            sys.stderr.write("x" * 4095 + "\\n")
+
+    def playerName(self):
+        return "stderr_forever"
+'''
+
+
+def test_a_stderr_flood_past_the_limit_stays_charged(tmp_path: pathlib.Path) -> None:
+    """A bot that writes to stderr until it is stopped (the referee's log reader busy on its
+    output, the bot blocked in its own writes): charged, never replayed."""
+    bot = tmp_path / "stderr_forever.py"
+    bot.write_text(_STDERR_FOREVER)
+    settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
+                             overload_replays=2, log_dir=str(tmp_path / "logs"))
+    with Referee(settings) as referee:
+        rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
+    assert "overload" not in rec.extra and "never got to play it" not in rec.detail
+
+
+@pytest.mark.parametrize("cgroups", [False, True])
+def test_busy_children_on_the_bots_core_stay_charged(cgroups: bool) -> None:
+    """Its own 8 children crowd its thread off its core: its own doing, with a cgroup (their
+    CPU is the group's) and without (the verdict looks for its processes)."""
+    if cgroups and not detect().available:
+        pytest.skip(f"no cgroups here: {detect().reason}")
+    cpu = max(os.sched_getaffinity(0))
+    settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none", cpu=cpu,
+                             overload_replays=2, cgroups=cgroups)
+    with Referee(settings) as referee:
+        rec = referee.play(parse_spec(str(zoo("attackers/busy_children.py"))),
+                           parse_spec("L0"), 4, 4, 3, seed=1, options1={"children": 8})
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
+    assert "never got to play it" not in rec.detail
+    assert "never got to play it" not in " ".join(rec.extra.get("overload") or [])
+
+
+@pytest.mark.parametrize("text, words", [("1\n", "delay accounting: on"),
+                                         ("0\n", "sysctl kernel.task_delayacct=1"),
+                                         (None, "not in this kernel")])
+def test_doctor_says_how_to_turn_delay_accounting_on(tmp_path: pathlib.Path, text: str | None,
+                                                     words: str) -> None:
+    from arena.commands.doctor import delayacct_line, report_lines
+
+    path = tmp_path / "task_delayacct"
+    if text is not None:
+        path.write_text(text)
+    assert words in delayacct_line(str(path))
+    assert any(line.startswith("delay accounting: ") for line in report_lines())

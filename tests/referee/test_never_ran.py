@@ -268,3 +268,20 @@ def test_doctor_says_how_to_turn_delay_accounting_on(tmp_path: pathlib.Path, tex
         path.write_text(text)
     assert words in delayacct_line(str(path))
     assert any(line.startswith("delay accounting: ") for line in report_lines())
+
+
+def test_every_timeout_decided_game_is_listed_with_its_account() -> None:
+    """standings.md's section lists each game decided by a timeout, a bot that computed past
+    its limit too (not on a busy machine), with the late move's figures."""
+    from arena.results.fairness import busy_machine_section, late_move_figures
+
+    with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
+                               overload_replays=0)) as referee:
+        rec = referee.play(parse_spec(zoo("busy.py")), parse_spec("L0"), 4, 4, 3, seed=1,
+                           game_id="g-busy")
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
+    cpu, wait, off = late_move_figures(rec)
+    assert float(cpu) > 0.5 * LIMIT_S * 1000  # it computed
+    row = busy_machine_section([rec], LIMIT_S).splitlines()[-1]
+    assert row.startswith(f"| {rec.game_id or '-'} | {rec.player1 or rec.p1} | 1 | {cpu} | {wait} | {off} "
+                          f"| 0 |  | selectColumn (move 1)"), row

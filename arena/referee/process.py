@@ -164,6 +164,9 @@ class BotProcess:
         self._eof = False
         self._killed = False
         self._frozen = False
+        #: when `thaw` last began to resume the bot: time.perf_counter() s, time.time_ns()
+        self.resumed_s = 0.0
+        self.resumed_ns = 0
         self._status: int | None = None  # returncode once reaped
         #: CLOCK_REALTIME ns at which the line last returned by `read_line` reached the kernel
         #: (None if unknown)
@@ -354,6 +357,17 @@ class BotProcess:
             raise LineTooLong(f"a line of {len(line)} bytes")
         return line
 
+    def pending_arrival_ns(self) -> int | None:
+        """When the first complete line not yet returned reached the kernel (CLOCK_REALTIME
+        ns; None: no such line, or no stamp): a late answer the reading left unread."""
+        i = self._buf.find(b"\n", self._pos)
+        if i < 0:
+            return None
+        for end, ns in self._marks:
+            if end > i:
+                return ns
+        return None
+
     def read_line(self, deadline_s: float) -> bytes | None:
         """The next line (without b"\\n"), or None if none is complete by `deadline_s`
         (a time.perf_counter() value); `line_arrival_ns` then tells when it arrived. Raises
@@ -494,8 +508,11 @@ class BotProcess:
             self._frozen = True
 
     def thaw(self) -> None:
+        """Resume the bot; `resumed_s` and `resumed_ns` say when (just before the first
+        system call that resumes it: nothing of the bot runs before)."""
         if self._frozen:
             group = self._freezer()
+            self.resumed_s, self.resumed_ns = time.perf_counter(), time.time_ns()
             if group is not None:
                 group.thaw()
             self._signal_all(signal.SIGCONT)  # also what a failed freeze stopped

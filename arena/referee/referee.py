@@ -260,6 +260,10 @@ class Referee:
         self._pending: tuple[list[Seat], int | None, bool] | None = None
         #: runs a fault's teardown once `run` has returned (started now: see `_Settler`)
         self._settler = _Settler(self._settle_locked)
+        #: the last request's clock: how far its start moved past the writing of the request
+        #: (`_resumed_at`), and its start on the clock of the kernel's arrival stamps
+        self._clock_moved_ns = 0
+        self._clock_start_ns = 0
         #: thread id -> a descriptor kept open on that referee thread's own schedstat
         self._own_fds: dict[int, int] = {}
         # processes of bots whose referee died (SIGKILL) and that no lifeline reached
@@ -593,16 +597,17 @@ class Referee:
                                    time.thread_time_ns() - referee_cpu_before)
 
         # Write first, then resume: the bot wakes once, with its request already waiting.
-        # Its clock starts when it is resumed; a resumption that took long (the referee
-        # blocked in the kernel, e.g. behind process churn) counts only for what the bot
-        # itself did meanwhile (`_resumed_at`).
+        # Its clock starts when it is resumed (the system call that resumes it: `thaw`'s
+        # `resumed_s`); a resumption that took long (the referee blocked in the kernel, e.g.
+        # behind process churn) counts only for what the bot itself did meanwhile
+        # (`_resumed_at`).
         proc.send(data.encode())
         own_before_ns = self._own_sched_ns()
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         proc.thaw()
-        late_start_s = self._resumed_at(proc, t0, sched_before, cpu_before, own_before_ns)
-        t0, t0_ns = t0 + late_start_s, t0_ns + round(late_start_s * 1e9)
+        t0, t0_ns = self._clock_start(proc, t0, t0_ns, sched_before, cpu_before,
+                                      own_before_ns, runs_before)
         deadline = t0 + lim.deadline_s
         hard_s = defaults.FAIR_MAX_WALL_FACTOR * lim.deadline_s  # the hard wall limit
         game_deadline = game.time_deadline(lim)
@@ -690,9 +695,28 @@ class Referee:
             return 0
         return time.thread_time_ns() + wait_ns
 
+    def _clock_start(self, proc: BotProcess, written_s: float, written_ns: int,
+                     before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,
+                     own_before_ns: int, runs_before: Mapping[tuple[int, int], int]
+                     ) -> tuple[float, int]:
+        """When the bot's clock starts, as (time.perf_counter() s, time.time_ns()), given
+        when its request was written: when `thaw` made the system call that resumed it (the
+        referee kept off its CPU before that call is not the bot's time: the bot is stopped
+        until it is made; issue 49), moved on by `_resumed_at`. Kept for the account of a late
+        move (`_clock_moved_ns`, `_clock_start_ns`)."""
+        t0, t0_ns = written_s, written_ns
+        if proc.resumed_s > t0:
+            t0, t0_ns = proc.resumed_s, proc.resumed_ns
+        late_s = self._resumed_at(proc, t0, before, cpu_before, own_before_ns, runs_before)
+        t0, t0_ns = t0 + late_s, t0_ns + round(late_s * 1e9)
+        self._clock_moved_ns = round((t0 - written_s) * 1e9)
+        self._clock_start_ns = t0_ns
+        return t0, t0_ns
+
     def _resumed_at(self, proc: BotProcess, thaw_s: float,
                     before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,
-                    own_before_ns: int) -> float:
+                    own_before_ns: int,
+                    runs_before: Mapping[tuple[int, int], int] | None = None) -> float:
         """How long after `thaw_s` (perf_counter, when the referee began to resume the bot)
         the bot's clock starts: 0 when resuming took under THAW_SLOW_S (the usual case: one
         cheap check); else the time the referee's own thread was blocked meanwhile (neither
@@ -701,12 +725,20 @@ class Referee:
         its wait for a CPU meanwhile (those stay in the move). Without this, a referee blocked
         in the signal or freezer call would be charged to the bot; without the first bound, a
         referee kept waiting for a CPU after the bot had woken (and gone to sleep: its own
-        time) would not."""
+        time) would not.
+
+        First, though (issue 49): when none of the bot's threads got on a CPU since its request
+        was written (`runs_before`: their counts of runs then; the kernel counts each) and its
+        cgroup used no CPU, the bot has done nothing yet, whatever the referee was doing (even
+        waiting for a CPU): its clock starts now."""
         took_s = time.perf_counter() - thaw_s
         if took_s < defaults.THAW_SLOW_S:
             return 0.0
         own_after_ns = self._own_sched_ns()
         after, own_cpu_ns = _since(proc, cpu_before)
+        if runs_before and all(proc.runs.get(k) == n for k, n in runs_before.items()) \
+                and not own_cpu_ns:
+            return time.perf_counter() - thaw_s  # it has not run yet: nothing to take off
         used_ns = (containment.cpu_used_ns(before, after, own_cpu_ns)
                    + containment.machine_wait_ns(before, after, own_cpu_ns))
         late_s = took_s - used_ns / 1e9
@@ -774,6 +806,14 @@ class Referee:
                    "cpu_wait": round(wait_s * 1000, 3)}
         hold = None if runs_before is None else proc.hold(cpu_s * 1000, runs_before)
         evidence = "" if hold is None else hold.words()
+        moved_ms = self._clock_moved_ns / 1e6
+        if moved_ms >= 0.05:  # when the bot was resumed, after its request was written
+            evidence += (f"; its clock started {moved_ms:.1f} ms after its request was "
+                         f"written (resuming it took that long)")
+        arrived_ns = proc.pending_arrival_ns()
+        if arrived_ns is not None:
+            evidence += (f"; an answer reached the kernel "
+                         f"{(arrived_ns - self._clock_start_ns) / 1e6:.1f} ms into the move")
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
             return Fault(Reason.TIMEOUT, detail, overload=(
                 f"{detail}; but the machine kept the bot waiting for a CPU {wait_s * 1000:.1f} "

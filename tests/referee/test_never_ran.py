@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import pathlib
 import signal
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -285,3 +286,36 @@ def test_every_timeout_decided_game_is_listed_with_its_account() -> None:
     row = busy_machine_section([rec], LIMIT_S).splitlines()[-1]
     assert row.startswith(f"| {rec.game_id or '-'} | {rec.player1 or rec.p1} | 1 | {cpu} | {wait} | {off} "
                           f"| 0 |  | selectColumn (move 1)"), row
+
+
+# ------------------------------------- the referee kept off its CPU before the bot's resume
+@pytest.fixture
+def busy_before_resume(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee's thread spends 0.25 s on (or waiting for) a CPU after writing the request
+    and before its SIGCONT, as a referee preempted there by busy processes would (not blocked:
+    the slow-resumption rule of issue 39 took nothing off for that). The bot, stopped all
+    along, never ran."""
+    original = BotProcess.thaw
+
+    def thaw(self: BotProcess) -> None:
+        if self._frozen:
+            end = time.perf_counter() + 0.25
+            while time.perf_counter() < end:
+                pass
+        original(self)
+
+    monkeypatch.setattr(BotProcess, "thaw", thaw)
+
+
+@pytest.mark.usefixtures("busy_before_resume")
+def test_a_referee_busy_before_the_resume_takes_nothing_of_the_bots_time() -> None:
+    """Sleeping 0.4x its limit, resumed 0.25 s after its request was written: its clock
+    starts once it is resumed (none of its threads had run), so it is not late, and its
+    time is its own sleep."""
+    settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
+                             overload_replays=0)
+    with Referee(settings) as referee:
+        rec = referee.play(SLEEPER, parse_spec("L0"), 4, 4, 3, seed=1, max_moves=2,
+                           options1={"sleep_s": 0.4 * LIMIT_S})
+    assert not rec.is_fault, rec.detail
+    assert 0.4 * LIMIT_S * 1000 <= rec.times_ms[0] < 0.4 * LIMIT_S * 1000 + 100, rec.times_ms

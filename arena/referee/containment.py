@@ -370,6 +370,8 @@ class ThreadState:
     blkio_ticks: int
     #: whether it got on a CPU since its request was written (None: not known)
     ran: bool | None = None
+    #: the first argument of its system call (a descriptor for a read or write), or None
+    arg0: int | None = None
 
     def held(self, took_request: bool = False) -> str:
         """What holds this thread that is not its own choice, in words ("" if nothing):
@@ -392,7 +394,8 @@ class ThreadState:
         """Its state in a few words: `S in do_nanosleep (syscall 230)`."""
         where = f" in {self.wchan}" if self.wchan and self.wchan != "0" else ""
         call = "" if self.syscall is None else (
-            ", no syscall" if self.syscall < 0 else f", syscall {self.syscall}")
+            ", no syscall" if self.syscall < 0 else f", syscall {self.syscall}"
+            + ("" if self.arg0 is None or self.arg0 > 4096 else f"({self.arg0})"))
         never = ", never ran" if self.ran is False else ""
         return f"{self.state}{where}{call}{never}"
 
@@ -422,18 +425,16 @@ def thread_states(threads: Iterable[tuple[int, int]]) -> list[ThreadState]:
         except (IndexError, ValueError):
             blkio = 0
         call_text = _read_text(f"{base}/syscall").split()
-        syscall: int | None
-        if not call_text:
-            syscall = None
-        elif call_text[0] == "running":
-            syscall = None
-        else:
+        syscall: int | None = None
+        arg0: int | None = None
+        if call_text and call_text[0] != "running":
             try:
                 syscall = int(call_text[0])
+                arg0 = int(call_text[1], 16) if len(call_text) > 1 else None
             except ValueError:
-                syscall = None
+                pass
         out.append(ThreadState(pid, tid, state, _read_text(f"{base}/wchan").strip(), syscall,
-                               blkio))
+                               blkio, None, arg0))
     return out
 
 
@@ -482,6 +483,8 @@ class Hold:
     blkio_ms: float | None = None
     #: what the referee could not give or read here, in words ("no cgroup: no CPU weight")
     missing: tuple[str, ...] = ()
+    #: an answer (a write of the bot) waiting unread in its stdout at the verdict
+    answer_waiting: bool = False
 
     def machine(self, max_cpu_ms: float) -> str:
         """What held the bot that was not its own doing, in words, when it computed at most
@@ -507,6 +510,8 @@ class Hold:
         parts = []
         if self.request_unread:
             parts.append("its request unread")
+        if self.answer_waiting:
+            parts.append("a write of it waiting in its stdout")
         if self.freezer:
             parts.append(f"freezer {self.freezer.lower()}")
         took = not self.request_unread  # the held threads first, then the rest

@@ -763,8 +763,12 @@ class BotProcess:
             blkio = containment.blkio_ms(self._blkio_before, states)
         else:
             missing.append("kernel.task_delayacct off: no block-I/O delay")
+        try:
+            waiting = self._sock.fileno() >= 0 and _unread_bytes(self._sock.fileno()) > 0
+        except OSError:
+            waiting = False
         return containment.Hold(cpu_ms, tuple(states), self.request_unread(), freezer, blkio,
-                                tuple(missing))
+                                tuple(missing), waiting)
 
     def note_blkio(self) -> None:
         """Remember each known thread's block-I/O delay (delay accounting) at a request's

@@ -359,7 +359,16 @@ class BotProcess:
 
     def pending_arrival_ns(self) -> int | None:
         """When the first complete line not yet returned reached the kernel (CLOCK_REALTIME
-        ns; None: no such line, or no stamp): a late answer the reading left unread."""
+        ns; None: no such line, or no stamp): a late answer the reading left unread, read
+        from the socket now if need be (a few writes at most)."""
+        for _ in range(8):
+            if self._buf.find(b"\n", self._pos) >= 0:
+                break
+            try:
+                if not self._fill(0.0):
+                    break
+            except (LineTooLong, OSError):
+                break
         i = self._buf.find(b"\n", self._pos)
         if i < 0:
             return None
@@ -506,6 +515,26 @@ class BotProcess:
             if not frozen:
                 self._signal_all(signal.SIGSTOP)
             self._frozen = True
+
+    def freeze_settled(self, timeout_s: float) -> bool:
+        """Freeze the bot and wait, up to `timeout_s`, until each of its known threads has
+        stopped (or sleeps uninterruptibly, or is gone): a thread that was waiting for a CPU
+        must get one to stop, and the kernel then adds that wait to its schedstat (a wait
+        still going on is not in it). True once all have. A late move's verdict reads the
+        bot's times after this (issue 49)."""
+        self.freeze()
+        threads = self._threads or [(self.pid, self.pid)]
+        end = time.perf_counter() + timeout_s
+        delay = 0.0002
+        while True:
+            states = containment.thread_states(threads)
+            if all(st.state in ("T", "t", "D", "Z", "X") or any(
+                    w in st.wchan for w in ("refrigerator", "freezer")) for st in states):
+                return True
+            if time.perf_counter() >= end:
+                return False
+            time.sleep(delay)
+            delay = min(2 * delay, 0.005)
 
     def thaw(self) -> None:
         """Resume the bot; `resumed_s` and `resumed_ns` say when (just before the first

@@ -794,6 +794,12 @@ class Referee:
             return Fault(Reason.TIMEOUT, f"{detail}; meanwhile it wrote {lines} comment lines "
                          f"({nbytes / 1024:.0f} KiB) to stdout, whose reading is its own time "
                          f"(no overload replay)")
+        hold = None
+        if runs_before is not None:  # no answer, the bot still running: what the kernel
+            # shows of it now, then stopped, so that a wait for a CPU still going on ends
+            # and counts (schedstat adds a wait when it ends)
+            hold = proc.hold(0.0, runs_before)
+            proc.freeze_settled(max(0.05, min(0.5, self.limits.deadline_s)))
         after, own_cpu_ns = _since(proc, cpu_before)
         # the referee's own CPU while it waited: reading the bot's output (the bot's doing)
         wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
@@ -804,7 +810,9 @@ class Referee:
         account = containment.move_account(elapsed_s, cpu_s, wait_s)
         late_ms = {"elapsed": round(elapsed_s * 1000, 3), "cpu": round(cpu_s * 1000, 3),
                    "cpu_wait": round(wait_s * 1000, 3)}
-        hold = None if runs_before is None else proc.hold(cpu_s * 1000, runs_before)
+        if hold is not None:
+            # (its cpu_ms so far: the CPU of processes the referee did not know of)
+            hold = dataclasses.replace(hold, cpu_ms=hold.cpu_ms + cpu_s * 1000)
         evidence = "" if hold is None else hold.words()
         moved_ms = self._clock_moved_ns / 1e6
         if moved_ms >= 0.05:  # when the bot was resumed, after its request was written

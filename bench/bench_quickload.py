@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.results.store import DB_FILE, ResultStore
 from bench.bench_fairload import delayacct_on, psi, start_load, stop_load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,10 +46,18 @@ def _run(config: Path, results: Path, kind: str) -> tuple[str, float, str, str]:
     pressure = " / ".join(f"{(p1.get(k, 0) - p0.get(k, 0)) / 1e6 / wall_s * 100:.0f}%"
                           for k in ("cpu", "memory", "io"))
     section = ""
+    replays = []
+    for db in results.rglob(DB_FILE):
+        with ResultStore(db, create=False) as store:
+            for stored in store.games():
+                for incident in stored.record.extra.get("overload") or []:
+                    replays.append(f"- {stored.game_id}: {incident}")
     for standings in results.rglob("standings.md"):
         text = standings.read_text()
         if "## Busy machine" in text:
             section = text.split("## Busy machine", 1)[1].split("\n## ", 1)[0]
+    if replays:
+        section += "\nGames played again, and why:\n\n" + "\n".join(replays) + "\n"
     return (lines[-1] if lines else f"(no account; exit status {done.returncode})"), wall_s, \
         pressure, section
 

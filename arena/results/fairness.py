@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from arena.records import GameRecord, Reason
 
 __all__ = ["LoadAccount", "busy_machine_section", "game_account", "late_move_figures",
-           "load_account", "timeout_games"]
+           "load_account", "on_a_busy_machine", "timeout_games"]
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def game_account(r: GameRecord, limit_s: float | None = None) -> str:
     return "busy machine: " + "; ".join(parts) if parts else ""
 
 
-def _on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
+def on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
     """A game decided by a timeout charged on a busy machine: after overloaded replays, or
     whose bot computed less than its limit during the late move."""
     if r.reason is not Reason.TIMEOUT or not r.is_fault:
@@ -155,7 +155,7 @@ def busy_machine_section(records: Iterable[GameRecord], limit_s: float | None) -
             who = labels[r.offender - 1] if r.offender in (1, 2) else "?"
             detail = r.detail[:400].replace("|", "\\|").replace("\n", " ")
             cpu, wait, off = late_move_figures(r)
-            busy = "yes" if _on_a_busy_machine(r, limit_s) else ""
+            busy = "yes" if on_a_busy_machine(r, limit_s) else ""
             ply = r.extra.get("fault_ply", "-")
             text += (f"| {r.game_id or '-'} | {_cell(who or '?')} | {ply} "
                      f"| {cpu} | {wait} | {off} | {len(r.extra.get('overload') or [])} | {busy} "

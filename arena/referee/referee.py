@@ -803,10 +803,12 @@ class Referee:
         after, own_cpu_ns = _since(proc, cpu_before)
         # the referee's own CPU while it waited: reading the bot's output (the bot's doing)
         wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
-        wait_s = max(0, wait_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
         cpu_s = containment.cpu_used_ns(before, after, own_cpu_ns) / 1e9
+        # a wait counts only within the move: what the bot waited while being stopped after
+        # the verdict (or beyond its wall time) is not part of it
+        wait_s = min(max(0, wait_ns) / 1e9, max(0.0, elapsed_s - cpu_s))
         account = containment.move_account(elapsed_s, cpu_s, wait_s)
         late_ms = {"elapsed": round(elapsed_s * 1000, 3), "cpu": round(cpu_s * 1000, 3),
                    "cpu_wait": round(wait_s * 1000, 3)}

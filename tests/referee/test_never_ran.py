@@ -319,3 +319,30 @@ def test_a_referee_busy_before_the_resume_takes_nothing_of_the_bots_time() -> No
                            options1={"sleep_s": 0.4 * LIMIT_S})
     assert not rec.is_fault, rec.detail
     assert 0.4 * LIMIT_S * 1000 <= rec.times_ms[0] < 0.4 * LIMIT_S * 1000 + 100, rec.times_ms
+
+
+def test_a_wait_while_being_stopped_after_the_verdict_excuses_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot computing past its limit is stopped at the verdict before its times are read;
+    should the machine keep it waiting then (here: 10 s, given), that wait is not part of its
+    move: it is charged, not replayed."""
+    from arena.referee import containment as containment_mod
+
+    stopped = [False]
+    settle, wait = BotProcess.freeze_settled, containment_mod.machine_wait_ns
+
+    def noting_settle(self: BotProcess, timeout_s: float) -> bool:
+        stopped[0] = True
+        return settle(self, timeout_s)
+
+    def long_wait_once_stopped(*args: object, **kwargs: object) -> int:
+        return 10 * 10**9 if stopped[0] else wait(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BotProcess, "freeze_settled", noting_settle)
+    monkeypatch.setattr(containment_mod, "machine_wait_ns", long_wait_once_stopped)
+    with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
+                               overload_replays=2)) as referee:
+        rec = referee.play(parse_spec(zoo("busy.py")), parse_spec("L0"), 4, 4, 3, seed=1)
+    assert stopped[0]
+    assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
+    assert "overload" not in rec.extra, rec.extra["overload"]

@@ -438,10 +438,17 @@ def thread_states(threads: Iterable[tuple[int, int]]) -> list[ThreadState]:
     return out
 
 
+_delayacct: tuple[float, bool] = (-1e9, False)  # (when last read, monotonic s; its value)
+
+
 def delayacct_on() -> bool:
     """Whether the kernel keeps per-task delay accounting (kernel.task_delayacct): without it,
-    a thread's block-I/O delay reads 0."""
-    return _read_text("/proc/sys/kernel/task_delayacct").strip() == "1"
+    a thread's block-I/O delay reads 0. Read again at most every 10 s (asked per request)."""
+    global _delayacct
+    now = time.monotonic()
+    if now - _delayacct[0] > 10.0:
+        _delayacct = (now, _read_text("/proc/sys/kernel/task_delayacct").strip() == "1")
+    return _delayacct[1]
 
 
 def blkio_ticks(threads: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:

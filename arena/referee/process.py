@@ -789,7 +789,8 @@ class BotProcess:
         freezer = "" if self.cgroup is None else self.cgroup.freezer_state()
         blkio = None
         if containment.delayacct_on():
-            blkio = containment.blkio_ms(self._blkio_before, states)
+            blkio = containment.blkio_ms(self._blkio_before,
+                                         [st for st in states if st.pid == st.tid])
         else:
             missing.append("kernel.task_delayacct off: no block-I/O delay")
         try:
@@ -800,10 +801,11 @@ class BotProcess:
                                 tuple(missing), waiting)
 
     def note_blkio(self) -> None:
-        """Remember each known thread's block-I/O delay (delay accounting) at a request's
-        start, for `hold`; nothing while delay accounting is off (one /proc read per thread
-        otherwise, so it is done only where it says something)."""
-        self._blkio_before = (containment.blkio_ticks(self._threads or [])
+        """Remember the block-I/O delay (delay accounting) of each known process's main
+        thread at a request's start, for `hold`: one /proc read per process while delay
+        accounting is on, none while it is off (a JVM's other threads are not read: a
+        request's cost stays flat)."""
+        self._blkio_before = (containment.blkio_ticks([(p, p) for p in self._tasks])
                               if containment.delayacct_on() else {})
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:

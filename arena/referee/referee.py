@@ -799,7 +799,7 @@ class Referee:
             # shows of it now, then stopped, so that a wait for a CPU still going on ends
             # and counts (schedstat adds a wait when it ends)
             hold = proc.hold(0.0, runs_before)
-            proc.freeze_settled(max(0.05, min(0.5, self.limits.deadline_s)))
+            proc.freeze_settled(max(0.25, min(2.0, 2 * self.limits.deadline_s)))
         after, own_cpu_ns = _since(proc, cpu_before)
         # the referee's own CPU while it waited: reading the bot's output (the bot's doing)
         wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns

@@ -777,7 +777,8 @@ class BotProcess:
         if self.cgroup is None:  # its other processes' CPU (children crowding its core are
             # its own doing): those it started since it was last looked at count whole
             tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
-            others = (tree | escaped) - set(self._tasks)
+            others = {p for p in (tree | escaped) - set(self._tasks)  # not the sandbox's own
+                      if not (self.status_from_wrapper and _comm(p) == "bwrap")}
             cpu_ms += sum(c for c, _ in containment.task_times(others).values()) / 1e6
         states = containment.thread_states(threads)
         never = {k for k in threads if k in runs_before and self.runs.get(k) == runs_before[k]}

@@ -131,9 +131,10 @@ def machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, object]]:
     yield state
 
 
-def _play(replays: int, cgroups: bool = False, sleep_s: float = 0.0) -> object:
+def _play(replays: int, cgroups: bool = False, sleep_s: float = 0.0,
+          isolation: str = "none") -> object:
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), overload_replays=replays,
-                             isolation="none", cgroups=cgroups)
+                             isolation=isolation, cgroups=cgroups)
     with Referee(settings) as referee:
         return referee.play(SLEEPER, parse_spec("L0"), 4, 4, 3, seed=1, max_moves=4,
                             options1={"sleep_s": sleep_s})
@@ -154,6 +155,23 @@ def test_a_bot_stopped_by_the_machine_is_replayed_not_charged(
     if not cgroups:  # the account says what it could not give or read
         assert "no cgroup: no CPU weight given to the bot" in incident
     assert game_account(rec) == "busy machine: played again once"  # type: ignore[arg-type]
+
+
+def test_a_sandboxed_bot_stopped_by_the_machine_is_replayed_without_a_cgroup(
+        machine: dict[str, object]) -> None:
+    """In the sandbox and without a cgroup, the verdict looks for the bot's other processes
+    (their CPU is its own): the sandbox's own (bwrap) are not the bot's, and their CPU
+    (starting the sandbox) made a bot that never ran look as if it had computed."""
+    from arena.referee.sandbox import probe
+
+    why_not = probe()
+    if why_not is not None:
+        pytest.skip(f"no sandbox here: {why_not}")
+    rec = _play(replays=2, isolation="namespaces")
+    assert machine["held"] == 1
+    assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
+    (incident,) = rec.extra["overload"]  # type: ignore[attr-defined]
+    assert "never got to play it" in incident, incident
 
 
 def test_with_no_replay_left_it_is_charged_saying_why(machine: dict[str, object]) -> None:

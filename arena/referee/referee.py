@@ -4,8 +4,11 @@ The referee owns the true board. Each bot runs in its own OS process (`arena.ref
 sees the game only through the line protocol (`arena.wire.protocol`, docs/protocol.md), so it can
 never touch the referee's board. Per request the referee: writes the request, thaws the bot
 (SIGCONT), waits for the answer with `select`/`poll` until limit + grace, freezes the bot again
-(SIGSTOP). The time of a move runs from writing the request to the kernel's arrival stamp of the
-answer line (so a referee thread woken late by a busy machine does not count against the bot). Every
+(SIGSTOP). The time of a move runs from the system call that resumes the bot (its request
+already written) to the kernel's arrival stamp of the answer line (so a referee thread kept off
+its CPU, before resuming the bot or after its answer, does not count against the bot); a move
+without an answer is judged once the bot is stopped again, with the kernel's evidence of what
+held it (`_late`, docs/protocol.md). Every
 bot fault (late, illegal, crashed, failed to start) ends the game as a `GameRecord` with the right
 reason; `Referee.play` never raises because of a bot.
 

@@ -25,6 +25,11 @@ OVERLOAD_MIN_WAIT_SHARE = 0.2
 #: past this many times the deadline; a move's charged time is its wall time less that wait
 #: (docs/protocol.md)
 FAIR_MAX_WALL_FACTOR = 1.5
+#: a late move in which the bot computed at most this much (CPU ms, its whole cgroup where it has
+#: one) while the kernel shows it held by something not its own (runnable but never run,
+#: stopped, frozen, blocked in a page fault) is the machine's: played again, never charged
+#: (docs/protocol.md, "A bot that never got to run")
+STALL_MAX_CPU_MS = 2.0
 #: resuming a bot (writing its request, then SIGCONT or the freezer) that takes at least this
 #: long is looked at: the time the bot was still stopped is the referee's, not the bot's
 THAW_SLOW_S = 0.001

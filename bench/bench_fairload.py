@@ -19,7 +19,12 @@ pinned to one core as a tournament's are) and two games of a bot that sleeps 1.3
 - io: a writer of 4 MiB blocks with an fsync after each, in the temp folder;
 - churn: a loop starting short processes (`/bin/true`) as fast as it can;
 - tournament: another cxarena tournament (`cxarena tournament configs/quick.yaml`, its
-  results in the temp folder, started again whenever it ends).
+  results in the temp folder, started again whenever it ends);
+- evict: the page cache dropped every 0.5 s (root: /proc/sys/vm/drop_caches), which is what
+  memory pressure from other programs does to the bots' code and libraries (each
+  page then read again from disk, behind whatever else the disk is doing);
+- mixed: busy2, io, churn, memory and tournament at once (issue 49); kinds joined with `+`
+  (`io+evict`) run at once too.
 
 Reported per kind: faults charged to the honest bots, overload replays, charged faults of the
 1.3x bot (2 expected), the wall time, the machine's pressure (/proc/pressure/{cpu,memory,io}
@@ -54,7 +59,10 @@ OVERRUN = 1.3
 #: how the bots are contained: "cgroups" (the bots' folder at the highest CPU weight),
 #: "default-weight" (cgroups, the folder at the kernel's default weight), "rlimits" (none)
 CONTAINMENT = "cgroups"
-KINDS = ("none", "busy1", "busy2", "busy4", "memory", "io", "churn", "tournament")
+KINDS = ("none", "busy1", "busy2", "busy4", "memory", "io", "churn", "tournament", "mixed")
+#: the kinds "mixed" runs at once (issue 49: the load under which bots lost moves they never
+#: got to play)
+MIXED = ("busy2", "io", "churn", "memory", "tournament")
 
 
 class Sleeper(CXPlayer):
@@ -184,7 +192,8 @@ def _instrument(late: list[dict[str, Any]]) -> None:
                      "steal_ms": s1.get(core, 0.0) - s0.get(core, 0.0),
                      "blkio_ms": (w1[2] - w0[2]) * 10.0,
                      **{f"psi_{k}_ms": (p1.get(k, 0) - p0.get(k, 0)) / 1e3 for k in p1},
-                     "overload": bool(fault.overload), "detail": fault.detail,
+                     "overload": bool(fault.overload),
+                     "detail": fault.overload or fault.detail,
                      "known": sorted(getattr(proc, "_tasks", ())), "group": bot_pids(proc),
                      "threads": list(getattr(proc, "_threads", None) or ())})
         return fault
@@ -272,6 +281,16 @@ while True:
         for _ in range(16):
             f.write(block); f.flush(); os.fsync(f.fileno())
 """
+_EVICT = r"""
+import time
+while True:
+    try:
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("1")
+    except OSError:
+        break
+    time.sleep(0.5)
+"""
 _CHURN = r"""
 import subprocess
 while True:
@@ -294,6 +313,9 @@ def _available_bytes() -> int:
 
 
 def start_load(kind: str, scratch: str) -> list[subprocess.Popen[bytes]]:
+    if kind == "mixed" or "+" in kind:
+        return [p for k in (MIXED if kind == "mixed" else kind.split("+"))
+                for p in start_load(k, scratch)]
     py = sys.executable
     cores = len(os.sched_getaffinity(0))
     procs: list[tuple[list[str], bool]] = []
@@ -304,6 +326,8 @@ def start_load(kind: str, scratch: str) -> list[subprocess.Popen[bytes]]:
         procs = [([py, "-c", _MEMORY_HOG, str(int(_available_bytes() * 0.9))], True)]
     elif kind == "io":
         procs = [([py, "-c", _IO_WRITER, os.path.join(scratch, "io.bin")], False)]
+    elif kind == "evict":
+        procs = [([py, "-c", _EVICT], False)]
     elif kind == "churn":
         procs = [([py, "-c", _CHURN], False)]
     elif kind == "tournament":
@@ -346,7 +370,7 @@ def run_kind(kind: str) -> Row:
     scratch = tempfile.mkdtemp(prefix="cxarena-fairload-")
     try:
         load = start_load(kind, scratch)
-        time.sleep({"memory": 1.0, "tournament": 3.0}.get(kind, 0.3))  # load going
+        time.sleep({"memory": 1.0, "tournament": 3.0, "mixed": 3.0}.get(kind, 0.3))  # going
         p0, t0 = psi(), time.perf_counter()
         try:
             results, late, wall = play_round(os.path.join(scratch, "logs"))

@@ -90,6 +90,7 @@ def report_lines() -> list[str]:
         else:
             todo.append("mount cgroups (cgroup2 at /sys/fs/cgroup)")
     lines.append(found.summary())
+    lines.append(delayacct_line())
     lines += door_lines(why_not is None, found.available)
     if todo:
         lines.append("to get the rest:")
@@ -97,6 +98,23 @@ def report_lines() -> list[str]:
     else:
         lines.append("nothing to do: bots are sandboxed and each has a cgroup of its own")
     return lines
+
+
+def delayacct_line(path: str = "/proc/sys/kernel/task_delayacct") -> str:
+    """Whether the kernel keeps per-task delay accounting, what it adds to a late move's
+    account, and how to turn it on (issue 49)."""
+    try:
+        with open(path) as f:
+            on = f.read().strip() == "1"
+    except OSError:
+        return ("delay accounting: not in this kernel: a late move's account gives no "
+                "block-I/O delay")
+    if on:
+        return ("delay accounting: on (kernel.task_delayacct=1): a late move's account gives "
+                "the bot's block-I/O delay (pages read back from disk, its own I/O)")
+    return ("delay accounting: off: a late move's account gives no block-I/O delay; as root, "
+            "`sysctl kernel.task_delayacct=1` turns it on (until reboot; for good: "
+            "kernel.task_delayacct = 1 in /etc/sysctl.d/, or boot with delayacct)")
 
 
 def door_lines(sandboxed: bool, grouped: bool) -> list[str]:

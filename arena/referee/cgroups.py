@@ -501,6 +501,20 @@ class BotGroup:
         events = os.path.join(folder, "cgroup.events")
         return self._wait(lambda: self._counter_keyed(events).get("frozen") == 1, timeout_s)
 
+    def freezer_state(self) -> str:
+        """The group's freezer as the kernel says it now: v1 ``freezer.state`` (THAWED,
+        FREEZING, FROZEN), v2 ``frozen``/``thawed`` (cgroup.events); "" without one."""
+        if self._removed:
+            return ""
+        try:
+            if self.backend == "v1":
+                path = self._path("freezer", "freezer.state")
+                return "" if path is None else _read(path).strip()
+            frozen = _keyed(os.path.join(self._any_folder(), "cgroup.events")).get("frozen")
+        except OSError:
+            return ""
+        return "" if frozen is None else ("frozen" if frozen else "thawed")
+
     def thaw(self) -> None:
         if self._removed:
             return

@@ -17,7 +17,10 @@ Lives here (Linux `/proc` and `prctl`; elsewhere every function degrades to "not
   grandchild of a bot whose referee was killed by SIGKILL (the parent-death signal reaches only
   a direct child). Each `Referee` calls it when it starts;
 - `task_times(pids)`: per thread, CPU time and time spent waiting on a run queue
-  (`/proc/PID/task/TID/schedstat`), for the overload rule (docs/protocol.md).
+  (`/proc/PID/task/TID/schedstat`), for the overload rule (docs/protocol.md);
+- `thread_states(threads)` and `Hold`: at a late move's verdict, each thread's state, wait
+  channel, system call and block-I/O delay, and whether they show a bot that never got to run
+  (issue 49: runnable but not run, stopped, frozen, in a page fault) or one that chose to wait.
 
 Must not live here: protocol, game logic, policy (when to kill is the referee's decision).
 """
@@ -32,7 +35,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["BOT_ENV", "OWNER_ENV", "ProcessTable", "become_subreaper", "bot_environment",
+__all__ = ["BOT_ENV", "OWNER_ENV", "Hold", "ProcessTable", "ThreadState", "blkio_ms", "blkio_ticks",
+           "delayacct_on", "thread_states", "become_subreaper", "bot_environment",
            "environ_value",
            "charged_s", "find_bot_processes", "kill_leftovers", "kill_pids",
            "cpu_used_ns", "machine_wait_ns", "move_account", "owner_mark",
@@ -336,3 +340,196 @@ def charged_s(elapsed_s: float, excused_s: float, hard_s: float) -> float:
     if elapsed_s > hard_s:
         return elapsed_s
     return max(0.0, elapsed_s - excused_s)
+
+
+# ------------------------------------------------------------------ what held a late move
+#: task states (/proc/PID/task/TID/stat, field 3) in which a thread that computed nothing was
+#: held by the machine, not by a choice of its own (`ThreadState.held`): stopped or traced
+#: after the referee resumed it; runnable (R) only when it never ran since its request (a wait
+#: for a CPU that has not ended yet is not in schedstat's run_delay: it is added when the
+#: thread runs)
+_HELD_STATES = {"T": "stopped", "t": "stopped (traced)"}
+#: wait channels of a thread held by a cgroup freezer (v1: __refrigerator, v2: do_freezer_trap)
+_FREEZER_WCHANS = ("refrigerator", "freezer")
+
+
+@dataclass(frozen=True)
+class ThreadState:
+    """One thread of a bot as the kernel shows it at a late move's verdict."""
+
+    pid: int
+    tid: int
+    #: its state letter (R running or runnable, S sleeping, D uninterruptible, T stopped...)
+    state: str
+    #: the kernel function it sleeps in ("" running, or where the kernel does not say)
+    wchan: str
+    #: the system call it is in (-1: none, i.e. blocked in a page fault when it sleeps; None:
+    #: the kernel does not say, e.g. no permission)
+    syscall: int | None
+    #: its block-I/O delay so far in clock ticks (delay accounting; 0 while it is off)
+    blkio_ticks: int
+    #: whether it got on a CPU since its request was written (None: not known)
+    ran: bool | None = None
+    #: the first argument of its system call (a descriptor for a read or write), or None
+    arg0: int | None = None
+
+    def held(self, took_request: bool = False) -> str:
+        """What holds this thread that is not its own choice, in words ("" if nothing):
+        frozen or stopped (the referee had resumed it); runnable but never run since its
+        request; blocked in a page fault, unless it ran and `took_request` (it read its
+        request, and may have chosen to wait since: a runnable or faulting thread that slept
+        first is not evidence)."""
+        if any(w in self.wchan for w in _FREEZER_WCHANS):
+            return "frozen"
+        if self.state in ("T", "t"):
+            return _HELD_STATES[self.state]
+        if self.state == "R" and self.ran is False:
+            return "runnable but never run since its request"
+        if (self.state == "D" and self.syscall == -1
+                and (self.ran is False or not took_request)):
+            return f"blocked in a page fault ({self.wchan or 'unknown'})"
+        return ""
+
+    def words(self) -> str:
+        """Its state in a few words: `S in do_nanosleep (syscall 230)`."""
+        where = f" in {self.wchan}" if self.wchan and self.wchan != "0" else ""
+        call = "" if self.syscall is None else (
+            ", no syscall" if self.syscall < 0 else f", syscall {self.syscall}"
+            + ("" if self.arg0 is None or self.arg0 > 4096 else f"({self.arg0})"))
+        never = ", never ran" if self.ran is False else ""
+        return f"{self.state}{where}{call}{never}"
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read(4096).decode("ascii", "replace")
+    except OSError:
+        return ""
+
+
+def thread_states(threads: Iterable[tuple[int, int]]) -> list[ThreadState]:
+    """The state, wait channel, system call and block-I/O delay of these (pid, tid) threads
+    (those gone are left out). A few small /proc reads each: for a late move's verdict only."""
+    out = []
+    for pid, tid in threads:
+        base = f"/proc/{pid}/task/{tid}"
+        stat = _read_text(f"{base}/stat")
+        try:
+            fields = stat.rsplit(")", 1)[1].split()
+        except IndexError:
+            continue
+        state = fields[0] if fields else "?"
+        try:
+            blkio = int(fields[39])  # field 42 of the whole line: delayacct_blkio_ticks
+        except (IndexError, ValueError):
+            blkio = 0
+        call_text = _read_text(f"{base}/syscall").split()
+        syscall: int | None = None
+        arg0: int | None = None
+        if call_text and call_text[0] != "running":
+            try:
+                syscall = int(call_text[0])
+                arg0 = int(call_text[1], 16) if len(call_text) > 1 else None
+            except ValueError:
+                pass
+        out.append(ThreadState(pid, tid, state, _read_text(f"{base}/wchan").strip(), syscall,
+                               blkio, None, arg0))
+    return out
+
+
+_delayacct: tuple[float, bool] = (-1e9, False)  # (when last read, monotonic s; its value)
+
+
+def delayacct_on() -> bool:
+    """Whether the kernel keeps per-task delay accounting (kernel.task_delayacct): without it,
+    a thread's block-I/O delay reads 0. Read again at most every 10 s (asked per request)."""
+    global _delayacct
+    now = time.monotonic()
+    if now - _delayacct[0] > 10.0:
+        _delayacct = (now, _read_text("/proc/sys/kernel/task_delayacct").strip() == "1")
+    return _delayacct[1]
+
+
+def blkio_ticks(threads: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """Each thread's block-I/O delay so far in clock ticks (/proc/PID/task/TID/stat field 42,
+    delay accounting: 0 while kernel.task_delayacct is off); those gone are left out."""
+    out = {}
+    for pid, tid in threads:
+        try:
+            out[(pid, tid)] = int(_read_text(f"/proc/{pid}/task/{tid}/stat")
+                                  .rsplit(")", 1)[1].split()[39])
+        except (IndexError, ValueError):
+            continue
+    return out
+
+
+def blkio_ms(before: dict[tuple[int, int], int], after: Iterable[ThreadState]) -> float:
+    """The block-I/O delay (delay accounting) of these threads since `before` (`blkio_ticks`;
+    a thread not in it counts from zero), in ms."""
+    ticks = sum(max(0, s.blkio_ticks - before.get((s.pid, s.tid), 0)) for s in after)
+    return ticks * 1000.0 / _CLK_TCK
+
+
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+@dataclass(frozen=True)
+class Hold:
+    """The kernel's evidence on a late move whose bot may never have got to run."""
+
+    #: the bot's CPU time during the move (its whole cgroup's where it has one), in ms
+    cpu_ms: float
+    #: its threads at the verdict
+    threads: tuple[ThreadState, ...]
+    #: its request still (partly) unread in its stdin at the verdict
+    request_unread: bool
+    #: its cgroup's freezer state ("" without a freezer)
+    freezer: str = ""
+    #: its threads' block-I/O delay during the move in ms (None: delay accounting is off)
+    blkio_ms: float | None = None
+    #: what the referee could not give or read here, in words ("no cgroup: no CPU weight")
+    missing: tuple[str, ...] = ()
+    #: an answer (a write of the bot) waiting unread in its stdout at the verdict
+    answer_waiting: bool = False
+
+    def machine(self, max_cpu_ms: float) -> str:
+        """What held the bot that was not its own doing, in words, when it computed at most
+        `max_cpu_ms` and the kernel shows a thread held (runnable but never run, stopped,
+        frozen, in a page fault) or its freezer frozen; "" when the move is the bot's (it
+        computed, or its threads sleep or wait where it chose: a sleep, its own I/O, a
+        read)."""
+        if self.cpu_ms > max_cpu_ms:
+            return ""
+        took = not self.request_unread
+        held = [f"thread {s.tid} {s.held(took)}" for s in self.threads if s.held(took)]
+        if self.freezer.upper() in ("FROZEN", "FREEZING", "1"):
+            held.insert(0, f"its cgroup {self.freezer.lower()}")
+        if not held:
+            return ""
+        return (f"it computed {self.cpu_ms:.1f} ms, "
+                + ("its request still unread, " if self.request_unread else "")
+                + ", ".join(held[:4]) + (f" and {len(held) - 4} more" if len(held) > 4 else ""))
+
+    def words(self) -> str:
+        """The evidence in one clause for a late move's account: `; at the deadline: its
+        request unread, thread 12 S in do_nanosleep, syscall 230; block I/O 0.0 ms`."""
+        parts = []
+        if self.request_unread:
+            parts.append("its request unread")
+        if self.answer_waiting:
+            parts.append("a write of it waiting in its stdout")
+        if self.freezer:
+            parts.append(f"freezer {self.freezer.lower()}")
+        took = not self.request_unread  # the held threads first, then the rest
+        threads = sorted(self.threads, key=lambda s: not s.held(took))
+        shown = [f"thread {s.tid} {s.words()}" for s in threads[:3]]
+        if len(self.threads) > 3:
+            shown.append(f"{len(self.threads) - 3} threads more")
+        parts += shown
+        if self.blkio_ms is not None:
+            parts.append(f"block I/O {self.blkio_ms:.1f} ms")
+        text = "; at the deadline: " + ", ".join(parts) if parts else ""
+        if self.missing:
+            text += f" (not known here: {'; '.join(self.missing)})"
+        return text

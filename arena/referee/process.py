@@ -36,7 +36,9 @@ Nothing here knows the protocol's messages; that is `arena.referee.referee` and
 
 from __future__ import annotations
 
+import dataclasses
 import errno
+import fcntl
 import itertools
 import math
 import os
@@ -47,6 +49,7 @@ import signal
 import socket
 import struct
 import subprocess
+import termios
 import threading
 import time
 from collections import deque
@@ -161,6 +164,9 @@ class BotProcess:
         self._eof = False
         self._killed = False
         self._frozen = False
+        #: when `thaw` last began to resume the bot: time.perf_counter() s, time.time_ns()
+        self.resumed_s = 0.0
+        self.resumed_ns = 0
         self._status: int | None = None  # returncode once reaped
         #: CLOCK_REALTIME ns at which the line last returned by `read_line` reached the kernel
         #: (None if unknown)
@@ -237,6 +243,10 @@ class BotProcess:
         self._threads: list[tuple[int, int]] | None = None  # and their threads
         #: a descriptor kept open on each of those threads' schedstat (one pread a snapshot)
         self._sched_fds: dict[tuple[int, int], int] = {}
+        self._blkio_before: dict[tuple[int, int], int] = {}  # `note_blkio`
+        #: how many times each thread got on a CPU, at the last reading (schedstat's third
+        #: field): a thread whose count did not move since its request never ran
+        self.runs: dict[tuple[int, int], int] = {}
         #: the processes of its cgroup last seen in its process group, and a descriptor kept
         #: open on each one's /proc stat: while the group's tasks are all theirs, a freeze
         #: need not list the group (`_outside_group`)
@@ -346,6 +356,26 @@ class BotProcess:
         if len(line) > self.max_line_bytes:
             raise LineTooLong(f"a line of {len(line)} bytes")
         return line
+
+    def pending_arrival_ns(self) -> int | None:
+        """When the first complete line not yet returned reached the kernel (CLOCK_REALTIME
+        ns; None: no such line, or no stamp): a late answer the reading left unread, read
+        from the socket now if need be (a few writes at most)."""
+        for _ in range(8):
+            if self._buf.find(b"\n", self._pos) >= 0:
+                break
+            try:
+                if not self._fill(0.0):
+                    break
+            except (LineTooLong, OSError):
+                break
+        i = self._buf.find(b"\n", self._pos)
+        if i < 0:
+            return None
+        for end, ns in self._marks:
+            if end > i:
+                return ns
+        return None
 
     def read_line(self, deadline_s: float) -> bytes | None:
         """The next line (without b"\\n"), or None if none is complete by `deadline_s`
@@ -486,9 +516,32 @@ class BotProcess:
                 self._signal_all(signal.SIGSTOP)
             self._frozen = True
 
+    def freeze_settled(self, timeout_s: float) -> bool:
+        """Freeze the bot and wait, up to `timeout_s`, until each of its known threads has
+        stopped (or sleeps uninterruptibly, or is gone): a thread that was waiting for a CPU
+        must get one to stop, and the kernel then adds that wait to its schedstat (a wait
+        still going on is not in it). True once all have. A late move's verdict reads the
+        bot's times after this (issue 49)."""
+        self.freeze()
+        threads = self._threads or [(self.pid, self.pid)]
+        end = time.perf_counter() + timeout_s
+        delay = 0.0002
+        while True:
+            states = containment.thread_states(threads)
+            if all(st.state in ("T", "t", "D", "Z", "X") or any(
+                    w in st.wchan for w in ("refrigerator", "freezer")) for st in states):
+                return True
+            if time.perf_counter() >= end:
+                return False
+            time.sleep(delay)
+            delay = min(2 * delay, 0.005)
+
     def thaw(self) -> None:
+        """Resume the bot; `resumed_s` and `resumed_ns` say when (just before the first
+        system call that resumes it: nothing of the bot runs before)."""
         if self._frozen:
             group = self._freezer()
+            self.resumed_s, self.resumed_ns = time.perf_counter(), time.time_ns()
             if group is not None:
                 group.thaw()
             self._signal_all(signal.SIGCONT)  # also what a failed freeze stopped
@@ -695,12 +748,66 @@ class BotProcess:
                 if fd is None:
                     fd = fds[key] = os.open(f"/proc/{key[0]}/task/{key[1]}/schedstat",
                                             os.O_RDONLY | os.O_CLOEXEC)
-                cpu_ns, wait_ns, *_ = os.pread(fd, 256, 0).split()
+                cpu_ns, wait_ns, runs, *_ = os.pread(fd, 256, 0).split()
                 out[key] = (int(cpu_ns), int(wait_ns))
+                self.runs[key] = int(runs)
             except (OSError, ValueError):
                 if fd is not None:
                     _close(fds.pop(key))
         return out
+
+    def request_unread(self) -> bool:
+        """Whether bytes the referee wrote are still in the bot's stdin (FIONREAD on the
+        pipe: it never read all of its request); False where that cannot be told."""
+        try:
+            return _unread_bytes(self._in) > 0
+        except (OSError, AttributeError):
+            return False
+
+    def hold(self, cpu_ms: float, runs_before: Mapping[tuple[int, int], int]
+             ) -> containment.Hold:
+        """The kernel's evidence on a late move, read at its verdict (before the bot is frozen
+        again): its threads' state, wait channel and system call, which of them never got on
+        a CPU since the request (`runs_before`: `runs` when it was written), its freezer's
+        state, its block-I/O delay during the move (delay accounting), and its request's
+        bytes still unread. Without a cgroup, `cpu_ms` gains the CPU time of the bot's
+        processes the referee did not know of (a /proc scan: a late move's verdict only)."""
+        threads = self._threads or [(self.pid, self.pid)]
+        self._sched_times(threads)  # `runs` now
+        if self.cgroup is None:  # its other processes' CPU (children crowding its core are
+            # its own doing): those it started since it was last looked at count whole
+            tree, escaped = containment.find_bot_processes(self.pid, self.bot_id)
+            others = {p for p in (tree | escaped) - set(self._tasks)  # not the sandbox's own
+                      if not (self.status_from_wrapper and _comm(p) == "bwrap")}
+            cpu_ms += sum(c for c, _ in containment.task_times(others).values()) / 1e6
+        states = containment.thread_states(threads)
+        never = {k for k in threads if k in runs_before and self.runs.get(k) == runs_before[k]}
+        states = [dataclasses.replace(s, ran=(s.pid, s.tid) not in never) for s in states]
+        missing = []
+        if self.cgroup is None:
+            missing.append("no cgroup: no CPU weight given to the bot, no freezer, its "
+                           "children's CPU not counted")
+        freezer = "" if self.cgroup is None else self.cgroup.freezer_state()
+        blkio = None
+        if containment.delayacct_on():
+            blkio = containment.blkio_ms(self._blkio_before,
+                                         [st for st in states if st.pid == st.tid])
+        else:
+            missing.append("kernel.task_delayacct off: no block-I/O delay")
+        try:
+            waiting = self._sock.fileno() >= 0 and _unread_bytes(self._sock.fileno()) > 0
+        except OSError:
+            waiting = False
+        return containment.Hold(cpu_ms, tuple(states), self.request_unread(), freezer, blkio,
+                                tuple(missing), waiting)
+
+    def note_blkio(self) -> None:
+        """Remember the block-I/O delay (delay accounting) of each known process's main
+        thread at a request's start, for `hold`: one /proc read per process while delay
+        accounting is on, none while it is off (a JVM's other threads are not read: a
+        request's cost stays flat)."""
+        self._blkio_before = (containment.blkio_ticks([(p, p) for p in self._tasks])
+                              if containment.delayacct_on() else {})
 
     def close(self, quit_message: bytes | None = None, grace_s: float = 0.2) -> None:
         """End the process: optionally send a quit message and give it `grace_s` to exit, then
@@ -809,6 +916,12 @@ def _batch(threads: Sequence[tuple[int, int]]) -> None:
             os.sched_setscheduler(tid, os.SCHED_BATCH, os.sched_param(0))
         except OSError:
             pass
+
+
+def _unread_bytes(fd: int) -> int:
+    """The bytes waiting in a pipe (FIONREAD works on either end)."""
+    buf = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
+    return int(struct.unpack("i", buf)[0])
 
 
 def _close(fd: int) -> None:

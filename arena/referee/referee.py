@@ -4,8 +4,11 @@ The referee owns the true board. Each bot runs in its own OS process (`arena.ref
 sees the game only through the line protocol (`arena.wire.protocol`, docs/protocol.md), so it can
 never touch the referee's board. Per request the referee: writes the request, thaws the bot
 (SIGCONT), waits for the answer with `select`/`poll` until limit + grace, freezes the bot again
-(SIGSTOP). The time of a move runs from writing the request to the kernel's arrival stamp of the
-answer line (so a referee thread woken late by a busy machine does not count against the bot). Every
+(SIGSTOP). The time of a move runs from the system call that resumes the bot (its request
+already written) to the kernel's arrival stamp of the answer line (so a referee thread kept off
+its CPU, before resuming the bot or after its answer, does not count against the bot); a move
+without an answer is judged once the bot is stopped again, with the kernel's evidence of what
+held it (`_late`, docs/protocol.md). Every
 bot fault (late, illegal, crashed, failed to start) ends the game as a `GameRecord` with the right
 reason; `Referee.play` never raises because of a bot.
 
@@ -260,6 +263,10 @@ class Referee:
         self._pending: tuple[list[Seat], int | None, bool] | None = None
         #: runs a fault's teardown once `run` has returned (started now: see `_Settler`)
         self._settler = _Settler(self._settle_locked)
+        #: the last request's clock: how far its start moved past the writing of the request
+        #: (`_resumed_at`), and its start on the clock of the kernel's arrival stamps
+        self._clock_moved_ns = 0
+        self._clock_start_ns = 0
         #: thread id -> a descriptor kept open on that referee thread's own schedstat
         self._own_fds: dict[int, int] = {}
         # processes of bots whose referee died (SIGKILL) and that no lifeline reached
@@ -585,6 +592,8 @@ class Referee:
         max_lines, max_bytes = defaults.MAX_COMMENT_LINES, defaults.MAX_COMMENT_KB * 1024
         lines, nbytes = comments
         sched_before = proc.task_times()  # run-queue wait so far (the overload rule)
+        runs_before = dict(proc.runs)  # how often each thread got on a CPU so far
+        proc.note_blkio()  # its block-I/O delay so far, where the kernel keeps it
         cpu_before = proc.cpu_usage_ns()  # everything in its cgroup (None: no cgroup)
         referee_cpu_before = time.thread_time_ns()  # what reading its output costs us
 
@@ -593,16 +602,17 @@ class Referee:
                                    time.thread_time_ns() - referee_cpu_before)
 
         # Write first, then resume: the bot wakes once, with its request already waiting.
-        # Its clock starts when it is resumed; a resumption that took long (the referee
-        # blocked in the kernel, e.g. behind process churn) counts only for what the bot
-        # itself did meanwhile (`_resumed_at`).
+        # Its clock starts when it is resumed (the system call that resumes it: `thaw`'s
+        # `resumed_s`); a resumption that took long (the referee blocked in the kernel, e.g.
+        # behind process churn) counts only for what the bot itself did meanwhile
+        # (`_resumed_at`).
         proc.send(data.encode())
         own_before_ns = self._own_sched_ns()
         t0_ns = time.time_ns()  # the clock of the kernel's arrival stamps
         t0 = time.perf_counter()
         proc.thaw()
-        late_start_s = self._resumed_at(proc, t0, sched_before, cpu_before, own_before_ns)
-        t0, t0_ns = t0 + late_start_s, t0_ns + round(late_start_s * 1e9)
+        t0, t0_ns = self._clock_start(proc, t0, t0_ns, sched_before, cpu_before,
+                                      own_before_ns, runs_before)
         deadline = t0 + lim.deadline_s
         hard_s = defaults.FAIR_MAX_WALL_FACTOR * lim.deadline_s  # the hard wall limit
         game_deadline = game.time_deadline(lim)
@@ -632,7 +642,8 @@ class Referee:
                     continue
                 raise self._late(proc, sched_before, timeout_detail(
                     what, elapsed_s, lim.timeout_s, lim.grace_s, answered=False), elapsed_s,
-                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before)
+                    cpu_before, (lines, nbytes), time.thread_time_ns() - referee_cpu_before,
+                    runs_before)
             if is_comment(line):
                 lines += 1
                 nbytes += len(line) + 1
@@ -689,9 +700,28 @@ class Referee:
             return 0
         return time.thread_time_ns() + wait_ns
 
+    def _clock_start(self, proc: BotProcess, written_s: float, written_ns: int,
+                     before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,
+                     own_before_ns: int, runs_before: Mapping[tuple[int, int], int]
+                     ) -> tuple[float, int]:
+        """When the bot's clock starts, as (time.perf_counter() s, time.time_ns()), given
+        when its request was written: when `thaw` made the system call that resumed it (the
+        referee kept off its CPU before that call is not the bot's time: the bot is stopped
+        until it is made; issue 49), moved on by `_resumed_at`. Kept for the account of a late
+        move (`_clock_moved_ns`, `_clock_start_ns`)."""
+        t0, t0_ns = written_s, written_ns
+        if proc.resumed_s > t0:
+            t0, t0_ns = proc.resumed_s, proc.resumed_ns
+        late_s = self._resumed_at(proc, t0, before, cpu_before, own_before_ns, runs_before)
+        t0, t0_ns = t0 + late_s, t0_ns + round(late_s * 1e9)
+        self._clock_moved_ns = round((t0 - written_s) * 1e9)
+        self._clock_start_ns = t0_ns
+        return t0, t0_ns
+
     def _resumed_at(self, proc: BotProcess, thaw_s: float,
                     before: dict[tuple[int, int], tuple[int, int]], cpu_before: int | None,
-                    own_before_ns: int) -> float:
+                    own_before_ns: int,
+                    runs_before: Mapping[tuple[int, int], int] | None = None) -> float:
         """How long after `thaw_s` (perf_counter, when the referee began to resume the bot)
         the bot's clock starts: 0 when resuming took under THAW_SLOW_S (the usual case: one
         cheap check); else the time the referee's own thread was blocked meanwhile (neither
@@ -700,12 +730,20 @@ class Referee:
         its wait for a CPU meanwhile (those stay in the move). Without this, a referee blocked
         in the signal or freezer call would be charged to the bot; without the first bound, a
         referee kept waiting for a CPU after the bot had woken (and gone to sleep: its own
-        time) would not."""
+        time) would not.
+
+        First, though (issue 49): when none of the bot's threads got on a CPU since its request
+        was written (`runs_before`: their counts of runs then; the kernel counts each) and its
+        cgroup used no CPU, the bot has done nothing yet, whatever the referee was doing (even
+        waiting for a CPU): its clock starts now."""
         took_s = time.perf_counter() - thaw_s
         if took_s < defaults.THAW_SLOW_S:
             return 0.0
         own_after_ns = self._own_sched_ns()
         after, own_cpu_ns = _since(proc, cpu_before)
+        if runs_before and all(proc.runs.get(k) == n for k, n in runs_before.items()) \
+                and not own_cpu_ns:
+            return time.perf_counter() - thaw_s  # it has not run yet: nothing to take off
         used_ns = (containment.cpu_used_ns(before, after, own_cpu_ns)
                    + containment.machine_wait_ns(before, after, own_cpu_ns))
         late_s = took_s - used_ns / 1e9
@@ -731,7 +769,8 @@ class Referee:
 
     def _late(self, proc: BotProcess, before: dict[tuple[int, int], tuple[int, int]],
               detail: str, elapsed_s: float, cpu_before: int | None = None,
-              comments: tuple[int, int] = (0, 0), referee_cpu_ns: int = 0) -> Fault:
+              comments: tuple[int, int] = (0, 0), referee_cpu_ns: int = 0,
+              runs_before: Mapping[tuple[int, int], int] | None = None) -> Fault:
         """The timeout fault of a late move, marked as the machine's (`overload`) when the
         bot's threads waited on a run queue, beyond what its own threads used, for at least
         the overrun and at least OVERLOAD_MIN_WAIT_SHARE of the limit (docs/protocol.md).
@@ -742,7 +781,15 @@ class Referee:
         CPU the referee spent on the bot's output is the bot's own: the referee thread's CPU
         during the move (`referee_cpu_ns`) counts as the bot's, and a bot that wrote more
         `comments` (lines, bytes) than OVERLOAD_MAX_COMMENT_LINES / _KB during the move is
-        charged at once, its detail saying so."""
+        charged at once, its detail saying so.
+
+        A move that got no answer (`runs_before`: each thread's count of runs when the request
+        was written; the bot is not yet frozen again) also gets the kernel's evidence
+        (`BotProcess.hold`): when the bot computed at most STALL_MAX_CPU_MS and a thread of it
+        is held by something not its own (runnable but never run, stopped, frozen, blocked in
+        a page fault), it never got to play its move: the machine's, played again like an
+        overloaded one (issue 49). A bot sleeping or waiting where it chose is charged, with
+        its threads' states in the detail."""
         over = proc.limit_fault()
         if over is not None:
             return Fault(Reason.CRASH, f"{detail.split(':')[0]}: the bot {over}")
@@ -752,21 +799,47 @@ class Referee:
             return Fault(Reason.TIMEOUT, f"{detail}; meanwhile it wrote {lines} comment lines "
                          f"({nbytes / 1024:.0f} KiB) to stdout, whose reading is its own time "
                          f"(no overload replay)")
+        hold = None
+        if runs_before is not None:  # no answer, the bot still running: what the kernel
+            # shows of it now, then stopped, so that a wait for a CPU still going on ends
+            # and counts (schedstat adds a wait when it ends)
+            hold = proc.hold(0.0, runs_before)
+            proc.freeze_settled(max(0.25, min(2.0, 2 * self.limits.deadline_s)))
         after, own_cpu_ns = _since(proc, cpu_before)
         # the referee's own CPU while it waited: reading the bot's output (the bot's doing)
         wait_ns = containment.machine_wait_ns(before, after, own_cpu_ns) - referee_cpu_ns
-        wait_s = max(0, wait_ns) / 1e9
         limit_s = self.limits.timeout_s
         overrun_s = elapsed_s - limit_s
         cpu_s = containment.cpu_used_ns(before, after, own_cpu_ns) / 1e9
+        # a wait counts only within the move: what the bot waited while being stopped after
+        # the verdict (or beyond its wall time) is not part of it
+        wait_s = min(max(0, wait_ns) / 1e9, max(0.0, elapsed_s - cpu_s))
         account = containment.move_account(elapsed_s, cpu_s, wait_s)
         late_ms = {"elapsed": round(elapsed_s * 1000, 3), "cpu": round(cpu_s * 1000, 3),
                    "cpu_wait": round(wait_s * 1000, 3)}
+        if hold is not None:
+            # (its cpu_ms so far: the CPU of processes the referee did not know of)
+            hold = dataclasses.replace(hold, cpu_ms=hold.cpu_ms + cpu_s * 1000)
+        evidence = "" if hold is None else hold.words()
+        moved_ms = self._clock_moved_ns / 1e6
+        if moved_ms >= 0.05:  # when the bot was resumed, after its request was written
+            evidence += (f"; its clock started {moved_ms:.1f} ms after its request was "
+                         f"written (resuming it took that long)")
+        arrived_ns = proc.pending_arrival_ns()
+        if arrived_ns is not None:
+            evidence += (f"; an answer reached the kernel "
+                         f"{(arrived_ns - self._clock_start_ns) / 1e6:.1f} ms into the move")
         if wait_s >= overrun_s and wait_s >= defaults.OVERLOAD_MIN_WAIT_SHARE * limit_s:
             return Fault(Reason.TIMEOUT, detail, overload=(
                 f"{detail}; but the machine kept the bot waiting for a CPU {wait_s * 1000:.1f} "
-                f"ms of it (overloaded){account}"), late_ms=late_ms)
-        return Fault(Reason.TIMEOUT, detail + account, late_ms=late_ms)
+                f"ms of it (overloaded){account}{evidence}"), late_ms=late_ms)
+        held = "" if hold is None else hold.machine(defaults.STALL_MAX_CPU_MS)
+        if held:
+            late_ms["held"] = 1.0
+            return Fault(Reason.TIMEOUT, detail, overload=(
+                f"{detail}; but the bot never got to play it: {held} (the machine's)"
+                f"{account}{evidence}"), late_ms=late_ms)
+        return Fault(Reason.TIMEOUT, detail + account + evidence, late_ms=late_ms)
 
     def idle_pids(self) -> list[int]:
         """The process ids of the bots kept for their next game (`fresh_process=False`)."""

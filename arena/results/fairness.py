@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from arena.records import GameRecord, Reason
 
-__all__ = ["LoadAccount", "busy_machine_section", "game_account", "load_account"]
+__all__ = ["LoadAccount", "busy_machine_section", "game_account", "late_move_figures",
+           "load_account", "on_a_busy_machine", "timeout_games"]
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def game_account(r: GameRecord, limit_s: float | None = None) -> str:
     return "busy machine: " + "; ".join(parts) if parts else ""
 
 
-def _on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
+def on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
     """A game decided by a timeout charged on a busy machine: after overloaded replays, or
     whose bot computed less than its limit during the late move."""
     if r.reason is not Reason.TIMEOUT or not r.is_fault:
@@ -116,23 +117,51 @@ def _on_a_busy_machine(r: GameRecord, limit_s: float | None) -> bool:
     return limit_s is not None and late is not None and late["cpu"] < limit_s * 1000
 
 
+def timeout_games(records: Iterable[GameRecord]) -> list[GameRecord]:
+    """Every game decided by a timeout charged to a bot (issue 49: the teacher sees each)."""
+    return [r for r in records if r.reason is Reason.TIMEOUT and r.is_fault]
+
+
+def late_move_figures(r: GameRecord) -> tuple[str, str, str]:
+    """A timeout's late move as (computed, waited for a CPU, off the CPU) in ms, from its
+    record (`extra["late_ms"]`); dashes where the record does not say."""
+    late = r.extra.get("late_ms")
+    if not late:
+        return "-", "-", "-"
+    elapsed, cpu, wait = (float(late.get(k, 0.0)) for k in ("elapsed", "cpu", "cpu_wait"))
+    return f"{cpu:.1f}", f"{wait:.1f}", f"{max(0.0, elapsed - cpu - wait):.1f}"
+
+
 def busy_machine_section(records: Iterable[GameRecord], limit_s: float | None) -> str:
     """A markdown section for standings.md: the account, and every game decided by a timeout
-    charged on a busy machine (the final's standings note them); "" when the machine's load
-    touched no game."""
+    with its late move's account (computed, waited for a CPU, off the CPU), marking those
+    charged on a busy machine (after overloaded replays, or whose bot computed less than its
+    limit: the final's standings note them); "" when the machine's load touched no game and
+    no game was decided by a timeout."""
     records = list(records)
     account = load_account(records, limit_s)
     if not (account.excused_moves or account.replays or account.timeouts):
         return ""
-    decided = [r for r in records if _on_a_busy_machine(r, limit_s)]
+    decided = timeout_games(records)
     text = f"\n## Busy machine\n\n{account.text()}.\n"
     if decided:
-        text += ("\nGames decided by a timeout charged on a busy machine (after overloaded "
-                 "replays, or whose bot computed less than its limit during the late move):\n\n"
-                 "| game | charged to | detail |\n|---|---|---|\n")
+        text += ("\nGames decided by a timeout, each with its late move's account (ms); "
+                 "\"busy\" marks those charged on a busy machine (after overloaded replays, or "
+                 "whose bot computed less than its limit during the late move):\n\n"
+                 "| game | charged to | move | computed | waited for a CPU | off the CPU | "
+                 "replays | busy | detail |\n|---|---|---|---|---|---|---|---|---|\n")
         for r in decided:
             labels = (r.player1 or r.p1, r.player2 or r.p2)
             who = labels[r.offender - 1] if r.offender in (1, 2) else "?"
-            detail = r.detail[:300].replace("|", "\\|").replace("\n", " ")
-            text += f"| {r.game_id or '-'} | {who or '?'} | {detail} |\n"
+            detail = r.detail[:400].replace("|", "\\|").replace("\n", " ")
+            cpu, wait, off = late_move_figures(r)
+            busy = "yes" if on_a_busy_machine(r, limit_s) else ""
+            ply = r.extra.get("fault_ply", "-")
+            text += (f"| {r.game_id or '-'} | {_cell(who or '?')} | {ply} "
+                     f"| {cpu} | {wait} | {off} | {len(r.extra.get('overload') or [])} | {busy} "
+                     f"| {detail} |\n")
     return text
+
+
+def _cell(text: str) -> str:
+    return text[:80].replace("|", "\\|").replace("\n", " ")

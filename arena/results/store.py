@@ -204,6 +204,10 @@ class ResultStore:
                                f"OR player2 IN ({marks})", (*names, *names))
         return int(cur.rowcount)
 
+    def delete_game(self, game_id: str) -> bool:
+        """Delete the stored game `game_id` (a game to play again); False if none was."""
+        return self._db.execute("DELETE FROM games WHERE game_id=?", (game_id,)).rowcount == 1
+
     def done_ids(self) -> set[str]:
         return {r[0] for r in self._db.execute("SELECT game_id FROM games")}
 

@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 from arena.league import League
 from arena.league.db import DISK_FULL_MESSAGE, is_disk_full
 from arena.league.web.common import HERE, Site, refuse
-from arena.league.web.routes import admin, auth, games, submissions
+from arena.league.web.routes import admin, auth, games, submissions, timeouts
 from arena.league.web.security import BodyLimit, SecurityHeaders
 
 __all__ = ["LOOPBACK_HOSTS", "create_app", "session_secret"]
@@ -124,7 +124,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
                    session_cookie="league_session", same_site="lax", https_only=False,
                    max_age=auth.SESSION_TTL_S),
     ]
-    routes = [*auth.routes, *games.routes, *submissions.routes, *admin.routes,
+    routes = [*auth.routes, *games.routes, *submissions.routes, *admin.routes, *timeouts.routes,
               Mount("/static", StaticFiles(directory=HERE / "static"), name="static")]
     web = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={HTTPException: _http_error,

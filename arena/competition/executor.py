@@ -43,6 +43,7 @@ import multiprocessing as mp
 import multiprocessing.connection as mpc
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -216,6 +217,18 @@ def _worker_main(index: int, cpu: int | None, settings: MatchSettings, runner: R
             os.sched_setaffinity(0, {cpu})
     settings = settings.for_worker(index, cpu)
     wlog.info("worker=%d event=start cpu=%s pid=%d", index, cpu, os.getpid())
+    try:
+        _serve(index, settings, runner, conn, parent, wlog)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        # the run is gone (killed, even by kill -9): its game is played again on resume; a
+        # traceback per worker would only bury what the user needs to read (and the log
+        # queue's reader is gone with it)
+        return
+
+
+def _serve(index: int, settings: MatchSettings, runner: Runner, conn: mpc.Connection,
+           parent: Any, wlog: logging.Logger) -> None:
+    """The worker's loop: play each game the run sends, answer with its record."""
     with runner(settings) as play:
         while True:
             if not conn.poll(_PARENT_CHECK_S):
@@ -253,9 +266,17 @@ def _log_record(wlog: logging.Logger, index: int, game: GameJob, record: GameRec
               result, record.reason.value, record.n_moves)
 
 
+#: the warning multiprocessing's resource tracker prints when a run is killed (kill -9) with
+#: its log queue's semaphores: the tracker removes them itself, so it is only noise; the
+#: tracker process takes this process's warning filters from `sys.warnoptions`
+_TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+
+
 def _context() -> Any:
     """The multiprocessing context of the workers: forkserver (see the module docstring), its
     server preloading the referee so that each worker starts in milliseconds."""
+    if _TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(_TRACKER_QUIET)
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["arena.competition.executor", "arena.referee.referee"])
     return ctx

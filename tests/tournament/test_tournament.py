@@ -205,6 +205,31 @@ def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path: Path,
     assert comparable(results) == comparable(reference)
 
 
+def test_kill_9_of_the_run_alone_leaves_no_traceback(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kill -9` of the tournament's own process (its workers left running): the workers end
+    quietly, no BrokenPipeError traceback each, no warning of leaked semaphores; the stored
+    games stay."""
+    monkeypatch.chdir(tmp_path)
+    cfg = write_config(tmp_path, "[L0, L1, {spec: sleepy.py, name: sleepy}]",
+                       "[[4, 4, 3], [5, 4, 4], [4, 5, 4], [5, 5, 4]]")
+    results, mark = tmp_path / "killed", uuid.uuid4().hex
+    proc = start(cfg, results, mark)
+    wait_for_games(proc, results, 4)
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()  # to its end: every process that held it is gone
+    proc.wait()
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert "leaked semaphore" not in err, err
+    assert len(stored(results)) >= 4
+    # the bots idle and frozen between games are the rerun's to kill (the test above): here
+    # the rerun would be the next test's, so they are killed now
+    proc = start(cfg, results, mark)
+    assert proc.wait(timeout=120) == 0
+    assert wait_gone(mark) == [], "bot processes left behind"
+
+
 def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

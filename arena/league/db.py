@@ -808,7 +808,7 @@ class League:
         with self.conn:
             # the first freeze is the cut: pressing it again does not move it
             self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('frozen', ?)",
-                              (str(time.time()),))
+                              (str(now_s()),))
 
     @property
     def frozen_at(self) -> float | None:

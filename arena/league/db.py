@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from arena.competition.settings import BOARDS_FILE
+from arena.league.clock import now_s
 from arena.league.config import (
     CONFIG_FILE,
     LeagueConfig,
@@ -272,7 +273,7 @@ def time_left(config: LeagueConfig, now: float | None = None, user: str | None =
     if deadline is None:
         return ""
     own = "your extension" if deadline != config.deadline_ts else ""
-    left = deadline - (time.time() if now is None else now)
+    left = deadline - (now_s() if now is None else now)
     if left <= 0:
         return f"closed {format_deadline(config, user)}" + (f" ({own})" if own else "")
     return (f"close {format_deadline(config, user)} ({_duration(left)} left"
@@ -283,7 +284,7 @@ def uploads_left_text(league: League, user: str, now: float | None = None) -> st
     """What the submit page says of `user`'s upload quota: "2 of 5 uploads left today (...)";
     none left: when the next one is allowed ("at 14:05 UTC"), or, when `user`'s deadline
     comes first, that uploads close at the deadline."""
-    now = time.time() if now is None else now
+    now = now_s() if now is None else now
     left, cap, next_at = league.uploads_left(user, now)
     counted = f"{left} of {cap} uploads left today"
     if left:
@@ -642,7 +643,7 @@ class League:
         """(uploads `user` may still make now, the league's `max_uploads_per_day`, when the
         next is allowed: now while some are left, else when the oldest of the last 24 hours'
         uploads leaves the window)."""
-        now = time.time() if now is None else now
+        now = now_s() if now is None else now
         cap = self.config.max_uploads_per_day
         (made,) = self.conn.execute("SELECT COUNT(*) FROM submissions WHERE user=? AND "
                                     "created_at > ?", (user, now - QUOTA_WINDOW_S)).fetchone()
@@ -650,7 +651,7 @@ class League:
 
     def upload_wait_s(self, user: str, now: float | None = None) -> float:
         """0 when `user` may upload now, else the seconds until the quota allows it."""
-        now = time.time() if now is None else now
+        now = now_s() if now is None else now
         cap = self.config.max_uploads_per_day
         rows = self.conn.execute(
             "SELECT created_at FROM submissions WHERE user=? AND created_at > ? "
@@ -664,7 +665,7 @@ class League:
         """Why an upload past the quota is refused, and when the next is allowed: in
         `wait_s`, or never when the deadline (`user`'s own, with an extension) comes first
         (uploads close then)."""
-        now = time.time() if now is None else now
+        now = now_s() if now is None else now
         cap = self.config.max_uploads_per_day
         text = f"you have made {cap} uploads in the last 24 hours, the league's limit; "
         deadline = (self.config.deadline_for(user) if user is not None
@@ -749,7 +750,7 @@ class League:
             cur = self.conn.execute(
                 "INSERT INTO submissions (user, version, kind, filename, created_at, fingerprint,"
                 " status, class_name) VALUES (?,?,?,?,?,?,?,?)",
-                (user, version, kind, ", ".join(n for n, _ in files), time.time(),
+                (user, version, kind, ", ".join(n for n, _ in files), now_s(),
                  fingerprint, Status.QUEUED, class_name))
             sid = cur.lastrowid
             self.conn.executemany("INSERT INTO files VALUES (?,?,?)",
@@ -848,7 +849,7 @@ class League:
         with self.conn:
             # the first freeze is the cut: pressing it again does not move it
             self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('frozen', ?)",
-                              (str(time.time()),))
+                              (str(now_s()),))
 
     @property
     def frozen_at(self) -> float | None:
@@ -916,7 +917,7 @@ class League:
         """Whether the league's deadline (`user`'s own, given one: their extension) has
         passed."""
         deadline = self.config.deadline_for(user)
-        return deadline is not None and (time.time() if now is None else now) >= deadline
+        return deadline is not None and (now_s() if now is None else now) >= deadline
 
     # the final's entry each student chose (`arena.league.entries`)
     def entry_choice(self, user: str) -> int | None:

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
+from arena.league.clock import now_s
 from arena.league.db import League
 from arena.league.entries import (
     CURRENT,
@@ -129,7 +130,7 @@ def insert_game(league: League, side_a: str, side_b: str, board: str, score_a: f
     cur = league.conn.execute(
         "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
         " VALUES (?,?,?,?,?,?,?)",
-        (side_a, side_b, board, score_a, reason, faulted, time.time()))
+        (side_a, side_b, board, score_a, reason, faulted, now_s()))
     game_id = int(cur.lastrowid or 0)
     if record is not None:
         league.conn.execute("INSERT INTO game_records VALUES (?, ?)",

@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.league import League, UploadError
+from arena.league.clock import set_clock
 from arena.league.config import parse_config
 from arena.league.db import time_left
 from arena.league.final import final_at_deadline, final_status
@@ -56,37 +57,45 @@ def test_time_left_in_words() -> None:
 
 
 def test_uploads_close_and_the_league_freezes_at_the_deadline(tmp_path: Path) -> None:
+    """The league's clock (`arena.league.clock`) is set a minute before, then a second after
+    the deadline: no wall time is waited for, so a loaded machine cannot race it."""
+    deadline = time.time() + 3600
     cfg = tmp_path / "league.yaml"
-    cfg.write_text(BASE + f"deadline: '{_iso(time.time() + 3)}'\n")
+    cfg.write_text(BASE + f"deadline: '{_iso(deadline)}'\n")
     lg = League.init(tmp_path / "lg", cfg)
+    deadline = lg.config.deadline_ts or 0.0  # to the second, as written
     secret = lg.add_user("ann")
-    lg.submit("ann", [("bot.py", L0)])  # before the deadline
-    assert not lg.frozen
-    c = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1")
-    token = csrf_of(c.get("/login").text)
-    c.post("/login", data={"name": "ann", "secret": secret, "csrf": token})
-    page = c.get("/").text
-    assert 'id="deadline"' in page and "left)" in page
-    time.sleep(max(0.0, (lg.config.deadline_ts or 0) - time.time()) + 0.1)
-    assert lg.frozen  # by itself, nobody pressed Freeze
-    with pytest.raises(UploadError, match="deadline .* has passed"):
-        lg.submit("ann", [("bot.py", L0)])
-    page = c.get("/").text
-    assert "Uploads closed" in page and 'id="frozen"' in page
+    with set_clock(lambda: deadline - 60):
+        lg.submit("ann", [("bot.py", L0)])  # before the deadline
+        assert not lg.frozen
+        c = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1")
+        token = csrf_of(c.get("/login").text)
+        c.post("/login", data={"name": "ann", "secret": secret, "csrf": token})
+        page = c.get("/").text
+        assert 'id="deadline"' in page and "(1 min left)" in page
+    with set_clock(lambda: deadline + 1):
+        assert lg.frozen  # by itself, nobody pressed Freeze
+        with pytest.raises(UploadError, match="deadline .* has passed"):
+            lg.submit("ann", [("bot.py", L0)])
+        page = c.get("/").text
+        assert "Uploads closed" in page and 'id="frozen"' in page
     lg.conn.close()
 
 
 def test_the_final_starts_by_itself_at_the_deadline(tmp_path: Path) -> None:
+    """The deadline is a minute in the real past (the final's own process reads the machine's
+    clock); the league's clock is set before it for the uploads and the "not yet"."""
     cfg = tmp_path / "league.yaml"
-    cfg.write_text(BASE + f"deadline: '{_iso(time.time() + 2)}'\nfinal_at_deadline: true\n")
+    cfg.write_text(BASE + f"deadline: '{_iso(time.time() - 60)}'\nfinal_at_deadline: true\n")
     lg = League.init(tmp_path / "lg", cfg)
-    for user in ("ann", "bob"):
-        lg.add_user(user)
-        lg.submit(user, [("bot.py", L0)])
-    with lg.conn:
-        lg.conn.execute("UPDATE submissions SET status='rating'")
-    assert final_at_deadline(lg, tmp_path / "results") is None  # not yet
-    time.sleep(max(0.0, (lg.config.deadline_ts or 0) - time.time()) + 0.1)
+    deadline = lg.config.deadline_ts or 0.0
+    with set_clock(lambda: deadline - 600):
+        for user in ("ann", "bob"):
+            lg.add_user(user)
+            lg.submit(user, [("bot.py", L0)])
+        with lg.conn:
+            lg.conn.execute("UPDATE submissions SET status='rating'")
+        assert final_at_deadline(lg, tmp_path / "results") is None  # not yet
     assert final_at_deadline(lg, tmp_path / "results") == str(
         (tmp_path / "results" / "final").resolve())
     assert final_at_deadline(lg, tmp_path / "results") is None  # never twice

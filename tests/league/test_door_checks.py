@@ -4,8 +4,9 @@ A student's bot that floods its protocol channel or hangs in its check holds tha
 until the league's `check_limit_s`: then the check's process and everything it started are
 killed and the version fails saying so. The server runs `check_workers` checks at once, never
 two of one student, so another student's upload starts its check within one check's limit
-(with one check at a time: right after the limit ends the hostile one; with two: at once).
-Timings are asserted with generous bounds: the machine may be loaded."""
+(with one check at a time: right after the limit ends the hostile one; with two: while the
+hostile one is held). What ended a check is read in its verdict, which check started while
+another was held in the league's rows; the few timings have generous bounds (a busy machine)."""
 
 from __future__ import annotations
 
@@ -145,14 +146,14 @@ def test_a_flooding_check_delays_no_other_student(tmp_path: Path, serve: list[Se
     flood = upload(ann, "flood.py", FLOOD)
     watch(d, lambda r: r[flood][1] == "checking", 60)
     again = upload(ann, "bot.py", L0)
-    uploaded = time.time()
     good = upload(bob, "bot.py", L0)
     seen = watch(d, lambda r: all(r[s][1] in ("rating", "failed") for s in (flood, again, good)),
                  limit * 3 + 180)
     final = seen[-1]
-    bob_started = final[good][2]
-    assert bob_started is not None and bob_started - uploaded < limit, \
-        f"bob's check waited {bob_started - uploaded:.1f} s"
+    # bob's check started while ann's flooding one was still held (not after it: no wall
+    # time is measured, so a busy machine cannot fail this)
+    assert any(r[flood][1] == "checking" and r[good][1] != "queued" for r in seen), \
+        "bob's check waited for ann's flooding one"
     for r in seen:  # never two checks of ann's at once
         assert sum(1 for s in (flood, again) if r[s][1] == "checking") <= 1
     assert final[again][2] >= final[flood][2]
@@ -181,7 +182,9 @@ def test_a_hanging_check_is_ended_at_the_limit(tmp_path: Path, serve: list[Serve
     assert f"limit of {limit:g} s" in final[hang][3]
     assert final[good][1] == "rating", final[good][3]
     waited = final[good][2] - final[hang][2]
-    assert waited < limit + 20, f"bob's check started {waited:.1f} s after ann's"
+    # the summary says the limit ended ann's check (not its 30 s start-up wait); the bound
+    # here is that bob's then starts, generous for a busy machine
+    assert waited < limit + 120, f"bob's check started {waited:.1f} s after ann's"
     lg = League.open(d)
     sub = lg.submission(hang)
     assert sub is not None

@@ -144,8 +144,11 @@ def test_no_template_of_the_similarity_pages_trusts_its_text() -> None:
 
 
 def test_the_code_shown_is_bounded_and_says_so(tmp_path: Path) -> None:
-    filler = "".join(f"value_{i} = {i} * {i}  # <{i}>\n" for i in range(18_000))
-    assert len(filler) > 3 * MAX_SHOWN
+    """A file a little over the page's cut (the page compares the whole file, in seconds a
+    100 KB: a bigger one shows nothing more); where the cut falls is the cut's own test
+    (`test_the_view_cuts_at_a_line_and_marks_across_files`)."""
+    filler = "".join(f"value_{i} = {i} * {i}  # <{i}>\n" for i in range(7_000))
+    assert MAX_SHOWN < len(ORIGINAL + filler) < 2 * MAX_SHOWN
     d, secrets, ids = _league(tmp_path, {
         "ann": [("montecarlo.py", ORIGINAL.encode())],
         "big": [("big.py", (ORIGINAL + filler).encode())],
@@ -157,7 +160,7 @@ def test_the_code_shown_is_bounded_and_says_so(tmp_path: Path) -> None:
     left = _side(page.text, 1)
     assert f"Cut: showing the first {MAX_SHOWN // 1000} KB of" in left
     assert "Cut:" not in _side(page.text, 2)
-    assert "value_17999" not in page.text
+    assert "value_6999 " not in page.text  # the end of the file is not sent
     assert "<mark>" in left  # the copied part, at the top, is shown and marked
     # what is sent: the shown code, escaped, with line numbers and marks, not the whole file
     assert len(page.text) < 4 * MAX_SHOWN

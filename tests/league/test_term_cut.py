@@ -12,6 +12,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from arena.league import League
+from arena.league.clock import set_clock
 from arena.league.final import final_at_deadline, final_status, final_tournament, start_final
 from arena.league.standings import record_game, standings_csv
 from arena.league.web.app import create_app
@@ -49,31 +50,34 @@ def _frozen_board(c: TestClient) -> str:
 
 def test_uploads_before_the_deadline_all_play_the_final(tmp_path: Path) -> None:
     cfg = tmp_path / "league.yaml"
-    deadline = time.time() + 6
+    # the deadline is a minute in the real past (the checks and the final read the machine's
+    # clock); the league's clock is set before it for what happens before the deadline
+    deadline = time.time() - 60
     cfg.write_text(BASE + f"deadline: '{_iso(deadline)}'\nfinal_at_deadline: true\n")
     d = tmp_path / "lg"
     lg = League.init(d, cfg)
-    admin = lg.add_user("teacher", admin=True)
-    for user in ("ann", "bob", "cid"):
-        lg.add_user(user)
-        lg.submit(user, [("bot.py", L0)])
-    lg.add_user("dan")
-    with lg.conn:  # their first versions passed and were rated (the check: below)
-        lg.conn.execute("UPDATE submissions SET status='rating'")
-    for a, b, s in ((1, 2, 1.0), (2, 3, 1.0), (1, 3, 0.5), (3, 1, 0.0), (1, 2, 0.5)):
-        record_game(lg, f"sub:{a}", f"sub:{b}", "4x4x3", s)
-        record_game(lg, f"sub:{a}", "L0", "4x4x3", 1.0 - s / 2)
-    # the last minute: ann and bob upload a v2, cid a broken v2, dan his very first version;
-    # no check has run when the deadline comes
-    ann2 = lg.submit("ann", [("bot.py", L1)])
-    bob2 = lg.submit("bob", [("bot.py", L1)])
-    cid2 = lg.submit("cid", [("bot.py", BROKEN)])
-    dan1 = lg.submit("dan", [("bot.py", L0)])
-    c = TestClient(create_app(d), base_url="http://127.0.0.1")
-    token = csrf_of(c.get("/login").text)
-    assert c.post("/login", data={"name": "teacher", "secret": admin,
-                                  "csrf": token}).status_code == 200
-    time.sleep(max(0.0, deadline - time.time()) + 0.2)
+    deadline = lg.config.deadline_ts or 0.0  # to the second, as written
+    with set_clock(lambda: deadline - 600):
+        admin = lg.add_user("teacher", admin=True)
+        for user in ("ann", "bob", "cid"):
+            lg.add_user(user)
+            lg.submit(user, [("bot.py", L0)])
+        lg.add_user("dan")
+        with lg.conn:  # their first versions passed and were rated (the check: below)
+            lg.conn.execute("UPDATE submissions SET status='rating'")
+        for a, b, s in ((1, 2, 1.0), (2, 3, 1.0), (1, 3, 0.5), (3, 1, 0.0), (1, 2, 0.5)):
+            record_game(lg, f"sub:{a}", f"sub:{b}", "4x4x3", s)
+            record_game(lg, f"sub:{a}", "L0", "4x4x3", 1.0 - s / 2)
+        # the last minute: ann and bob upload a v2, cid a broken v2, dan his very first version;
+        # no check has run when the deadline comes
+        ann2 = lg.submit("ann", [("bot.py", L1)])
+        bob2 = lg.submit("bob", [("bot.py", L1)])
+        cid2 = lg.submit("cid", [("bot.py", BROKEN)])
+        dan1 = lg.submit("dan", [("bot.py", L0)])
+        c = TestClient(create_app(d), base_url="http://127.0.0.1")
+        token = csrf_of(c.get("/login").text)
+        assert c.post("/login", data={"name": "teacher", "secret": admin,
+                                      "csrf": token}).status_code == 200
     assert lg.frozen
     before_csv = standings_csv(lg)
     before_page = _frozen_board(c)

@@ -23,6 +23,7 @@ import pytest
 
 from arena.cli import main
 from arena.league import League
+from arena.league.clock import set_clock
 from arena.league.config import parse_config
 from arena.league.db import QuotaExceeded, UploadError, format_time, uploads_left_text
 from arena.league.entries import EntryRefused, choose_entry, entry_of, pick_entry
@@ -223,28 +224,33 @@ def test_extensions_are_validated_as_the_deadline_is(tmp_path: Path,
 
 
 def test_the_cut_is_each_students_own(tmp_path: Path) -> None:
+    """The league's clock (`arena.league.clock`) is set a minute before, then a second after
+    the deadline: no wall time is waited for."""
     d, _ = _league(tmp_path)
     lg = League.open(d)
     now = time.time()
-    lg.apply_config_file("test", BASE + f"deadline: '{_iso(now + 2)}'\n"
-                         f"extensions: {{bob: '{_iso(now + 3600)}'}}\n")
-    late_ann = lg.submit("ann", [("bot.py", L1)])  # queued before the deadline
-    time.sleep(max(0.0, now + 2 - time.time()) + 0.2)
-    assert lg.cut_of("ann") == lg.config.deadline_ts and lg.cut_of("bob") is None
-    assert lg.frozen and lg.cut_at == lg.config.deadline_ts  # the leaderboard's snapshot
-    with pytest.raises(UploadError, match="the league's deadline"):
-        lg.submit("ann", [("bot.py", L1)])
-    late_bob = lg.submit("bob", [("bot.py", L1)])  # after the deadline: his extension
-    # the final waits for the extension, and for ann's version queued before her cut
-    assert [s.id for s in lg.pending_at_cut()] == [late_ann.id]
-    assert lg.extensions_running() == [("bob", lg.config.deadline_for("bob"))]
-    assert "bob until" in waiting_text(lg) and "(ann)" in waiting_text(lg)
-    # the admin's Freeze is everyone's cut, extensions included
-    lg.freeze()
-    assert lg.cut_of("bob") is not None and lg.extensions_running() == []
-    assert {s.id for s in lg.pending_at_cut()} == {late_ann.id, late_bob.id}
-    with pytest.raises(UploadError, match="frozen"):
-        lg.submit("bob", [("bot.py", L0)])
+    lg.apply_config_file("test", BASE + f"deadline: '{_iso(now + 3600)}'\n"
+                         f"extensions: {{bob: '{_iso(now + 7200)}'}}\n")
+    deadline = lg.config.deadline_ts or 0.0
+    with set_clock(lambda: deadline - 60):
+        late_ann = lg.submit("ann", [("bot.py", L1)])  # queued before the deadline
+        assert lg.cut_of("ann") is None and not lg.frozen
+    with set_clock(lambda: deadline + 1):
+        assert lg.cut_of("ann") == lg.config.deadline_ts and lg.cut_of("bob") is None
+        assert lg.frozen and lg.cut_at == lg.config.deadline_ts  # the leaderboard's snapshot
+        with pytest.raises(UploadError, match="the league's deadline"):
+            lg.submit("ann", [("bot.py", L1)])
+        late_bob = lg.submit("bob", [("bot.py", L1)])  # after the deadline: his extension
+        # the final waits for the extension, and for ann's version queued before her cut
+        assert [s.id for s in lg.pending_at_cut()] == [late_ann.id]
+        assert lg.extensions_running() == [("bob", lg.config.deadline_for("bob"))]
+        assert "bob until" in waiting_text(lg) and "(ann)" in waiting_text(lg)
+        # the admin's Freeze is everyone's cut, extensions included
+        lg.freeze()
+        assert lg.cut_of("bob") is not None and lg.extensions_running() == []
+        assert {s.id for s in lg.pending_at_cut()} == {late_ann.id, late_bob.id}
+        with pytest.raises(UploadError, match="frozen"):
+            lg.submit("bob", [("bot.py", L0)])
     lg.conn.close()
 
 

@@ -29,7 +29,9 @@ class Server:
                 self.proc.wait()
 
 
-def start_server(directory: Path, timeout_s: float = 60.0) -> Server:
+def start_server(directory: Path, timeout_s: float = 300.0) -> Server:
+    """The server of the league in `directory`, once it says its address; `timeout_s` is only
+    for a failure (on a busy machine its start has taken over 60 s)."""
     from arena.referee.sandbox import resolve
 
     cmd = [sys.executable, "-m", "arena", "league", "serve", str(directory), "--port", "0"]

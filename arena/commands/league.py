@@ -235,6 +235,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
     from arena.competition.adaptive_final import Goal
     from arena.league import LeagueError
     from arena.league.final import FINAL_NAME, final_config, note_run, plan_final, with_broken
+    from arena.results.standings import TieBreak
 
     if args.measure and not args.dry_run:
         raise LeagueError("--measure goes with --dry-run (it measures, then prints the plan)")
@@ -266,7 +267,8 @@ def _final(league: Any, args: argparse.Namespace) -> int:
                         rounds=config.rounds, seed=config.seed)
         except ValueError as e:
             raise LeagueError(f"the adaptive final's goal: {e}") from None
-        return _adaptive_final(config, results, goal, args.quiet)
+        return _adaptive_final(dataclasses.replace(config, tie_break=TieBreak.ADAPTIVE),
+                               results, goal, args.quiet)
     outcome = run_and_report(config, results, quiet=args.quiet)
     return 0 if outcome.complete else 1
 
@@ -276,7 +278,10 @@ def _adaptive_final(config: Any, results: Path, goal: Any, quiet: bool) -> int:
     steps, each only the games the policy names, then its report."""
     from arena.commands import game_judge, opening_judge
     from arena.commands.tournament import write_html_report
-    from arena.league.final_adaptive import ADAPTIVE_MD, run_adaptive_final
+    from arena.league.final_adaptive import run_adaptive_final
+    from arena.results import ADAPTIVE_MD
+    from arena.results.folder import code_section, read_results, write_standings
+    from arena.results.store import DB_FILE, ResultStore
     from arena.tournament.run import run_tournament
     from arena.tournament.schedule import make_schedule
 
@@ -289,6 +294,10 @@ def _adaptive_final(config: Any, results: Path, goal: Any, quiet: bool) -> int:
 
     step = run_adaptive_final(schedule, [p.name for p in config.players], results, goal, play,
                               say=None if quiet else print)
+    with ResultStore(results / DB_FILE, create=False) as store:  # its order, now decided
+        standings, meta, _ = read_results(store)
+        write_standings(results, standings, f"Standings: {config.name}", meta.get("games"),
+                        code_section(store))
     report = write_html_report(results)
     print(f"adaptive final: {step.why}; {step.ranking.text()}; ranking in "
           f"{results / ADAPTIVE_MD}" + (f"; report: {report}" if report else ""))

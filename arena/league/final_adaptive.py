@@ -20,13 +20,11 @@ from pathlib import Path
 
 from arena.competition.adaptive_final import AdaptiveFinal, FinalGame, Goal, Step, Tally
 from arena.competition.jobs import GameJob
+from arena.results import ADAPTIVE_JSON, ADAPTIVE_MD
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["ADAPTIVE_JSON", "ADAPTIVE_MD", "choose_jobs", "run_adaptive_final", "tally_of"]
 
-#: the adaptive final's ranking, beside the standings in its results folder
-ADAPTIVE_MD = "adaptive.md"
-ADAPTIVE_JSON = "adaptive.json"
 
 
 def _board(job: GameJob) -> str:

@@ -56,7 +56,8 @@ def final_standings(league: League) -> list[PlayerRow] | None:
     if db is None or not db.is_file() or not final_players(league):
         return None
     with ResultStore(db, create=False) as store:
-        standings, _, _ = read_results(store, TieBreak.HEAD_TO_HEAD)
+        # the folder's own rule; a final run before the rule was kept: the league's
+        standings, _, _ = read_results(store, default=TieBreak.HEAD_TO_HEAD)
     return list(standings.ranking)
 
 

@@ -15,3 +15,7 @@ LOG_FILE = "arena.log"
 LOGS_DIR = "logs"
 STANDINGS_MD = "standings.md"
 STANDINGS_CSV = "standings.csv"
+#: an adaptive final's ranking and how it was decided (`arena.league.final_adaptive` writes
+#: them; the standings read the JSON's order)
+ADAPTIVE_MD = "adaptive.md"
+ADAPTIVE_JSON = "adaptive.json"

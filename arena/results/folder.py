@@ -11,6 +11,7 @@ from typing import Any
 
 from arena.records import StoredGame
 from arena.results import (
+    ADAPTIVE_JSON,
     LOG_FILE,
     LOGS_DIR,
     REPORT_HTML,
@@ -24,12 +25,13 @@ __all__ = ["code_section", "read_results", "read_standings", "remove_results",
            "write_standings"]
 
 
-def read_results(store: ResultStore, tie_break: TieBreak | None = None
+def read_results(store: ResultStore, default: TieBreak = TieBreak.ELO
                  ) -> tuple[Standings, dict[str, Any], list[StoredGame]]:
     """Standings of the games in `store` between the players of its config (all of them when
     it has no config summary), the stored config summary (the one reader of it), and those
-    games. The ranking's tie-break is the config's (its summary's ``tie_break``; a league's
-    final says head to head), or `tie_break` when given."""
+    games. The ranking's tie-break is the config's (its summary's ``tie_break``: a league's
+    final says head to head, an adaptive final "adaptive", whose order is the
+    ``adaptive.json`` beside the store), else `default` (folders written before it was kept)."""
     raw = store.get_meta("config")
     meta: dict[str, Any] = json.loads(raw) if raw else {}
     players = [p["name"] for p in meta.get("players", []) if isinstance(p, dict) and "name" in p]
@@ -40,9 +42,31 @@ def read_results(store: ResultStore, tie_break: TieBreak | None = None
     else:  # the config's players: a player removed from it keeps its games out of the table
         field = set(players)
         games = [g for g in games if g.player1 in field and g.player2 in field]
-    if tie_break is None:
-        tie_break = TieBreak(meta.get("tie_break", TieBreak.ELO.value))
-    return compute_standings(players, games, boards, tie_break), meta, games
+    tie_break = TieBreak(meta.get("tie_break", default.value))
+    decided: list[list[str]] = []
+    if tie_break is TieBreak.ADAPTIVE:
+        decided = _decided(store.path.parent / ADAPTIVE_JSON)
+    return compute_standings(players, games, boards, tie_break, decided), meta, games
+
+
+def _decided(path: Path) -> list[list[str]]:
+    """An adaptive final's places (`arena.league.final_adaptive`'s ``adaptive.json``: its order
+    and the 1-based places of its ties) as groups of entries sharing a place; [] before it
+    has written one (the standings then go by points)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        order = [str(e) for e in data["order"]]
+        ties = [(int(a), int(b)) for a, b in data.get("ties", [])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    groups: list[list[str]] = []
+    i = 0
+    while i < len(order):
+        tie = next(((a, b) for a, b in ties if a == i + 1), None)
+        end = tie[1] if tie is not None else i + 1
+        groups.append(order[i:end])
+        i = end
+    return groups
 
 
 def read_standings(store: ResultStore) -> tuple[Standings, dict[str, Any]]:

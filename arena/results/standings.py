@@ -46,9 +46,9 @@ from arena.records import GameRecord, Reason, StoredGame
 from arena.results.elo import EloDifference, Ratings, elo_difference, fit_ratings
 from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
-__all__ = ["COLUMN_KEY", "CSV_COLUMNS", "HEAD_TO_HEAD_RULE", "POINTS_DRAW", "POINTS_WIN",
-           "PlayerRow", "Standings", "TieBreak", "column_key_markdown", "compute_standings",
-           "late_answer_ms", "max_ms_text", "rank_level"]
+__all__ = ["ADAPTIVE_RULE", "COLUMN_KEY", "CSV_COLUMNS", "HEAD_TO_HEAD_RULE", "POINTS_DRAW",
+           "POINTS_WIN", "PlayerRow", "Standings", "TieBreak", "column_key_markdown",
+           "compute_standings", "late_answer_ms", "max_ms_text", "rank_level"]
 
 POINTS_WIN = 3
 POINTS_DRAW = 1
@@ -147,7 +147,16 @@ class TieBreak(str, Enum):
 
     ELO = "elo"
     HEAD_TO_HEAD = "head-to-head"
+    #: an adaptive final's (`arena.league.final_adaptive`): the order it decided, at its
+    #: confidence, from the games it played (``adaptive.json`` beside the store); the places it
+    #: could not separate are shared
+    ADAPTIVE = "adaptive"
 
+
+#: `TieBreak.ADAPTIVE` in words
+ADAPTIVE_RULE = ("Ranked as the adaptive final decided (adaptive.md): by the points each entry "
+                 "is expected to have at the end of the full round robin, fitted to the games "
+                 "played; places it could not separate at its confidence are shared (\"3=\").")
 
 #: `TieBreak.HEAD_TO_HEAD` in words (the ranking's note, the league's admin page, docs/league.md)
 HEAD_TO_HEAD_RULE = ("Ranked by points (win 3, draw 1, loss 0); level players by head to head "
@@ -246,6 +255,8 @@ class Standings:
         played = sorted({r.games for r in self.ranking if r.games})
         if self.ranked_by == TieBreak.HEAD_TO_HEAD.value:
             return HEAD_TO_HEAD_RULE
+        if self.ranked_by == TieBreak.ADAPTIVE.value:
+            return ADAPTIVE_RULE
         if self.ranked_by == "Elo":
             return (f"Ranked by Elo, then points per game: the players played "
                     f"{played[0]} to {played[-1]} games (a gauntlet, or an unfinished run), so "
@@ -417,10 +428,33 @@ def _err(x: float) -> str:
     return f"{x:.1f}" if math.isfinite(x) else "inf"
 
 
+def _decided_levels(names: list[str], points: dict[str, int],
+                    decided: Sequence[Sequence[str]]) -> dict[str, _Level]:
+    """The places of `decided` (groups of players in order, each group one shared place;
+    players it does not name after them, by points)."""
+    groups = [[p for p in g if p in points] for g in decided]
+    named = {p for g in groups for p in g}
+    groups += [[p] for p in sorted((p for p in names if p not in named),
+                                   key=lambda p: (-points[p], p))]
+    out: dict[str, _Level] = {}
+    for group in (g for g in groups if g):
+        first = len(out) + 1
+        for p in group:
+            shared = len(group) > 1
+            out[p] = _Level(first, f"{first}=" if shared else str(first), p, points[p], 0, 0,
+                            "shared" if shared else "adaptive final")
+    return out
+
+
 def _order(names: list[str], points: dict[str, int], games: dict[str, int],
            elo: dict[str, tuple[float, float]], cross: dict[str, dict[str, int]],
-           tie_break: TieBreak) -> tuple[str, list[str], dict[str, _Level]]:
-    """(what ranks them, the players in order, each one's place under HEAD_TO_HEAD)."""
+           tie_break: TieBreak, decided: Sequence[Sequence[str]] = ()
+           ) -> tuple[str, list[str], dict[str, _Level]]:
+    """(what ranks them, the players in order, each one's place under HEAD_TO_HEAD or
+    ADAPTIVE)."""
+    if tie_break is TieBreak.ADAPTIVE:
+        levels = _decided_levels(names, points, decided)
+        return tie_break.value, list(levels), levels
     if tie_break is TieBreak.HEAD_TO_HEAD:
         levels = {row.player: row for row in rank_level(names, cross)}
         return tie_break.value, list(levels), levels
@@ -432,10 +466,12 @@ def _order(names: list[str], points: dict[str, int], games: dict[str, int],
 
 def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
                       boards: Sequence[BoardKey] = (),
-                      tie_break: TieBreak = TieBreak.ELO) -> Standings:
+                      tie_break: TieBreak = TieBreak.ELO,
+                      decided: Sequence[Sequence[str]] = ()) -> Standings:
     """Standings of `players` from `games` (games of other players are ignored), ranked with
-    `tie_break`. `boards` fixes the per-board table's rows (boards seen only in games are
-    appended).
+    `tie_break` (`TieBreak.ADAPTIVE`: in the order `decided`, groups of players sharing a
+    place, that an adaptive final fitted to these games). `boards` fixes the per-board table's
+    rows (boards seen only in games are appended).
     """
     names = list(players)
     known = set(names)
@@ -516,7 +552,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
     ratings = fit_ratings(names, results)
     elo = ratings.as_dict()
     games_of = {p: count[p]["games"] for p in names}
-    ranked_by, order, levels = _order(names, points, games_of, elo, cross, tie_break)
+    ranked_by, order, levels = _order(names, points, games_of, elo, cross, tie_break, decided)
     ranking = tuple(
         PlayerRow(rank=levels[p].rank if levels else i + 1, player=p, points=points[p],
                   games=count[p]["games"], wins=count[p]["wins"], draws=count[p]["draws"],

@@ -184,7 +184,7 @@ def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_dec
     entry played every board with both colours, and the ranking says how it was decided."""
     import json
 
-    from arena.league.final_adaptive import ADAPTIVE_JSON, ADAPTIVE_MD
+    from arena.results import ADAPTIVE_JSON, ADAPTIVE_MD
     from arena.results.store import DB_FILE, ResultStore
 
     cfg = tmp_path / "league.yaml"
@@ -215,6 +215,24 @@ def test_the_adaptive_final_plays_what_the_ranking_needs_and_says_how_it_was_dec
             assert any(r.player2 == name and r.game_label == board for r in games)
     assert "adaptive final: decided" in out
     assert "Decided: the top 1 at confidence 0.95" in (results / ADAPTIVE_MD).read_text()
+    # ranked one way: the results folder's standings, its report, /final/standings.csv and
+    # the grades follow the adaptive final's order, and say how it was decided
+    import csv
+    import io
+
+    from arena.league.grades import final_standings_csv, grades_csv
+    from arena.results import REPORT_HTML, STANDINGS_CSV, STANDINGS_MD
+
+    folder = [r["player"] for r in csv.DictReader(io.StringIO(
+        (results / STANDINGS_CSV).read_text()))]
+    assert folder[0] == "ann" and set(folder) == set(data["order"])
+    assert "adaptive final" in (results / STANDINGS_MD).read_text()
+    assert "adaptive final" in (results / REPORT_HTML).read_text()
+    lg = League.open(tmp_path / "lg")
+    teacher = [r["player"] for r in csv.DictReader(io.StringIO(final_standings_csv(lg) or ""))]
+    assert teacher == folder
+    grades = {r["user"]: r for r in csv.DictReader(io.StringIO(grades_csv(lg)))}
+    assert grades["ann"]["final_rank"] == "1"
 
 
 @pytest.mark.parametrize(("line", "why"), [

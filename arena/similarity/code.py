@@ -272,9 +272,9 @@ def sources_of_spec(text: str) -> list[SourceFile]:
     spec = parse_spec(text)
     if spec.module is None:
         return []
-    import importlib.util  # a module SPEC's file
+    from arena.entrants.modpath import find_module  # only for module SPECs
 
-    found = importlib.util.find_spec(spec.module)
+    found = find_module(spec.module)  # the file system only: nothing of the bot is imported
     origin = None if found is None else found.origin
     return sources_in(origin) if origin else []
 

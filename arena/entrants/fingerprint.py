@@ -67,7 +67,7 @@ def _imported_names(source: Path) -> set[str]:
     """The top-level module names a Python file imports (absolute imports only)."""
     try:
         tree = ast.parse(source.read_bytes(), filename=str(source))
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):  # hostile text
         return set()
     names: set[str] = set()
     for node in ast.walk(tree):

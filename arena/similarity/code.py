@@ -41,6 +41,7 @@ import functools
 import io
 import logging
 import re
+import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,6 +106,9 @@ class Code:
     names: tuple[str, ...] = ()
     fp: Any = None  # copydetect.CodeFingerprint (None: nothing to compare)
     tokens: int = 0  # fingerprinted tokens (after boilerplate)
+    #: why this version's sources could not be compared ("" : they could), one line: an
+    #: upload whose text breaks the tokeniser is named, never a failure for the whole page
+    problem: str = ""
 
     @property
     def comparable(self) -> bool:
@@ -173,7 +177,51 @@ class CodeMatch:
 # ----------------------------------------------------------------------------- sources
 
 def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
+    """A source file's text as its compiler reads it (`source_text`)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return source_text(data, path.suffix.lower())
+
+
+def source_text(data: bytes, suffix: str) -> str:
+    """The text a source file's compiler sees: Python decoded with the encoding its first two
+    lines declare (PEP 263; a UTF-8 BOM), as the interpreter does, so that a copy saved as
+    UTF-7 reads as the code it runs; Java decoded as UTF-8 (javac's ``-encoding UTF-8``) with
+    its unicode escapes applied (`java_unescape`), so that ``\\u000a`` is the line break javac
+    sees. Bytes the encoding cannot decode become U+FFFD (the file would not compile)."""
+    if suffix == ".py":
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding, errors="replace")
+        except (SyntaxError, LookupError, UnicodeError, ValueError):
+            return data.decode("utf-8", errors="replace")  # not runnable: read as it is
+    text = data.decode("utf-8", errors="replace")
+    return java_unescape(text) if suffix == ".java" else text
+
+
+#: a unicode escape of JLS 3.3: a backslash, one or more u's, four hex digits
+_JAVA_ESCAPE = re.compile(r"\\+u+[0-9A-Fa-f]{4}")
+
+
+def java_unescape(text: str) -> str:
+    """Java source with its unicode escapes applied (JLS 3.3): ``\\uXXXX`` (any number of
+    u's) is the character XXXX, unless its backslash is itself escaped (preceded by an odd
+    number of backslashes). The result is what javac tokenises, in one pass (an escape's
+    result is never read as the start of another)."""
+    if "\\u" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        run = m.group(0)
+        slashes = len(run) - len(run.lstrip("\\"))
+        if slashes % 2 == 0:  # the last backslash is escaped: no unicode escape
+            return run
+        rest = run[slashes:].lstrip("u")
+        return "\\" * (slashes - 1) + chr(int(rest, 16))
+
+    return _JAVA_ESCAPE.sub(one, text)
 
 
 def _local_imports(text: str) -> set[str]:
@@ -181,7 +229,7 @@ def _local_imports(text: str) -> set[str]:
     a relative one)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # hostile text: the regex
         return set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", text, re.M))
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -358,14 +406,33 @@ def fingerprint(label: str, files: Sequence[SourceFile],
         parts.append(body)
         pos += len(body)
     text = "".join(parts)
-    fp = _fingerprint(text, language, WINDOW)
-    tokens = _drop(fp, _boilerplate(language, tuple(str(p) for p in boilerplate)))
+    try:
+        fp = _fingerprint(text, language, WINDOW)
+        tokens = _drop(fp, _boilerplate(language, tuple(str(p) for p in boilerplate)))
+    except (RecursionError, MemoryError, ValueError, UnicodeError, IndexError) as e:
+        # hostile text: this version is not compared, the others are
+        return Code(label, tuple(files), language, problem=unparsable(e))
     return Code(label, tuple(files), language, text, tuple(starts),
                 tuple(f.name for f in mine), fp, tokens)
 
 
+def unparsable(e: BaseException) -> str:
+    """One line saying why a version's sources could not be fingerprinted."""
+    detail = str(e).splitlines()[0][:120] if str(e) else ""
+    return f"its sources could not be read ({type(e).__name__}{': ' + detail if detail else ''})"
+
+
+def unreadable(label: str, e: BaseException) -> Code:
+    """A version whose sources could not be found or read: compared with nothing."""
+    return Code(label, (), None, problem=unparsable(e))
+
+
 def compare_code(a: Code, b: Code) -> CodeMatch:
     """Score two fingerprinted bots (see the module docstring)."""
+    bad = next((c for c in (a, b) if c.problem), None)
+    if bad is not None:
+        return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,
+                         note=f"could not compare this version ({bad.label}): {bad.problem}")
     if not a.comparable or not b.comparable:
         which = a.label if not a.comparable else b.label
         return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,

@@ -334,7 +334,7 @@ async def final_report(request: Request) -> Response:
     if not request.state.user.admin:  # the bots' own words are their authors' to read
         report = await run_in_threadpool(public_report, report)
     text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
-    return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
+    return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp()})
 
 
 @admin_only

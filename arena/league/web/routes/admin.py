@@ -339,16 +339,16 @@ async def final_report(request: Request) -> Response:
 
 @admin_only
 async def admin_similarity(request: Request) -> Response:
-    """Code similarity of every student's current version (`arena.similarity`), with the
-    play similarity the last `cxarena league similarity DIR` run kept (play takes minutes of
-    games: the page does not play), flagged pairs first; each pair links to its side-by-side
-    view."""
+    """Code similarity of every version that passed its check, final entries first, as kept
+    per version and pair (`arena.similarity.codestore`: made once, in the background), with
+    the play similarity of the answers stored per version (play takes minutes of games: the
+    page does not play), flagged pairs first; each pair links to its side-by-side view."""
     from arena.similarity.answers import list_run  # the answers stored per version
-    from arena.similarity.league import league_similarity  # copydetect: only when asked
+    from arena.similarity.codestore import code_report  # the code scores kept
     from arena.similarity.store import listing  # with the report
 
     def build(lg: League) -> tuple[Any, Any]:
-        report = league_similarity(lg, play=False)
+        report = code_report(lg)
         return report, listing(report, list_run(lg))
 
     report, listed = await db(request, build)

@@ -143,11 +143,13 @@ class Code:
             return out
         import bisect  # small and only here
 
+        newlines = [m.start() for m in re.finditer("\n", self.text)]  # once, not per slice
         for start, end in zip(slices[0], slices[1], strict=True):
-            i = max(0, bisect.bisect_right(self.starts, int(start)) - 1)
-            base = self.starts[i]
-            first = self.text.count("\n", base, int(start)) + 1
-            last = self.text.count("\n", base, max(int(start), int(end) - 1)) + 1
+            start, end = int(start), int(end)
+            i = max(0, bisect.bisect_right(self.starts, start) - 1)
+            before = bisect.bisect_left(newlines, self.starts[i])
+            first = bisect.bisect_left(newlines, start) - before + 1
+            last = bisect.bisect_left(newlines, max(start, end - 1)) - before + 1
             if out and out[-1].file == self.names[i] and first <= out[-1].last + 1:
                 first = out.pop().first  # one region for a run of touching ones
             out.append(Region(self.names[i], first, last))

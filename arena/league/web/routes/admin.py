@@ -345,10 +345,12 @@ async def admin_similarity(request: Request) -> Response:
     page does not play), flagged pairs first; each pair links to its side-by-side view."""
     from arena.similarity.answers import list_run  # the answers stored per version
     from arena.similarity.codestore import code_report  # the code scores kept
+    from arena.similarity.games import game_notes  # the league's own games
     from arena.similarity.store import listing  # with the report
 
     def build(lg: League) -> tuple[Any, Any]:
         report = code_report(lg)
+        report.notes.extend(game_notes(lg))  # moves of their real games: a screen-aware copy
         return report, listing(report, list_run(lg))
 
     report, listed = await db(request, build)

@@ -45,7 +45,7 @@ from arena.similarity.code import (
     unreadable,
 )
 
-__all__ = ["FOLDER", "FORMAT", "PAGE_CHARS", "Version", "code_report", "load_code",
+__all__ = ["FOLDER", "FORMAT", "PAGE_CHARS", "Version", "code_report", "kept_code", "load_code",
            "pairs_of", "screened_versions", "step_code", "stored_pair", "version_code"]
 
 #: the version of what is kept (a fingerprint or pair kept in another is made again)
@@ -196,6 +196,17 @@ def load_code(league: Any, v: Version, row: tuple[str | None, int, str] | None =
         return None
     return Code(v.label, (), language, text, starts, tuple(str(n) for n in meta["names"]), fp,
                 tokens)
+
+
+def kept_code(league: Any, submission_id: int) -> Code | None:
+    """The fingerprint kept of a league version (None: none kept yet), for the pair page."""
+    row = _rows(league).get(submission_id)
+    if row is None:
+        return None
+    sub = league.submission(submission_id)
+    if sub is None:
+        return None
+    return load_code(league, Version(sub.id, sub.user, sub.version, False, False), row)
 
 
 def _match_dict(m: CodeMatch) -> dict[str, Any]:

@@ -92,6 +92,9 @@ def test_the_background_keeps_everything_and_the_page_only_reads(tmp_path: Path)
     row = page.text.split('class="status-failed"')[1].split("</tr>")[0]
     assert "ann v1" in row and "bob v1" in row
     assert "the final entries: bob v1, ann v1, cy v1" in page.text
+    # the pair page shows the pair from the fingerprints kept, its matched lines marked
+    pair = c.get(f"/admin/similarity/pair?a={ids['ann1']}&b={ids['bob']}")
+    assert pair.status_code == 200 and "ann v1" in pair.text and "<mark" in pair.text
 
 
 def test_a_page_load_makes_what_is_missing_within_its_budget(tmp_path: Path) -> None:

@@ -376,6 +376,7 @@ async def admin_similarity_pair(request: Request) -> Response:
     move when the last stored run played them (`arena.similarity.view`); 404 for an unknown
     id."""
     from arena.similarity.answers import pair_run  # copydetect: only when a pair is asked
+    from arena.similarity.codestore import kept_code  # the fingerprints kept
     from arena.similarity.view import MAX_SHOWN, pair_view, version_sources  # the same
 
     a, b = _submission_id(request, "a"), _submission_id(request, "b")
@@ -385,7 +386,8 @@ async def admin_similarity_pair(request: Request) -> Response:
             side_a, side_b = version_sources(lg, a), version_sources(lg, b)
         except KeyError:
             return None
-        return pair_view(side_a, side_b, pair_run(lg, a, b))
+        return pair_view(side_a, side_b, pair_run(lg, a, b),
+                         kept=(kept_code(lg, a), kept_code(lg, b)))
 
     view = await db(request, build)
     if view is None:

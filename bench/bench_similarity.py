@@ -140,9 +140,9 @@ def admin_load() -> None:
             what = step_code(lg)
             if not what:
                 break
-            if what.endswith("compared"):
+            if " pair(s) compared" in what:
                 pair_s += time.perf_counter() - t
-                pairs += 1
+                pairs += int(what.split()[2])
             else:
                 fp_s += time.perf_counter() - t
                 fps += 1

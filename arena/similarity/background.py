@@ -24,7 +24,7 @@ positions not asked stay unasked (a pair's share is over the positions both answ
 `cxarena league similarity DIR` asks them (it has no budget).
 
 **Code.** Before asking, the worker keeps each screened version's code fingerprint and each
-pair's code score (`arena.similarity.codestore.step_code`: one version or one pair a step,
+pair's code score (`arena.similarity.codestore.step_code`: one version, or a second of pairs, a step,
 whenever nothing more urgent runs, whatever `similarity_budget_s` says: no game is played), so
 that the admin page reads them instead of tokenising every upload on every load.
 

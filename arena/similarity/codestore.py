@@ -11,7 +11,7 @@ clean one last is screened on both. Pairs with a final entry come first, then cu
 then the rest.
 
 **When.** The league server's background (`arena.similarity.background`: `step_code`) makes
-the missing fingerprints, oldest version first, then the missing pairs; one at a time, when
+the missing fingerprints, oldest version first (one a step), then the missing pairs (about a second of them a step), when
 nothing more urgent runs. The admin page (`code_report`) reads what is kept and makes what is
 missing itself only up to `PAGE_CHARS` characters of sources a load (a small league needs no
 background); the rest says "not compared yet".
@@ -30,7 +30,7 @@ import io
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,10 +263,12 @@ def _compare_and_keep(league: Any, a: Version, b: Version, ca: Code, cb: Code) -
     return match
 
 
-def step_code(league: Any) -> str:
+def step_code(league: Any, budget_s: float = 1.0,
+              clock: Callable[[], float] = time.monotonic) -> str:
     """One step of the background's code work: the oldest screened version without a kept
-    fingerprint is fingerprinted, else the first pair (`pairs_of`) not compared is compared;
-    returns what was done in words ("" : nothing was missing)."""
+    fingerprint is fingerprinted, else pairs (`pairs_of`) not compared yet are compared, for
+    about `budget_s` seconds of `clock` (at least one); returns what was done in words ("" :
+    nothing was missing)."""
     versions = screened_versions(league)
     rows = _rows(league)
     missing = [v for v in versions if v.id not in rows or (
@@ -276,15 +278,26 @@ def step_code(league: Any) -> str:
         code = version_code(league, v)
         return f"code of {v.label} fingerprinted" + (f": {code.problem}" if code.problem else "")
     done = _pair_rows(league)
+    codes: dict[int, Code | None] = {}
+    compared = []
+    start = clock()
     for a, b in pairs_of(versions):
         if tuple(sorted((a.id, b.id))) in done:
             continue
-        ca, cb = load_code(league, a, rows[a.id]), load_code(league, b, rows[b.id])
+        for v in (a, b):
+            if v.id not in codes:
+                codes[v.id] = load_code(league, v, rows[v.id])
+        ca, cb = codes[a.id], codes[b.id]
         if ca is None or cb is None:
             continue
         _compare_and_keep(league, a, b, ca, cb)
-        return f"code of {a.label} and {b.label} compared"
-    return ""
+        compared.append(f"{a.label} ~ {b.label}")
+        if clock() - start >= budget_s:
+            break
+    if not compared:
+        return ""
+    return f"code of {len(compared)} pair(s) compared ({', '.join(compared[:3])}" + (
+        ", ...)" if len(compared) > 3 else ")")
 
 
 def code_report(league: Any, page_chars: int = PAGE_CHARS) -> Any:

@@ -75,9 +75,12 @@ def test_the_background_keeps_everything_and_the_page_only_reads(tmp_path: Path)
     assert all(p.code is not None and p.code.note.startswith("not compared yet")
                for p in before.pairs)
     done = []
-    while (what := step_code(lg)):
-        done.append(what)
-    assert len(done) == 4 + 5  # each version once, each pair once
+    ticks = iter(range(1000))
+    while (what := step_code(lg, budget_s=2, clock=lambda: float(next(ticks)))):
+        done.append(what)  # a version a step; pairs for 2 ticks of the clock (2 pairs) a step
+    assert done[:4] == [f"code of {v} fingerprinted" for v in ("bob v1", "ann v1", "cy v1",
+                                                                "ann v2")]
+    assert [w.split(" pair(s)")[0] for w in done[4:]] == ["code of 2", "code of 2", "code of 1"]
     assert len(list((d / FOLDER).glob("*.npz"))) == 4
     assert step_code(lg) == ""  # made once
     after = code_report(lg, page_chars=0)  # reads only what is kept

@@ -24,9 +24,10 @@ positions not asked stay unasked (a pair's share is over the positions both answ
 `cxarena league similarity DIR` asks them (it has no budget).
 
 **Code.** Before asking, the worker keeps each screened version's code fingerprint and each
-pair's code score (`arena.similarity.codestore.step_code`: one version, or a second of pairs, a step,
-whenever nothing more urgent runs, whatever `similarity_budget_s` says: no game is played), so
-that the admin page reads them instead of tokenising every upload on every load.
+pair's code score (`arena.similarity.codestore.step_code`: one version, or about a second of
+pairs, a step, whenever nothing more urgent runs, whatever `similarity_budget_s` says: no game
+is played), so that the admin page reads them instead of tokenising every upload on every
+load.
 
 **Where.** A thread of the server (`SimilarityWorker`, started beside the checks' dispatcher);
 the bots run through the referee in the league's sandbox and limits (`answers._settings`), one

@@ -10,11 +10,11 @@ current one, the ones replaced since, and above all the one their final entry pl
 clean one last is screened on both. Pairs with a final entry come first, then current versions,
 then the rest.
 
-**When.** The league server's background (`arena.similarity.background`: `step_code`) makes
-the missing fingerprints, oldest version first (one a step), then the missing pairs (about a second of them a step), when
-nothing more urgent runs. The admin page (`code_report`) reads what is kept and makes what is
-missing itself only up to `PAGE_CHARS` characters of sources a load (a small league needs no
-background); the rest says "not compared yet".
+**When.** The league server's background (`arena.similarity.background`: `step_code`) makes the
+missing fingerprints, oldest version first (one a step), then the missing pairs (about a second
+of them a step), when nothing more urgent runs. The admin page (`code_report`) reads what is
+kept and makes what is missing itself only up to `PAGE_CHARS` characters of sources a load (a
+small league needs no background); the rest says "not compared yet".
 
 **Where.** Fingerprints: DIR/similarity-code/ID.npz (hashes, their positions, the filter's
 offsets, the text the regions are read from), one file per version, written whole by a rename;

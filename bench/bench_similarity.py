@@ -98,14 +98,15 @@ def _upload(seed: int, size: int) -> bytes:
             if kind == 0:
                 lines.append(f"    {a} = {b} {rng.choice(ops)} {rng.randrange(10**9)}")
             elif kind == 1:
-                lines.append(f"    if {a} > {rng.randrange(100)}:\n        {b} = -{a}")
+                lines.append(f"    if {a} > {rng.randrange(10**9)}:\n"
+                             f"        {b} = {rng.randrange(10**9)} - {a}")
             elif kind == 2:
-                lines.append(f"    for i in range({rng.randrange(2, 20)}):\n"
+                lines.append(f"    for i in range({rng.randrange(10**9)}):\n"
                              f"        {a} += i {rng.choice(ops)} {b}")
             else:
                 lines.append(f"    {a} = math.{rng.choice(['floor', 'ceil', 'trunc'])}"
                              f"({b} / {rng.randrange(1, 10**9)})")
-        lines.append(f"    return {' + '.join(args)}\n\n")
+        lines.append(f"    return {' + '.join(args)} + {rng.randrange(10**9)}\n\n")
         text = "\n".join(lines)
         out.append(text)
         total += len(text)

@@ -209,11 +209,15 @@ def kept_code(league: Any, submission_id: int) -> Code | None:
     return load_code(league, Version(sub.id, sub.user, sub.version, False, False), row)
 
 
+#: the matched regions kept of a pair, each side (the page lists 6; the pair page finds them all)
+KEPT_REGIONS = 12
+
+
 def _match_dict(m: CodeMatch) -> dict[str, Any]:
     return {"score": m.score, "share_a": m.share_a, "share_b": m.share_b, "overlap": m.overlap,
             "note": m.note, "flagged": m.flagged,
-            "regions_a": [[r.file, r.first, r.last] for r in m.regions_a],
-            "regions_b": [[r.file, r.first, r.last] for r in m.regions_b]}
+            "regions_a": [[r.file, r.first, r.last] for r in m.regions_a[:KEPT_REGIONS]],
+            "regions_b": [[r.file, r.first, r.last] for r in m.regions_b[:KEPT_REGIONS]]}
 
 
 def _match(a: str, b: str, d: dict[str, Any], swap: bool) -> CodeMatch:

@@ -15,6 +15,12 @@ on every board of SET with a published set instead: POSITIONS spread over them
 (`arena.similarity.positions.board_count`, at least 2 a board), one board after the other, as
 a league on those boards asks them.
 
+`CXARENA_SIM_ADMIN=1` measures something else instead (issue 48): the cost of a load of the
+league's `/admin/similarity` page when the code fingerprints and pair scores are kept
+(`arena.similarity.codestore`), for a league of `CXARENA_SIM_ENTRANTS` (50) students each with
+one upload of `CXARENA_SIM_UPLOAD_MB` (2) MB of Python (generated, unrelated to one another),
+and what keeping them cost the background (`step_code` until nothing is missing).
+
 The class of 50 is extrapolated, not measured: a new version costs its own asks (the measured
 mean per bot, both asks), its fingerprint and 49 code comparisons (measured per comparison),
 and 49 play comparisons of stored answers (microseconds); nothing else is run again.
@@ -24,7 +30,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
+import re
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,7 +80,115 @@ def _positions() -> tuple[list[Position], str]:
                  f"(arena/data/similarity_positions_*.txt; {n} a board)")
 
 
+def _upload(seed: int, size: int) -> bytes:
+    """About `size` bytes of Python: functions of random names, statements and constants,
+    each student's own (`seed`): no two share a run of tokens by design."""
+    rng = random.Random(seed)
+    ops = ["+", "-", "*", "//", "%", "<<", "^", "|", "&"]
+    out = [f'"""Student {seed}: a bot."""\n', "import math\n\n"]
+    total = 0
+    n = 0
+    while total < size:
+        n += 1
+        args = [f"v{rng.randrange(10**6)}" for _ in range(rng.randint(1, 4))]
+        lines = [f"def f{seed}_{n}({', '.join(args)}):"]
+        for _ in range(rng.randint(2, 9)):
+            a, b = rng.choice(args), rng.choice(args)
+            kind = rng.randrange(4)
+            if kind == 0:
+                lines.append(f"    {a} = {b} {rng.choice(ops)} {rng.randrange(10**9)}")
+            elif kind == 1:
+                lines.append(f"    if {a} > {rng.randrange(10**9)}:\n"
+                             f"        {b} = {rng.randrange(10**9)} - {a}")
+            elif kind == 2:
+                lines.append(f"    for i in range({rng.randrange(10**9)}):\n"
+                             f"        {a} += i {rng.choice(ops)} {b}")
+            else:
+                lines.append(f"    {a} = math.{rng.choice(['floor', 'ceil', 'trunc'])}"
+                             f"({b} / {rng.randrange(1, 10**9)})")
+        lines.append(f"    return {' + '.join(args)} + {rng.randrange(10**9)}\n\n")
+        text = "\n".join(lines)
+        out.append(text)
+        total += len(text)
+    return "".join(out).encode()
+
+
+def admin_load() -> None:
+    """The admin page's load cost with the code kept (see the module docstring)."""
+    from starlette.testclient import TestClient
+
+    from arena.league import League
+    from arena.league.web.app import create_app
+    from arena.similarity.codestore import code_report, step_code
+
+    entrants = int(os.environ.get("CXARENA_SIM_ENTRANTS", "50"))
+    size = int(float(os.environ.get("CXARENA_SIM_UPLOAD_MB", "2")) * 1_000_000)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = Path(tmp) / "league.yaml"
+        cfg.write_text("board_set: [[6, 7, 4]]\ntimeout_s: 1\nreference_bots: [L0]\n"
+                       "isolation: false\nsimilarity_budget_s: 0\n")
+        lg = League.init(Path(tmp) / "lg", cfg)
+        secret = lg.add_user("teacher", admin=True)
+        for i in range(entrants):
+            lg.add_user(f"s{i:02d}")
+            lg.submit(f"s{i:02d}", [("bot.py", _upload(i, size)[:size])])
+        with lg.conn:
+            lg.conn.execute("UPDATE submissions SET status='rating'")
+        t0 = time.perf_counter()
+        fp_s, pair_s, fps, pairs = 0.0, 0.0, 0, 0
+        while True:
+            t = time.perf_counter()
+            what = step_code(lg)
+            if not what:
+                break
+            if " pair(s) compared" in what:
+                pair_s += time.perf_counter() - t
+                pairs += int(what.split()[2])
+            else:
+                fp_s += time.perf_counter() - t
+                fps += 1
+        background_s = time.perf_counter() - t0
+        report_s = []
+        for _ in range(5):
+            t = time.perf_counter()
+            report = code_report(lg)
+            report_s.append(time.perf_counter() - t)
+        lg.conn.close()
+        c = TestClient(create_app(Path(tmp) / "lg"), base_url="http://127.0.0.1",
+                       follow_redirects=False)
+        login = c.get("/login").text
+        token = re.search(r'name="csrf" value="([^"]+)"', login)
+        assert token is not None
+        c.post("/login", data={"name": "teacher", "secret": secret, "csrf": token.group(1)})
+        page_s = []
+        for _ in range(5):
+            t = time.perf_counter()
+            r = c.get("/admin/similarity")
+            page_s.append(time.perf_counter() - t)
+            assert r.status_code == 200, r.status_code
+        flagged = len(report.flagged)
+    print("## The admin page with the code kept (bench_similarity, CXARENA_SIM_ADMIN=1, "
+          "issue 48)\n")
+    print(f"{entrants} students, one upload each of {size / 1e6:g} MB of Python (generated, "
+          f"unrelated): {entrants * (entrants - 1) // 2} pairs.\n")
+    print("| what | cost |")
+    print("|---|---:|")
+    print(f"| background, once: {fps} fingerprints | {fp_s:.0f} s ({fp_s / max(1, fps):.1f} s "
+          f"each) |")
+    print(f"| background, once: {pairs} pair scores | {pair_s:.0f} s "
+          f"({pair_s / max(1, pairs) * 1000:.0f} ms each) |")
+    print(f"| background, all | {background_s / 60:.1f} min |")
+    print(f"| `code_report` (the page's work), median of 5 | "
+          f"{statistics.median(report_s) * 1000:.0f} ms |")
+    print(f"| GET /admin/similarity over HTTP (TestClient), median of 5 (max) | "
+          f"{statistics.median(page_s) * 1000:.0f} ms ({max(page_s) * 1000:.0f} ms) |")
+    print(f"\nFlagged pairs among the unrelated uploads: {flagged}.\n")
+
+
 def main() -> None:
+    if os.environ.get("CXARENA_SIM_ADMIN"):
+        admin_load()
+        return
     positions, where = _positions()
     specs = list(REFERENCE_BOTS) + list(TEST_BOTS.values())
     label = {v: k for k, v in TEST_BOTS.items()} | {b: b for b in REFERENCE_BOTS}

@@ -92,6 +92,7 @@ def report_lines() -> list[str]:
     lines.append(found.summary())
     lines.append(delayacct_line())
     lines += door_lines(why_not is None, found.available)
+    lines += spec_resolution_lines()
     if todo:
         lines.append("to get the rest:")
         lines += [f"  - {t}" for t in todo]
@@ -130,6 +131,21 @@ def door_lines(sandboxed: bool, grouped: bool) -> list[str]:
     lines.append("  - not a door: `cxarena players` and `serve` import your own players/ "
                  "folder's bots to list them (your code), in the sandbox too")
     return lines
+
+
+def spec_resolution_lines() -> list[str]:
+    """What naming a bot (resolving its SPEC: does it exist, its files, fingerprint, sandbox
+    paths, similarity sources) runs of it in cxarena's own process: nothing
+    (`arena.entrants.modpath`; docs/containment.md)."""
+    return [
+        "naming a bot (its SPEC: files, fingerprint, sandbox paths, similarity sources) runs "
+        "none of its code outside the doors above:",
+        "  - NAME, pkg.mod[:Class]: its files found on the module path by reading folders "
+        "(no package __init__ runs); imported only in the bot's own process",
+        "  - FILE.py[:Class], kaggle:FILE: read (its imports found with ast), never run",
+        "  - java:PATH: its sources read; compiled by javac through the javac door",
+        "  - exec:COMMAND: the program checked to exist and be executable, never run",
+    ]
 
 
 def league_lines(folder: str) -> list[str]:

@@ -6,11 +6,12 @@ entrant says which they are, in its `BotLaunch.expose`.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 from pathlib import Path
 from typing import Any
+
+from arena.entrants.modpath import find_module
 
 __all__ = ["bot_paths", "helper_paths", "interpreter_paths"]
 
@@ -137,12 +138,8 @@ def _shebang(path: Path) -> Path | None:
 
 
 def _players_dir() -> Path | None:
-    try:
-        found = importlib.util.find_spec("players")
-    except (ImportError, ValueError):
-        return None
-    locations = list(found.submodule_search_locations or []) if found else []
-    return Path(locations[0]).resolve() if locations else None
+    found = find_module("players")  # the file system only: nothing is imported
+    return found.package_dirs[0].resolve() if found is not None and found.is_package else None
 
 
 def _shared_dirs(players: Path | None) -> set[Path]:
@@ -176,19 +173,18 @@ def _own_entries(path: Path, shared: set[Path]) -> list[str]:
 
 
 def _module_paths(module: str, shared: set[Path]) -> list[str]:
-    try:
-        found = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
+    """A module SPEC's own entries, found in the file system (`arena.entrants.modpath`):
+    resolving it never runs the module or its parent packages."""
+    found = find_module(module)
+    if found is None or found.origin is None:
         return []
-    if found is None or not found.origin:
-        return []
-    origin = Path(found.origin)
-    if found.submodule_search_locations:  # a package: its folder
+    origin = found.origin
+    if found.is_package:  # a package: its folder
         return _own_entries(origin.parent, shared) or [str(origin.parent)]
     top = module.split(".", 1)[0]
-    top_spec = importlib.util.find_spec(top)
-    if top != "players" and top_spec is not None and top_spec.submodule_search_locations:
-        top_dir = Path(list(top_spec.submodule_search_locations)[0])
+    top_found = find_module(top)
+    if top != "players" and top_found is not None and top_found.is_package:
+        top_dir = top_found.package_dirs[0]
         return _own_entries(top_dir, shared) or _own_entries(origin, shared)
     return _own_entries(origin, shared)
 

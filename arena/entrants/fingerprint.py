@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib.util
 import os
 import shutil
 from collections.abc import Iterable
@@ -33,6 +32,7 @@ from pathlib import Path
 
 from arena import __version__
 from arena.entrants.java import code_files as java_files
+from arena.entrants.modpath import find_module
 from arena.entrants.specs import PLAYERS_PACKAGE, BotSpec, Kind
 
 __all__ = ["code_fingerprint", "code_files"]
@@ -57,23 +57,17 @@ def _tree(path: Path) -> list[Path]:
 
 
 def _module_location(name: str) -> Path | None:
-    """The file of a module, or the folder of a package, without running its code."""
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    if spec is None:
-        return None
-    if spec.submodule_search_locations:  # a package: the whole folder
-        return Path(list(spec.submodule_search_locations)[0])
-    return Path(spec.origin) if spec.origin else None
+    """The file of a module, or the folder of a package, without running its code (nor its
+    parent packages': found in the file system, `arena.entrants.modpath`)."""
+    found = find_module(name)
+    return None if found is None else found.where
 
 
 def _imported_names(source: Path) -> set[str]:
     """The top-level module names a Python file imports (absolute imports only)."""
     try:
         tree = ast.parse(source.read_bytes(), filename=str(source))
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):  # hostile text
         return set()
     names: set[str] = set()
     for node in ast.walk(tree):

@@ -12,7 +12,9 @@ A SPEC is one of:
 - ``exec:COMMAND LINE``: any program that speaks the line protocol (docs/protocol.md).
 
 Without ``:Class`` the module must define exactly one concrete CXPlayer subclass.
-Resolving a SPEC never starts a game; an unresolvable SPEC raises `SpecError` (a usage error).
+Resolving a SPEC never runs the bot's code, nor a parent package's ``__init__`` (module SPECs
+are found in the file system: `arena.entrants.modpath`); it never starts a game; an
+unresolvable SPEC raises `SpecError` (a usage error).
 `check_loadable` goes one step further before any game: it loads each Python bot and Kaggle
 agent (`arena.entrants.probe`, the loading the host does), and each Java bot's class in a JVM,
 in a subprocess of its own (a bot that hangs, exits or crashes at import cannot take the caller
@@ -41,6 +43,7 @@ from typing import Any
 from arena.entrants.exposure import bot_paths
 from arena.entrants.java import JavaError, JavaTarget, java_argv, resolve
 from arena.entrants.java import time_limit_problem as java_problem
+from arena.entrants.modpath import find_module
 from arena.wire.launch import BotLaunch
 
 __all__ = ["BotSpec", "Kind", "SpecError", "bot_pythonpath", "import_bot_module",
@@ -170,11 +173,10 @@ def parse_spec(text: str) -> BotSpec:
 def _near_names(name: str) -> list[str]:
     """The bots in players/ whose name is close to `name` (`AbStudent` -> `ab_student`,
     `AlphaBeta` -> `alphabeta`): compared in lower case, CamelCase also as snake_case."""
-    try:
-        package = importlib.import_module(PLAYERS_PACKAGE)
-    except ImportError:
+    package = find_module(PLAYERS_PACKAGE)  # its folders, found without importing it
+    if package is None:
         return []
-    names = sorted({m.name for m in pkgutil.iter_modules(getattr(package, "__path__", []))
+    names = sorted({m.name for m in pkgutil.iter_modules([str(d) for d in package.package_dirs])
                     if not m.name.startswith("_")})
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
     by_lower = {n.lower(): n for n in names}
@@ -233,10 +235,9 @@ def time_limit_problem(spec: BotSpec, timeout_s: float) -> str | None:
 
 
 def _module_exists(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except (ImportError, ValueError):
-        return False
+    """Is there a module `name` on the path? Looked up in the file system only: nothing of the
+    bot's (not even a parent package's ``__init__``) runs here (`arena.entrants.modpath`)."""
+    return find_module(name) is not None
 
 
 def import_bot_module(spec: BotSpec) -> ModuleType:

@@ -16,12 +16,12 @@ returns one `BotInfo` per candidate, sorted by name.
 from __future__ import annotations
 
 import ast
-import importlib
 import pkgutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena import defaults
+from arena.entrants.modpath import find_module
 from arena.entrants.probe import Probe, first_doc_line, inspect_target, probe_in_turn
 from arena.entrants.specs import PLAYERS_PACKAGE
 from arena.errors import UsageError
@@ -50,12 +50,10 @@ class BotInfo:
 
 def _players_paths() -> list[str]:
     """The directories of the `players` package as imported from the current sys.path."""
-    try:
-        pkg = importlib.import_module(PLAYERS_PACKAGE)
-    except Exception as e:  # reported as a usage error
-        raise UsageError(f"cannot import the {PLAYERS_PACKAGE!r} package: "
-                         f"{type(e).__name__}: {e}") from None
-    paths = list(getattr(pkg, "__path__", []))
+    pkg = find_module(PLAYERS_PACKAGE)  # its folders, found without running its __init__
+    if pkg is None:
+        raise UsageError(f"cannot find the {PLAYERS_PACKAGE!r} package on the module path")
+    paths = [str(d) for d in pkg.package_dirs]
     if not paths:
         raise UsageError(f"{PLAYERS_PACKAGE!r} is a module, not a package of bots")
     return paths

@@ -17,9 +17,13 @@ distinct values are stored once ("label_values") and games refer to them by inde
 
 from __future__ import annotations
 
+import base64
+import functools
+import hashlib
 import html
 import json
 import math
+import re
 from collections import defaultdict
 from datetime import datetime, timezone
 from importlib import resources
@@ -53,7 +57,7 @@ from arena.results.standings import (
 )
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
-           "render_report", "static_text", "viewer_script", "write_report"]
+           "render_report", "report_csp", "static_text", "viewer_script", "write_report"]
 
 #: 64 characters that need no escaping in JSON or HTML; index = column number
 MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -70,6 +74,27 @@ def static_text(name: str) -> str:
     """The text of `arena/report/static/<name>` (package data)."""
     static = resources.files("arena.report").joinpath("static")
     return static.joinpath(name).read_text(encoding="utf-8")
+
+
+#: an inline script element of the report's template (not its JSON data block)
+_OWN_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+@functools.lru_cache(maxsize=1)
+def report_csp() -> str:
+    """The report's Content-Security-Policy: its own inline scripts (the viewer and report.js,
+    as the template `static/report.html` holds them) allowed by their SHA-256 hashes, computed
+    from cxarena's own files, never from a rendered page, so that a script that found its way
+    into a page (through a bot's name, say) is not allowed; nothing is loaded from anywhere
+    (the page is self-contained), styles inline. The same policy is the page's ``<meta>`` and
+    the header the league serves it with."""
+    own = Template(static_text("report.html")).safe_substitute(
+        viewer_js=viewer_script(), report_js=static_text("report.js"))
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(m.group(1).encode()).digest()).decode()
+        + "'" for m in _OWN_SCRIPT.finditer(own))
+    return (f"default-src 'none'; script-src 'self' {hashes}; style-src 'unsafe-inline'; "
+            f"img-src data:; object-src 'none'; base-uri 'none'; form-action 'none'")
 
 
 def viewer_script() -> str:
@@ -520,6 +545,7 @@ def render_html(data: ReportData, bot_text: bool = True) -> str:
         data=blob,
         viewer_js=viewer_script(),
         report_js=static_text("report.js"),
+        csp=_e(report_csp()),
     )
 
 

@@ -23,6 +23,12 @@ while the league runs). The worker stops before a position that would take it pa
 positions not asked stay unasked (a pair's share is over the positions both answered) until
 `cxarena league similarity DIR` asks them (it has no budget).
 
+**Code.** Before asking, the worker keeps each screened version's code fingerprint and each
+pair's code score (`arena.similarity.codestore.step_code`: one version, or about a second of
+pairs, a step, whenever nothing more urgent runs, whatever `similarity_budget_s` says: no game
+is played), so that the admin page reads them instead of tokenising every upload on every
+load.
+
 **Where.** A thread of the server (`SimilarityWorker`, started beside the checks' dispatcher);
 the bots run through the referee in the league's sandbox and limits (`answers._settings`), one
 at a time, so it takes one core at most.
@@ -51,6 +57,7 @@ from arena.similarity.answers import (
     reference_targets,
     version_target,
 )
+from arena.similarity.codestore import step_code
 from arena.similarity.report import POSITIONS, current_versions
 
 __all__ = ["SimilarityWorker", "held", "pending", "pending_all", "step"]
@@ -156,9 +163,17 @@ class SimilarityWorker:
 
         while not self._stop.is_set():
             asked = None
+            coded = ""
             try:
                 lg = League.open(self.dir)
                 try:
+                    try:  # code first: a version's fingerprint, or a pair's score
+                        coded = "" if held(lg) else step_code(lg)
+                    except Exception:  # never in the way of the asking
+                        log.exception("similarity: keeping code fingerprints failed")
+                    if coded:
+                        log.info("similarity: %s", coded)
+                        continue
                     asked = step(lg, self.positions, self._stop)
                 finally:
                     lg.conn.close()

@@ -27,11 +27,16 @@ How a pair is scored:
    want of anything else).
 
 Why copydetect, and what is done around it: it tokenises with pygments (Python and Java among
-many), winnows, and compares in-memory text (`CodeFingerprint(fp=...)`); its own boilerplate
-removal (`np.intersect1d(..., assume_unique=True)` on hashes that are not unique) can keep
-some boilerplate hashes, so the boilerplate is removed here from its hash table instead
-(`_drop`). Its hashes are Python's `hash` of strings, salted per process: fingerprints are
-compared within one process and never stored.
+many) and filters (`filter_code`), which is kept; its k-gram hashes are Python's `hash` of
+strings, salted per process, so the k-grams are hashed here instead (`stable_kgrams`: the same
+in every process, so that a version's fingerprint is computed once and kept,
+`arena.similarity.codestore`), then winnowed with copydetect's `winnow` and compared as its
+`compare_files` does (`_overlap`); the boilerplate is removed from the kept hashes (`_drop`).
+
+Sources are read as their compiler reads them (`source_text`): Python in the encoding its
+first lines declare (PEP 263), Java with its unicode escapes applied (JLS 3.3). A version whose
+sources cannot be read or tokenised (hostile text) is named as not compared (`Code.problem`),
+never a failure of the whole comparison.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import functools
 import io
 import logging
 import re
+import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,8 +111,11 @@ class Code:
     text: str = ""  # the files of `language` end to end
     starts: tuple[int, ...] = ()  # where each file of `language` starts in `text`
     names: tuple[str, ...] = ()
-    fp: Any = None  # copydetect.CodeFingerprint (None: nothing to compare)
+    fp: Winnowed | None = None  # the winnowed hashes (None: nothing to compare)
     tokens: int = 0  # fingerprinted tokens (after boilerplate)
+    #: why this version's sources could not be compared ("" : they could), one line: an
+    #: upload whose text breaks the tokeniser is named, never a failure for the whole page
+    problem: str = ""
 
     @property
     def comparable(self) -> bool:
@@ -136,11 +145,13 @@ class Code:
             return out
         import bisect  # small and only here
 
+        newlines = [m.start() for m in re.finditer("\n", self.text)]  # once, not per slice
         for start, end in zip(slices[0], slices[1], strict=True):
-            i = max(0, bisect.bisect_right(self.starts, int(start)) - 1)
-            base = self.starts[i]
-            first = self.text.count("\n", base, int(start)) + 1
-            last = self.text.count("\n", base, max(int(start), int(end) - 1)) + 1
+            start, end = int(start), int(end)
+            i = max(0, bisect.bisect_right(self.starts, start) - 1)
+            before = bisect.bisect_left(newlines, self.starts[i])
+            first = bisect.bisect_left(newlines, start) - before + 1
+            last = bisect.bisect_left(newlines, max(start, end - 1)) - before + 1
             if out and out[-1].file == self.names[i] and first <= out[-1].last + 1:
                 first = out.pop().first  # one region for a run of touching ones
             out.append(Region(self.names[i], first, last))
@@ -175,7 +186,51 @@ class CodeMatch:
 # ----------------------------------------------------------------------------- sources
 
 def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
+    """A source file's text as its compiler reads it (`source_text`)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return source_text(data, path.suffix.lower())
+
+
+def source_text(data: bytes, suffix: str) -> str:
+    """The text a source file's compiler sees: Python decoded with the encoding its first two
+    lines declare (PEP 263; a UTF-8 BOM), as the interpreter does, so that a copy saved as
+    UTF-7 reads as the code it runs; Java decoded as UTF-8 (javac's ``-encoding UTF-8``) with
+    its unicode escapes applied (`java_unescape`), so that ``\\u000a`` is the line break javac
+    sees. Bytes the encoding cannot decode become U+FFFD (the file would not compile)."""
+    if suffix == ".py":
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding, errors="replace")
+        except (SyntaxError, LookupError, UnicodeError, ValueError):
+            return data.decode("utf-8", errors="replace")  # not runnable: read as it is
+    text = data.decode("utf-8", errors="replace")
+    return java_unescape(text) if suffix == ".java" else text
+
+
+#: a unicode escape of JLS 3.3: a backslash, one or more u's, four hex digits
+_JAVA_ESCAPE = re.compile(r"\\+u+[0-9A-Fa-f]{4}")
+
+
+def java_unescape(text: str) -> str:
+    """Java source with its unicode escapes applied (JLS 3.3): ``\\uXXXX`` (any number of
+    u's) is the character XXXX, unless its backslash is itself escaped (preceded by an odd
+    number of backslashes). The result is what javac tokenises, in one pass (an escape's
+    result is never read as the start of another)."""
+    if "\\u" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        run = m.group(0)
+        slashes = len(run) - len(run.lstrip("\\"))
+        if slashes % 2 == 0:  # the last backslash is escaped: no unicode escape
+            return run
+        rest = run[slashes:].lstrip("u")
+        return "\\" * (slashes - 1) + chr(int(rest, 16))
+
+    return _JAVA_ESCAPE.sub(one, text)
 
 
 def _local_imports(text: str) -> set[str]:
@@ -183,7 +238,7 @@ def _local_imports(text: str) -> set[str]:
     a relative one)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # hostile text: the regex
         return set(re.findall(r"^\s*(?:from|import)\s+([A-Za-z_]\w*)", text, re.M))
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -276,9 +331,9 @@ def sources_of_spec(text: str) -> list[SourceFile]:
     spec = parse_spec(text)
     if spec.module is None:
         return []
-    import importlib.util  # a module SPEC's file
+    from arena.entrants.modpath import find_module  # only for module SPECs
 
-    found = importlib.util.find_spec(spec.module)
+    found = find_module(spec.module)  # the file system only: nothing of the bot is imported
     origin = None if found is None else found.origin
     return sources_in(origin) if origin else []
 
@@ -303,14 +358,104 @@ def _copydetect() -> Any:
     return copydetect
 
 
-def _fingerprint(text: str, language: str, window: int) -> Any:
-    return _copydetect().CodeFingerprint(f"bot.{language}", NOISE, window, None,
-                                         language=language, fp=io.StringIO(text))
+@dataclass
+class Winnowed:
+    """A document's winnowed k-gram hashes, as copydetect's `CodeFingerprint` holds them but
+    with hashes that are the same in every process (`stable_kgrams`), so that they can be kept
+    per version (`arena.similarity.codestore`): `hashes[i]` is the hash of the k-gram at
+    position `idx[i]` of the filtered text (`length` characters); `offsets` maps the filtered
+    text back to the original (copydetect's `filter_code`); `coverage`: the filtered characters
+    inside a kept k-gram (the fingerprinted tokens)."""
+
+    k: int
+    hashes: Any  # np.ndarray of int64
+    idx: Any  # np.ndarray of int64
+    offsets: Any  # np.ndarray, N x 2 (or empty)
+    length: int
+    coverage: int = 0
+
+
+def stable_kgrams(text: str, k: int) -> Any:
+    """The hash of every k-gram of `text` (an int64 array, 52 bits used: exact as the float64
+    that copydetect's winnowing compares): a polynomial of the code points, mixed by
+    splitmix64's finaliser. The same in every process (Python's `hash` of a string is not)."""
+    import numpy as np  # with copydetect, only when code is compared
+
+    if len(text) < k:
+        return np.zeros(0, dtype=np.int64)
+    a = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    n = len(a) - k + 1
+    h = np.zeros(n, dtype=np.uint64)
+    base = np.uint64(1_000_003)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h = h * base + a[j:j + n]
+        h ^= h >> np.uint64(30)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(27)
+        h *= np.uint64(0x94D049BB133111EB)
+        h ^= h >> np.uint64(31)
+    return (h >> np.uint64(12)).astype(np.int64)
+
+
+def _fingerprint(text: str, language: str, window: int) -> Winnowed:
+    """`text` tokenised and filtered by copydetect (`filter_code`: names V/F/O, strings S,
+    comments and whitespace gone), its k-grams hashed (`stable_kgrams`) and winnowed."""
+    import numpy as np  # with copydetect
+
+    utils = _copydetect().utils
+    filtered, offsets = utils.filter_code(text, f"bot.{language}", language)
+    hashes = stable_kgrams(filtered, NOISE)
+    if len(hashes) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Winnowed(NOISE, empty, empty, np.asarray(offsets), len(filtered))
+    chosen, idx = utils.winnow(hashes, window_size=window, remove_duplicates=False)
+    idx, first = np.unique(np.asarray(idx, dtype=np.int64), return_index=True)
+    fp = Winnowed(NOISE, np.asarray(chosen, dtype=np.int64)[first], idx, np.asarray(offsets),
+                  len(filtered))
+    fp.coverage = _coverage(fp)
+    return fp
+
+
+def _coverage(fp: Winnowed) -> int:
+    """The filtered characters inside a kept k-gram (copydetect's `get_token_coverage`)."""
+    import numpy as np  # with copydetect
+
+    covered = np.zeros(fp.length, dtype=bool)
+    for offset in range(fp.k):
+        covered[fp.idx + offset] = True
+    return int(covered.sum())
+
+
+def _overlap(a: Winnowed, b: Winnowed) -> tuple[int, tuple[float, float], tuple[Any, Any]]:
+    """copydetect's `compare_files` on two `Winnowed`: the matched filtered characters (of
+    `a`), each side's share, and each side's matched slices of its original text."""
+    import numpy as np  # with copydetect
+
+    utils = _copydetect().utils
+    idx_a = a.idx[np.isin(a.hashes, b.hashes)]
+    idx_b = b.idx[np.isin(b.hashes, a.hashes)]
+    slices_a = utils.get_copied_slices(idx_a, a.k)
+    slices_b = utils.get_copied_slices(idx_b, b.k)
+    if len(slices_a[0]) == 0:
+        return 0, (0.0, 0.0), (np.array([]), np.array([]))
+    overlap_a = int(np.sum(slices_a[1] - slices_a[0]))
+    overlap_b = int(np.sum(slices_b[1] - slices_b[0]))
+    share_a = overlap_a / a.coverage if a.length > 0 and a.coverage else 0.0
+    share_b = overlap_b / b.coverage if b.length > 0 and b.coverage else 0.0
+    for fp, sl in ((a, slices_a), (b, slices_b)):
+        if len(fp.offsets) > 0:
+            sl += fp.offsets[:, 1][np.clip(np.searchsorted(fp.offsets[:, 0], sl), 0,
+                                           fp.offsets.shape[0] - 1)]
+    return overlap_a, (share_a, share_b), (slices_a, slices_b)
 
 
 @functools.lru_cache(maxsize=8)
-def _boilerplate(language: str, extra: tuple[str, ...] = ()) -> frozenset[int]:
-    hashes: set[int] = set()
+def _boilerplate(language: str, extra: tuple[str, ...] = ()) -> Any:
+    """The hashes of every k-gram of the boilerplate files of `language` (a sorted array)."""
+    import numpy as np  # with copydetect
+
+    parts = [np.zeros(0, dtype=np.int64)]
     paths = boilerplate_paths().get(language, []) + [Path(p) for p in extra]
     for path in paths:
         if path.is_file() and LANGUAGES.get(path.suffix.lower(), language) == language:
@@ -320,8 +465,9 @@ def _boilerplate(language: str, extra: tuple[str, ...] = ()) -> frozenset[int]:
                     text = text.format_map(_AnyName())
                 except (ValueError, IndexError, KeyError):
                     pass
-            hashes.update(int(h) for h in _fingerprint(text, language, 1).hashes)
-    return frozenset(hashes)
+            filtered, _ = _copydetect().utils.filter_code(text, f"bot.{language}", language)
+            parts.append(stable_kgrams(filtered, NOISE))
+    return np.unique(np.concatenate(parts))
 
 
 class _AnyName(dict[str, str]):
@@ -331,15 +477,14 @@ class _AnyName(dict[str, str]):
         return "Bot"
 
 
-def _drop(fp: Any, boilerplate: frozenset[int]) -> int:
-    """Remove the boilerplate hashes from a CodeFingerprint; its fingerprinted tokens after."""
-    from copydetect.utils import get_token_coverage  # with copydetect itself
+def _drop(fp: Winnowed, boilerplate: Any) -> int:
+    """Remove the boilerplate hashes from `fp`; its fingerprinted tokens after."""
+    import numpy as np  # with copydetect
 
-    for h in [h for h in fp.hashes if int(h) in boilerplate]:
-        fp.hashes.discard(h)
-        fp.hash_idx.pop(h, None)
-    fp.token_coverage = get_token_coverage(fp.hash_idx, fp.k, len(fp.filtered_code))
-    return int(fp.token_coverage)
+    keep = ~np.isin(fp.hashes, boilerplate)
+    fp.hashes, fp.idx = fp.hashes[keep], fp.idx[keep]
+    fp.coverage = _coverage(fp)
+    return fp.coverage
 
 
 def fingerprint(label: str, files: Sequence[SourceFile],
@@ -362,14 +507,33 @@ def fingerprint(label: str, files: Sequence[SourceFile],
         parts.append(body)
         pos += len(body)
     text = "".join(parts)
-    fp = _fingerprint(text, language, WINDOW)
-    tokens = _drop(fp, _boilerplate(language, tuple(str(p) for p in boilerplate)))
+    try:
+        fp = _fingerprint(text, language, WINDOW)
+        tokens = _drop(fp, _boilerplate(language, tuple(str(p) for p in boilerplate)))
+    except (RecursionError, MemoryError, ValueError, UnicodeError, IndexError) as e:
+        # hostile text: this version is not compared, the others are
+        return Code(label, tuple(files), language, problem=unparsable(e))
     return Code(label, tuple(files), language, text, tuple(starts),
                 tuple(f.name for f in mine), fp, tokens)
 
 
+def unparsable(e: BaseException) -> str:
+    """One line saying why a version's sources could not be fingerprinted."""
+    detail = str(e).splitlines()[0][:120] if str(e) else ""
+    return f"its sources could not be read ({type(e).__name__}{': ' + detail if detail else ''})"
+
+
+def unreadable(label: str, e: BaseException) -> Code:
+    """A version whose sources could not be found or read: compared with nothing."""
+    return Code(label, (), None, problem=unparsable(e))
+
+
 def compare_code(a: Code, b: Code) -> CodeMatch:
     """Score two fingerprinted bots (see the module docstring)."""
+    bad = next((c for c in (a, b) if c.problem), None)
+    if bad is not None:
+        return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,
+                         note=f"could not compare this version ({bad.label}): {bad.problem}")
     if not a.comparable or not b.comparable:
         which = a.label if not a.comparable else b.label
         return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,
@@ -377,7 +541,8 @@ def compare_code(a: Code, b: Code) -> CodeMatch:
     if a.language != b.language:
         return CodeMatch(a.label, b.label, 0.0, 0.0, 0.0, 0,
                          note=f"different languages ({a.language}, {b.language})")
-    overlap, (share_a, share_b), (slices_a, slices_b) = _copydetect().compare_files(a.fp, b.fp)
+    assert a.fp is not None and b.fp is not None  # comparable
+    overlap, (share_a, share_b), (slices_a, slices_b) = _overlap(a.fp, b.fp)
     share_a, share_b = min(1.0, float(share_a)), min(1.0, float(share_b))
     score = max(share_a, share_b)
     flagged = score >= FLAG_SCORE and int(overlap) >= MIN_OVERLAP

@@ -72,4 +72,7 @@ def league_similarity(league: Any, known: str | Path | None = None, *, play: boo
         report.notes.append("play: no board of the league has positions yet (no published "
                             "set, too few games)")
     report.ids = {label: s.id for label, s in zip(labels, subs, strict=True)}
+    from arena.similarity.games import game_notes  # the moves of the league's own games
+
+    report.notes.extend(game_notes(league))
     return report

@@ -12,6 +12,7 @@ band of unrelated pairs. Flagged pairs come first.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import itertools
 from collections.abc import Callable, Sequence
@@ -19,14 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.entrants.specs import SpecError
 from arena.similarity.code import (
     LANGUAGES,
     Code,
     CodeMatch,
+    SourceFile,
     compare_code,
     fingerprint,
     sources_in,
     sources_of_spec,
+    unreadable,
 )
 from arena.similarity.play import (
     MOVE_TIME_S,
@@ -205,10 +209,13 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
     a SPEC that names no bot."""
     labels = list(labels) if labels is not None else list(specs)
     notes: list[str] = []
-    codes: dict[str, Code] = {lab: fingerprint(lab, sources_of_spec(spec))
+    codes: dict[str, Code] = {lab: _code_of(lab, functools.partial(sources_of_spec, spec))
                               for lab, spec in zip(labels, specs, strict=True)}
     known_paths = known_bots(known) if known is not None else {}
-    known_codes = {lab: fingerprint(lab, sources_in(p)) for lab, p in known_paths.items()}
+    known_codes = {lab: _code_of(lab, functools.partial(sources_in, p))
+                   for lab, p in known_paths.items()}
+    notes.extend(f"code: could not compare this version ({c.label}): {c.problem}"
+                 for c in [*codes.values(), *known_codes.values()] if c.problem)
     pairs_of = list(itertools.combinations(labels, 2)) + [
         (lab, k) for lab in labels for k in known_codes]
     answers: dict[str, Answers] = {}
@@ -264,6 +271,18 @@ def compare(specs: Sequence[str], known: str | Path | None = None, *,
     pairs.sort(key=Pair.sort_key)
     return SimilarityReport(pairs, reference, answers, notes, board, n_positions, time_s,
                             tuple(chosen))
+
+
+def _code_of(label: str, sources: Callable[[], Sequence[SourceFile]]) -> Code:
+    """A version's sources fingerprinted; one whose files cannot be read or parsed (hostile
+    text: too deep, too big, an encoding that breaks) is a `Code` with its `problem` named,
+    compared with nothing, and the others are compared as usual."""
+    try:
+        return fingerprint(label, sources())
+    except SpecError:
+        raise  # a SPEC that names nothing is the caller's usage error
+    except (OSError, RecursionError, MemoryError, ValueError, UnicodeError) as e:
+        return unreadable(label, e)
 
 
 def _published_of(boards: Sequence[Board], positions: int, notes: list[str]) -> list[Position]:

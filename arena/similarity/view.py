@@ -13,6 +13,7 @@ when it cuts) and shows the characters that reorder text on screen (bidirectiona
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -265,11 +266,16 @@ def agreed_positions(run: StoredRun, play: PlayMatch) -> list[AgreedPosition]:
 
 
 def pair_view(a: tuple[str, int, Sequence[SourceFile]], b: tuple[str, int, Sequence[SourceFile]],
-              run: StoredRun | None = None, limit: int = MAX_SHOWN) -> PairView:
+              run: StoredRun | None = None, limit: int = MAX_SHOWN,
+              kept: tuple[Code | None, Code | None] = (None, None)) -> PairView:
     """Two versions side by side, each given as (label, submission id, sources): their code
     compared (`compare_code`) and shown with the matched stretches marked, and, if `run` (the
-    league's last stored run) played these two versions, the positions where they agreed."""
-    code_a, code_b = fingerprint(a[0], a[2]), fingerprint(b[0], b[2])
+    league's last stored run) played these two versions, the positions where they agreed.
+    `kept`: their fingerprints as kept (`arena.similarity.codestore`), made here if None."""
+    code_a = dataclasses.replace(kept[0], label=a[0], files=tuple(a[2])) if kept[0] \
+        else fingerprint(a[0], a[2])
+    code_b = dataclasses.replace(kept[1], label=b[0], files=tuple(b[2])) if kept[1] \
+        else fingerprint(b[0], b[2])
     match = compare_code(code_a, code_b)
     side_a = Side(a[0], a[1], show_files(code_a, match.spans_a, limit), match.share_a,
                   code_a.language)

@@ -234,7 +234,13 @@ def test_a_stored_play_run_is_listed_and_its_agreed_positions_drawn(
     lg.conn.close()
     assert "No stored play result" in c.get(
         f"/admin/similarity/pair?a={ids['ann']}&b={new}").text
-    assert "Other pairs of the last run" in c.get("/admin/similarity").text
+    # the version replaced since is still screened, beside the new one (issue 48): its pairs
+    # stay in the listing, with their play scores
+    listing = c.get("/admin/similarity").text
+    assert "Other pairs of the last run" not in listing
+    flagged = listing.split('class="status-failed"')[1].split("</tr>")[0]
+    assert "ann v1" in flagged and "bob v1" in flagged and "1.00 (z" in flagged
+    assert "bob v2" in listing
 
 
 def test_a_broken_store_is_no_store(tmp_path: Path) -> None:

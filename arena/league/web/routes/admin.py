@@ -334,21 +334,23 @@ async def final_report(request: Request) -> Response:
     if not request.state.user.admin:  # the bots' own words are their authors' to read
         report = await run_in_threadpool(public_report, report)
     text = report.read_text(encoding="utf-8")  # self-contained: its own scripts only
-    return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp(text)})
+    return HTMLResponse(text, headers={"Content-Security-Policy": inline_script_csp()})
 
 
 @admin_only
 async def admin_similarity(request: Request) -> Response:
-    """Code similarity of every student's current version (`arena.similarity`), with the
-    play similarity the last `cxarena league similarity DIR` run kept (play takes minutes of
-    games: the page does not play), flagged pairs first; each pair links to its side-by-side
-    view."""
+    """Code similarity of every version that passed its check, final entries first, as kept
+    per version and pair (`arena.similarity.codestore`: made once, in the background), with
+    the play similarity of the answers stored per version (play takes minutes of games: the
+    page does not play), flagged pairs first; each pair links to its side-by-side view."""
     from arena.similarity.answers import list_run  # the answers stored per version
-    from arena.similarity.league import league_similarity  # copydetect: only when asked
+    from arena.similarity.codestore import code_report  # the code scores kept
+    from arena.similarity.games import game_notes  # the league's own games
     from arena.similarity.store import listing  # with the report
 
     def build(lg: League) -> tuple[Any, Any]:
-        report = league_similarity(lg, play=False)
+        report = code_report(lg)
+        report.notes.extend(game_notes(lg))  # moves of their real games: a screen-aware copy
         return report, listing(report, list_run(lg))
 
     report, listed = await db(request, build)
@@ -374,6 +376,7 @@ async def admin_similarity_pair(request: Request) -> Response:
     move when the last stored run played them (`arena.similarity.view`); 404 for an unknown
     id."""
     from arena.similarity.answers import pair_run  # copydetect: only when a pair is asked
+    from arena.similarity.codestore import kept_code  # the fingerprints kept
     from arena.similarity.view import MAX_SHOWN, pair_view, version_sources  # the same
 
     a, b = _submission_id(request, "a"), _submission_id(request, "b")
@@ -383,7 +386,8 @@ async def admin_similarity_pair(request: Request) -> Response:
             side_a, side_b = version_sources(lg, a), version_sources(lg, b)
         except KeyError:
             return None
-        return pair_view(side_a, side_b, pair_run(lg, a, b))
+        return pair_view(side_a, side_b, pair_run(lg, a, b),
+                         kept=(kept_code(lg, a), kept_code(lg, b)))
 
     view = await db(request, build)
     if view is None:

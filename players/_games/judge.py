@@ -1,4 +1,4 @@
-"""The opening judges of every game, offered to `arena.competition.openings` through the entry
+"""The opening judges of every game, offered to `arena.tournament.openings` through the entry
 point group ``cxarena.opening_judges`` (one entry per game name; pyproject.toml).
 
 A judge is ``judge(game, texts) -> Verdict``: `lost_side` 1 or 2 when that side is already lost

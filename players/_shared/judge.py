@@ -1,6 +1,6 @@
 """Judging an opening position with the project's own search, in a small, reproducible budget.
 
-`judge_opening(M, N, K, moves)` answers the two questions `arena.competition.openings` asks of
+`judge_opening(M, N, K, moves)` answers the two questions `arena.tournament.openings` asks of
 a candidate opening (it passes this function in as its `judge`):
 
 1. Is a side already lost within what the search sees? A depth-limited alpha-beta search

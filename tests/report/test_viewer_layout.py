@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 
 from tests.helpers import browser  # noqa: F401 (the fixture)
-from tests.report.test_viewer_wraps import DETAIL, DRAW, PATH, STATIC
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "arena" / "report" / "static"
+DRAW = ROOT / "arena" / "games" / "connectx" / "draw.js"
+#: a fault's long detail and a student's long path, as the viewer's details box shows them
+DETAIL = ("initPlayer took too long: no answer within the start-up limit of 10 s and its "
+          "grace; the bot's process was stopped and the game is lost on time") * 2
+PATH = "/home/student/repositories/connectx/" + "AnotherLongFolder" * 6 + "/Player.java"
 
 MOVES = [3, 3, 4, 4, 2, 2, 5, 5, 1, 1, 0, 0, 6, 6, 3, 3, 4, 4, 2, 2, 5, 5, 1, 1]
 

@@ -209,11 +209,13 @@ def test_a_bot_frozen_by_the_v1_freezer_is_replayed(machine: dict[str, object]) 
 def test_an_overrunning_sleeper_is_still_charged(machine: dict[str, object],
                                                  share: float) -> None:
     """The machine holds nothing; the bot sleeps past its limit: charged, its threads'
-    states in the detail, never replayed."""
+    states in the detail, never excused as a bot that never ran. (A busy machine may still
+    replay it as overloaded when it really kept the bot from a CPU; it ends charged.)"""
     machine["stalls"] = 0
     rec = _play(replays=2, sleep_s=share * LIMIT_S)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail  # type: ignore
-    assert "overload" not in rec.extra  # type: ignore[attr-defined]
+    for incident in rec.extra.get("overload", ()):  # type: ignore[attr-defined]
+        assert "never got to play it" not in incident, incident
     assert "at the deadline:" in rec.detail  # type: ignore[attr-defined]
 
 
@@ -223,7 +225,8 @@ def test_a_sleeping_bot_stays_charged() -> None:
                                overload_replays=2)) as referee:
         rec = referee.play(parse_spec(zoo("sleepy.py")), parse_spec("L0"), 4, 4, 3, seed=1)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
-    assert "overload" not in rec.extra
+    for incident in rec.extra.get("overload", ()):  # a busy machine's replay: never excused
+        assert "never got to play it" not in incident, incident
     assert "never got to play it" not in rec.detail
 
 
@@ -247,7 +250,8 @@ class Flood(CXPlayer):
 
 def test_a_stderr_flood_past_the_limit_stays_charged(tmp_path: pathlib.Path) -> None:
     """A bot that writes to stderr until it is stopped (the referee's log reader busy on its
-    output, the bot blocked in its own writes): charged, never replayed."""
+    output, the bot blocked in its own writes): charged, never excused as a bot that never
+    ran (a busy machine's overload replay, if any, ends charged too)."""
     bot = tmp_path / "stderr_forever.py"
     bot.write_text(_STDERR_FOREVER)
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
@@ -255,7 +259,9 @@ def test_a_stderr_flood_past_the_limit_stays_charged(tmp_path: pathlib.Path) -> 
     with Referee(settings) as referee:
         rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
-    assert "overload" not in rec.extra and "never got to play it" not in rec.detail
+    for incident in rec.extra.get("overload", ()):
+        assert "never got to play it" not in incident, incident
+    assert "never got to play it" not in rec.detail
 
 
 @pytest.mark.parametrize("cgroups", [False, True])

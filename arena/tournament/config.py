@@ -78,13 +78,12 @@ from arena.competition.settings import (
     read_yaml,
     shaped,
     validate,
-    variant_games,
 )
 from arena.entrants.java import JVM_OPTIONS_KEY, jvm_options_problem
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
-from arena.games import GAMES, Game
+from arena.games import GAMES
 from arena.limits import Limits
 from arena.records import DEFAULT_GAME
 from arena.referee import door
@@ -161,11 +160,6 @@ class TournamentConfig:
     #: what orders players level on points (not in the fingerprint: the games are the same);
     #: a league's final ranks by head to head (`arena.results.standings.TieBreak`)
     tie_break: TieBreak = TieBreak.ELO
-
-    def games(self) -> tuple[Game, ...]:
-        """The games each pairing plays: one per board, or one per parameter set of a game
-        not played on boards (`arena.competition.settings.variant_games`)."""
-        return variant_games(self.game, lambda: self.boards, self.param_sets)
 
     @property
     def timeout_s(self) -> float:

@@ -13,9 +13,13 @@ from pathlib import Path
 ARENA = Path(__file__).resolve().parent.parent / "arena"
 CONNECTX = ARENA / "games" / "connectx"
 
-#: the Connect-X branches outside arena/games/connectx today: the target is 3 (issue 47,
-#: step 4, the game-neutral record, not done yet); this bound only keeps them from growing
-IS_CONNECTX_NOW = 22
+#: the Connect-X branches outside arena/games/connectx (issue 47's target: at most 3): none,
+#: the configs ask the game (`Game.BOARD_PARAMS`, `COURSE_BOTS`, `REFERENCE_BOTS`)
+IS_CONNECTX_NOW = 0
+#: where "is the game played on boards?" is asked outside competition/settings.py (whose
+#: `variant_games` turns boards or parameter sets into games): the keys a tournament file must
+#: have (boards) or may not have (opening files), and a league.yaml's board-set keys
+TAKES_BOARDS_NOW = 3
 
 
 @functools.cache
@@ -75,3 +79,14 @@ def test_connectx_special_cases_outside_its_folder_do_not_grow() -> None:
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if "is_connectx" in line]
     assert len(found) <= IS_CONNECTX_NOW, found
+
+
+def test_the_boards_question_is_asked_in_few_places() -> None:
+    """A renamed `is_connectx` counts the same: the boards-or-parameter-sets question stays
+    in `competition/settings.py` but for the keys of a file."""
+    settings = ARENA / "competition" / "settings.py"
+    found = [f"{p.relative_to(ARENA)}:{i}" for p in sorted(ARENA.rglob("*.py"))
+             if ARENA / "games" not in p.parents and p != settings  # the games define it
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if "takes_boards" in line or "BOARD_PARAMS" in line]
+    assert len(found) <= TAKES_BOARDS_NOW, found

@@ -42,9 +42,10 @@ JUDGE_ALIASES = {"search": "connectx"}
 
 
 def game_judge(config: Any) -> Judge | None:
-    """The judge of another game's openings for a tournament config that has openings (None
-    for Connect-X, whose openings `opening_judge()` judges, or without openings)."""
-    if config.is_connectx or config.openings is None:
+    """The judge of the openings of a game of parameter sets for a tournament config that has
+    openings (None for a game played on boards, whose openings `opening_judge()` judges, or
+    without openings)."""
+    if not config.param_sets or config.openings is None:
         return None
     return opening_judge(config.game)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import typing
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -47,7 +48,7 @@ from pydantic_core import PydanticCustomError
 
 from arena import defaults
 from arena.errors import UsageError
-from arena.games import GAMES, GameError, make_game
+from arena.games import GAMES, Game, GameError, make_game
 from arena.limits import Limits, make_limits
 from arena.records import DEFAULT_GAME
 from arena.referee.referee import MatchSettings
@@ -239,6 +240,27 @@ def _plain_game(name: str) -> str:
 
 
 ParamSet = dict[StrictStr, StrictInt]
+#: a parameter set as configs keep it: (key, value) pairs, the game's defaults filled in
+ParamKey = tuple[tuple[str, int], ...]
+
+
+def takes_boards(game: str) -> bool:
+    """Whether `game` is played on boards [M, N, K] (its `Game.BOARD_PARAMS`: `boards:`,
+    board sets, opening files) in place of parameter sets (`params:`); False for no game."""
+    cls = GAMES.get(game)
+    return cls is not None and bool(cls.BOARD_PARAMS)
+
+
+def variant_games(game: str, boards: Callable[[], Iterable[Board]],
+                  param_sets: Iterable[ParamKey]) -> tuple[Game, ...]:
+    """The games a config's variants are, for either kind of game: one per board of
+    `boards()` (asked only then) for a game played on boards, each [M, N, K] its
+    `Game.BOARD_PARAMS`, else one per parameter set. The one place that knows a game's boards
+    are its parameter sets in another syntax. Raises GameError."""
+    cls = GAMES[game]
+    if cls.BOARD_PARAMS:
+        return tuple(cls(**dict(zip(cls.BOARD_PARAMS, b, strict=True))) for b in boards())
+    return tuple(cls(**dict(p)) for p in param_sets)
 
 
 class PlaySettings(BaseModel):
@@ -277,28 +299,29 @@ class PlaySettings(BaseModel):
     seed: SEED = 0
 
     @property
-    def is_connectx(self) -> bool:
-        return self.game == CONNECTX
+    def takes_boards(self) -> bool:
+        """The game is played on boards (`takes_boards`), in place of `params`."""
+        return takes_boards(self.game)
 
     @model_validator(mode="after")
     def _boards_or_params(self) -> PlaySettings:
-        """Connect-X takes boards, another game params (checked by the game itself)."""
+        """A game played on boards takes boards, another params (checked by the game)."""
         if self.params is not None and "game" not in self.model_fields_set:
             raise ValueError("params: needs game: (the game they belong to)")
-        if self.is_connectx and self.params is not None:
-            raise ValueError("params: Connect-X takes boards: (a list of [M, N, K] or a set in "
-                             "boards.yaml)")
-        if not self.is_connectx and self.boards is not None:
+        if self.takes_boards and self.params is not None:
+            raise ValueError(f"params: {GAMES[self.game].title()} takes boards: (a list of "
+                             f"[M, N, K] or a set in boards.yaml)")
+        if not self.takes_boards and self.boards is not None:
             raise ValueError(f"boards: is for Connect-X; game {self.game!r} takes params: (a "
                              f"list of parameter sets, e.g. [{{size: 8}}])")
-        if not self.is_connectx:
-            self.param_sets()
+        self.param_sets()
         return self
 
-    def param_sets(self) -> tuple[tuple[tuple[str, int], ...], ...]:
-        """Another game's parameter sets with the game's defaults filled in, each a tuple of
-        (key, value); () for Connect-X. ValueError naming ``params[i]`` for a bad one."""
-        if self.is_connectx:
+    def param_sets(self) -> tuple[ParamKey, ...]:
+        """The parameter sets of a game not played on boards, with the game's defaults filled
+        in, each a tuple of (key, value); () for a game played on boards (its boards are its
+        parameter sets, `variant_games`). ValueError naming ``params[i]`` for a bad one."""
+        if self.takes_boards:
             return ()
         sets: list[tuple[tuple[str, int], ...]] = []
         for i, params in enumerate(self.params if self.params is not None else ({},)):

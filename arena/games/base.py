@@ -104,6 +104,19 @@ class Game(ABC, Generic[S, M]):
     #: report sends no frames (`arena.report.frames`): Connect-X's does, a frame per position
     #: of a 100 x 100 board being too big to send
     DRAWER_REPLAYS: ClassVar[bool] = False
+    #: the parameters a config's board [M, N, K] gives, in that order: a game that has them
+    #: is played on boards (`boards:`, a list or a set of boards.yaml, with opening files and
+    #: openings that the course's search judges, `arena.competition.openings`) in place of
+    #: `params:`; () for a game of parameter sets (`arena.competition.settings.variant_games`)
+    BOARD_PARAMS: ClassVar[tuple[str, ...]] = ()
+    #: whether this game's bots are the course's ``CXPlayer`` classes: a tournament's door
+    #: loads each before the run (`arena.tournament.config.check_players`; another game's bot
+    #: that fails to load shows it at its first game), and a league takes Java bots unless
+    #: league.yaml says ``java: false`` (their limit then whole seconds)
+    COURSE_BOTS: ClassVar[bool] = False
+    #: the SPECs of the built-in bots a league of this game rates its entrants against when
+    #: league.yaml gives no `reference_bots:` (the last is the anchor of its Elo scale)
+    REFERENCE_BOTS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))

@@ -29,7 +29,6 @@ from annotated_types import Ge, Gt, Le, Lt
 from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_validator
 
 from arena.competition.adaptive_final import Goal
-from arena.competition.openings import board_game
 from arena.competition.settings import (
     CONNECTX,
     FLAG,
@@ -45,17 +44,16 @@ from arena.competition.settings import (
     find_board_set,
     parse_settings,
     shaped,
+    variant_games,
 )
 from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
-from arena.games import Game, make_game
+from arena.games import GAMES, Game
 from arena.limits import Limits
 
 __all__ = ["ANALYSIS_BUDGET_S", "ANCHOR_ELO", "CHECK_WORKERS", "DISK_QUOTA_MB", "LeagueConfig",
            "LeagueFile", "SIMILARITY_BUDGET_S", "java_time_problem", "parse_config"]
 
-#: the reference bots of a Connect-X league.yaml without `reference_bots:`
-DEFAULT_REFERENCE_BOTS = ("players.L0", "players.L1")
 #: the rating of the anchor, the reference bot that fixes the leaderboard's Elo scale
 ANCHOR_ELO = 1000.0
 #: the default of `analysis_budget_s`: CPU seconds per analysed game
@@ -93,7 +91,10 @@ class LeagueConfig:
     #: kind of game come from it (`arena.competition.settings.referee_settings`)
     play: PlaySettings = field(default_factory=lambda: PlaySettings(
         isolation=Isolation.NAMESPACES))
-    reference_bots: tuple[str, ...] = DEFAULT_REFERENCE_BOTS
+    #: the SPECs of the built-in bots entrants are rated against (default: the game's own,
+    #: `Game.REFERENCE_BOTS`)
+    reference_bots: tuple[str, ...] = field(
+        default_factory=lambda: GAMES[CONNECTX].REFERENCE_BOTS)
     pairs_per_submission: int = 10
     max_pairs_per_submission: int = 40
     max_upload_bytes: int = 2_000_000
@@ -156,8 +157,9 @@ class LeagueConfig:
     #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
     #: and the unpacked trees of the versions still in use; an upload past it is refused
     disk_quota_mb: float = DISK_QUOTA_MB
-    #: Java bots (.java, a .zip of them, a .jar) are taken: a Connect-X league's default;
-    #: their time limit must then be whole seconds (`java_time_problem`)
+    #: Java bots (.java, a .zip of them, a .jar) are taken: the default of a game whose bots
+    #: are the course's (`Game.COURSE_BOTS`); their time limit must then be whole seconds
+    #: (`java_time_problem`)
     java: bool = True
     #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
     #: one a game on the server would charge (above 80 % it warns)
@@ -193,39 +195,30 @@ class LeagueConfig:
     def disk_quota_bytes(self) -> int:
         return int(self.disk_quota_mb * 1024 * 1024)
 
-    @property
-    def is_connectx(self) -> bool:
-        return self.game == CONNECTX
-
     def anchor_bot(self) -> str:
         """The SPEC the leaderboard's scale is anchored to ("" without reference bots)."""
         return self.anchor or (self.reference_bots[-1] if self.reference_bots else "")
 
     def boards(self) -> tuple[Board, ...]:
-        """The Connect-X boards the rating games rotate over (a Connect-X league)."""
+        """The boards the rating games rotate over (a league of a game played on boards)."""
         return self.board_list or _board_set(self.board_set, "boards", self.boards_dir)
 
     def games(self) -> tuple[Game, ...]:
-        """The games the rating games rotate over: one per Connect-X board, or one per
-        parameter set of another game."""
-        if self.is_connectx:
-            return tuple(board_game(*b) for b in self.boards())
-        return tuple(make_game(self.game, dict(p)) for p in self.param_sets)
+        """The games the rating games rotate over: one per board, or one per parameter set
+        of a game not played on boards (`variant_games`)."""
+        return variant_games(self.game, self.boards, self.param_sets)
 
     def final_games(self) -> tuple[Game, ...]:
-        """The games of the final round robin: one per board of `final_board_set` (Connect-X),
-        else the league's own games."""
-        if not self.is_connectx:
-            return self.games()
-        boards = self.final_board_list or _board_set(self.final_board_set, "final_board_set",
-                                                     self.boards_dir)
-        return tuple(board_game(*b) for b in boards)
+        """The games of the final round robin: one per board of `final_board_set`, else (a
+        game of parameter sets) the league's own games."""
+        return variant_games(self.game, lambda: self.final_board_list or _board_set(
+            self.final_board_set, "final_board_set", self.boards_dir), self.param_sets)
 
     def check_games(self) -> list[Game] | None:
-        """The games the check of a version plays: None for Connect-X (the check's own boards,
-        as `cxarena check-bot`: the competition's smallest and largest, and 6x7x4), else the
-        league's own games."""
-        return None if self.is_connectx else list(self.games())
+        """The games the check of a version plays: None on boards (the check's own, as
+        `cxarena check-bot`: the competition's smallest and largest, and 6x7x4), else the
+        league's own games (its parameter sets)."""
+        return list(self.games()) if self.param_sets else None
 
 
 # ----------------------------------------------------------------------- the file's schema
@@ -336,21 +329,21 @@ class LeagueFile(PlaySettings):
         f"{CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves at timeout_s)")] = None
     disk_quota_mb: Annotated[NUMBER, Gt(0), explained(
         "expected a positive number of MiB per student")] = DISK_QUOTA_MB
-    #: None: Java bots are taken in a Connect-X league
+    #: None: Java bots are taken where the game's bots are the course's (`Game.COURSE_BOTS`)
     java: FLAG | None = None
     strict_time: FLAG = False
 
     def bots(self) -> tuple[str, ...]:
-        """The reference bots: as given, else a Connect-X league's default ones."""
+        """The reference bots: as given, else the game's own (`Game.REFERENCE_BOTS`)."""
         if self.reference_bots is not None:
             return tuple(self.reference_bots)
-        return DEFAULT_REFERENCE_BOTS if self.is_connectx else ()
+        return GAMES[self.game].REFERENCE_BOTS
 
     @model_validator(mode="after")
     def _whole(self) -> LeagueFile:
         """What no one key says alone."""
         for key in ("board_set", "final_board_set"):
-            if not self.is_connectx and getattr(self, key) is not None:
+            if not self.takes_boards and getattr(self, key) is not None:
                 raise ValueError(f"{key}: is for Connect-X; game {self.game!r} takes params: "
                                  f"(a list of parameter sets, e.g. [{{size: 8}}])")
         if self.boards is not None and self.board_set is not None:
@@ -432,7 +425,8 @@ def parse_config(text: str, where: str = "league.yaml",
         similarity_budget_s=file.similarity_budget_s,
         game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
         check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
-        java=file.is_connectx if file.java is None else file.java, boards_dir=boards_dir,
+        java=GAMES[file.game].COURSE_BOTS if file.java is None else file.java,
+        boards_dir=boards_dir,
         strict_time=file.strict_time,
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
                f"use); it still works, and boards: is what to write",) if old_name else ())
@@ -558,7 +552,7 @@ def java_time_problem(cfg: LeagueConfig) -> str:
     """"" when the league's time limit suits its entrants; else why not: a Connect-X league
     that takes Java bots needs whole seconds (CXPlayer.initPlayer's timeout_in_secs is an int,
     so 0.5 s cannot be given to a Java bot at all)."""
-    if not (cfg.is_connectx and cfg.java) or cfg.timeout_s == int(cfg.timeout_s):
+    if not (GAMES[cfg.game].COURSE_BOTS and cfg.java) or cfg.timeout_s == int(cfg.timeout_s):
         return ""
     return (f"timeout_s: {cfg.timeout_s:g} is not a whole number of seconds, and this league "
             f"takes Java bots (java: true, the default), whose CXPlayer.initPlayer gets the "

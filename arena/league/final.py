@@ -480,7 +480,7 @@ def final_tournament(league: League) -> TournamentConfig:
     return TournamentConfig(
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
         boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
-        param_sets=() if cfg.is_connectx else cfg.param_sets, game=cfg.game,
+        param_sets=cfg.param_sets, game=cfg.game,
         limits=cfg.limits(), cgroups=cfg.play.cgroups, rounds=cfg.final_pairs,
         workers=usable_cores(), seed=cfg.seed, openings=openings,
         isolation=cfg.play.isolation.value, broken_bots="forfeit",

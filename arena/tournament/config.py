@@ -83,6 +83,7 @@ from arena.entrants.java import JVM_OPTIONS_KEY, jvm_options_problem
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limit_problem
 from arena.errors import UsageError
+from arena.games import GAMES
 from arena.limits import Limits
 from arena.records import DEFAULT_GAME
 from arena.referee import door
@@ -161,10 +162,6 @@ class TournamentConfig:
     tie_break: TieBreak = TieBreak.ELO
 
     @property
-    def is_connectx(self) -> bool:
-        return self.game == DEFAULT_GAME
-
-    @property
     def timeout_s(self) -> float:
         return self.limits.timeout_s
 
@@ -179,7 +176,7 @@ class TournamentConfig:
             extra["challengers"] = sorted(self.challengers)
         if self.openings is not None:
             extra["openings"] = self.openings.fingerprint()
-        if not self.is_connectx:
+        if self.param_sets:  # a game of parameter sets
             extra["game"] = self.game
             extra["params"] = [dict(p) for p in self.param_sets]
         return extra | {
@@ -257,9 +254,9 @@ class TournamentFile(PlaySettings):
 
     @model_validator(mode="after")
     def _whole(self) -> TournamentFile:
-        """What no one key says alone: boards for Connect-X, unique player names, the
-        gauntlet's challengers, another game's openings."""
-        if self.is_connectx and self.boards is None:
+        """What no one key says alone: boards for a game played on them, unique player
+        names, the gauntlet's challengers, the openings of a game of parameter sets."""
+        if self.takes_boards and self.boards is None:
             raise ValueError("missing key 'boards'")
         names: dict[str, int] = {}
         for i, p in enumerate(self.players):
@@ -269,7 +266,7 @@ class TournamentFile(PlaySettings):
                                  f"different name: {{spec: {p.spec}, name: ...}}")
             names[p.shown] = i
         self._check_challengers(list(names))
-        if not self.is_connectx and self.openings is not None:
+        if not self.takes_boards and self.openings is not None:
             if self.openings.file is not None:
                 raise ValueError("openings: another game takes {plies: P, seed: S} (random "
                                  "legal plies from the start; no opening files)")
@@ -425,8 +422,8 @@ def check_players(config: TournamentConfig) -> TournamentConfig:
     import cannot take the run with it) before anything is written. With `broken_bots:
     forfeit`, a bot that fails to load is kept, and listed in `broken`, instead of refused."""
     door.install(config.isolation, config.cgroups)
-    if not config.is_connectx:  # the probes load CXPlayer classes; another game's bot shows
-        return config  # at its start instead
+    if not GAMES[config.game].COURSE_BOTS:  # the probes load CXPlayer classes; another
+        return config  # game's bot shows at its start instead
     failed = check_loadable([parse_spec(p.spec) for p in config.players])
     broken: list[tuple[str, str]] = []
     for i, p in enumerate(config.players):

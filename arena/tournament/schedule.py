@@ -71,7 +71,7 @@ def _openings(config: TournamentConfig,
               judge: Judge | None) -> Callable[[tuple[int, int, int], int], tuple[int, ...]]:
     """round -> opening for each board (from the config's `openings:`)."""
     oc = config.openings
-    if oc is None:
+    if oc is None or not config.boards:  # a game of parameter sets: `_game_opening`
         return lambda board, r: ()
 
     if oc.file is not None:
@@ -104,12 +104,11 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
     rules' check only). Raises UsageError on an id clash."""
     games: list[GameJob] = []
     seen: dict[str, GameJob] = {}
-    opening_for = (_openings(config, judge) if config.is_connectx
-                   else (lambda board, r: ()))  # another game: `_game_opening`
-    # Connect-X: its boards; another game: its parameter sets (board 0x0x0, no openings)
+    opening_for = _openings(config, judge)
+    # a config has boards (a game played on them) or parameter sets (board 0x0x0, its
+    # openings `_game_opening`'s), never both
     variants: list[tuple[tuple[int, int, int], tuple[tuple[str, int], ...] | None]] = (
-        [(b, None) for b in config.boards] if config.is_connectx
-        else [((0, 0, 0), p) for p in config.param_sets])
+        [(b, None) for b in config.boards] + [((0, 0, 0), p) for p in config.param_sets])
     rules = {v: recorded_game(config.game, *v[0], v[1] or ()) for v in variants}
     cost = {v: g.cost() for v, g in rules.items()}
     costs: list[float] = []  # of each game in `games`

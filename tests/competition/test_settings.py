@@ -12,8 +12,16 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.competition.settings import Isolation, PlaySettings, parse_settings
+from arena.competition.openings import board_game
+from arena.competition.settings import (
+    Isolation,
+    PlaySettings,
+    parse_settings,
+    takes_boards,
+    variant_games,
+)
 from arena.errors import UsageError
+from arena.games import GAMES, make_game
 from arena.league.config import FIXED, LeagueConfig, LeagueFile, config_changes, parse_config
 from arena.referee.sandbox import MODES
 from arena.tournament.config import (
@@ -195,3 +203,33 @@ def test_strict_time_is_a_league_setting_the_check_takes() -> None:
     assert parse_config("strict_time: true\n").strict_time is True
     changes, refused = config_changes(parse_config(""), parse_config("strict_time: true\n"))
     assert changes == ["strict_time: False -> True"] and refused == []
+
+
+# ------------------------------------------------------------ one place for boards or params
+def test_a_configs_boards_and_parameter_sets_become_games_in_one_place() -> None:
+    """`variant_games`: a game played on boards makes one game per board (its BOARD_PARAMS
+    given [M, N, K]), the same games the course's board form names; a game of parameter
+    sets one per set, without asking for boards at all."""
+    boards = [(6, 7, 4), (5, 4, 3)]
+    assert variant_games("connectx", lambda: boards, ()) == tuple(
+        board_game(*b) for b in boards)
+
+    def no_boards() -> list[tuple[int, int, int]]:
+        raise AssertionError("a game of parameter sets has no boards to ask for")
+
+    sets = PlaySettings(game="othello", params=({"size": 6}, {})).param_sets()
+    assert variant_games("othello", no_boards, sets) == (
+        make_game("othello", {"size": 6}), make_game("othello"))
+    assert takes_boards("connectx") and not takes_boards("othello")
+    assert not takes_boards("no such game")
+
+
+def test_what_a_league_defaults_to_is_the_games_own() -> None:
+    """A league.yaml without reference_bots or java gets its game's (`Game.REFERENCE_BOTS`,
+    `Game.COURSE_BOTS`): the course's bots and Java for Connect-X, none for Othello."""
+    cx = parse_config("timeout_s: 1\n")
+    assert cx.reference_bots == GAMES["connectx"].REFERENCE_BOTS == ("players.L0", "players.L1")
+    assert cx.java is True
+    oth = parse_config("timeout_s: 1\ngame: othello\n")
+    assert (oth.reference_bots, oth.java) == ((), False)
+    assert LeagueConfig().reference_bots == ("players.L0", "players.L1")

@@ -49,6 +49,9 @@ class ConnectX(Game[ConnectXState, int]):
     PARAM_LABELS = {"rows": "Rows M", "cols": "Columns N", "k": "In a row K"}
     MOVE_NOUN = "column"
     DRAWER_REPLAYS = True  # draw.js knows the rules: the report sends the columns
+    BOARD_PARAMS = ("rows", "cols", "k")  # a board [M, N, K]: the course's words
+    COURSE_BOTS = True
+    REFERENCE_BOTS = ("players.L0", "players.L1")
 
     @classmethod
     def dialect_fields(cls, params: Mapping[str, int]) -> list[str]:

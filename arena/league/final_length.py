@@ -153,13 +153,7 @@ def game_think_s(seats: Iterable[tuple[str, str, float]],
     seats = [(b, p, max(0.0, t)) for b, p, t in seats]
     if not seats:
         return {}
-    factor = dict.fromkeys((p for _, p, _ in seats), 1.0)
-    board: dict[str, float] = {}
-    for _ in range(_FIT_ROUNDS):
-        board = _means((b, t / factor[p]) for b, p, t in seats)
-        factor = {p: max(_FLOOR, r) for p, r in _means(
-            (p, t / board[b]) for b, p, t in seats if board[b] > 0).items()}
-        factor = {p: factor.get(p, 1.0) for _, p, _ in seats}
+    factor, board = _fit_factors(seats)
     usual = sum(factor.values()) / len(factor)
     mean_factor = sum(factor.get(p, usual) for p in players) / max(1, len(players))
     return {b: 2 * m * mean_factor for b, m in board.items()}
@@ -169,6 +163,20 @@ def game_think_s(seats: Iterable[tuple[str, str, float]],
 #: answers at once still costs something, and divides nothing by zero)
 _FIT_ROUNDS = 5
 _FLOOR = 1e-3
+
+
+def _fit_factors(seats: Sequence[tuple[str, str, float]]
+                 ) -> tuple[dict[str, float], dict[str, float]]:
+    """({player: factor}, {board: time}) of (board, player, time) seats: a seat's time taken as
+    its player's factor times its board's, fitted by alternating means."""
+    factor = dict.fromkeys((p for _, p, _ in seats), 1.0)
+    board: dict[str, float] = {}
+    for _ in range(_FIT_ROUNDS):
+        board = _means((b, t / factor[p]) for b, p, t in seats)
+        factor = {p: max(_FLOOR, r) for p, r in _means(
+            (p, t / board[b]) for b, p, t in seats if board[b] > 0).items()}
+        factor = {p: factor.get(p, 1.0) for _, p, _ in seats}
+    return factor, board
 
 
 def _means(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
@@ -307,14 +315,7 @@ def move_factors(games: Sequence[GameMoves]) -> tuple[dict[str, float], dict[str
     `game_think_s` does per game)."""
     seats = [(g.board, p, t / m) for g in games
              for p, m, t in zip(g.sides, g.moves, g.think_s, strict=True) if m > 0]
-    factor = dict.fromkeys((p for _, p, _ in seats), 1.0)
-    board: dict[str, float] = {}
-    for _ in range(_FIT_ROUNDS):
-        board = _means((b, t / factor[p]) for b, p, t in seats)
-        factor = {p: max(_FLOOR, r) for p, r in _means(
-            (p, t / board[b]) for b, p, t in seats if board[b] > 0).items()}
-        factor = {p: factor.get(p, 1.0) for _, p, _ in seats}
-    return factor, board
+    return _fit_factors(seats)
 
 
 def price_boards(boards: Sequence[tuple[str, int]], games: Sequence[GameMoves],

@@ -167,6 +167,18 @@ def test_closing_early_stops_workers_and_runs_their_cleanup(tmp_path: Path) -> N
 
 
 def test_sigterm_in_worker_exits_the_runner_context(tmp_path: Path) -> None:
+    # Ctrl-C raises KeyboardInterrupt here whatever an earlier test in this process left as
+    # SIGINT's handler (a Dask cluster's loop, an ignored SIGINT): the run hung otherwise
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _interrupt_a_busy_run(tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _interrupt_a_busy_run(tmp_path: Path) -> None:
+    main = threading.main_thread().ident
+    assert main is not None
     games = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path), delay_s=30.0), workers=2, runner=fake_runner)
     it = ex.run(games)
@@ -176,7 +188,10 @@ def test_sigterm_in_worker_exits_the_runner_context(tmp_path: Path) -> None:
         while len(list(tmp_path.glob("enter-*"))) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
         time.sleep(0.2)
-        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C: the parent gets KeyboardInterrupt
+        # Ctrl-C: the parent gets KeyboardInterrupt; sent to its main thread, so that its wait
+        # for the workers is interrupted at once (a signal the kernel hands to this thread
+        # waits until the main thread next runs Python code)
+        signal.pthread_kill(main, signal.SIGINT)
 
     t = threading.Thread(target=interrupt_when_busy)
     t.start()

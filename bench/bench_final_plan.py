@@ -81,6 +81,7 @@ def main() -> None:
     big_board()
 
 
+#: a random column after thinking 80 % of every move's time (the bench's and its test's bot)
 SLOW80 = """
 import random
 import time

@@ -17,6 +17,7 @@ from arena.league.final_length import bot_startups_s
 from arena.league.standings import record_game
 from arena.limits import Limits
 from arena.referee.referee import MatchSettings, Referee
+from bench.bench_final_plan import SLOW80  # the bench's bot that thinks 80 % of each move
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,27 +111,6 @@ def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: P
     assert 20 <= share <= 50 and "left" in line, line  # 4 of 12 games, each board weighed
 
 
-SLOW80 = '''
-import random
-import time
-
-from arena.player import CXPlayer
-
-
-class Slow80(CXPlayer):
-    """A random column after thinking 80 % of every move's time."""
-
-    def initPlayer(self, M, N, K, first, timeout_in_secs):
-        self.rng = random.Random(self.seed)
-        self.think_s = 0.8 * timeout_in_secs
-
-    def selectColumn(self, B):
-        time.sleep(self.think_s)
-        return self.rng.choice(B.getAvailableColumns())
-
-    def playerName(self):
-        return "Slow80"
-'''
 
 
 def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its_worst(

@@ -1,9 +1,14 @@
-"""Shared test helpers: the board sets from configs/boards.yaml."""
+"""Shared test helpers: the board sets from configs/boards.yaml, and the built-in bots' cycle
+collection inside the test process (see `_bots_collect_their_own_garbage`)."""
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,3 +21,35 @@ def board_set(name: str) -> list[tuple[int, int, int]]:
 
 COMPETITION = board_set("competition")
 ALL_BOARDS = sorted(set(COMPETITION) | set(board_set("competition-large")))
+
+
+class _YoungCollector:
+    """The `gc` module as the built-in bots' helpers (`players._shared.common`) see it inside
+    the test process: everything is the real module but `collect`, which collects the young
+    generation only.
+
+    A bot calls `release_frozen` (unfreeze, then a full collection) in every `initPlayer`, so
+    that a bot process reused for many games frees each old game's search. In a bot's own
+    process that heap is the bot's: about 40,000 objects, 12 ms. A test that makes a bot in
+    the test process makes the full collection scan pytest's heap with every test module of the
+    suite imported (290,000 objects, 130 ms and growing): `tests/players/test_bot_tactics.py`
+    took 68 s in the suite's process and 6 s alone, all of the difference in those collections.
+    What the collection is for is tested with the real one (`@pytest.mark.real_gc`,
+    `tests/players/test_bot_memory.py`); what a bot plays does not depend on it.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(gc, name)
+
+    @staticmethod
+    def collect(generation: int = 2) -> int:
+        return gc.collect(0)
+
+
+@pytest.fixture(autouse=True)
+def _bots_collect_their_own_garbage(request: pytest.FixtureRequest,
+                                    monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    if request.node.get_closest_marker("real_gc") is None:
+        import players._shared.common as common
+        monkeypatch.setattr(common, "gc", _YoungCollector())
+    yield

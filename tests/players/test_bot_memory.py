@@ -13,6 +13,9 @@ from players._shared.common import no_gc_pauses
 from players.alphabeta import AlphaBeta
 from players.minimax import Minimax
 
+#: the real collector: what it frees is the point (tests/conftest.py)
+pytestmark = pytest.mark.real_gc
+
 
 def _game(cls, M, N, K):
     p = cls()

@@ -155,7 +155,10 @@ def test_harness_error_and_dead_worker_lose_only_their_game(tmp_path: Path) -> N
 
 def test_closing_early_stops_workers_and_runs_their_cleanup(tmp_path: Path) -> None:
     games = make_schedule(config(["a", "b", "c"]), judge=JUDGE)
-    ex = LocalExecutor(FakeSettings(str(tmp_path), delay_s=0.5), workers=2, runner=fake_runner)
+    # both workers start before either plays (a loaded machine may start the second late:
+    # the first then played alone and the second never entered)
+    ex = LocalExecutor(FakeSettings(str(tmp_path), delay_s=0.5, barrier=2), workers=2,
+                       runner=fake_runner)
     it = ex.run(games)
     first = next(it)  # the other worker is mid-game now
     assert first.record is not None

@@ -25,8 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from numbers import Integral
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported by getBoard alone: every `cxarena` command imports
+    import numpy as np  # the rules, and numpy's import is a third of the command's start-up
 
 __all__ = [
     "CXBoard",
@@ -114,7 +117,7 @@ class CXBoard:
 
     def __init__(self, M: int, N: int, K: int) -> None:
         for name, value in (("M", M), ("N", N), ("K", K)):
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            if not isinstance(value, Integral) or isinstance(value, bool):  # numpy's too
                 raise ValueError(f"{name} must be an integer, got {value!r}")
         M, N, K = int(M), int(N), int(K)
         if M < 1 or N < 1:
@@ -142,7 +145,7 @@ class CXBoard:
         """
         if self._state is not CXGameState.OPEN:
             raise GameOverError(f"the game is over ({self._state.name}); no more moves")
-        if isinstance(col, bool) or not isinstance(col, (int, np.integer)):
+        if type(col) is not int and (isinstance(col, bool) or not isinstance(col, Integral)):
             raise ColumnOutOfRangeError(f"column must be an integer, got {col!r}")
         col = int(col)
         if not 0 <= col < self.N:
@@ -227,6 +230,8 @@ class CXBoard:
 
     def getBoard(self) -> np.ndarray:
         """A copy of the cells as an M x N int8 array of CXCellState codes (0 free, 1, 2)."""
+        import numpy as np
+
         return np.array(self._cells, dtype=np.int8).reshape(self.M, self.N)
 
     def copy(self) -> CXBoard:

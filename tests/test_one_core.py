@@ -1,17 +1,21 @@
 """The counts of issue 47 ("one core, finished"), kept: the referee's settings are built in one
 place from validated settings, there is one `score_to_elo` and one normal CDF (the stdlib's),
-the league reaches the tournament front end in one module, and the Connect-X special cases
-outside its own folder do not grow. Each count is read from the source with `ast`, so a copy
-that comes back fails here."""
+the league reaches the tournament front end in one module, every SQL statement of the league
+is in `arena/league/db.py`, and the Connect-X special cases outside its own folder do not grow.
+Each count is read from the source, so a copy that comes back fails here."""
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 from pathlib import Path
 
 ARENA = Path(__file__).resolve().parent.parent / "arena"
 CONNECTX = ARENA / "games" / "connectx"
+LEAGUE = ARENA / "league"
+#: a statement run on a sqlite connection or cursor
+_SQL_CALL = re.compile(r"\.execute(?:many|script)?\(")
 
 #: the Connect-X branches outside arena/games/connectx (issue 47's target: at most 3): none,
 #: the configs ask the game (`Game.BOARD_PARAMS`, `COURSE_BOTS`, `REFERENCE_BOTS`)
@@ -90,3 +94,19 @@ def test_the_boards_question_is_asked_in_few_places() -> None:
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if "takes_boards" in line or "BOARD_PARAMS" in line]
     assert len(found) <= TAKES_BOARDS_NOW, found
+
+
+def _sql_calls(path: Path) -> list[str]:
+    """Where `path` runs SQL (file:line, relative to arena/)."""
+    return [f"{path.relative_to(ARENA)}:{i}"
+            for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if _SQL_CALL.search(line)]
+
+
+def test_every_league_sql_statement_is_in_db_py() -> None:
+    """The league's SQL lives in `League` (arena/league/db.py); the other modules call its
+    methods, so a statement that comes back elsewhere fails here."""
+    db = LEAGUE / "db.py"
+    outside = [c for p in sorted(LEAGUE.rglob("*.py")) if p != db for c in _sql_calls(p)]
+    assert outside == [], f"SQL outside arena/league/db.py (make it a League method): {outside}"
+    assert _sql_calls(db), "the pattern finds no statement in db.py: it would miss them anywhere"

@@ -152,16 +152,12 @@ def first_blunder(a: GameAnalysis, player: int) -> MoveVerdict | None:
 
 
 def cached_analysis(lg: League, game_id: int) -> GameAnalysis | None:
-    row = lg.conn.execute("SELECT json FROM analyses WHERE game_id=?", (game_id,)).fetchone()
-    return None if row is None else from_json(json.loads(row[0]))
+    text = lg.analysis_json(game_id)
+    return None if text is None else from_json(json.loads(text))
 
 
 def _store(lg: League, game_id: int, a: GameAnalysis) -> None:
-    with lg.conn:
-        lg.conn.execute("INSERT OR REPLACE INTO analyses (game_id, json, created_at) "
-                        "VALUES (?,?,?)", (game_id, json.dumps(to_json(a),
-                                                               separators=(",", ":")),
-                                           time.time()))
+    lg.store_analysis(game_id, json.dumps(to_json(a), separators=(",", ":")))
 
 
 class Analyser:
@@ -186,12 +182,11 @@ class Analyser:
         budget_s = lg.config.analysis_budget_s
         if budget_s <= 0:
             return None
-        row = lg.conn.execute("SELECT side_a, side_b FROM games WHERE id=?",
-                              (game_id,)).fetchone()
+        sides = lg.game_sides(game_id)
         record = game_record(lg, game_id)
-        if row is None or record is None or not analysable(record):
+        if sides is None or record is None or not analysable(record):
             return None
-        if not losing_students((row[0], row[1]), record.winner):
+        if not losing_students(sides, record.winner):
             return None
         a = analyse_within(self.oracle(record.M, record.N, record.K), record.M, record.N,
                            record.K, record.moves, len(record.opening), budget_s)
@@ -224,13 +219,7 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
     subs: dict[str, Submission] = {submission_key(s.id): s for s in lg.submissions(user)}
     if not subs:
         return []
-    marks = ",".join("?" * len(subs))
-    keys = list(subs)
-    rows = lg.conn.execute(
-        f"SELECT g.id, g.side_a, g.side_b, g.board, g.score_a, g.reason, g.finished_at, a.json "
-        f"FROM games g LEFT JOIN analyses a ON a.game_id = g.id "
-        f"WHERE g.side_a IN ({marks}) OR g.side_b IN ({marks}) ORDER BY g.id DESC",
-        keys + keys).fetchall()
+    rows = lg.games_with_analyses(list(subs))
     names: dict[str, tuple[str, str]] = {}
 
     def opponent(side: str) -> tuple[str, str]:
@@ -241,7 +230,7 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
         return names[side]
 
     out = []
-    for gid, a, b, board, score_a, reason, finished, analysis in rows:
+    for (gid, a, b, board, score_a, reason, finished), analysis in rows:
         own = [p for p, side in ((1, a), (2, b)) if side in subs]
         player = max(own, key=lambda p: subs[(a, b)[p - 1]].id)
         me, other = ((a, b) if player == 1 else (b, a))
@@ -250,7 +239,7 @@ def student_games(lg: League, user: str) -> list[StudentGame]:
         first = None
         # a won game has no "first blunder" to learn from: only a loss or a draw shows one
         analysed = analysis is not None and result != "win"
-        if analysed:
+        if analysis is not None and analysed:
             fb = first_blunder(from_json(json.loads(analysis)), player)
             first = None if fb is None else fb.ply + 1
         label, key = opponent(other)

@@ -204,24 +204,10 @@ def spec_of(league: League, submission_id: int) -> str:
     return spec_in(materialise(league, submission_id), sub.kind, sub.filename, sub.class_name)
 
 
-_NEXT_QUEUED = """
-SELECT id FROM submissions AS s
-WHERE status = :queued
-  AND id = (SELECT MIN(id) FROM submissions AS q WHERE q.user = s.user AND q.status = :queued)
-  AND NOT EXISTS (SELECT 1 FROM submissions AS c WHERE c.user = s.user AND c.status = :checking)
-ORDER BY COALESCE((SELECT MAX(check_started_at) FROM submissions AS t WHERE t.user = s.user),
-                  0), id
-LIMIT 1"""
-
-#: the named parameters of the queue's states in the statements above and below
-_STATES = {"queued": Status.QUEUED, "checking": Status.CHECKING}
-
-
 def next_queued(league: League) -> int | None:
     """The version whose check comes next (users take turns, none with a check running; see
     the module docstring)."""
-    row = league.conn.execute(_NEXT_QUEUED, _STATES).fetchone()
-    return None if row is None else int(row[0])
+    return league.next_queued()
 
 
 def claim_check(league: League) -> int | None:
@@ -235,34 +221,22 @@ def claim_check(league: League) -> int | None:
             sid = next_queued(league)
             if sid is None:
                 return None
-            cur = league.conn.execute(
-                "UPDATE submissions SET status=:checking, check_started_at=:now "
-                "WHERE id=:id AND status=:queued AND NOT EXISTS (SELECT 1 FROM submissions "
-                "AS c WHERE c.user = submissions.user AND c.status = :checking)",
-                {**_STATES, "now": time.time(), "id": sid})
-        if cur.rowcount == 1:
+            claimed = league.mark_checking(sid)
+        if claimed:
             return sid
 
 
 def requeue_interrupted(league: League) -> int:
     """Queue again every version left "checking" by a server that was killed mid-check;
     returns how many (called once when the server starts)."""
-    with league.conn:
-        return league.conn.execute(
-            "UPDATE submissions SET status=:queued WHERE status=:checking", _STATES).rowcount
+    return league.requeue_checking()
 
 
 def _verdict(league: League, sid: int, status: Status, summary: str, stderr: str,
              records: list[GameRecord] | None = None) -> bool:
     """Store the verdict of a version still "checking", and the check's games (`records`);
     False when it is not (the other side of a race at the limit stored one first)."""
-    with league.conn:
-        cur = league.conn.execute(
-            "UPDATE submissions SET status=?, check_summary=?, check_stderr=? "
-            "WHERE id=? AND status=?", (status, summary, stderr, sid, Status.CHECKING))
-        if cur.rowcount == 1 and records:
-            league.add_check_records(sid, records)
-    return cur.rowcount == 1
+    return league.store_verdict(sid, status, summary, stderr, records)
 
 
 def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:

@@ -36,10 +36,10 @@ from arena.league.config import (
 from arena.league.entries import CURRENT, PASSED, Status, format_time, submission_of
 from arena.records import GameRecord
 
-__all__ = ["DISK_FULL_MESSAGE", "AuditEntry", "DiskFull", "DiskQuotaExceeded", "League",
-           "LeagueError", "QuotaExceeded", "Session", "Submission", "UploadError", "User",
-           "check_file_name", "format_deadline", "format_time", "is_disk_full", "time_left",
-           "tree_bytes", "uploads_left_text"]
+__all__ = ["DISK_FULL_MESSAGE", "SNAPSHOT_KEY", "AuditEntry", "DiskFull", "DiskQuotaExceeded",
+           "GameRow", "League", "LeagueError", "QuotaExceeded", "Session", "Submission",
+           "UploadError", "User", "check_file_name", "count_results_games", "format_deadline",
+           "format_time", "is_disk_full", "time_left", "tree_bytes", "uploads_left_text"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -109,6 +109,37 @@ class Lease(NamedTuple):
     board: str
     holder: str
     started_at: float
+
+
+class GameRow(NamedTuple):
+    """A stored rating game as its row: the sides (`EntryKey` texts), the board, side A's
+    score (a win 1, a draw 1/2), why it ended and when (seconds since the epoch)."""
+
+    id: int
+    side_a: str
+    side_b: str
+    board: str
+    score_a: float
+    reason: str
+    finished_at: float
+
+
+#: the meta key of the frozen leaderboard (`arena.league.standings.leaderboard`)
+SNAPSHOT_KEY = "frozen_leaderboard"
+
+#: the version whose check comes next (`League.next_queued`): each user's oldest queued one,
+#: of users with no check running, the user whose last check started longest ago first
+_NEXT_QUEUED = """
+SELECT id FROM submissions AS s
+WHERE status = :queued
+  AND id = (SELECT MIN(id) FROM submissions AS q WHERE q.user = s.user AND q.status = :queued)
+  AND NOT EXISTS (SELECT 1 FROM submissions AS c WHERE c.user = s.user AND c.status = :checking)
+ORDER BY COALESCE((SELECT MAX(check_started_at) FROM submissions AS t WHERE t.user = s.user),
+                  0), id
+LIMIT 1"""
+
+#: the named parameters of the check queue's states in its statements
+_STATES = {"queued": Status.QUEUED, "checking": Status.CHECKING}
 
 
 def check_user_name(name: str) -> None:
@@ -1080,3 +1111,201 @@ class League:
         finally:
             if own:
                 self.conn.execute("COMMIT")
+
+    # the rating games and their records (`arena.league.standings`, `arena.league.rating`)
+    def add_game(self, side_a: str, side_b: str, board: str, score_a: float, reason: str,
+                 faulted: str, record: GameRecord | None) -> int:
+        """Insert one finished game, and its record when given, inside the caller's
+        transaction; its id."""
+        cur = self.conn.execute(
+            "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (side_a, side_b, board, score_a, reason, faulted, now_s()))
+        game_id = int(cur.lastrowid or 0)
+        if record is not None:
+            self.conn.execute("INSERT INTO game_records VALUES (?, ?)",
+                              (game_id, record.to_json()))
+        return game_id
+
+    def stored_records(self, newest: int | None = None) -> list[GameRecord]:
+        """Every stored game's record, oldest first; only the `newest` so many when given."""
+        if newest is None:
+            rows = self.conn.execute("SELECT record FROM game_records ORDER BY game_id"
+                                     ).fetchall()
+        else:
+            rows = self.conn.execute(
+                "SELECT record FROM (SELECT game_id, record FROM game_records ORDER BY game_id "
+                "DESC LIMIT ?) ORDER BY game_id", (int(newest),)).fetchall()
+        return [GameRecord.from_dict(json.loads(r[0])) for r in rows]
+
+    def stored_record(self, game_id: int) -> GameRecord | None:
+        """A stored game's record in `game_records` (None when it has none there)."""
+        row = self.conn.execute("SELECT record FROM game_records WHERE game_id=?",
+                                (int(game_id),)).fetchone()
+        return GameRecord.from_dict(json.loads(row[0])) if row is not None else None
+
+    def sides_and_records(self) -> list[tuple[str, str, GameRecord]]:
+        """(side A, side B, record) of every stored game that has a record, oldest first."""
+        rows = self.conn.execute(
+            "SELECT g.side_a, g.side_b, r.record FROM games g JOIN game_records r "
+            "ON r.game_id = g.id ORDER BY g.id").fetchall()
+        return [(str(a), str(b), GameRecord.from_dict(json.loads(rec))) for a, b, rec in rows]
+
+    def game_sides(self, game_id: int) -> tuple[str, str] | None:
+        """(side A, side B) of a stored game, None when unknown."""
+        row = self.conn.execute("SELECT side_a, side_b FROM games WHERE id=?",
+                                (int(game_id),)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def sides_played_until(self, cut: float) -> set[str]:
+        """The sides of every game that ended at or before `cut`."""
+        played: set[str] = set()
+        for a, b in self.conn.execute("SELECT side_a, side_b FROM games WHERE finished_at "
+                                      "<= ?", (cut,)):
+            played.update((a, b))
+        return played
+
+    def game_scores(self, cut: float | None) -> list[tuple[str, str, float, str]]:
+        """(side A, side B, side A's score, who faulted) of every stored game (of those that
+        ended at or before `cut`, given one), in the table's order."""
+        if cut is None:
+            rows: list[tuple[str, str, float, str]] = self.conn.execute(
+                "SELECT side_a, side_b, score_a, faulted FROM games").fetchall()
+        else:
+            rows = self.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games "
+                                     "WHERE finished_at <= ?", (cut,)).fetchall()
+        return rows
+
+    def games_with(self, side: str) -> list[GameRow]:
+        """The stored games `side` played, newest first."""
+        return [GameRow(*r) for r in self.conn.execute(
+            "SELECT id, side_a, side_b, board, score_a, reason, finished_at FROM games"
+            " WHERE side_a=? OR side_b=? ORDER BY id DESC", (side, side)).fetchall()]
+
+    def games_with_analyses(self, sides: list[str]) -> list[tuple[GameRow, str | None]]:
+        """The stored games any of `sides` played, newest first, each with its cached
+        analysis (`arena.league.analysis`; JSON, None when it has none)."""
+        marks = ",".join("?" * len(sides))
+        rows = self.conn.execute(
+            f"SELECT g.id, g.side_a, g.side_b, g.board, g.score_a, g.reason, g.finished_at, "
+            f"a.json FROM games g LEFT JOIN analyses a ON a.game_id = g.id "
+            f"WHERE g.side_a IN ({marks}) OR g.side_b IN ({marks}) ORDER BY g.id DESC",
+            sides + sides).fetchall()
+        return [(GameRow(*r[:7]), r[7]) for r in rows]
+
+    def games_between(self, me: str, other: str) -> list[tuple[str, str, float]]:
+        """(side A, board, side A's score) of the games between `me` and `other`, oldest
+        first."""
+        rows: list[tuple[str, str, float]] = self.conn.execute(
+            "SELECT side_a, board, score_a FROM games WHERE (side_a=? AND side_b=?) OR "
+            "(side_a=? AND side_b=?) ORDER BY id", (me, other, other, me)).fetchall()
+        return rows
+
+    def pair_leased(self, me: str, other: str) -> bool:
+        """Whether a pair of `me` against `other` (either side first) is being played."""
+        return bool(self.conn.execute("SELECT 1 FROM leases WHERE (side_a=? AND side_b=?) OR "
+                                      "(side_a=? AND side_b=?)",
+                                      (me, other, other, me)).fetchone())
+
+    # the frozen leaderboard (`arena.league.standings.leaderboard`)
+    def frozen_leaderboard(self) -> str | None:
+        """The frozen leaderboard as kept (JSON), None when there is none."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?",
+                                (SNAPSHOT_KEY,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_frozen_leaderboard(self, text: str) -> None:
+        """Keep the frozen leaderboard (JSON), in a transaction of its own; one kept first
+        stays."""
+        with self.conn:
+            self.conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (SNAPSHOT_KEY, text))
+
+    def forget_frozen_leaderboard(self) -> None:
+        """Drop the frozen leaderboard, in a transaction of its own."""
+        with self.conn:
+            self.conn.execute("DELETE FROM meta WHERE key=?", (SNAPSHOT_KEY,))
+
+    # the final (`arena.league.final`, `arena.league.entries`)
+    def final_started(self) -> bool:
+        """Whether the final has started (its entries are kept)."""
+        return self.conn.execute(
+            "SELECT 1 FROM meta WHERE key='final_entries'").fetchone() is not None
+
+    def final_entries(self) -> list[tuple[str, int]] | None:
+        """The (user, submission id) the final was started with, None before it started."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='final_entries'").fetchone()
+        if row is None:
+            return None
+        return [(str(u), int(s)) for u, s in json.loads(row[0])]
+
+    def keep_final_entries(self, entries: list[tuple[str, int]]) -> None:
+        """Keep the final's entries (user, submission id), in a transaction of its own."""
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('final_entries', ?)",
+                              (json.dumps(entries),))
+
+    # the analyses of lost games (`arena.league.analysis`)
+    def analysis_json(self, game_id: int) -> str | None:
+        """A game's cached analysis (JSON), None when it has none."""
+        row = self.conn.execute("SELECT json FROM analyses WHERE game_id=?",
+                                (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def store_analysis(self, game_id: int, text: str) -> None:
+        """Cache a game's analysis (JSON), in a transaction of its own."""
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO analyses (game_id, json, created_at) "
+                              "VALUES (?,?,?)", (game_id, text, time.time()))
+
+    # the queue of checks (`arena.league.checks`)
+    def next_queued(self) -> int | None:
+        """The version whose check comes next (users take turns, none with a check running:
+        `_NEXT_QUEUED`)."""
+        row = self.conn.execute(_NEXT_QUEUED, _STATES).fetchone()
+        return None if row is None else int(row[0])
+
+    def mark_checking(self, submission_id: int) -> bool:
+        """Mark a queued version "checking" (inside the caller's transaction) unless it is no
+        longer queued or its user has a check running; whether it was marked."""
+        cur = self.conn.execute(
+            "UPDATE submissions SET status=:checking, check_started_at=:now "
+            "WHERE id=:id AND status=:queued AND NOT EXISTS (SELECT 1 FROM submissions "
+            "AS c WHERE c.user = submissions.user AND c.status = :checking)",
+            {**_STATES, "now": time.time(), "id": submission_id})
+        return cur.rowcount == 1
+
+    def requeue_checking(self) -> int:
+        """Queue again every version left "checking", in a transaction of its own; how
+        many."""
+        with self.conn:
+            return self.conn.execute(
+                "UPDATE submissions SET status=:queued WHERE status=:checking", _STATES
+            ).rowcount
+
+    def store_verdict(self, submission_id: int, status: Status, summary: str, stderr: str,
+                      records: list[GameRecord] | None = None) -> bool:
+        """Store the verdict of a version still "checking", and its check's games, in a
+        transaction of its own; False when it is not "checking"."""
+        with self.conn:
+            cur = self.conn.execute(
+                "UPDATE submissions SET status=?, check_summary=?, check_stderr=? "
+                "WHERE id=? AND status=?",
+                (status, summary, stderr, submission_id, Status.CHECKING))
+            if cur.rowcount == 1 and records:
+                self.add_check_records(submission_id, records)
+        return cur.rowcount == 1
+
+
+def count_results_games(path: Path) -> int:
+    """How many games a tournament's results database (`arena.results.store`, e.g. the
+    final's, being written by its own process) holds, read-only; 0 when it cannot be read."""
+    if not path.is_file():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0

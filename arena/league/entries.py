@@ -151,11 +151,6 @@ def league_entries(league: League) -> list[Entry]:
     return out
 
 
-def _final_started(league: League) -> bool:
-    return league.conn.execute(
-        "SELECT 1 FROM meta WHERE key='final_entries'").fetchone() is not None
-
-
 def choose_entry(league: League, user: str, version: int, by: str,
                  after_cut: bool = False) -> Entry:
     """Make `user`'s version number `version` their entry in the final (chosen by `by`):
@@ -163,12 +158,11 @@ def choose_entry(league: League, user: str, version: int, by: str,
     must not have passed (`after_cut`: the teacher may, until the final starts). Returns the
     entry now; EntryRefused with the reason, and nothing changed, otherwise."""
 
-    with league.conn:
-        league.conn.execute("BEGIN IMMEDIATE")  # the checks and the choice: one transaction
+    with league.write_lock():  # the checks and the choice: one transaction
         sub = next((s for s in league.submissions(user) if s.version == version), None)
         if sub is None:
             raise EntryRefused(f"{user} has no version {version}")
-        if _final_started(league):
+        if league.final_started():
             raise EntryRefused("the final round robin has started: its entries are fixed")
         cut = league.cut_of(user)
         if cut is not None and not after_cut:

@@ -28,7 +28,6 @@ import dataclasses
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -45,7 +44,7 @@ from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
-from arena.league.db import League, LeagueError, format_time
+from arena.league.db import League, LeagueError, count_results_games, format_time
 from arena.league.entries import league_entries
 from arena.league.final_length import (
     DASK_WORKERS,
@@ -335,10 +334,7 @@ def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:
     """(first side's key, second side's key, record) of every stored rating game, oldest
     first (the sides as the league keys them: ``sub:ID`` for a version, a reference bot's
     SPEC)."""
-    rows = league.conn.execute(
-        "SELECT g.side_a, g.side_b, r.record FROM games g JOIN game_records r "
-        "ON r.game_id = g.id ORDER BY g.id").fetchall()
-    return [(str(a), str(b), GameRecord.from_dict(json.loads(rec))) for a, b, rec in rows]
+    return league.sides_and_records()
 
 
 def final_player_keys(league: League) -> list[str]:
@@ -428,10 +424,7 @@ def entries(league: League) -> list[tuple[str, int]]:
 def started_entries(league: League) -> list[tuple[str, int]] | None:
     """The entries the final was started with (kept in the league, so that a resumed final
     plays the same), None before it has started."""
-    row = league.conn.execute("SELECT value FROM meta WHERE key='final_entries'").fetchone()
-    if row is None:
-        return None
-    return [(str(u), int(s)) for u, s in json.loads(row[0])]
+    return league.final_entries()
 
 
 def waiting_text(league: League) -> str:
@@ -561,9 +554,7 @@ def final_config(league: League) -> TournamentConfig:
             materialise(league, sid)
         return final_tournament(league)
     config = final_tournament(league)
-    with league.conn:
-        league.conn.execute("INSERT OR REPLACE INTO meta VALUES ('final_entries', ?)",
-                            (json.dumps(entries(league)),))
+    league.keep_final_entries(entries(league))
     return config
 
 
@@ -648,17 +639,7 @@ _children: list[subprocess.Popen[bytes]] = []
 
 
 def _games_stored(results: Path) -> int:
-    db = results / DB_FILE
-    if not db.is_file():
-        return 0
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
+    return count_results_games(results / DB_FILE)
 
 
 def _games_total(config: TournamentConfig) -> int:

@@ -28,8 +28,7 @@ def _all_played(lg: League, submission_id: int, previous: int, pairs: int) -> bo
     it has its `pairs_per_submission` of them (or it is no longer its author's entry, or the
     league is frozen: then no more are planned)."""
     me, other = submission_key(submission_id), submission_key(previous)
-    if lg.conn.execute("SELECT 1 FROM leases WHERE (side_a=? AND side_b=?) OR "
-                       "(side_a=? AND side_b=?)", (me, other, other, me)).fetchone():
+    if lg.pair_leased(me, other):
         return False
     if pairs >= lg.config.pairs_per_submission or lg.frozen:
         return True
@@ -57,9 +56,7 @@ def versus_previous(lg: League, submission_id: int) -> dict[str, Any] | None:
     if prev is None:
         return None
     me, other = submission_key(submission_id), submission_key(prev)
-    rows = lg.conn.execute(
-        "SELECT side_a, board, score_a FROM games WHERE (side_a=? AND side_b=?) OR "
-        "(side_a=? AND side_b=?) ORDER BY id", (me, other, other, me)).fetchall()
+    rows = lg.games_between(me, other)
     by_board: dict[str, list[float]] = {}
     for a, board, score_a in rows:
         by_board.setdefault(board, []).append(score_a if a == me else 1.0 - score_a)

@@ -24,7 +24,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from arena.league.clock import now_s
 from arena.league.db import League
 from arena.league.entries import (
     CURRENT,
@@ -127,36 +126,21 @@ def record_game(league: League, side_a: str, side_b: str, board: str, score_a: f
 def insert_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
                 reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
     """Insert one finished game inside the caller's transaction."""
-    cur = league.conn.execute(
-        "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
-        " VALUES (?,?,?,?,?,?,?)",
-        (side_a, side_b, board, score_a, reason, faulted, now_s()))
-    game_id = int(cur.lastrowid or 0)
-    if record is not None:
-        league.conn.execute("INSERT INTO game_records VALUES (?, ?)",
-                            (game_id, record.to_json()))
-    return game_id
+    return league.add_game(side_a, side_b, board, score_a, reason, faulted, record)
 
 
 def game_records(league: League, newest: int | None = None) -> list[GameRecord]:
     """Every stored game's full record (the rating games), oldest first; only the `newest`
     so many when given."""
-    if newest is None:
-        rows = league.conn.execute("SELECT record FROM game_records ORDER BY game_id").fetchall()
-    else:
-        rows = league.conn.execute(
-            "SELECT record FROM (SELECT game_id, record FROM game_records ORDER BY game_id "
-            "DESC LIMIT ?) ORDER BY game_id", (int(newest),)).fetchall()
-    return [GameRecord.from_dict(json.loads(r[0])) for r in rows]
+    return league.stored_records(newest)
 
 
 def game_record(league: League, game_id: int) -> GameRecord | None:
     """The full record of a stored game (None when unknown). Leagues whose games were stored
     by the first web app's stand-in worker kept them in DIR/records/<id>.json."""
-    row = league.conn.execute("SELECT record FROM game_records WHERE game_id=?",
-                              (int(game_id),)).fetchone()
-    if row is not None:
-        return GameRecord.from_dict(json.loads(row[0]))
+    record = league.stored_record(game_id)
+    if record is not None:
+        return record
     try:
         text = (league.dir / "records" / f"{int(game_id)}.json").read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -166,9 +150,8 @@ def game_record(league: League, game_id: int) -> GameRecord | None:
 
 def game_sides(league: League, game_id: int) -> tuple[EntryKey, EntryKey] | None:
     """The two sides (side A, side B) of a stored game, None when unknown."""
-    row = league.conn.execute("SELECT side_a, side_b FROM games WHERE id=?",
-                              (int(game_id),)).fetchone()
-    return (EntryKey(row[0]), EntryKey(row[1])) if row else None
+    sides = league.game_sides(game_id)
+    return (EntryKey(sides[0]), EntryKey(sides[1])) if sides else None
 
 
 def game_log(league: League, game_id: int, submission_id: int) -> str:
@@ -217,10 +200,6 @@ def cached_standings(league: League) -> list[StandingRow]:
     return list(rows)
 
 
-#: the meta key of the frozen leaderboard (`leaderboard` once the league is frozen)
-SNAPSHOT_KEY = "frozen_leaderboard"
-
-
 def leaderboard(league: League) -> list[StandingRow]:
     """The ranked entries and the reference bots that have played, best Elo first; the Elo
     scale is anchored to the config's anchor at its `anchor_elo`.
@@ -228,18 +207,17 @@ def leaderboard(league: League) -> list[StandingRow]:
     Once the league is frozen (`League.cut_at`) it is a snapshot that never changes: the games
     that ended before the cut, each student's latest passed version that had played by then
     (a version that passes its check after the cut does not drop its author's earlier games),
-    made once and kept in the league (`SNAPSHOT_KEY`). Only an admin's act on who takes part
-    (disabling or enabling a user, `forget_snapshot`) makes it again, by the same rule."""
+    made once and kept in the league (`League.frozen_leaderboard`). Only an admin's act on who
+    takes part (disabling or enabling a user, `forget_snapshot`) makes it again, by the same
+    rule."""
     cut = league.cut_at
     if cut is None:
         return _leaderboard(league, None)
-    row = league.conn.execute("SELECT value FROM meta WHERE key=?", (SNAPSHOT_KEY,)).fetchone()
-    if row is not None:
-        return [_row_of(d) for d in json.loads(row[0])]
+    kept = league.frozen_leaderboard()
+    if kept is not None:
+        return [_row_of(d) for d in json.loads(kept)]
     rows = _leaderboard(league, cut)
-    with league.conn:
-        league.conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)",
-                            (SNAPSHOT_KEY, json.dumps([asdict(r) for r in rows])))
+    league.keep_frozen_leaderboard(json.dumps([asdict(r) for r in rows]))
     return rows
 
 
@@ -266,8 +244,7 @@ def leaderboard_cells(row: StandingRow) -> tuple[str, ...]:
 
 def forget_snapshot(league: League) -> None:
     """Drop the frozen leaderboard, to be made again (by the same rule) at its next read."""
-    with league.conn:
-        league.conn.execute("DELETE FROM meta WHERE key=?", (SNAPSHOT_KEY,))
+    league.forget_frozen_leaderboard()
 
 
 def _row_of(data: dict[str, Any]) -> StandingRow:
@@ -280,11 +257,7 @@ def _rated_versions(league: League, cut: float | None) -> dict[str, tuple[int, i
     each user's latest that passed its check; at a cut, the latest uploaded before it that had
     played a game by then. Disabled users have none."""
     out_users = {u.name for u in league.users() if u.disabled}
-    played: set[str] = set()
-    if cut is not None:
-        for a, b in league.conn.execute("SELECT side_a, side_b FROM games WHERE finished_at "
-                                        "<= ?", (cut,)):
-            played.update((a, b))
+    played = league.sides_played_until(cut) if cut is not None else set()
     statuses = CURRENT if cut is None else PASSED
     latest: dict[str, tuple[int, int, float]] = {}
     for sub in league.submissions():
@@ -325,14 +298,9 @@ def _leaderboard(league: League, cut: float | None,
     # the fit: the versions the leaderboard rates and those shown (their games rate them all)
     fitted = {submission_key(sid) for sid, _, _ in rated.values()} | set(entries)
     # a student's versions against each other (`arena.league.rating`) rate neither
-    owner = {submission_key(sub.id): sub.user for sub in league.submissions()
-             if submission_key(sub.id) in fitted}
-    if cut is None:
-        rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games"
-                                   ).fetchall()
-    else:
-        rows = league.conn.execute("SELECT side_a, side_b, score_a, faulted FROM games "
-                                   "WHERE finished_at <= ?", (cut,)).fetchall()
+    owner: dict[str, str] = {submission_key(sub.id): sub.user
+                             for sub in league.submissions() if submission_key(sub.id) in fitted}
+    rows = league.game_scores(cut)
     games: list[tuple[str, str, float]] = []
     count: dict[str, int] = {}
     faults: dict[str, int] = {}
@@ -395,11 +363,8 @@ class GameSummary:
 def games_of(league: League, submission_id: int) -> list[GameSummary]:
     """The stored games of one version, newest first, from its own side."""
     me = submission_key(submission_id)
-    rows = league.conn.execute(
-        "SELECT id, side_a, side_b, board, score_a, reason, finished_at FROM games"
-        " WHERE side_a=? OR side_b=? ORDER BY id DESC", (me, me)).fetchall()
     out = []
-    for gid, a, b, board, score_a, reason, finished in rows:
+    for gid, a, b, board, score_a, reason, finished in league.games_with(me):
         mine = score_a if a == me else 1.0 - score_a
         result = "win" if mine == 1.0 else "loss" if mine == 0.0 else "draw"
         out.append(GameSummary(gid, b if a == me else a, board, result, reason, finished))

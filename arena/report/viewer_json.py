@@ -31,10 +31,11 @@ from arena.results.standings import BoardKey, board_of
 __all__ = ["GAME_KEYS", "MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times",
            "pack_games", "unpack_game", "viewer_game"]
 
-#: the keys of every viewer object (values None when the game has nothing to say), in order
+#: the keys of every viewer object (values None when the game has nothing to say), in order;
+#: "analysis" is there only when the game has one (a reader's page tells analysed games by it)
 GAME_KEYS = ("id", "round", "game", "players", "moves", "times_ms", "timeout_ms", "winner",
              "reason", "offender", "seed", "explanation", "detail", "stderr", "fault_move",
-             "illegal_col", "opening", "info", "analysis")
+             "illegal_col", "opening", "info")
 
 #: 64 characters that need no escaping in JSON or HTML; index = column number
 MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -119,8 +120,9 @@ def viewer_game(rec: GameRecord, game_id: int | str, players: list[str] | None =
         "illegal_col": illegal_column(rec),
         "opening": opening or None,
         "info": _info(rec, own_words, limit_s),
-        "analysis": analysis,
     }
+    if analysis is not None:
+        game["analysis"] = analysis
     if frames is None:
         game.update(M=rec.M, N=rec.N, K=rec.K)
     else:

@@ -10,9 +10,10 @@ The game data is column-oriented (one array per field, not one object per game) 
 game's moves and times are short strings decoded only when the game is shown:
 - moves: one character per move from `MOVE_ALPHABET` when N <= 64, else two (high, low);
 - times: each move's time in units of 10 microseconds, as base-36 integers joined by ",".
-Rarely needed fields (fault detail and explanation, stderr tail, opening, labels that other
-parts of cxarena add to records) sit in a sparse map keyed by the game's index; a label's
-distinct values are stored once ("label_values") and games refer to them by index.
+Each game is the viewer's object (`arena.report.viewer_json.viewer_game`, the league's too),
+packed by `pack_games`: the columns, and the rest of the object (the fault's explanation and
+detail, stderr tail, opening, info rows ...) in a sparse map keyed by the game's index; an
+info value is stored once ("label_values") and games refer to it by index.
 """
 
 from __future__ import annotations
@@ -38,13 +39,18 @@ from arena.analysis.batch import blunder_rows
 from arena.analysis.render import viewer_data
 from arena.analysis.store import AnalysisStore
 from arena.games import drawer_paths
-from arena.records import NO_CGROUP, RLIMITS_ONLY, GameRecord, Reason, StoredGame
+from arena.records import NO_CGROUP, RLIMITS_ONLY, Reason, StoredGame
 from arena.report import REPORT_HTML, plots
 from arena.report.data import ReportData, load_report
-from arena.report.explain import describe_end, fault_move, illegal_column
-from arena.report.frames import game_frames
-from arena.report.show import peak_memory_text
-from arena.results.fairness import game_account, load_account
+from arena.report.viewer_json import (
+    MOVE_ALPHABET,
+    TIME_UNIT_MS,
+    encode_moves,
+    encode_times,
+    pack_games,
+    viewer_game,
+)
+from arena.results.fairness import load_account
 from arena.results.standings import (
     COLUMN_KEY,
     POINTS_DRAW,
@@ -58,17 +64,6 @@ from arena.results.standings import (
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
            "render_report", "report_csp", "static_text", "viewer_script", "write_report"]
-
-#: 64 characters that need no escaping in JSON or HTML; index = column number
-MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
-#: the unit of the encoded move times
-TIME_UNIT_MS = 0.01
-
-#: entries of a record's `extra` the page leaves out (start-up times: in the fault details)
-_NOT_SHOWN = frozenset({"startup_ms"})
-#: a per-game label longer than this (as JSON) is left out of the page
-_MAX_LABEL_CHARS = 300
-
 
 def static_text(name: str) -> str:
     """The text of `arena/report/static/<name>` (package data)."""
@@ -104,191 +99,77 @@ def viewer_script() -> str:
     return "\n".join(parts)
 
 
-def encode_moves(moves: tuple[int, ...] | list[int], N: int) -> str:
-    """Moves as `MOVE_ALPHABET` characters: one per move if N <= 64, else two."""
-    a = MOVE_ALPHABET
-    if N <= 64:
-        return "".join(a[c] for c in moves)
-    return "".join(a[c >> 6] + a[c & 63] for c in moves)
-
-
-def _b36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    if n <= 0:
-        return "0"
-    out = []
-    while n:
-        n, r = divmod(n, 36)
-        out.append(digits[r])
-    return "".join(reversed(out))
-
-
-#: base-36 text of 0 .. 36**3 - 1 (times up to 466 ms), looked up instead of computed
-_B36 = [_b36(n) for n in range(36 ** 3)]
-
-
-def encode_times(times_ms: tuple[float, ...] | list[float]) -> str:
-    """Move times in units of `TIME_UNIT_MS`, base 36, joined by ","."""
-    units = np.rint(np.asarray(times_ms, dtype=float) / TIME_UNIT_MS).astype(np.int64).tolist()
-    table, size = _B36, len(_B36)
-    return ",".join([table[u] if 0 <= u < size else _b36(u) for u in units])
-
-
 def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 
-def _json_label(value: Any) -> Any:
-    """A JSON-able form of a label, or None if it is too long for the page."""
-    try:
-        text = json.dumps(value, sort_keys=True, default=str)
-    except (TypeError, ValueError):
-        return None
-    return None if len(text) > _MAX_LABEL_CHARS else json.loads(text)
-
-
-def _split_labels(games: tuple[StoredGame, ...]) -> tuple[
-        dict[str, Any], dict[str, dict[str, Any]], dict[int, dict[str, Any]]]:
-    """The records' labels by where they belong, read from their fields: of the run (the
-    tournament's name and cxarena version, when every game has the same), of a player (its
-    code fingerprint) and of a game (its pair, and whatever is in `extra`)."""
+def _split_labels(games: tuple[StoredGame, ...]
+                  ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The records' labels of the run (the tournament's name and cxarena version, when every
+    game has the same) and of a player (its code fingerprint); a game's own are in its viewer
+    object (`viewer_game`)."""
     run: dict[str, Any] = {}
     for key in ("tournament", "version"):
         values = {getattr(g.record, key) for g in games}
         if len(values) == 1 and "" not in values:
             run[key] = values.pop()
     per_player: dict[str, dict[str, Any]] = defaultdict(dict)
-    per_game: dict[int, dict[str, Any]] = defaultdict(dict)
-    for i, g in enumerate(games):
+    for g in games:
         rec = g.record
         for name, code in ((g.player1, rec.code1), (g.player2, rec.code2)):
             if code:
                 per_player[name]["code"] = code
-        labels = {k: v for k, v in rec.extra.items() if k not in _NOT_SHOWN}
-        if rec.pair_id:
-            labels["pair"] = rec.pair_id
-        for k, v in labels.items():
-            label = _json_label(v)
-            if label is not None:
-                per_game[i][k] = label
-    return run, dict(per_player), per_game
-
-
-def _intern(value: Any, values: list[Any], index: dict[str, int]) -> int:
-    key = json.dumps(value, sort_keys=True)
-    if key not in index:
-        index[key] = len(values)
-        values.append(value)
-    return index[key]
-
-
-def _machine_notes(rec: GameRecord, timeout_s: float | None) -> dict[str, Any]:
-    """What the machine did in one game: its bots' peak memory, and the account of a busy
-    machine (`arena.results.fairness.game_account`), when there is one."""
-    notes: dict[str, Any] = {}
-    peaks = peak_memory_text(rec.extra)
-    if peaks:
-        notes["peak_memory"] = list(peaks)
-    load = game_account(rec, timeout_s)
-    if load:
-        notes["load"] = load
-    return notes
+    return run, dict(per_player)
 
 
 def _payload(data: ReportData, bot_text: bool = True) -> tuple[dict[str, Any],
                                                                dict[str, np.ndarray]]:
-    """The page's game data, and every player's move times (ms) for the plot. Without
-    `bot_text`, no fault's detail or stderr (a bot's own words: its author's to read)."""
+    """The page's game data (every game's `viewer_game` object, packed by `pack_games`), and
+    every player's move times (ms) for the plot. Without `bot_text`, no fault's detail or
+    stderr (a bot's own words: its author's to read)."""
     players = [r.player for r in data.standings.ranking]
     pidx = {p: i for i, p in enumerate(players)}
     boards: list[Any] = [b if isinstance(b, str) else list(b) for b in data.standings.boards]
-    bidx: dict[Any, int] = {b if isinstance(b, str) else tuple(b): i
-                            for i, b in enumerate(boards)}
-    reasons = [r.value for r in Reason]
-    ridx = {r: i for i, r in enumerate(Reason)}
-    cols: dict[str, list[Any]] = {k: [] for k in (
-        "id", "round", "p1", "p2", "board", "winner", "reason", "offender", "seed", "moves",
-        "times")}
-    more: dict[int, dict[str, Any]] = {}
-    faults: list[int] = []
     times: dict[str, list[np.ndarray]] = {p: [] for p in players}
-    run_info, player_info, per_game = _split_labels(data.games)
+    run_info, player_info = _split_labels(data.games)
     if not bot_text:  # a report for every student: no entry's code hash either (equal hashes
         # would tell one student that another's bot is a copy of theirs; the teacher's is kept)
         player_info = {p: {k: v for k, v in info.items() if k != "code"}
                        for p, info in player_info.items()}
         player_info = {p: info for p, info in player_info.items() if info}
-    label_values: list[Any] = []
-    label_index: dict[str, int] = {}
-    kept = 0
     analyses = AnalysisStore(data.results_dir).all() if data.results_dir else {}
-    for gi, g in enumerate(data.games):
+    shown: list[tuple[StoredGame, dict[str, Any]]] = []
+    faults: list[int] = []
+    for g in data.games:
         rec = g.record
         if g.player1 not in pidx or g.player2 not in pidx:
             continue  # a game of players no longer in the config: standings skip it too
-        board = board_of(rec)
-        if board not in bidx:
-            bidx[board] = len(boards)
-            boards.append(board if isinstance(board, str) else list(board))
-        i = kept
-        kept += 1
-        cols["id"].append(g.game_id)
-        cols["round"].append(g.round)
-        cols["p1"].append(pidx[g.player1])
-        cols["p2"].append(pidx[g.player2])
-        cols["board"].append(bidx[board])
-        cols["winner"].append(rec.winner or 0)
-        cols["reason"].append(ridx[rec.reason])
-        cols["offender"].append(rec.offender or 0)
-        cols["seed"].append(rec.seed)
-        frames = game_frames(rec)  # another game: its positions, for its drawer
-        cols["moves"].append(encode_moves(rec.moves, rec.N) if frames is None
-                             else " ".join(rec.move_texts))
-        cols["times"].append(encode_times(rec.times_ms))
+        if rec.is_fault:
+            faults.append(len(shown))
+        analysis = analyses.get(g.game_id)
+        shown.append((g, viewer_game(
+            rec, g.game_id, [g.player1, g.player2], own_words=bot_text,
+            timeout_s=data.timeout_s, round=g.round,
+            analysis=None if analysis is None else viewer_data(analysis))))
         played1, played2 = rec.played_times_ms  # an opening's moves were nobody's choice
         times[g.player1].append(np.asarray(played1, dtype=float))
         times[g.player2].append(np.asarray(played2, dtype=float))
-        extra: dict[str, Any] = {}
-        if frames is not None:
-            extra["game"] = frames
-        if rec.detail or rec.is_fault:
-            if bot_text or not rec.is_fault:
-                extra["detail"] = rec.detail
-            extra["explain"] = describe_end(rec, g.player1, g.player2, bot_text=bot_text)
-        if rec.is_fault:
-            faults.append(i)
-            if bot_text:
-                extra["stderr"] = rec.stderr_tail
-            extra["fault_move"] = fault_move(rec)
-            extra["illegal_col"] = illegal_column(rec)
-            extra["init_ms"] = list(rec.init_ms)
-        labels = per_game.get(gi, {})
-        if labels:  # each distinct value once in "label_values"; games hold its index
-            extra["labels"] = {k: _intern(v, label_values, label_index)
-                               for k, v in labels.items()}
-        extra.update(_machine_notes(rec, data.timeout_s))
-        if rec.opening or rec.opening_texts:  # the first moves: nobody's choice
-            extra["opening"] = list(rec.opening) if rec.opening else list(rec.opening_texts)
-        if g.game_id in analyses:
-            extra["analysis"] = viewer_data(analyses[g.game_id])
-        if extra:
-            more[i] = extra
     timeout_s = data.timeout_s
     grace = data.grace_s
+    timeout_ms = None if timeout_s is None else timeout_s * 1000.0
+    packed = pack_games(shown, players, boards, timeout_ms)
     payload = {
-        "version": 1,
+        "version": 2,
         "name": data.name,
         "players": players,
         "boards": boards,
-        "reasons": reasons,
-        "timeout_ms": None if timeout_s is None else timeout_s * 1000.0,
+        "reasons": [r.value for r in Reason],
+        "timeout_ms": timeout_ms,
         "grace_ms": None if grace is None else grace * 1000.0,
         "time_unit_ms": TIME_UNIT_MS,
         "move_alphabet": MOVE_ALPHABET,
-        "games": cols,
-        "more": {str(k): v for k, v in more.items()},
+        **packed,
         "faults": faults,
-        "label_values": label_values,
         "run_info": run_info,
         "player_info": player_info,
     }

@@ -63,7 +63,7 @@ def test_game_data_matches_the_store(played: Played) -> None:
     for i in faults:
         more = d["more"][str(i)]
         assert more["detail"] == played.games[i].record.detail
-        assert "crashed" in more["explain"]
+        assert "crashed" in more["explanation"]
         assert "deliberate failure" in more["stderr"]
 
 
@@ -92,8 +92,8 @@ def test_labels_are_shown_where_they_belong(tmp_path: Path, played: Played) -> N
         more = d["more"][str(i)]
         if sg.record.moves:  # (a crash before the first move has no opening to show)
             assert more["opening"] == list(sg.record.moves[:1])
-        assert d["label_values"][more["labels"]["pair"]] == f"pair-{i // 2}"
-        assert d["label_values"][more["labels"]["note"]] == f"n{i % 2}"
+        assert d["label_values"][more["info"]["pair"]] == f"pair-{i // 2}"
+        assert d["label_values"][more["info"]["note"]] == f"n{i % 2}"
 
 
 def test_a_report_of_an_empty_store(tmp_path: Path) -> None:
@@ -110,6 +110,6 @@ def test_fault_free_draws_and_move_caps_explained(tmp_path: Path, played: Played
     with ResultStore(tmp_path / "games.sqlite") as store:
         store.add((capped).labelled(game_id=sg.game_id, round=sg.round, player1=sg.player1, player2=sg.player2))
     d = page_data(render_report(tmp_path))
-    assert d["more"]["0"]["explain"] == "Draw: stopped at the move cap (3 moves)."
+    assert d["more"]["0"]["explanation"] == "Draw: stopped at the move cap (3 moves)."
     assert d["faults"] == []
     assert isinstance(capped, GameRecord)

@@ -256,7 +256,7 @@
       .forEach(function (x) { h("th", null, hr, x); });
     var tb = h("tbody", null, table);
     list.slice(faultPage * FAULT_PAGE, faultPage * FAULT_PAGE + FAULT_PAGE).forEach(function (i) {
-      var m = more(i);
+      var m = gameObject(i);
       var bad = G.offender[i] === 1 ? G.p1[i] : G.p2[i];
       var tr = h("tr", { "data-game": G.id[i] }, tb);
       h("td", null, tr, D.players[bad]);
@@ -267,8 +267,9 @@
         "before move 1" : m.fault_move);
       var rtd = h("td", null, tr);
       h("span", { "class": "badge " + D.reasons[G.reason[i]] }, rtd, D.reasons[G.reason[i]]);
-      var wtd = h("td", { "class": "explain" }, tr, (m.explain || m.detail || "") +
-        (m.load ? " (" + m.load + ")" : ""));
+      var load = m.info["busy machine"];
+      var wtd = h("td", { "class": "explain" }, tr, (m.explanation || m.detail || "") +
+        (load ? " (busy machine: " + load + ")" : ""));
       wtd.title = m.detail || "";
       var std = h("td", null, tr);
       if (m.stderr) {
@@ -281,28 +282,23 @@
   }
 
   // -------------------------------------------------------------- the viewer
+  /* The viewer's object of game i, unpacked from the columns and "more" (the inverse of
+     arena/report/viewer_json.py's pack_games; unpack_game there is the same in Python). */
   function gameObject(i) {
     var m = more(i);
     var b = D.boards[G.board[i]];
-    var info = {};
-    if (m.detail) { info.detail = m.detail; }
-    if (m.init_ms) { info["initPlayer ms"] = m.init_ms.map(function (x) { return x.toFixed(1); })
-                                                      .join(" / "); }
-    if (m.peak_memory) { info["peak memory"] = m.peak_memory.join(" / "); }
-    if (m.load) { info["busy machine"] = m.load.replace(/^busy machine: /, ""); }
-    if (m.labels) { for (var k in m.labels) { info[k] = D.label_values[m.labels[k]]; } }
     var g = { id: G.id[i], round: G.round[i],
-              moves: decodeMoves(i), times_ms: decodeTimes(i),
               players: [D.players[G.p1[i]], D.players[G.p2[i]]],
+              moves: decodeMoves(i), times_ms: decodeTimes(i), timeout_ms: D.timeout_ms,
               winner: G.winner[i] || null, reason: D.reasons[G.reason[i]],
-              offender: G.offender[i] || null, explanation: m.explain || null,
-              illegal_col: m.illegal_col === undefined ? null : m.illegal_col,
-              seed: G.seed[i], opening: m.opening === undefined ? null : m.opening,
-              analysis: m.analysis || null, info: info };
-    if (m.game) {  // Othello, Morris ...: the game's name, its board and its positions
-      return Object.assign(g, m.game);
+              offender: G.offender[i] || null, seed: G.seed[i] };
+    if (typeof b !== "string") {  // Connect-X: its board (another game's is in "more")
+      Object.assign(g, { game: "connectx", M: b[0], N: b[1], K: b[2] });
     }
-    return Object.assign(g, { game: "connectx", M: b[0], N: b[1], K: b[2] });
+    for (var k in m) { if (k !== "info") { g[k] = m[k]; } }
+    g.info = {};
+    if (m.info) { for (var key in m.info) { g.info[key] = D.label_values[m.info[key]]; } }
+    return g;
   }
 
   function openGame(i, scroll) {
@@ -357,6 +353,7 @@
   window.cxReport = {
     data: D, games: count, filtered: function () { return filtered.slice(); },
     openGame: function (id) { var i = indexOf(id); if (i >= 0) { openGame(i, true); } return i; },
+    game: function (id) { var i = indexOf(id); return i >= 0 ? gameObject(i) : null; },
     setFilters: setFilters, viewer: function () { return viewer; },
     timings: { parse_ms: tParsed - t0, init_ms: tDone - t0 }
   };

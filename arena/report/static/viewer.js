@@ -40,19 +40,25 @@
  *
  *   const viewer = CXViewer.mount(element, game, options);
  *
- * `game`:
+ * `game` (the report's and the league's are built by one function, viewer_game in
+ * arena/report/viewer_json.py; the play page builds its live games):
  *   { game: "connectx" | "othello" | ...  which drawer draws it (default "connectx")
  *     moves: [move, ...],           the moves in the order played (Connect-X: columns; other
  *                                   games: the moves' texts)
  *     times_ms: [ms, ...],          each move's time (optional)
+ *     timeout_ms: ms,               the time limit per move (optional; options.timeout_ms
+ *                                   overrides it)
  *     players: ["name1", "name2"],  first and second player
  *     id, round, seed,              shown in the header / info (optional)
  *     winner: 1 | 2 | null, reason: "connect" | "draw" | "timeout" | "illegal" | "crash" | ...,
  *     offender: 1 | 2 | null,
  *     explanation: "...",           how the game ended, in words (shown at the last position)
+ *     detail: "...",                the referee's detail of the end (a fault's: for its
+ *                                   author only; the server leaves it out for others)
+ *     stderr, fault_move, illegal_col   a fault's stderr tail (its author's), move, column
  *     opening: [move, ...] | any,   the opening the game started from: its plies are played
  *                                   for both sides, shown as the opening, not as the bots'
- *     info: {label: value, ...},    anything else worth showing (pair id, detail ...)
+ *     info: {label: value, ...},    anything else worth showing (pair id, peak memory ...)
  *     analysis: {...} | null,       the exact solver's analysis (arena/analysis/render.py,
  *                                   viewer_data): an evaluation strip under the board,
  *                                   blunders marked in the move list and on the board
@@ -169,7 +175,7 @@
     var times = Array.prototype.slice.call(game.times_ms || []);
     var g = Object.assign({}, game, { game: name, moves: moves, times_ms: times });
     var players = game.players || ["player 1", "player 2"];
-    var limit = options.timeout_ms || null;
+    var limit = options.timeout_ms || game.timeout_ms || null;
     var opening = Array.isArray(game.opening) ? game.opening : null;
     var bookPlies = 0;
     if (opening) {
@@ -283,7 +289,9 @@
     infoRow("result", game.winner ? players[game.winner - 1] + " won" :
             (game.reason ? "draw" : ""));
     infoRow("reason", game.reason);
+    infoRow("detail", game.detail);
     infoRow("seed", game.seed);
+    infoRow("time limit", game.timeout_ms ? fmtMs(game.timeout_ms) + " ms per move" : "");
     if (game.opening !== undefined && game.opening !== null) {
       infoRow("opening", Array.isArray(game.opening) ?
               game.opening.map(moveText).join(" ") + " (" + plies(game.opening.length) +

@@ -29,11 +29,9 @@ from arena.league.final import final_status
 from arena.league.standings import game_log, game_record, game_sides, leaderboard, standings_csv
 from arena.league.web.common import admin_only, csv_file, db, logged_in, page, side_label
 from arena.records import GameRecord
-from arena.report.frames import game_frames
-from arena.report.show import peak_memory_text
-from arena.results.fairness import game_account
+from arena.report.viewer_json import viewer_game
 
-__all__ = ["routes", "viewer_game"]
+__all__ = ["routes", "viewer_game"]  # viewer_game: arena.report.viewer_json's
 
 #: the most rows the "My games" page lists (the newest of those the filters match)
 MY_GAMES_SHOWN = 500
@@ -48,35 +46,6 @@ async def leaderboard_page(request: Request) -> Response:
     return page(request, "leaderboard.html", rows=rows, frozen=frozen, final=final,
                 anchor=anchor, anchor_elo=anchor_elo,
                 references=any(r.kind == "reference" for r in rows))
-
-
-def viewer_game(record: GameRecord, game_id: int, own_words: bool = True) -> dict[str, Any]:
-    """The viewer's game object (see viewer.js) from a stored `GameRecord`, as the report
-    builds it (`arena.report.html`): Connect-X's board and columns, which its drawer replays;
-    another game's move texts and its positions for its drawer (`game_frames`). `own_words`:
-    the viewer may read the faulting bot's own words (its exception text in the detail);
-    without it the game shows only how it ended (the reason)."""
-    d = record.to_dict()
-    names = d.get("names") or ["", ""]
-    players = [d.get("player1") or names[0] or d.get("p1", "player 1"),
-               d.get("player2") or names[1] or d.get("p2", "player 2")]
-    frames = game_frames(record)  # another game: its positions, for its drawer
-    board: dict[str, Any] = ({"M": d["M"], "N": d["N"], "K": d["K"], "moves": d["moves"]}
-                             if frames is None else {"moves": d["move_texts"]})
-    peaks = peak_memory_text(record.extra)
-    return {**board,
-            "times_ms": d.get("times_ms"), "players": players, "id": game_id,
-            "seed": d.get("seed"), "winner": d.get("winner"), "reason": d.get("reason"),
-            "offender": d.get("offender"),
-            "explanation": (d.get("detail") or None) if own_words else None,
-            "opening": (d.get("opening") if frames is None else d.get("opening_texts")) or [],
-            "info": {k: v for k, v in (("pair", d.get("pair_id")),
-                                       ("time limit (s)", d.get("timeout_s")),
-                                       ("peak memory", " / ".join(peaks) if peaks else None),
-                                       ("busy machine", game_account(record)
-                                        .removeprefix("busy machine: ")))
-                     if v not in (None, "")},
-            **(frames or {})}
 
 
 def _own_analysis(lg: League, gid: int, record: GameRecord, sides: tuple[EntryKey, EntryKey],
@@ -132,11 +101,10 @@ async def game(request: Request) -> Response:
     if record is not None:
         offender = record.offender
         side = sides[offender - 1] if sides and offender in (1, 2) else ""
-        # the faulting bot's own words (its exception text): its author and admins only
-        game = viewer_game(record, gid, own_words=me.admin or side in own
-                           or not is_submission(side))
-        if len(labels) == 2:  # the sides as every page names them (a stored record may
-            game["players"] = labels  # name a reference bot by its SPEC)
+        # the faulting bot's own words (its exception text): its author and admins only; the
+        # sides as every page names them (a stored record may name a reference bot by its SPEC)
+        game = viewer_game(record, gid, labels if len(labels) == 2 else None,
+                           own_words=me.admin or side in own or not is_submission(side))
     blunder, analysis_state = None, None
     if game is not None and record is not None and sides is not None and own:
         blunder, analysis_state = await db(

@@ -8,14 +8,12 @@
   var box = document.getElementById("viewer");
   if (!box || !box.dataset.game) { return; }
   var g = JSON.parse(box.dataset.game);
-  var limit = g.info && g.info["time limit (s)"];
   var note = document.getElementById("first-blunder");
   var blunder = note && note.dataset.blunder ? JSON.parse(note.dataset.blunder) : null;
   var at = blunder && typeof blunder.ply === "number" ? blunder.ply : null;
   window.cxviewer = CXViewer.mount(box, g, {
-    position: at === null ? "end" : at + 1, globalKeys: true,
-    timeout_ms: limit ? limit * 1000 : undefined
-  });
+    position: at === null ? "end" : at + 1, globalKeys: true
+  });  /* the game's own time limit: g.timeout_ms */
   if (at === null) { return; }
   /* the viewer builds its move list once the game's drawer has loaded (a script of its own) */
   function mark() {

@@ -230,7 +230,7 @@ class CXBoard:
 
     def getBoard(self) -> np.ndarray:
         """A copy of the cells as an M x N int8 array of CXCellState codes (0 free, 1, 2)."""
-        import numpy as np
+        import numpy as np  # here alone: see the module's imports
 
         return np.array(self._cells, dtype=np.int8).reshape(self.M, self.N)
 

@@ -21,11 +21,14 @@ tournament: $(STAMP)
 quick: $(STAMP)
 	$(BIN)/cxarena tournament configs/quick.yaml
 
-# the suite on two processes, then, alone, the few tests whose point is a bot's timing
-# (`serial`); both parts always run, and either failing fails the target
+# the suite on four processes, then, alone, the few tests whose point is a bot's timing
+# (`serial`, collected from the files that mark them); both parts always run, and either
+# failing fails the target. Four on any machine: most tests wait for a bot, a server or a
+# browser, and on two processes a 2-core machine sat idle a third of the time (docs/testing.md)
+SERIAL_FILES = $(shell grep -rl --include='test_*.py' 'mark.serial' tests)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 -m "not serial"; a=$$?; \
-	$(BIN)/python -m pytest -q -m serial; b=$$?; \
+	$(BIN)/python -m pytest -q -n 4 -m "not serial"; a=$$?; \
+	$(BIN)/python -m pytest -q -m serial $(SERIAL_FILES); b=$$?; \
 	test $$a -eq 0 -a $$b -eq 0
 
 check: $(STAMP)

@@ -427,30 +427,19 @@ def parse_config(text: str, where: str = "league.yaml",
         raise ValueError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") \
             from None
     openings = file.openings
-    return LeagueConfig(
+    kept = {f.name: getattr(file, f.name) for f in dataclasses.fields(LeagueConfig)
+            if f.name in LeagueFile.model_fields}  # as the file says them, but for:
+    return LeagueConfig(**kept | dict(
         board_set=board_set, board_list=board_list, play=file.shared(),
-        reference_bots=file.bots(), pairs_per_submission=file.pairs_per_submission,
-        max_pairs_per_submission=file.max_pairs_per_submission,
-        max_upload_bytes=file.max_upload_bytes,
+        reference_bots=file.bots(), final_board_set=final_set, final_board_list=final_list,
         opening_plies=(file.opening_plies if file.opening_plies is not None else
                        openings.plies if openings is not None else 2),
         seed=file.seed if openings is None or openings.seed is None else openings.seed,
-        final_board_set=final_set, final_board_list=final_list, final_pairs=file.final_pairs,
-        max_uploads_per_day=file.max_uploads_per_day, anchor=file.anchor or "",
-        anchor_elo=file.anchor_elo, deadline_ts=file.deadline_ts,
-        final_at_deadline=file.final_at_deadline, final_pairing=file.final_pairing,
-        final_confidence=file.final_confidence, final_top_k=file.final_top_k,
-        final_max_fraction=file.final_max_fraction,
-        extensions=tuple(sorted((file.extensions or {}).items())),
-        analysis_budget_s=file.analysis_budget_s,
-        similarity_budget_s=file.similarity_budget_s,
-        game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
-        check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
+        anchor=file.anchor or "", extensions=tuple(sorted((file.extensions or {}).items())),
+        param_sets=file.param_sets(), boards_dir=boards_dir,
         java=GAMES[file.game].COURSE_BOTS if file.java is None else file.java,
-        boards_dir=boards_dir,
-        strict_time=file.strict_time,
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
-               f"use); it still works, and boards: is what to write",) if old_name else ())
+               f"use); it still works, and boards: is what to write",) if old_name else ()))
 
 
 #: the league folder's copy of the settings, their source of truth (`League.apply_config_file`)

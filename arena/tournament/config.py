@@ -70,6 +70,7 @@ from arena.competition.settings import (
     TEXT,
     TIME_LIMIT,
     Board,
+    Isolation,
     PlaySettings,
     configs_dir,
     explained,
@@ -137,14 +138,16 @@ class TournamentConfig:
     name: str
     players: tuple[PlayerEntry, ...]
     boards: tuple[Board, ...]
-    limits: Limits
+    #: how its games are played: the file's settings of play, validated, with what flags
+    #: override (`with_play`); its limits, isolation and cgroups are read from it (isolation
+    #: and cgroups are not in the fingerprint: games stay comparable). Its boards, openings and
+    #: seed are the fields of this config (resolved: a set's boards, a file's openings)
+    play: PlaySettings
     rounds: int = 1
     workers: int = 1
     seed: int = 0
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
-    isolation: str = "auto"  # not in the fingerprint: games stay comparable
-    cgroups: bool = True  # nor this (arena.referee.cgroups)
     format: str = "round-robin"
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
@@ -162,8 +165,26 @@ class TournamentConfig:
     tie_break: TieBreak = TieBreak.ELO
 
     @property
+    def limits(self) -> Limits:
+        """The time and memory limits of its games (`play`'s)."""
+        return self.play.limits(self.path)
+
+    @property
     def timeout_s(self) -> float:
-        return self.limits.timeout_s
+        return self.play.timeout_s
+
+    @property
+    def isolation(self) -> Isolation:
+        return self.play.isolation
+
+    @property
+    def cgroups(self) -> bool:
+        return self.play.cgroups
+
+    def with_play(self, **changes: Any) -> TournamentConfig:
+        """This config with settings of play changed (a flag's: --isolation, --max-tasks),
+        each already checked."""
+        return dataclasses.replace(self, play=self.play.model_copy(update=changes))
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers, scheduler, name, and
@@ -401,17 +422,19 @@ def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
     config's `broken_bots:` (`--forfeit-broken`), `isolation` its `isolation:` (`--isolation`)."""
     cfg_path = Path(path)
     file = _read_file(cfg_path)
-    limits = file.limits(str(cfg_path))
+    file.limits(str(cfg_path))  # UsageError for limits that do not go together
     boards, board_set = _boards(file, cfg_path)
-    players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, limits.timeout_s)
+    players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, file.timeout_s)
                     for i, p in enumerate(file.players))
+    play = file.shared()
+    if isolation is not None:
+        play = play.model_copy(update={"isolation": Isolation(check_mode(
+            isolation, f"{cfg_path}: isolation"))})
     return TournamentConfig(
-        path=str(cfg_path), name=file.name, players=players, boards=boards, limits=limits,
+        path=str(cfg_path), name=file.name, players=players, boards=boards, play=play,
         rounds=file.rounds, workers=usable_cores() if file.workers in (None, "auto") else
         int(file.workers), seed=file.seed, fresh_process=file.fresh_process,
-        board_set=board_set, cgroups=file.cgroups,
-        isolation=check_mode(isolation or file.isolation.value, f"{cfg_path}: isolation"),
-        format=file.format, challengers=tuple(file.challengers or ()),
+        board_set=board_set, format=file.format, challengers=tuple(file.challengers or ()),
         openings=_openings(file, cfg_path, boards), scheduler=file.scheduler, game=file.game,
         param_sets=file.param_sets(), broken_bots=broken_bots or file.broken_bots)
 
@@ -421,7 +444,7 @@ def check_players(config: TournamentConfig) -> TournamentConfig:
     through `arena.referee.door` with the config's isolation, so a bot that hangs or exits at
     import cannot take the run with it) before anything is written. With `broken_bots:
     forfeit`, a bot that fails to load is kept, and listed in `broken`, instead of refused."""
-    door.install(config.isolation, config.cgroups)
+    door.install(config.isolation.value, config.cgroups)
     if not GAMES[config.game].COURSE_BOTS:  # the probes load CXPlayer classes; another
         return config  # game's bot shows at its start instead
     failed = check_loadable([parse_spec(p.spec) for p in config.players])

@@ -89,8 +89,7 @@ def match_settings(config: TournamentConfig, log_dir: Path | None,
                    isolated: bool | None = None) -> MatchSettings:
     """The referee's MatchSettings for this config (cpu is set per worker). `isolated`: what the
     coordinator resolved `isolation: auto` to, so that every worker does the same."""
-    settings = referee_settings(config.limits, config.path, isolation=config.isolation,
-                                cgroups=config.cgroups, fresh_process=config.fresh_process,
+    settings = referee_settings(config.play, config.path, fresh_process=config.fresh_process,
                                 log_dir=None if log_dir is None else str(log_dir))
     return settings if isolated is None else settings.isolated_as(isolated)
 
@@ -253,7 +252,7 @@ def _bind(store: ResultStore, config: TournamentConfig, scheduled: int,
           isolated: bool) -> None:
     store.bind(config.fingerprint(), config.name)
     how = ("in the sandbox" if isolated else "without a sandbox (isolation "
-           f"{config.isolation})") + (", with a cgroup or rlimits each" if config.cgroups
+           f"{config.isolation.value})") + (", with a cgroup or rlimits each" if config.cgroups
                                       else ", with rlimits each")
     store.set_meta("config", json.dumps({
         "name": config.name, "path": config.path,
@@ -404,7 +403,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
     schedule = make_schedule(config, judge, game_judge)
     codes = {p.name: code_fingerprint(parse_spec(p.spec)) for p in config.players}
-    isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
+    isolation = resolve_isolation(config.isolation.value)  # UsageError: namespaces, impossible here
     if isolation.notice():
         print(isolation.notice(), file=sys.stderr)
     broken = dict(config.broken)

@@ -3,7 +3,6 @@ notice at the start of a run that cannot isolate, and the standings line for suc
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import textwrap
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.competition.settings import Isolation
 from arena.errors import UsageError
 from arena.records import GameRecord, Reason, StoredGame
 from arena.referee import sandbox
@@ -50,7 +50,7 @@ def test_config_key(tmp_path: Path) -> None:
         load_config(_config(tmp_path, "isolation: docker"))
     # not part of the fingerprint: a rerun with another isolation resumes the same games
     a = load_config(_config(tmp_path))
-    assert a.fingerprint() == dataclasses.replace(a, isolation="none").fingerprint()
+    assert a.fingerprint() == a.with_play(isolation=Isolation.NONE).fingerprint()
 
 
 def _rec(isolated: bool | None) -> StoredGame:
@@ -80,7 +80,7 @@ def test_tournament_that_cannot_isolate_says_so(tmp_path: Path, cannot_isolate: 
     md = (tmp_path / "results" / "standings.md").read_text()
     assert "entrants were not isolated** in 2 of 2 games" in md
     with pytest.raises(UsageError, match="cannot isolate bots"):
-        run_tournament(dataclasses.replace(config, isolation="namespaces"),
+        run_tournament(config.with_play(isolation=Isolation.NAMESPACES),
                        tmp_path / "other", quiet=True, judge=JUDGE)
     assert not (tmp_path / "other").exists()  # refused before anything was written
 

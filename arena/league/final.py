@@ -500,7 +500,7 @@ def with_broken(config: TournamentConfig) -> TournamentConfig:
     """`config` with the entries that fail to load now marked broken (each loses its games
     without being started): each is loaded through the door, sandboxed as the league's
     games are."""
-    door.install(config.isolation.value, config.cgroups)
+    door.install(config.play.isolation.value, config.play.cgroups)
     failed = check_loadable([parse_spec(p.spec) for p in config.players])
     broken = tuple((p.name, failed[p.spec]) for p in config.players if p.spec in failed)
     return dataclasses.replace(config, broken=broken)

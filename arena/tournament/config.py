@@ -173,14 +173,6 @@ class TournamentConfig:
     def timeout_s(self) -> float:
         return self.play.timeout_s
 
-    @property
-    def isolation(self) -> Isolation:
-        return self.play.isolation
-
-    @property
-    def cgroups(self) -> bool:
-        return self.play.cgroups
-
     def with_play(self, **changes: Any) -> TournamentConfig:
         """This config with settings of play changed (a flag's: --isolation, --max-tasks),
         each already checked."""
@@ -444,7 +436,7 @@ def check_players(config: TournamentConfig) -> TournamentConfig:
     through `arena.referee.door` with the config's isolation, so a bot that hangs or exits at
     import cannot take the run with it) before anything is written. With `broken_bots:
     forfeit`, a bot that fails to load is kept, and listed in `broken`, instead of refused."""
-    door.install(config.isolation.value, config.cgroups)
+    door.install(config.play.isolation.value, config.play.cgroups)
     if not GAMES[config.game].COURSE_BOTS:  # the probes load CXPlayer classes; another
         return config  # game's bot shows at its start instead
     failed = check_loadable([parse_spec(p.spec) for p in config.players])

@@ -49,7 +49,7 @@ def test_the_fingerprint_of_the_same_file_is_byte_identical(tmp_path: Path) -> N
     assert json.dumps(cfg.fingerprint(), sort_keys=True) == FULL_FINGERPRINT
     # isolation and cgroups are not in it: a rerun sandboxed otherwise resumes the same games
     other = cfg.with_play(isolation=Isolation.AUTO, cgroups=True)
-    assert other.fingerprint() == cfg.fingerprint() and other.isolation is Isolation.AUTO
+    assert other.fingerprint() == cfg.fingerprint() and other.play.isolation is Isolation.AUTO
     # a limit is: a changed one plays other games
     assert cfg.with_play(max_tasks=None).fingerprint() != cfg.fingerprint()
 
@@ -59,14 +59,14 @@ def test_the_file_s_settings_of_play_are_the_config_s_value(tmp_path: Path) -> N
     assert type(cfg.play) is PlaySettings
     limits = cfg.limits
     assert (limits.timeout_s, limits.grace_s, limits.startup_timeout_s, limits.memory_limit_mb,
-            limits.max_tasks, cfg.cgroups, cfg.isolation) == (
+            limits.max_tasks, cfg.play.cgroups, cfg.play.isolation) == (
         0.25, 0.03, 7.0, 300, 64, False, Isolation.NONE)
     # the referee of each game gets every one of them
     settings = match_settings(cfg, None)
     assert settings.limits == limits and settings.cgroups is False
     assert settings.isolation == "none" and settings.fresh_process is True
     # --isolation overrides the file's, checked
-    assert _full(tmp_path, isolation="auto").isolation is Isolation.AUTO
+    assert _full(tmp_path, isolation="auto").play.isolation is Isolation.AUTO
     # no field of the config re-declares a setting of play
     copies = {f.name for f in dataclasses.fields(TournamentConfig)} & {
         "limits", "timeout_s", "grace_s", "startup_timeout_s", "memory_limit_mb", "max_tasks",

@@ -43,8 +43,8 @@ def cannot_isolate(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_config_key(tmp_path: Path) -> None:
-    assert load_config(_config(tmp_path)).isolation == "auto"
-    assert load_config(_config(tmp_path, "isolation: none")).isolation == "none"
+    assert load_config(_config(tmp_path)).play.isolation == "auto"
+    assert load_config(_config(tmp_path, "isolation: none")).play.isolation == "none"
     with pytest.raises(UsageError, match=r"cup.yaml: isolation: expected one of auto, "
                                          r"namespaces, none, got 'docker'"):
         load_config(_config(tmp_path, "isolation: docker"))

@@ -30,7 +30,6 @@ from pydantic import AfterValidator, BeforeValidator, StrictStr, model_validator
 
 from arena.competition.adaptive_final import Goal
 from arena.competition.settings import (
-    CONNECTX,
     FLAG,
     ISOLATION_WHY,
     NUMBER,
@@ -94,89 +93,88 @@ def _keys(*keys: str) -> dict[str, tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class LeagueConfig:
+    """A league's settings as `parse_config` reads them from league.yaml (their defaults are
+    `LeagueFile`'s), each field under the league.yaml keys it is read from (`_keys`)."""
+
     #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
     #: `board_set`, its old name); "listed" when `board_list` gives them
-    board_set: str = field(default=DEFAULT_BOARD_SET, metadata=_keys("boards", "board_set"))
+    board_set: str = field(metadata=_keys("boards", "board_set"))
     #: how every game of the league is played, as league.yaml says it (the settings it shares
     #: with tournament files, validated once): the time limit and every other limit, the
     #: sandbox (namespaces, or none) and cgroups. Its one home: the referee's settings of each
     #: kind of game come from it (`arena.competition.settings.referee_settings`)
-    play: PlaySettings = field(default_factory=lambda: PlaySettings(
-        isolation=Isolation.NAMESPACES), metadata=_keys())
+    play: PlaySettings = field(metadata=_keys())
     #: the SPECs of the built-in bots entrants are rated against (default: the game's own,
     #: `Game.REFERENCE_BOTS`)
-    reference_bots: tuple[str, ...] = field(
-        default_factory=lambda: GAMES[CONNECTX].REFERENCE_BOTS)
-    pairs_per_submission: int = 10
-    max_pairs_per_submission: int = 40
-    max_upload_bytes: int = 2_000_000
-    opening_plies: int = field(default=2, metadata=_keys("opening_plies", "openings"))
-    seed: int = 0
-    final_board_set: str = DEFAULT_BOARD_SET
-    final_pairs: int = 1
+    reference_bots: tuple[str, ...]
+    pairs_per_submission: int
+    max_pairs_per_submission: int
+    max_upload_bytes: int
+    opening_plies: int = field(metadata=_keys("opening_plies", "openings"))
+    seed: int
+    final_board_set: str
+    final_pairs: int
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
-    max_uploads_per_day: int = 10
+    max_uploads_per_day: int
     #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
     #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
-    analysis_budget_s: float = ANALYSIS_BUDGET_S
+    analysis_budget_s: float
     #: wall seconds the server's background worker may spend asking one version (or reference
     #: bot) for its moves in the play-similarity positions (`arena.similarity.background`);
     #: 0: no background asking
-    similarity_budget_s: float = SIMILARITY_BUDGET_S
+    similarity_budget_s: float
     #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
     #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
-    board_list: tuple[Board, ...] = field(default=(), metadata=_keys("boards"))
+    board_list: tuple[Board, ...] = field(metadata=_keys("boards"))
     #: the same for `final_board_set`
-    final_board_list: tuple[Board, ...] = field(default=(), metadata=_keys("final_board_set"))
+    final_board_list: tuple[Board, ...] = field(metadata=_keys("final_board_set"))
     #: the reference bot (a SPEC of reference_bots) whose rating is fixed at `anchor_elo`
     #: (Ordo's -A); "" means the last reference bot: see `anchor_bot`
-    anchor: str = ""
-    anchor_elo: float = ANCHOR_ELO
+    anchor: str
+    anchor_elo: float
     #: when uploads close and the league freezes by itself (seconds since the epoch; None: the
     #: teacher freezes by hand). league.yaml's `deadline`: a date and time, e.g.
     #: 2026-12-18 23:59 (the server's local time) or 2026-12-18T23:59:00+01:00
-    deadline_ts: float | None = field(default=None, metadata=_keys("deadline"))
+    deadline_ts: float | None = field(metadata=_keys("deadline"))
     #: start the final round robin at the deadline (`serve` does it)
-    final_at_deadline: bool = False
+    final_at_deadline: bool
     #: the final's pairing: "round_robin" (every game) or "adaptive" (the games its ranking
     #: needs, `arena.league.final_adaptive`), and the adaptive final's goal (`Goal`)
-    final_pairing: str = "round_robin"
-    final_confidence: float = _GOAL.confidence
-    final_top_k: int | None = _GOAL.top_k
-    final_max_fraction: float = _GOAL.max_fraction
+    final_pairing: str
+    final_confidence: float
+    final_top_k: int | None
+    final_max_fraction: float
     #: per-student deadlines after `deadline_ts` (league.yaml's `extensions: {alice:
     #: "2026-12-20 23:59"}`), as (user, seconds since the epoch), sorted by user: such a
     #: student uploads until their own deadline, which is their cut (`deadline_for`)
-    extensions: tuple[tuple[str, float], ...] = ()
+    extensions: tuple[tuple[str, float], ...]
     #: what `league init` says of the file beyond errors (an old key name still accepted)
-    notes: tuple[str, ...] = field(default=(), metadata=_keys())
+    notes: tuple[str, ...] = field(metadata=_keys())
     #: the folder whose boards.yaml named board sets are looked up in before the project's:
     #: the league.yaml's own folder (the league's folder, for its stored copy); never the
     #: current folder of the process that reads it
-    boards_dir: str = field(default="", metadata=_keys())
-    extra: dict[str, Any] = field(default_factory=dict, metadata=_keys())
+    boards_dir: str = field(metadata=_keys())
     #: the game (`arena.games`); another than Connect-X plays `param_sets` in place of boards
-    game: str = CONNECTX
+    game: str
     #: another game's parameter sets (league.yaml's `params:`), each a tuple of (key, value),
     #: as `TournamentConfig.param_sets`; () for Connect-X
-    param_sets: tuple[tuple[tuple[str, int], ...], ...] = field(default=(),
-                                                               metadata=_keys("params"))
+    param_sets: tuple[tuple[tuple[str, int], ...], ...] = field(metadata=_keys("params"))
     #: conformance checks run at once by the server (never two of one student at a time)
-    check_workers: int = CHECK_WORKERS
+    check_workers: int
     #: the wall-clock limit of one check in seconds, start-up and every game included; a check
     #: still running then is ended and its version fails ("took longer than ..."); None: the
     #: default, `check_limit()`
-    check_limit_s: float | None = None
+    check_limit_s: float | None
     #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
     #: and the unpacked trees of the versions still in use; an upload past it is refused
-    disk_quota_mb: float = DISK_QUOTA_MB
+    disk_quota_mb: float
     #: Java bots (.java, a .zip of them, a .jar) are taken: the default of a game whose bots
     #: are the course's (`Game.COURSE_BOTS`); their time limit must then be whole seconds
     #: (`java_time_problem`)
-    java: bool = True
+    java: bool
     #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
     #: one a game on the server would charge (above 80 % it warns)
-    strict_time: bool = False
+    strict_time: bool
 
     def deadline_for(self, user: str | None) -> float | None:
         """`user`'s own deadline: their extension, else the league's `deadline_ts` (None:

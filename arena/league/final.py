@@ -479,7 +479,6 @@ def final_tournament(league: League) -> TournamentConfig:
     return TournamentConfig(
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
         boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
-        param_sets=cfg.param_sets, game=cfg.game,
         play=cfg.play, rounds=cfg.final_pairs, workers=usable_cores(), seed=cfg.seed,
         openings=openings, broken_bots="forfeit",
         tie_break=TieBreak.HEAD_TO_HEAD)

@@ -42,6 +42,7 @@ A config file::
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 from collections.abc import Mapping
@@ -71,6 +72,7 @@ from arena.competition.settings import (
     TIME_LIMIT,
     Board,
     Isolation,
+    ParamKey,
     PlaySettings,
     configs_dir,
     explained,
@@ -86,7 +88,6 @@ from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limi
 from arena.errors import UsageError
 from arena.games import GAMES
 from arena.limits import Limits
-from arena.records import DEFAULT_GAME
 from arena.referee import door
 from arena.referee.sandbox import check_mode
 from arena.results.standings import TieBreak
@@ -156,10 +157,6 @@ class TournamentConfig:
     #: with broken_bots: forfeit, (player name, its load error) of each bot that fails to load:
     #: it loses each of its games without being started
     broken: tuple[tuple[str, str], ...] = ()
-    #: the game (`arena.games`); another than connectx plays its parameter sets
-    #: (`param_sets`, each a tuple of (key, value)) through protocol v2 in place of boards
-    game: str = DEFAULT_GAME
-    param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
     #: what orders players level on points (not in the fingerprint: the games are the same);
     #: a league's final ranks by head to head (`arena.results.standings.TieBreak`)
     tie_break: TieBreak = TieBreak.ELO
@@ -172,6 +169,16 @@ class TournamentConfig:
     @property
     def timeout_s(self) -> float:
         return self.play.timeout_s
+
+    @property
+    def game(self) -> str:
+        """The game (`arena.games`, `play`'s); another than Connect-X plays `param_sets`."""
+        return self.play.game
+
+    @functools.cached_property
+    def param_sets(self) -> tuple[ParamKey, ...]:
+        """Another game's parameter sets (`PlaySettings.param_sets`), in place of boards."""
+        return self.play.param_sets()
 
     def with_play(self, **changes: Any) -> TournamentConfig:
         """This config with settings of play changed (a flag's: --isolation, --max-tasks),
@@ -427,8 +434,8 @@ def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
         rounds=file.rounds, workers=usable_cores() if file.workers in (None, "auto") else
         int(file.workers), seed=file.seed, fresh_process=file.fresh_process,
         board_set=board_set, format=file.format, challengers=tuple(file.challengers or ()),
-        openings=_openings(file, cfg_path, boards), scheduler=file.scheduler, game=file.game,
-        param_sets=file.param_sets(), broken_bots=broken_bots or file.broken_bots)
+        openings=_openings(file, cfg_path, boards), scheduler=file.scheduler,
+        broken_bots=broken_bots or file.broken_bots)
 
 
 def check_players(config: TournamentConfig) -> TournamentConfig:

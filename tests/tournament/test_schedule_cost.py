@@ -19,10 +19,9 @@ from tests.helpers import tournament_config
 
 
 def _game_config(game: str, param_sets: list[dict[str, int]]) -> TournamentConfig:
-    return TournamentConfig(path="t.yaml", name="t", play=PlaySettings(timeout_s=0.5), seed=3,
-                            players=tuple(PlayerEntry(n, "L0") for n in ("a", "b", "c")),
-                            boards=(), game=game,
-                            param_sets=tuple(tuple(sorted(p.items())) for p in param_sets))
+    play = PlaySettings(timeout_s=0.5, game=game, params=param_sets)
+    return TournamentConfig(path="t.yaml", name="t", play=play, seed=3, boards=(),
+                            players=tuple(PlayerEntry(n, "L0") for n in ("a", "b", "c")))
 
 
 def _cost(g: GameJob) -> float:

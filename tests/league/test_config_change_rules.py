@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
@@ -76,3 +77,18 @@ def test_a_key_made_fixed_on_its_field_is_refused() -> None:
         field.json_schema_extra = saved
     assert changes == [] and refused == [
         "max_uploads_per_day: may not change while the league runs (a test says so)"]
+
+
+def test_the_guide_lists_each_key_under_its_rule() -> None:
+    """docs/league.md names what may change and what may not as the fields say."""
+    text = " ".join((Path(__file__).resolve().parents[2] / "docs" / "league.md").read_text()
+                    .split())
+    start = text.index("What may change takes effect without a restart")
+    split = text.index("What may not change is refused with the reason", start)
+    may, may_not = text[start:split], text[split:text.index("Each key's field says", split)]
+    for name, f in LeagueFile.model_fields.items():
+        key = f.alias or name
+        rule = change_rule(LeagueFile, key)
+        assert rule is not None
+        if key != "board_set":  # the old name of boards
+            assert f"`{key}`" in (may_not if rule[0] is Change.FIXED else may), key

@@ -71,7 +71,6 @@ from arena.competition.settings import (
     TEXT,
     TIME_LIMIT,
     Board,
-    Isolation,
     ParamKey,
     PlaySettings,
     configs_dir,
@@ -89,7 +88,6 @@ from arena.errors import UsageError
 from arena.games import GAMES
 from arena.limits import Limits
 from arena.referee import door
-from arena.referee.sandbox import check_mode
 from arena.results.standings import TieBreak
 
 __all__ = ["BOARDS_FILE", "REPO_CONFIGS", "Board", "OpeningsConfig", "PlayerEntry",
@@ -182,8 +180,9 @@ class TournamentConfig:
 
     def with_play(self, **changes: Any) -> TournamentConfig:
         """This config with settings of play changed (a flag's: --isolation, --max-tasks),
-        each already checked."""
-        return dataclasses.replace(self, play=self.play.model_copy(update=changes))
+        checked as the file's are (UsageError naming the config and the key)."""
+        return dataclasses.replace(self, play=validate(
+            PlaySettings, self.play.model_dump() | changes, self.path))
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers, scheduler, name, and
@@ -425,17 +424,14 @@ def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
     boards, board_set = _boards(file, cfg_path)
     players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, file.timeout_s)
                     for i, p in enumerate(file.players))
-    play = file.shared()
-    if isolation is not None:
-        play = play.model_copy(update={"isolation": Isolation(check_mode(
-            isolation, f"{cfg_path}: isolation"))})
-    return TournamentConfig(
-        path=str(cfg_path), name=file.name, players=players, boards=boards, play=play,
+    config = TournamentConfig(
+        path=str(cfg_path), name=file.name, players=players, boards=boards, play=file.shared(),
         rounds=file.rounds, workers=usable_cores() if file.workers in (None, "auto") else
         int(file.workers), seed=file.seed, fresh_process=file.fresh_process,
         board_set=board_set, format=file.format, challengers=tuple(file.challengers or ()),
         openings=_openings(file, cfg_path, boards), scheduler=file.scheduler,
         broken_bots=broken_bots or file.broken_bots)
+    return config if isolation is None else config.with_play(isolation=isolation)
 
 
 def check_players(config: TournamentConfig) -> TournamentConfig:

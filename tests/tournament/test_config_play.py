@@ -7,7 +7,10 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from arena.competition.settings import Isolation, PlaySettings
+from arena.errors import UsageError
 from arena.tournament.config import TournamentConfig, read_config
 from arena.tournament.run import match_settings
 
@@ -65,8 +68,14 @@ def test_the_file_s_settings_of_play_are_the_config_s_value(tmp_path: Path) -> N
     settings = match_settings(cfg, None)
     assert settings.limits == limits and settings.cgroups is False
     assert settings.isolation == "none" and settings.fresh_process is True
-    # --isolation overrides the file's, checked
+    # --isolation overrides the file's, and a flag's value is checked as the file's is
     assert _full(tmp_path, isolation="auto").play.isolation is Isolation.AUTO
+    with pytest.raises(UsageError, match=r"full.yaml: isolation: expected one of auto, "
+                                         r"namespaces, none, got 'docker'"):
+        _full(tmp_path, isolation="docker")
+    with pytest.raises(UsageError, match=r"full.yaml: max_tasks: expected an integer of at "
+                                         r"least 16"):
+        cfg.with_play(max_tasks=3)
     # no field of the config re-declares a setting of play
     copies = {f.name for f in dataclasses.fields(TournamentConfig)} & {
         "limits", "timeout_s", "grace_s", "startup_timeout_s", "memory_limit_mb", "max_tasks",

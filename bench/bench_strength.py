@@ -36,7 +36,7 @@ import os
 from pathlib import Path
 
 from arena.competition.cores import usable_cores
-from arena.limits import Limits
+from arena.competition.settings import PlaySettings
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import PlayerEntry, TournamentConfig
@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _config(name: str, boards: list[tuple[int, int, int]], rounds: int) -> TournamentConfig:
     return TournamentConfig(
         path=f"<bench {name}>", name=name, players=tuple(PlayerEntry(b, b) for b in BOTS),
-        boards=tuple(boards), limits=Limits(timeout_s=TIMEOUT_S), rounds=rounds,
+        boards=tuple(boards), play=PlaySettings(timeout_s=TIMEOUT_S), rounds=rounds,
         workers=usable_cores(), seed=2026)
 
 

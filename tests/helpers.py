@@ -24,8 +24,8 @@ import pytest
 from arena.board import CXBoard, CXGameState
 from arena.commands import opening_judge
 from arena.competition.jobs import GameJob
+from arena.competition.settings import PlaySettings
 from arena.games import GAMES
-from arena.limits import Limits
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.referee.containment import environ_value
@@ -197,8 +197,8 @@ SCHEDULE_BOARDS = ((4, 4, 4), (7, 6, 4), (5, 5, 4), (20, 20, 10))
 def tournament_config(names: list[str], rounds: int = 1, seed: int = 7,
                       boards: tuple[tuple[int, int, int], ...] = SCHEDULE_BOARDS
                       ) -> TournamentConfig:
-    return TournamentConfig(path="t.yaml", name="t", limits=Limits(timeout_s=0.5), rounds=rounds,
-                            seed=seed,
+    return TournamentConfig(path="t.yaml", name="t", play=PlaySettings(timeout_s=0.5),
+                            rounds=rounds, seed=seed,
                             players=tuple(PlayerEntry(n, "L0") for n in names), boards=boards)
 
 

@@ -76,8 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if args.max_tasks and args.max_tasks < defaults.MIN_TASKS:
             raise UsageError(f"--max-tasks must be 0 (no cap) or at least "
                              f"{defaults.MIN_TASKS}, got {args.max_tasks}")
-        config = dataclasses.replace(config, limits=dataclasses.replace(
-            config.limits, max_tasks=args.max_tasks or None))
+        config = config.with_play(max_tasks=args.max_tasks or None)
     if args.scheduler is not None:
         if not args.scheduler.strip():
             raise UsageError("--scheduler: expected a Dask scheduler address, e.g. "

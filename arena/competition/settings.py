@@ -32,6 +32,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Discriminator,
+    Field,
     StrictBool,
     StrictFloat,
     StrictInt,
@@ -54,10 +55,10 @@ from arena.records import DEFAULT_GAME
 from arena.referee.referee import MatchSettings
 
 __all__ = ["BOARDS_FILE", "FLAG", "NUMBER", "POSITIVE_INT", "REPO_CONFIGS", "SECONDS", "SEED",
-           "TEXT", "TIME_LIMIT", "Board", "Boards", "Isolation", "OpeningsSettings",
-           "PlaySettings", "checked_board_set", "configs_dir", "explained", "find_board_set",
-           "load_boards", "load_settings", "parse_settings", "read_yaml", "referee_settings",
-           "shaped", "validate"]
+           "TEXT", "TIME_LIMIT", "Board", "Boards", "Change", "Isolation", "OpeningsSettings",
+           "PlaySettings", "change_rule", "checked_board_set", "configs_dir", "explained",
+           "find_board_set", "load_boards", "load_settings", "parse_settings", "read_yaml",
+           "referee_settings", "setting", "shaped", "validate"]
 
 Board = tuple[int, int, int]
 Model = TypeVar("Model", bound=BaseModel)
@@ -192,6 +193,39 @@ def find_board_set(name: str, near: Path | None, where: str) -> tuple[Board, ...
     raise UsageError(f"{where}: unknown board set {name!r} ({hint})")
 
 
+# ------------------------------------------------------------------ what may change mid-term
+class Change(enum.Enum):
+    """When a league.yaml key may change while the league runs (`league config`,
+    `arena.league.config.config_changes`): at any time, until the final has started, or never
+    (with why not). Every key of a league.yaml says it on its field (`setting`)."""
+
+    ANY = "any"
+    BEFORE_FINAL = "before_final"
+    FIXED = "fixed"
+
+
+def setting(default: Any, change: Change, why: str = "", **field: Any) -> Any:
+    """A key's field: its default, and when it may change while a league runs (`Change`; `why`
+    a fixed one may not), kept on the field as ``json_schema_extra``."""
+    return Field(default, json_schema_extra={"change": change.value, "why": why}, **field)
+
+
+def change_rule(model: type[BaseModel], key: str) -> tuple[Change, str] | None:
+    """(when `key` of `model` may change, why not), from its field (`setting`); None for a key
+    that says nothing, or that `model` does not have."""
+    field = next((f for n, f in model.model_fields.items() if (f.alias or n) == key), None)
+    extra = field.json_schema_extra if field is not None else None
+    if not isinstance(extra, dict) or "change" not in extra:
+        return None
+    return Change(extra["change"]), str(extra.get("why", ""))
+
+
+_GAMES_HERE = "the stored games were played"
+ISOLATION_WHY = ("uploaded code must keep running in the sandbox it was promised (serve "
+                 "--unsafe-no-isolation is the one way round it)")
+OPENINGS_WHY = "the stored pairs were played from these openings"
+
+
 # ------------------------------------------------------------------------ the shared model
 class Isolation(str, enum.Enum):
     """How bot processes are isolated (`arena.referee.sandbox.MODES`): a sandbox where the
@@ -269,34 +303,46 @@ class PlaySettings(BaseModel):
     model_config = _FROZEN
 
     #: the game (`arena.games`); another than Connect-X plays `params` in place of boards
-    game: Annotated[StrictStr, explained("expected a game's name"),
-                    AfterValidator(_plain_game)] = CONNECTX
+    game: Annotated[StrictStr, explained("expected a game's name"), AfterValidator(
+        _plain_game)] = setting(CONNECTX, Change.FIXED, "the stored games are of this game")
     #: another game's parameter sets (None: the game's defaults), each checked by the game
     params: Annotated[Annotated[tuple[ParamSet, ...], MinLen(1)] | None, explained(
         "expected a list of parameter sets (mappings of names to integers), e.g. "
-        "[{size: 8}, {size: 6}]")] = None
+        "[{size: 8}, {size: 6}]")] = setting(
+        None, Change.FIXED, f"{_GAMES_HERE} on these parameter sets")
     #: Connect-X's boards: a set of boards.yaml, or a list of [M, N, K]; None: not given
-    boards: Boards | None = None
-    timeout_s: TIME_LIMIT = defaults.TIMEOUT_S
-    grace_s: Annotated[NUMBER, Ge(0), explained(
-        "expected a number of seconds >= 0")] = defaults.GRACE_S
-    startup_timeout_s: SECONDS = defaults.STARTUP_TIMEOUT_S
+    boards: Boards | None = setting(None, Change.ANY)
+    timeout_s: TIME_LIMIT = setting(
+        defaults.TIMEOUT_S, Change.FIXED, f"{_GAMES_HERE} at this time limit; their ratings "
+        f"would mix two limits (start a new league for another)")
+    grace_s: Annotated[NUMBER, Ge(0), explained("expected a number of seconds >= 0")] = setting(
+        defaults.GRACE_S, Change.FIXED, f"{_GAMES_HERE} with this margin; a move late under one "
+        f"would be on time under another")
+    startup_timeout_s: SECONDS = setting(
+        defaults.STARTUP_TIMEOUT_S, Change.FIXED, "the stored games gave bots this long to "
+        "start; a bot that failed to start under it might start under another")
     memory_limit_mb: Annotated[
         Annotated[StrictInt, Ge(defaults.MIN_MEMORY_MB)] | None,
         explained(f"expected an integer of at least {defaults.MIN_MEMORY_MB} (MiB; a Python bot "
                   f"needs about 100 to start) or null"),
         BeforeValidator(_no_zero_memory)
-    ] = defaults.MEMORY_LIMIT_MB
+    ] = setting(defaults.MEMORY_LIMIT_MB, Change.FIXED, f"{_GAMES_HERE} under this memory "
+                f"limit; a bot that crashed under it might not under another")
     max_tasks: Annotated[
         Annotated[StrictInt, Ge(defaults.MIN_TASKS)] | None,
         explained(f"expected an integer of at least {defaults.MIN_TASKS} (processes and "
-                  f"threads) or null")] = defaults.MAX_TASKS
-    cgroups: FLAG = defaults.CGROUPS
-    isolation: ISOLATION = Isolation(defaults.ISOLATION)
+                  f"threads) or null")] = setting(
+        defaults.MAX_TASKS, Change.FIXED, "the stored games capped each bot's processes and "
+        "threads at this; a bot that crashed under it might not under another")
+    cgroups: FLAG = setting(
+        defaults.CGROUPS, Change.FIXED, "the stored games confined each bot this way (memory "
+        "and tasks counted per cgroup or not); their faults would mix two rules")
+    isolation: ISOLATION = setting(Isolation(defaults.ISOLATION), Change.FIXED, ISOLATION_WHY)
     #: None: every game from the empty board (the course's rules)
     openings: Annotated[OpeningsSettings | None, shaped(
-        "expected a mapping, e.g. {plies: 2} or {file: openings.txt}")] = None
-    seed: SEED = 0
+        "expected a mapping, e.g. {plies: 2} or {file: openings.txt}")] = setting(
+        None, Change.FIXED, OPENINGS_WHY)
+    seed: SEED = setting(0, Change.FIXED, "the stored pairs' openings come from it")
 
     @property
     def takes_boards(self) -> bool:

@@ -26,23 +26,27 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from annotated_types import Ge, Gt, Le, Lt
-from pydantic import AfterValidator, BeforeValidator, Field, StrictStr, model_validator
+from pydantic import AfterValidator, BeforeValidator, StrictStr, model_validator
 
 from arena.competition.adaptive_final import Goal
 from arena.competition.settings import (
-    CONNECTX,
     FLAG,
+    ISOLATION_WHY,
     NUMBER,
+    OPENINGS_WHY,
     POSITIVE_INT,
     SEED,
     TEXT,
     Board,
     Boards,
+    Change,
     Isolation,
     PlaySettings,
+    change_rule,
     explained,
     find_board_set,
     parse_settings,
+    setting,
     shaped,
     variant_games,
 )
@@ -80,90 +84,97 @@ _GOAL = Goal()
 DEFAULT_BOARD_SET = "competition"
 
 
+def _keys(*keys: str) -> dict[str, tuple[str, ...]]:
+    """A `LeagueConfig` field's metadata: the league.yaml keys it is read from, the one that
+    names it first (without: its own name; none: the file does not say it). The one home of
+    the fields' keys: `config_changes` shows and judges a field's change by them."""
+    return {"keys": keys}
+
+
 @dataclass(frozen=True)
 class LeagueConfig:
+    """A league's settings as `parse_config` reads them from league.yaml (their defaults are
+    `LeagueFile`'s), each field under the league.yaml keys it is read from (`_keys`)."""
+
     #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
     #: `board_set`, its old name); "listed" when `board_list` gives them
-    board_set: str = DEFAULT_BOARD_SET
+    board_set: str = field(metadata=_keys("boards", "board_set"))
     #: how every game of the league is played, as league.yaml says it (the settings it shares
     #: with tournament files, validated once): the time limit and every other limit, the
     #: sandbox (namespaces, or none) and cgroups. Its one home: the referee's settings of each
     #: kind of game come from it (`arena.competition.settings.referee_settings`)
-    play: PlaySettings = field(default_factory=lambda: PlaySettings(
-        isolation=Isolation.NAMESPACES))
+    play: PlaySettings = field(metadata=_keys())
     #: the SPECs of the built-in bots entrants are rated against (default: the game's own,
     #: `Game.REFERENCE_BOTS`)
-    reference_bots: tuple[str, ...] = field(
-        default_factory=lambda: GAMES[CONNECTX].REFERENCE_BOTS)
-    pairs_per_submission: int = 10
-    max_pairs_per_submission: int = 40
-    max_upload_bytes: int = 2_000_000
-    opening_plies: int = 2
-    seed: int = 0
-    final_board_set: str = DEFAULT_BOARD_SET
-    final_pairs: int = 1
+    reference_bots: tuple[str, ...]
+    pairs_per_submission: int
+    max_pairs_per_submission: int
+    max_upload_bytes: int
+    opening_plies: int = field(metadata=_keys("opening_plies", "openings"))
+    seed: int
+    final_board_set: str
+    final_pairs: int
     #: uploads one user may make in any 24 hours; past it the upload is refused (429)
-    max_uploads_per_day: int = 10
+    max_uploads_per_day: int
     #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
     #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
-    analysis_budget_s: float = ANALYSIS_BUDGET_S
+    analysis_budget_s: float
     #: wall seconds the server's background worker may spend asking one version (or reference
     #: bot) for its moves in the play-similarity positions (`arena.similarity.background`);
     #: 0: no background asking
-    similarity_budget_s: float = SIMILARITY_BUDGET_S
+    similarity_budget_s: float
     #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
     #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
-    board_list: tuple[Board, ...] = ()
+    board_list: tuple[Board, ...] = field(metadata=_keys("boards"))
     #: the same for `final_board_set`
-    final_board_list: tuple[Board, ...] = ()
+    final_board_list: tuple[Board, ...] = field(metadata=_keys("final_board_set"))
     #: the reference bot (a SPEC of reference_bots) whose rating is fixed at `anchor_elo`
     #: (Ordo's -A); "" means the last reference bot: see `anchor_bot`
-    anchor: str = ""
-    anchor_elo: float = ANCHOR_ELO
+    anchor: str
+    anchor_elo: float
     #: when uploads close and the league freezes by itself (seconds since the epoch; None: the
     #: teacher freezes by hand). league.yaml's `deadline`: a date and time, e.g.
     #: 2026-12-18 23:59 (the server's local time) or 2026-12-18T23:59:00+01:00
-    deadline_ts: float | None = None
+    deadline_ts: float | None = field(metadata=_keys("deadline"))
     #: start the final round robin at the deadline (`serve` does it)
-    final_at_deadline: bool = False
+    final_at_deadline: bool
     #: the final's pairing: "round_robin" (every game) or "adaptive" (the games its ranking
     #: needs, `arena.league.final_adaptive`), and the adaptive final's goal (`Goal`)
-    final_pairing: str = "round_robin"
-    final_confidence: float = _GOAL.confidence
-    final_top_k: int | None = _GOAL.top_k
-    final_max_fraction: float = _GOAL.max_fraction
+    final_pairing: str
+    final_confidence: float
+    final_top_k: int | None
+    final_max_fraction: float
     #: per-student deadlines after `deadline_ts` (league.yaml's `extensions: {alice:
     #: "2026-12-20 23:59"}`), as (user, seconds since the epoch), sorted by user: such a
     #: student uploads until their own deadline, which is their cut (`deadline_for`)
-    extensions: tuple[tuple[str, float], ...] = ()
+    extensions: tuple[tuple[str, float], ...]
     #: what `league init` says of the file beyond errors (an old key name still accepted)
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(metadata=_keys())
     #: the folder whose boards.yaml named board sets are looked up in before the project's:
     #: the league.yaml's own folder (the league's folder, for its stored copy); never the
     #: current folder of the process that reads it
-    boards_dir: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    boards_dir: str = field(metadata=_keys())
     #: the game (`arena.games`); another than Connect-X plays `param_sets` in place of boards
-    game: str = CONNECTX
+    game: str
     #: another game's parameter sets (league.yaml's `params:`), each a tuple of (key, value),
     #: as `TournamentConfig.param_sets`; () for Connect-X
-    param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
+    param_sets: tuple[tuple[tuple[str, int], ...], ...] = field(metadata=_keys("params"))
     #: conformance checks run at once by the server (never two of one student at a time)
-    check_workers: int = CHECK_WORKERS
+    check_workers: int
     #: the wall-clock limit of one check in seconds, start-up and every game included; a check
     #: still running then is ended and its version fails ("took longer than ..."); None: the
     #: default, `check_limit()`
-    check_limit_s: float | None = None
+    check_limit_s: float | None
     #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
     #: and the unpacked trees of the versions still in use; an upload past it is refused
-    disk_quota_mb: float = DISK_QUOTA_MB
+    disk_quota_mb: float
     #: Java bots (.java, a .zip of them, a .jar) are taken: the default of a game whose bots
     #: are the course's (`Game.COURSE_BOTS`); their time limit must then be whole seconds
     #: (`java_time_problem`)
-    java: bool = True
+    java: bool
     #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
     #: one a game on the server would charge (above 80 % it warns)
-    strict_time: bool = False
+    strict_time: bool
 
     def deadline_for(self, user: str | None) -> float | None:
         """`user`'s own deadline: their extension, else the league's `deadline_ts` (None:
@@ -290,48 +301,56 @@ class LeagueFile(PlaySettings):
 
     isolation: Annotated[Isolation, AfterValidator(_not_auto), explained(
         "expected true (or namespaces: uploaded code runs only in the sandbox) or false (or "
-        "none)"), BeforeValidator(_league_isolation)] = Isolation.NAMESPACES
+        "none)"), BeforeValidator(_league_isolation)] = setting(
+        Isolation.NAMESPACES, Change.FIXED, ISOLATION_WHY)
     #: the old name of `boards`
-    board_set: Boards | None = None
+    board_set: Boards | None = setting(None, Change.ANY)
     #: the old name of `openings: {plies: P}`
-    opening_plies: SEED | None = None
+    opening_plies: SEED | None = setting(None, Change.FIXED, OPENINGS_WHY)
     reference_bots: Annotated[list[Annotated[StrictStr, TEXT]] | None, explained(
         "expected a list of bot SPECs (e.g. [players.L0, players.L1])"),
-        AfterValidator(_resolvable)] = None
+        AfterValidator(_resolvable)] = setting(None, Change.FIXED, "the ratings are fitted with "
+                                               "these bots' games and anchored to one of them")
     anchor: Annotated[Annotated[StrictStr, TEXT] | None, explained(
-        "expected one of reference_bots")] = None
-    anchor_elo: Annotated[NUMBER, explained("expected a number")] = ANCHOR_ELO
-    pairs_per_submission: POSITIVE_INT = 10
-    max_pairs_per_submission: POSITIVE_INT = 40
-    max_upload_bytes: POSITIVE_INT = 2_000_000
-    max_uploads_per_day: POSITIVE_INT = 10
-    final_board_set: Boards | None = None
-    final_pairs: POSITIVE_INT = 1
-    deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = Field(None,
-                                                                              alias="deadline")
-    final_at_deadline: FLAG = False
+        "expected one of reference_bots")] = setting(
+        None, Change.FIXED, "the Elo scale of every stored rating is anchored to it")
+    anchor_elo: Annotated[NUMBER, explained("expected a number")] = setting(
+        ANCHOR_ELO, Change.FIXED, "every shown rating is relative to it")
+    pairs_per_submission: POSITIVE_INT = setting(10, Change.ANY)
+    max_pairs_per_submission: POSITIVE_INT = setting(40, Change.ANY)
+    max_upload_bytes: POSITIVE_INT = setting(2_000_000, Change.ANY)
+    max_uploads_per_day: POSITIVE_INT = setting(10, Change.ANY)
+    final_board_set: Boards | None = setting(None, Change.BEFORE_FINAL)
+    final_pairs: POSITIVE_INT = setting(1, Change.BEFORE_FINAL)
+    deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = setting(
+        None, Change.BEFORE_FINAL, alias="deadline")
+    final_at_deadline: FLAG = setting(False, Change.BEFORE_FINAL)
     final_pairing: Annotated[Literal["round_robin", "adaptive"], explained(
-        "expected round_robin or adaptive")] = "round_robin"
+        "expected round_robin or adaptive")] = setting("round_robin", Change.BEFORE_FINAL)
     final_confidence: Annotated[NUMBER, Gt(0.5), Lt(1), explained(
-        "expected a confidence between 0.5 and 1, e.g. 0.95")] = _GOAL.confidence
-    final_top_k: POSITIVE_INT | None = _GOAL.top_k
+        "expected a confidence between 0.5 and 1, e.g. 0.95")] = setting(
+        _GOAL.confidence, Change.BEFORE_FINAL)
+    final_top_k: POSITIVE_INT | None = setting(_GOAL.top_k, Change.BEFORE_FINAL)
     final_max_fraction: Annotated[NUMBER, Gt(0), Le(1), explained(
-        "expected a share of the full round robin's games, > 0 and <= 1")] = _GOAL.max_fraction
-    extensions: EXTENSIONS = None
+        "expected a share of the full round robin's games, > 0 and <= 1")] = setting(
+        _GOAL.max_fraction, Change.BEFORE_FINAL)
+    extensions: EXTENSIONS = setting(None, Change.BEFORE_FINAL)
     analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
-        "expected a number of CPU seconds >= 0 (0: no analyses)")] = ANALYSIS_BUDGET_S
+        "expected a number of CPU seconds >= 0 (0: no analyses)")] = setting(
+        ANALYSIS_BUDGET_S, Change.ANY)
     similarity_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of seconds >= 0 (0: no play similarity in the background)")] = \
-        SIMILARITY_BUDGET_S
-    check_workers: POSITIVE_INT = CHECK_WORKERS
+        setting(SIMILARITY_BUDGET_S, Change.ANY)
+    check_workers: POSITIVE_INT = setting(CHECK_WORKERS, Change.ANY)
     check_limit_s: Annotated[Annotated[NUMBER, Gt(0)] | None, explained(
         f"expected a positive number of seconds (leave it out for the default, "
-        f"{CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves at timeout_s)")] = None
+        f"{CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves at timeout_s)")] = setting(
+        None, Change.ANY)
     disk_quota_mb: Annotated[NUMBER, Gt(0), explained(
-        "expected a positive number of MiB per student")] = DISK_QUOTA_MB
+        "expected a positive number of MiB per student")] = setting(DISK_QUOTA_MB, Change.ANY)
     #: None: Java bots are taken where the game's bots are the course's (`Game.COURSE_BOTS`)
-    java: FLAG | None = None
-    strict_time: FLAG = False
+    java: FLAG | None = setting(None, Change.ANY)
+    strict_time: FLAG = setting(False, Change.ANY)
 
     def bots(self) -> tuple[str, ...]:
         """The reference bots: as given, else the game's own (`Game.REFERENCE_BOTS`)."""
@@ -406,146 +425,76 @@ def parse_config(text: str, where: str = "league.yaml",
         raise ValueError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") \
             from None
     openings = file.openings
-    return LeagueConfig(
+    kept = {f.name: getattr(file, f.name) for f in dataclasses.fields(LeagueConfig)
+            if f.name in LeagueFile.model_fields}  # as the file says them, but for:
+    return LeagueConfig(**kept | dict(
         board_set=board_set, board_list=board_list, play=file.shared(),
-        reference_bots=file.bots(), pairs_per_submission=file.pairs_per_submission,
-        max_pairs_per_submission=file.max_pairs_per_submission,
-        max_upload_bytes=file.max_upload_bytes,
+        reference_bots=file.bots(), final_board_set=final_set, final_board_list=final_list,
         opening_plies=(file.opening_plies if file.opening_plies is not None else
                        openings.plies if openings is not None else 2),
         seed=file.seed if openings is None or openings.seed is None else openings.seed,
-        final_board_set=final_set, final_board_list=final_list, final_pairs=file.final_pairs,
-        max_uploads_per_day=file.max_uploads_per_day, anchor=file.anchor or "",
-        anchor_elo=file.anchor_elo, deadline_ts=file.deadline_ts,
-        final_at_deadline=file.final_at_deadline, final_pairing=file.final_pairing,
-        final_confidence=file.final_confidence, final_top_k=file.final_top_k,
-        final_max_fraction=file.final_max_fraction,
-        extensions=tuple(sorted((file.extensions or {}).items())),
-        analysis_budget_s=file.analysis_budget_s,
-        similarity_budget_s=file.similarity_budget_s,
-        game=file.game, param_sets=file.param_sets(), check_workers=file.check_workers,
-        check_limit_s=file.check_limit_s, disk_quota_mb=file.disk_quota_mb,
+        anchor=file.anchor or "", extensions=tuple(sorted((file.extensions or {}).items())),
+        param_sets=file.param_sets(), boards_dir=boards_dir,
         java=GAMES[file.game].COURSE_BOTS if file.java is None else file.java,
-        boards_dir=boards_dir,
-        strict_time=file.strict_time,
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
-               f"use); it still works, and boards: is what to write",) if old_name else ())
+               f"use); it still works, and boards: is what to write",) if old_name else ()))
 
 
 #: the league folder's copy of the settings, their source of truth (`League.apply_config_file`)
 CONFIG_FILE = "league.yaml"
-
-#: settings that may change while the league runs (each LeagueConfig field, by league.yaml key)
-CHANGEABLE = {
-    "deadline_ts": "deadline", "final_at_deadline": "final_at_deadline",
-    "max_uploads_per_day": "max_uploads_per_day", "max_upload_bytes": "max_upload_bytes",
-    "disk_quota_mb": "disk_quota_mb", "board_set": "boards", "board_list": "boards",
-    "final_board_set": "final_board_set", "final_board_list": "final_board_set",
-    "final_pairs": "final_pairs", "pairs_per_submission": "pairs_per_submission",
-    "max_pairs_per_submission": "max_pairs_per_submission", "check_workers": "check_workers",
-    "check_limit_s": "check_limit_s", "analysis_budget_s": "analysis_budget_s",
-    "similarity_budget_s": "similarity_budget_s",
-    "java": "java", "extensions": "extensions", "strict_time": "strict_time",
-    "final_pairing": "final_pairing", "final_confidence": "final_confidence",
-    "final_top_k": "final_top_k", "final_max_fraction": "final_max_fraction",
-}
-#: settings that may not change once the league exists, and why
-FIXED = {
-    "timeout_s": ("timeout_s", "the stored games were played at this time limit; their "
-                  "ratings would mix two limits (start a new league for another)"),
-    "game": ("game", "the stored games are of this game"),
-    "param_sets": ("params", "the stored games were played on these parameter sets"),
-    "reference_bots": ("reference_bots", "the ratings are fitted with these bots' games and "
-                       "anchored to one of them"),
-    "anchor": ("anchor", "the Elo scale of every stored rating is anchored to it"),
-    "anchor_elo": ("anchor_elo", "every shown rating is relative to it"),
-    "isolation": ("isolation", "uploaded code must keep running in the sandbox it was "
-                  "promised (serve --unsafe-no-isolation is the one way round it)"),
-    "opening_plies": ("opening_plies", "the stored pairs were played from these openings"),
-    "seed": ("seed", "the stored pairs' openings come from it"),
-    "grace_s": ("grace_s", "the stored games were played with this margin; a move late under "
-                "one would be on time under another"),
-    "startup_timeout_s": ("startup_timeout_s", "the stored games gave bots this long to start; "
-                          "a bot that failed to start under it might start under another"),
-    "memory_limit_mb": ("memory_limit_mb", "the stored games were played under this memory "
-                        "limit; a bot that crashed under it might not under another"),
-    "max_tasks": ("max_tasks", "the stored games capped each bot's processes and threads at "
-                  "this; a bot that crashed under it might not under another"),
-    "cgroups": ("cgroups", "the stored games confined each bot this way (memory and tasks "
-                "counted per cgroup or not); their faults would mix two rules"),
-}
-#: what may change only before the final has started
-BEFORE_FINAL = {"deadline_ts", "final_board_set", "final_board_list", "final_pairs",
-                "final_at_deadline", "extensions", "final_pairing", "final_confidence",
-                "final_top_k", "final_max_fraction"}
-
 
 def _local(ts: float) -> str:
     """A time as league.yaml's changes show it: local, to the minute, with its offset."""
     return datetime.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="minutes")
 
 
-def _shown(field_name: str, value: Any) -> str:
-    if field_name == "deadline_ts":
+def _shown(key: str, value: Any) -> str:
+    if key == "deadline":
         return "none" if value is None else _local(value)
-    if field_name == "extensions":
+    if key == "extensions":
         return "{" + ", ".join(f"{user}: {_local(ts)}" for user, ts in value) + "}"
     if isinstance(value, tuple):
         return "[" + ", ".join(_shown("", v) for v in value) + "]"
     return str(value)
 
 
-def _boards_shown(cfg: LeagueConfig, attr: str) -> str:
-    listed = getattr(cfg, attr + "_list")
-    return _shown("", listed) if listed else str(getattr(cfg, attr + "_set"))
+def _settings(cfg: LeagueConfig) -> dict[str, tuple[Any, ...]]:
+    """league.yaml key -> `cfg`'s values for it: the settings of play that no field holds
+    (from `play`), then the fields by the key that names them (a board set's name and its
+    list under `boards`)."""
+    out: dict[str, tuple[Any, ...]] = {}
+    held: set[str] = set()
+    for f in dataclasses.fields(cfg):
+        keys = f.metadata.get("keys", (f.name,))
+        held.update(keys)
+        if keys:
+            out[keys[0]] = out.get(keys[0], ()) + (getattr(cfg, f.name),)
+    return {k: (getattr(cfg.play, k),) for k in PlaySettings.model_fields if k not in held} | out
 
 
 def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = False
                    ) -> tuple[list[str], list[str]]:
     """(changes, refusals) from `old` to `new`: "max_uploads_per_day: 10 -> 20" per changed
-    setting that may change, and "timeout_s: may not change (reason)" per one that may not."""
+    setting that may change, and "timeout_s: may not change (reason)" per one that may not;
+    when a key may change is its field's (`LeagueFile`, `arena.competition.settings.Change`)."""
     changes: list[str] = []
     refused: list[str] = []
-    seen: set[str] = set()
-    for name, before, after in _compared(old, new):
-        if before == after:
+    after = _settings(new)
+    for key, was in _settings(old).items():
+        now = after[key]
+        if was == now:
             continue
-        if name in FIXED:
-            key, why = FIXED[name]
-            refused.append(f"{key}: may not change while the league runs ({why})")
-        elif name in BEFORE_FINAL and final_started:
-            refused.append(f"{CHANGEABLE[name]}: may not change once the final round robin "
-                           f"has started (its entries and games are fixed)")
-        elif name in CHANGEABLE:
-            key = CHANGEABLE[name]
-            if key in seen:
-                continue
-            seen.add(key)
-            if key in ("boards", "final_board_set"):
-                attr = "board" if key == "boards" else "final_board"
-                changes.append(f"{key}: {_boards_shown(old, attr)} -> "
-                               f"{_boards_shown(new, attr)}")
-            else:
-                changes.append(f"{key}: {_shown(name, before)} -> {_shown(name, after)}")
-        else:
-            refused.append(f"{name}: may not change while the league runs")
+        change, why = change_rule(LeagueFile, key) or (Change.FIXED, "")
+        if change is Change.FIXED:
+            refused.append(f"{key}: may not change while the league runs" + (f" ({why})" if why
+                                                                              else ""))
+        elif change is Change.BEFORE_FINAL and final_started:
+            refused.append(f"{key}: may not change once the final round robin has started (its "
+                           f"entries and games are fixed)")
+        else:  # shown by its last value that says something (a board list over its set's name)
+            shown = [_shown(key, next((v for v in reversed(vs) if v), vs[0])) for vs in (was, now)]
+            changes.append(f"{key}: {shown[0]} -> {shown[1]}")
     return changes, refused
-
-
-#: the settings of play a league's games are played under (`LeagueConfig.play`), compared one
-#: by one (the boards, the game and its parameter sets, the openings and the seed have their
-#: own fields)
-_PLAY_COMPARED = ("timeout_s", "grace_s", "startup_timeout_s", "memory_limit_mb", "max_tasks",
-                  "cgroups", "isolation")
-
-
-def _compared(old: LeagueConfig, new: LeagueConfig) -> list[tuple[str, Any, Any]]:
-    """(setting, before, after) for every setting of the two, those of play one by one."""
-    out = [(name, getattr(old.play, name), getattr(new.play, name)) for name in _PLAY_COMPARED]
-    out += [(f.name, getattr(old, f.name), getattr(new, f.name))
-            for f in dataclasses.fields(LeagueConfig)
-            if f.name not in ("notes", "extra", "play", "boards_dir")]
-    return out
 
 
 def java_time_problem(cfg: LeagueConfig) -> str:

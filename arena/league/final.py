@@ -61,7 +61,6 @@ from arena.league.final_length import (
 from arena.league.standings import reference_names
 from arena.records import GameRecord
 from arena.referee import door
-from arena.referee.sandbox import check_mode
 from arena.results import REPORT_HTML
 from arena.results.standings import TieBreak
 from arena.results.store import DB_FILE, ResultStore
@@ -473,10 +472,8 @@ def final_tournament(league: League) -> TournamentConfig:
     return TournamentConfig(
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
         boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
-        param_sets=cfg.param_sets, game=cfg.game,
-        limits=cfg.limits(), cgroups=cfg.play.cgroups, rounds=cfg.final_pairs,
-        workers=usable_cores(), seed=cfg.seed, openings=openings,
-        isolation=cfg.play.isolation.value, broken_bots="forfeit",
+        play=cfg.play, rounds=cfg.final_pairs, workers=usable_cores(), seed=cfg.seed,
+        openings=openings, broken_bots="forfeit",
         tie_break=TieBreak.HEAD_TO_HEAD)
 
 
@@ -495,7 +492,7 @@ def with_broken(config: TournamentConfig) -> TournamentConfig:
     """`config` with the entries that fail to load now marked broken (each loses its games
     without being started): each is loaded through the door, sandboxed as the league's
     games are."""
-    door.install(check_mode(config.isolation, "isolation"), config.cgroups)
+    door.install(config.play.isolation.value, config.play.cgroups)
     failed = check_loadable([parse_spec(p.spec) for p in config.players])
     broken = tuple((p.name, failed[p.spec]) for p in config.players if p.spec in failed)
     return dataclasses.replace(config, broken=broken)

@@ -42,6 +42,7 @@ A config file::
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 from collections.abc import Mapping
@@ -70,6 +71,7 @@ from arena.competition.settings import (
     TEXT,
     TIME_LIMIT,
     Board,
+    ParamKey,
     PlaySettings,
     configs_dir,
     explained,
@@ -85,9 +87,7 @@ from arena.entrants.specs import BotSpec, Kind, SpecError, parse_spec, time_limi
 from arena.errors import UsageError
 from arena.games import GAMES
 from arena.limits import Limits
-from arena.records import DEFAULT_GAME
 from arena.referee import door
-from arena.referee.sandbox import check_mode
 from arena.results.standings import TieBreak
 
 __all__ = ["BOARDS_FILE", "REPO_CONFIGS", "Board", "OpeningsConfig", "PlayerEntry",
@@ -137,14 +137,16 @@ class TournamentConfig:
     name: str
     players: tuple[PlayerEntry, ...]
     boards: tuple[Board, ...]
-    limits: Limits
+    #: how its games are played: the file's settings of play, validated, with what flags
+    #: override (`with_play`); its limits, isolation and cgroups are read from it (isolation
+    #: and cgroups are not in the fingerprint: games stay comparable). Its boards, openings and
+    #: seed are the fields of this config (resolved: a set's boards, a file's openings)
+    play: PlaySettings
     rounds: int = 1
     workers: int = 1
     seed: int = 0
     fresh_process: bool = False
     board_set: str | None = None  # the set name, when boards came from boards.yaml
-    isolation: str = "auto"  # not in the fingerprint: games stay comparable
-    cgroups: bool = True  # nor this (arena.referee.cgroups)
     format: str = "round-robin"
     challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
@@ -153,17 +155,34 @@ class TournamentConfig:
     #: with broken_bots: forfeit, (player name, its load error) of each bot that fails to load:
     #: it loses each of its games without being started
     broken: tuple[tuple[str, str], ...] = ()
-    #: the game (`arena.games`); another than connectx plays its parameter sets
-    #: (`param_sets`, each a tuple of (key, value)) through protocol v2 in place of boards
-    game: str = DEFAULT_GAME
-    param_sets: tuple[tuple[tuple[str, int], ...], ...] = ()
     #: what orders players level on points (not in the fingerprint: the games are the same);
     #: a league's final ranks by head to head (`arena.results.standings.TieBreak`)
     tie_break: TieBreak = TieBreak.ELO
 
     @property
+    def limits(self) -> Limits:
+        """The time and memory limits of its games (`play`'s)."""
+        return self.play.limits(self.path)
+
+    @property
     def timeout_s(self) -> float:
-        return self.limits.timeout_s
+        return self.play.timeout_s
+
+    @property
+    def game(self) -> str:
+        """The game (`arena.games`, `play`'s); another than Connect-X plays `param_sets`."""
+        return self.play.game
+
+    @functools.cached_property
+    def param_sets(self) -> tuple[ParamKey, ...]:
+        """Another game's parameter sets (`PlaySettings.param_sets`), in place of boards."""
+        return self.play.param_sets()
+
+    def with_play(self, **changes: Any) -> TournamentConfig:
+        """This config with settings of play changed (a flag's: --isolation, --max-tasks),
+        checked as the file's are (UsageError naming the config and the key)."""
+        return dataclasses.replace(self, play=validate(
+            PlaySettings, self.play.model_dump() | changes, self.path))
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers, scheduler, name, and
@@ -401,19 +420,18 @@ def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
     config's `broken_bots:` (`--forfeit-broken`), `isolation` its `isolation:` (`--isolation`)."""
     cfg_path = Path(path)
     file = _read_file(cfg_path)
-    limits = file.limits(str(cfg_path))
+    file.limits(str(cfg_path))  # UsageError for limits that do not go together
     boards, board_set = _boards(file, cfg_path)
-    players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, limits.timeout_s)
+    players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, file.timeout_s)
                     for i, p in enumerate(file.players))
-    return TournamentConfig(
-        path=str(cfg_path), name=file.name, players=players, boards=boards, limits=limits,
+    config = TournamentConfig(
+        path=str(cfg_path), name=file.name, players=players, boards=boards, play=file.shared(),
         rounds=file.rounds, workers=usable_cores() if file.workers in (None, "auto") else
         int(file.workers), seed=file.seed, fresh_process=file.fresh_process,
-        board_set=board_set, cgroups=file.cgroups,
-        isolation=check_mode(isolation or file.isolation.value, f"{cfg_path}: isolation"),
-        format=file.format, challengers=tuple(file.challengers or ()),
-        openings=_openings(file, cfg_path, boards), scheduler=file.scheduler, game=file.game,
-        param_sets=file.param_sets(), broken_bots=broken_bots or file.broken_bots)
+        board_set=board_set, format=file.format, challengers=tuple(file.challengers or ()),
+        openings=_openings(file, cfg_path, boards), scheduler=file.scheduler,
+        broken_bots=broken_bots or file.broken_bots)
+    return config if isolation is None else config.with_play(isolation=isolation)
 
 
 def check_players(config: TournamentConfig) -> TournamentConfig:
@@ -421,7 +439,7 @@ def check_players(config: TournamentConfig) -> TournamentConfig:
     through `arena.referee.door` with the config's isolation, so a bot that hangs or exits at
     import cannot take the run with it) before anything is written. With `broken_bots:
     forfeit`, a bot that fails to load is kept, and listed in `broken`, instead of refused."""
-    door.install(config.isolation, config.cgroups)
+    door.install(config.play.isolation.value, config.play.cgroups)
     if not GAMES[config.game].COURSE_BOTS:  # the probes load CXPlayer classes; another
         return config  # game's bot shows at its start instead
     failed = check_loadable([parse_spec(p.spec) for p in config.players])

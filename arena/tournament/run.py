@@ -89,8 +89,7 @@ def match_settings(config: TournamentConfig, log_dir: Path | None,
                    isolated: bool | None = None) -> MatchSettings:
     """The referee's MatchSettings for this config (cpu is set per worker). `isolated`: what the
     coordinator resolved `isolation: auto` to, so that every worker does the same."""
-    settings = referee_settings(config.limits, config.path, isolation=config.isolation,
-                                cgroups=config.cgroups, fresh_process=config.fresh_process,
+    settings = referee_settings(config.play, config.path, fresh_process=config.fresh_process,
                                 log_dir=None if log_dir is None else str(log_dir))
     return settings if isolated is None else settings.isolated_as(isolated)
 
@@ -252,9 +251,10 @@ def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, 
 def _bind(store: ResultStore, config: TournamentConfig, scheduled: int,
           isolated: bool) -> None:
     store.bind(config.fingerprint(), config.name)
-    how = ("in the sandbox" if isolated else "without a sandbox (isolation "
-           f"{config.isolation})") + (", with a cgroup or rlimits each" if config.cgroups
-                                      else ", with rlimits each")
+    play = config.play
+    how = ("in the sandbox" if isolated else f"without a sandbox (isolation "
+           f"{play.isolation.value})") + (", with a cgroup or rlimits each" if play.cgroups
+                                          else ", with rlimits each")
     store.set_meta("config", json.dumps({
         "name": config.name, "path": config.path,
         "players": [p.to_dict() for p in config.players],
@@ -404,7 +404,8 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     results_dir = default_results_dir(config) if results_dir is None else Path(results_dir)
     schedule = make_schedule(config, judge, game_judge)
     codes = {p.name: code_fingerprint(parse_spec(p.spec)) for p in config.players}
-    isolation = resolve_isolation(config.isolation)  # UsageError: namespaces, impossible here
+    # UsageError: namespaces, impossible here
+    isolation = resolve_isolation(config.play.isolation.value)
     if isolation.notice():
         print(isolation.notice(), file=sys.stderr)
     broken = dict(config.broken)
@@ -421,7 +422,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
     else:
         _check_stored(results_dir, config, codes, replay_changed)
     (results_dir / LOGS_DIR).mkdir(parents=True, exist_ok=True)
-    containment = containment_summary(config.cgroups)
+    containment = containment_summary(config.play.cgroups)
     print(containment, file=sys.stderr)
     with ResultStore(results_dir / DB_FILE) as store, _run_log(results_dir / LOG_FILE):
         _bind(store, config, len(schedule), isolation.isolated)

@@ -14,15 +14,17 @@ from hypothesis import strategies as st
 
 from arena.competition.openings import board_game
 from arena.competition.settings import (
+    Change,
     Isolation,
     PlaySettings,
+    change_rule,
     parse_settings,
     takes_boards,
     variant_games,
 )
 from arena.errors import UsageError
 from arena.games import GAMES, make_game
-from arena.league.config import FIXED, LeagueConfig, LeagueFile, config_changes, parse_config
+from arena.league.config import LeagueFile, config_changes, parse_config
 from arena.referee.sandbox import MODES
 from arena.tournament.config import (
     TournamentFile,
@@ -129,10 +131,11 @@ def test_the_league_takes_the_tournaments_limits() -> None:
     assert (limits.timeout_s, limits.grace_s, limits.startup_timeout_s, limits.memory_limit_mb,
             limits.max_tasks, cgroups := cfg.play.cgroups) == (2.0, 0.02, 10.0, 512, 64, False)
     assert not cgroups
-    assert LeagueConfig().limits() == parse_config("").limits()
+    assert parse_config("").limits() == PlaySettings().limits("league.yaml")
     # once the league exists none of them may change: its games were played under them
     for key in ("grace_s", "startup_timeout_s", "memory_limit_mb", "max_tasks", "cgroups"):
-        assert key in FIXED
+        rule = change_rule(LeagueFile, key)
+        assert rule is not None and rule[0] is Change.FIXED and "stored games" in rule[1]
     changes, refused = config_changes(parse_config(""), parse_config("grace_s: 0.5\n"))
     assert changes == [] and refused[0].startswith("grace_s: may not change")
 
@@ -232,4 +235,4 @@ def test_what_a_league_defaults_to_is_the_games_own() -> None:
     assert cx.java is True
     oth = parse_config("timeout_s: 1\ngame: othello\n")
     assert (oth.reference_bots, oth.java) == ((), False)
-    assert LeagueConfig().reference_bots == ("players.L0", "players.L1")
+    assert parse_config("").reference_bots == ("players.L0", "players.L1")

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.league import League
-from arena.league.config import ANCHOR_ELO, LeagueConfig, parse_config
+from arena.league.config import ANCHOR_ELO, parse_config
 from arena.league.standings import (
     leaderboard,
     record_game,
@@ -177,7 +177,7 @@ def test_csv_has_the_reference_rows_and_scores(tmp_path: Path) -> None:
 def test_config_anchor_keys() -> None:
     cfg = parse_config("")
     assert (cfg.anchor_bot(), cfg.anchor_elo) == (L1, ANCHOR_ELO)
-    assert LeagueConfig().anchor_bot() == L1
+    assert parse_config("").anchor_bot() == L1
     cfg = parse_config("reference_bots: [players.L0, players.alphabeta]\n")
     assert cfg.anchor_bot() == "players.alphabeta"  # the last reference bot by default
     cfg = parse_config("anchor: players.L0\nanchor_elo: 1234.5\n")

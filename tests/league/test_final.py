@@ -55,7 +55,7 @@ def test_the_final_is_built_from_the_frozen_entries(league: tuple[Path, dict[str
     config = final_tournament(lg)  # built in Python: no config file is written
     assert [p.name for p in config.players] == ["ann", "bob", "L0"]
     assert re.search(r"/work/1-[0-9a-f]+/L1.py$", config.players[0].spec)
-    assert config.boards == ((4, 4, 3), (4, 5, 3)) and config.isolation == "none"
+    assert config.boards == ((4, 4, 3), (4, 5, 3)) and config.play.isolation == "none"
     assert config.openings is not None
     assert (config.openings.plies, config.openings.seed) == (2, 0)
     assert config.limits.timeout_s == 0.5 and config.broken_bots == "forfeit"

@@ -211,10 +211,10 @@ def test_missing_config_file(tmp_path: Path) -> None:
 
 def test_task_cap_and_cgroups_load(tmp_path: Path) -> None:
     cfg = load_config(write(tmp_path, BASE + "max_tasks: 64\ncgroups: false\n"))
-    assert cfg.limits.max_tasks == 64 and cfg.cgroups is False
+    assert cfg.limits.max_tasks == 64 and cfg.play.cgroups is False
     assert cfg.fingerprint()["max_tasks"] == 64
     default = load_config(write(tmp_path, BASE, "d.yaml"))
-    assert default.limits.max_tasks == 512 and default.cgroups is True
+    assert default.limits.max_tasks == 512 and default.play.cgroups is True
     # the default cap is not in the fingerprint: results from before it existed still match
     assert "max_tasks" not in default.fingerprint()
     assert load_config(write(tmp_path, BASE + "max_tasks: null\n", "n.yaml")).limits.max_tasks \

@@ -3,7 +3,6 @@ notice at the start of a run that cannot isolate, and the standings line for suc
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import textwrap
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.competition.settings import Isolation
 from arena.errors import UsageError
 from arena.records import GameRecord, Reason, StoredGame
 from arena.referee import sandbox
@@ -43,14 +43,14 @@ def cannot_isolate(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_config_key(tmp_path: Path) -> None:
-    assert load_config(_config(tmp_path)).isolation == "auto"
-    assert load_config(_config(tmp_path, "isolation: none")).isolation == "none"
+    assert load_config(_config(tmp_path)).play.isolation == "auto"
+    assert load_config(_config(tmp_path, "isolation: none")).play.isolation == "none"
     with pytest.raises(UsageError, match=r"cup.yaml: isolation: expected one of auto, "
                                          r"namespaces, none, got 'docker'"):
         load_config(_config(tmp_path, "isolation: docker"))
     # not part of the fingerprint: a rerun with another isolation resumes the same games
     a = load_config(_config(tmp_path))
-    assert a.fingerprint() == dataclasses.replace(a, isolation="none").fingerprint()
+    assert a.fingerprint() == a.with_play(isolation=Isolation.NONE).fingerprint()
 
 
 def _rec(isolated: bool | None) -> StoredGame:
@@ -80,7 +80,7 @@ def test_tournament_that_cannot_isolate_says_so(tmp_path: Path, cannot_isolate: 
     md = (tmp_path / "results" / "standings.md").read_text()
     assert "entrants were not isolated** in 2 of 2 games" in md
     with pytest.raises(UsageError, match="cannot isolate bots"):
-        run_tournament(dataclasses.replace(config, isolation="namespaces"),
+        run_tournament(config.with_play(isolation=Isolation.NAMESPACES),
                        tmp_path / "other", quiet=True, judge=JUDGE)
     assert not (tmp_path / "other").exists()  # refused before anything was written
 

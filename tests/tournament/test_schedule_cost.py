@@ -11,18 +11,17 @@ import hashlib
 import pytest
 
 from arena.competition.jobs import GameJob
+from arena.competition.settings import PlaySettings
 from arena.games import make_game
-from arena.limits import Limits
 from arena.tournament.config import PlayerEntry, TournamentConfig
 from arena.tournament.schedule import make_schedule
 from tests.helpers import tournament_config
 
 
 def _game_config(game: str, param_sets: list[dict[str, int]]) -> TournamentConfig:
-    return TournamentConfig(path="t.yaml", name="t", limits=Limits(timeout_s=0.5), seed=3,
-                            players=tuple(PlayerEntry(n, "L0") for n in ("a", "b", "c")),
-                            boards=(), game=game,
-                            param_sets=tuple(tuple(sorted(p.items())) for p in param_sets))
+    play = PlaySettings(timeout_s=0.5, game=game, params=param_sets)
+    return TournamentConfig(path="t.yaml", name="t", play=play, seed=3, boards=(),
+                            players=tuple(PlayerEntry(n, "L0") for n in ("a", "b", "c")))
 
 
 def _cost(g: GameJob) -> float:

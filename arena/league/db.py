@@ -479,9 +479,9 @@ class League:
         """Apply DIR/league.yaml (or `text`, then written there) to the running league:
         validated as at init, compared with the applied settings; returns the changes made
         ("max_uploads_per_day: 10 -> 20", each logged in the audit log as by `who`). A
-        setting that may not change (`Change.FIXED` on its field, `arena.competition.settings.change_rule`; the final's once it has
-        started) or a bad value raises LeagueError with the reasons, and nothing is
-        applied."""
+        setting that may not change (`Change.FIXED` on its field, read by
+        `arena.competition.settings.change_rule`; the final's once it has started) or a bad
+        value raises LeagueError with the reasons, and nothing is applied."""
         path = self.dir / CONFIG_FILE
         if text is None:
             if not path.is_file():

@@ -102,7 +102,7 @@ def spec_in(folder: Path, kind: str, filename: str, class_name: str = "") -> str
 
 def tree_of(directory: Path, submission_id: int, fingerprint: str) -> Path:
     """The folder of a version's unpacked files: DIR/work/<id>-<fingerprint>/ (the rating
-    workers' `Side.spec` names it the same way)."""
+    workers' `VersionFiles.spec` names it the same way)."""
     return Path(directory) / WORK / f"{submission_id}-{fingerprint}"
 
 

@@ -53,19 +53,17 @@ from arena.league.analysis import Analyser, OracleFactory
 from arena.league.db import League
 from arena.league.worker import (
     LOG_BUDGET_FILE,
+    LeasedPair,
     Openings,
-    PairJob,
     WorkerHealth,
     analyse_lost,
     claim,
     holder_name,
     league_settings,
     one_line,
-    pair_jobs,
     reap_dead,
     release,
     release_holders,
-    settings_for,
     store_pair,
     write_health,
 )
@@ -90,11 +88,11 @@ def _announce(line: str) -> None:
 
 @dataclass
 class _Pair:
-    """A claimed pair whose games are being played: its records as they come (None: the
-    harness could not play that game)."""
+    """A claimed pair whose games are being played, under the league's settings of play when
+    it was claimed: its records as they come (None: the harness could not play that game)."""
 
-    job: PairJob
-    games: list[GameJob]
+    lease: LeasedPair
+    play: PlaySettings
     records: dict[str, GameRecord | None] = field(default_factory=dict)
 
 
@@ -234,26 +232,31 @@ class LeagueSource:
     def _claim(self) -> list[GameJob]:
         lg = League.open(self.dir)
         try:
-            job = claim(lg, self.holder, self.openings)
-            if job is None:
+            try:
+                pair = claim(lg, self.holder, self.openings, self.root, self.travel)
+            except SpecError as exc:  # a version's files not written: claim gave its lease back
+                log.error("pair not played: %s", exc)
                 return []
-            if self.settings_key is not None and job.play != self.settings_key:
+            if pair is None:
+                return []
+            play = lg.config.play  # as `claim` read it
+            if self.settings_key is not None and play != self.settings_key:
                 log.warning("the league's settings of play changed: new workers take them")
-                release(lg, job.lease_id)
+                release(lg, pair.lease_id)
                 self.changed = True
                 return []
+            first = pair.games[0]
             try:
-                games = pair_jobs(job, self.root, self.travel)
-                parse_spec(games[0].spec1)  # both sides: a version whose files cannot be read
-                parse_spec(games[0].spec2)
+                parse_spec(first.spec1)  # both sides: a version whose files cannot be read
+                parse_spec(first.spec2)
             except (SpecError, OSError) as exc:  # its files gone: the pair is chosen again
-                log.error("pair %s vs %s not played: %s", job.a.label, job.b.label, exc)
-                release(lg, job.lease_id)
+                log.error("pair %s vs %s not played: %s", first.p1, first.p2, exc)
+                release(lg, pair.lease_id)
                 return []
         finally:
             lg.conn.close()
-        self.pairs[games[0].pair_id] = _Pair(job, games)
-        return games
+        self.pairs[first.pair_id] = _Pair(pair, play)
+        return list(pair.games)
 
     def _failed(self, exc: BaseException) -> None:
         delay_s = min(BACKOFF_MAX_S, 2.0 ** self.failures)
@@ -279,23 +282,23 @@ class LeagueSource:
         if outcome.record is None:
             log.error("game %s (%s vs %s) not played: %s", game.game_id, game.p1, game.p2,
                       outcome.error)
-        if len(pair.records) < len(pair.games):
+        if len(pair.records) < len(pair.lease.games):
             return
         del self.pairs[game.pair_id]
-        records = [pair.records[g.game_id] for g in pair.games]
+        records = [pair.records[g.game_id] for g in pair.lease.games]
         try:
             lg = League.open(self.dir)
             try:
                 if any(r is None for r in records):
-                    release(lg, pair.job.lease_id)  # the pair is played again
+                    release(lg, pair.lease.lease_id)  # the pair is played again
                     return
-                ids = store_pair(lg, pair.job, [r for r in records if r is not None])
+                ids = store_pair(lg, pair.lease, [r for r in records if r is not None])
             finally:
                 lg.conn.close()
         except Exception:  # a locked or broken database: the pair is played again
-            log.exception("pair %s vs %s could not be stored", pair.job.a.label,
-                          pair.job.b.label)
-            self._give_back(pair.job.lease_id)
+            first = pair.lease.games[0]
+            log.exception("pair %s vs %s could not be stored", first.p1, first.p2)
+            self._give_back(pair.lease.lease_id)
             return
         if ids is not None:
             self.stored += 1
@@ -539,8 +542,8 @@ def run_worker(directory: Path, judge: Judge | None, *, idle_s: float = IDLE_S,
                     break
                 stop.wait(idle_s)
                 continue
-            pair = source.pairs[game.pair_id].job
-            key = settings_for(pair, str(directory / LOG_BUDGET_FILE))
+            play = source.pairs[game.pair_id].play
+            key = league_settings(play, True, str(directory / LOG_BUDGET_FILE))
             if key not in referees:
                 referees[key] = Referee(key)
             try:

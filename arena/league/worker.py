@@ -51,11 +51,11 @@ from arena.competition.jobs import GameJob
 from arena.competition.openings import GameOpenings, Judge
 from arena.competition.pairing import Adaptive, Field, Rating
 from arena.competition.settings import Isolation, PlaySettings, referee_settings
-from arena.entrants.specs import parse_spec
+from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
-from arena.games import Game, make_game
+from arena.games import Game
 from arena.league.analysis import Analyser
-from arena.league.checks import spec_in, write_files
+from arena.league.checks import WORK, spec_in, write_files
 from arena.league.db import League, LeagueError, Rollback
 from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
@@ -63,9 +63,9 @@ from arena.league.standings import cached_standings, insert_game, side_name
 from arena.records import GameRecord
 from arena.referee.referee import MatchSettings, Referee
 
-__all__ = ["Openings", "PairJob", "Side", "WorkerHealth", "analyse_lost", "board_text", "claim",
-           "league_settings", "one_line", "pair_jobs", "plan_next", "play_pair", "queue_state",
-           "reap_dead", "release", "store_pair", "worker_health", "write_health"]
+__all__ = ["LeasedPair", "Openings", "VersionFiles", "WorkerHealth", "analyse_lost", "board_text",
+           "claim", "league_settings", "one_line", "pair_games", "plan_next", "play_pair",
+           "queue_state", "reap_dead", "release", "store_pair", "worker_health", "write_health"]
 
 log = logging.getLogger("arena.league.worker")
 
@@ -80,23 +80,20 @@ def board_text(board: Board) -> str:
 
 
 @dataclass(frozen=True)
-class Side:
-    """One side of a pair: a submitted version (its files travel with it, so that a worker on
-    another machine can play it) or a reference bot (its SPEC)."""
+class VersionFiles:
+    """A submitted version's files, travelling with its games (`GameJob.files1`, `.files2`)
+    so that a worker on another machine can play it (`arena.competition.jobs.BotFiles`)."""
 
-    key: str  # the entry (`arena.league.entries`): a version's or a reference bot's SPEC
-    label: str  # "ann v2", or a reference bot's short name (L1)
-    kind: str = ""  # the submission's kind; "" for a reference bot
-    filename: str = ""
-    fingerprint: str = ""
-    files: tuple[tuple[str, bytes], ...] = ()
+    submission_id: int
+    kind: str  # the submission's kind (`arena.league.checks.spec_in`)
+    filename: str
+    fingerprint: str
+    files: tuple[tuple[str, bytes], ...]
     class_name: str = ""  # the class to play, when the files hold several
 
     def spec(self, root: Path) -> str:
-        """The SPEC to play this side, writing a version's files under `root` once."""
-        if not self.kind:
-            return self.key
-        folder = root / f"{submission_of(self.key)}-{self.fingerprint}"
+        """The SPEC to play this version, writing its files under `root` once."""
+        folder = root / f"{self.submission_id}-{self.fingerprint}"
         if not folder.is_dir():
             tmp = root / f".{folder.name}.{os.getpid()}.{threading.get_ident()}"
             write_files(tmp, list(self.files))
@@ -108,37 +105,22 @@ class Side:
 
 
 @dataclass(frozen=True)
-class PairJob:
-    """A claimed game pair: entry `a` against `b` in `game` with `params` (its `board`) from
-    the opening `opening_texts`, both colours."""
+class LeasedPair:
+    """A claimed pair: its two games as the executors play them (the core's `GameJob`s, `a`
+    moving first in the first), and only what a `GameJob` cannot carry: the lease, deleted
+    when the pair is stored, and the entries (`arena.league.entries`) its games are stored
+    under and its faults charged to (a version's SPEC is the path of its files, not its
+    entry)."""
 
     lease_id: int
-    a: Side
-    b: Side
-    board: Board
-    number: int  # the pair's number among `a`'s pairs: seeds and game ids
-    opening_texts: tuple[str, ...]  # the opening's moves in the game's notation
-    #: how the league's games are played (`LeagueConfig.play`): every limit, the sandbox
-    play: PlaySettings
-    game: str  # the game's name (`arena.games`) and its parameters
-    params: tuple[tuple[str, int], ...]
-    #: the sandbox is required (no fallback to unisolated play where the machine lacks it)
-    strict: bool = True
+    a: str
+    b: str
+    games: tuple[GameJob, GameJob]
 
     @property
     def board_text(self) -> str:
-        return board_text(self.board)
-
-    def rules(self) -> Game:
-        """The game the pair plays."""
-        return make_game(self.game, dict(self.params))
-
-    @property
-    def opening(self) -> tuple[int | str, ...]:
-        """The opening as the game's records keep it (`Game.record_fields`: Connect-X's
-        columns, another game's move texts)."""
-        fields = self.rules().record_fields((), self.opening_texts)
-        return tuple(fields["opening"] if "opening" in fields else fields["opening_texts"])
+        """The pair's board as the games table names it (`board_text`)."""
+        return board_text(self.games[0].rules.board_key())
 
 
 def _remove_tree(path: Path) -> None:
@@ -236,15 +218,49 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
     return pairing.entry, pairing.opponent, board, pairing.number
 
 
-def _side(lg: League, key: str) -> Side:
+class _Entry(NamedTuple):
+    """One side of a pair as its games name it: the display name, the SPEC that plays it
+    here, and its files when they travel with its games (None: a reference bot, or no
+    travel)."""
+
+    label: str
+    spec: str
+    files: VersionFiles | None
+
+
+def _entry(lg: League, key: str, root: Path, travel: bool) -> _Entry:
+    """The entry `key` to play: a version's files written under `root` once (and travelling
+    with its games when `travel`), a reference bot by its SPEC. SpecError when the files
+    cannot be written."""
     sid = submission_of(key)
     if sid is None:  # a reference bot, named as on the leaderboard (players.L1 -> L1)
-        return Side(key, side_name(lg, key))
+        return _Entry(side_name(lg, key), key, None)
     sub = lg.submission(sid)
     if sub is None:
         raise LeagueError(f"no submission {sid}")
-    return Side(key, f"{sub.user} v{sub.version}", sub.kind, sub.filename, sub.fingerprint,
-                tuple(lg.submission_files(sub.id)), sub.class_name)
+    files = VersionFiles(sid, sub.kind, sub.filename, sub.fingerprint,
+                         tuple(lg.submission_files(sub.id)), sub.class_name)
+    label = f"{sub.user} v{sub.version}"
+    try:
+        spec = files.spec(root)
+    except OSError as exc:
+        raise SpecError(f"{label}: its files could not be written: {exc}") from exc
+    return _Entry(label, spec, files if travel else None)
+
+
+def pair_games(lease_id: int, a: _Entry, b: _Entry, sid: int, number: int, game: Game,
+               opening: tuple[str, ...]) -> tuple[GameJob, GameJob]:
+    """The pair's two games (a moves first, then b) from the opening's move texts. The game
+    ids and seeds are the league's: ``league-<a's id>-<pair number>-<0|1>``, seed
+    ``1000 * a's id + 2 * number + (0|1)``."""
+    out = []
+    for first in (True, False):
+        s1, s2 = (a, b) if first else (b, a)
+        out.append(GameJob(
+            f"league-{sid}-{number}-{int(not first)}", game, s1.label, s2.label, s1.spec,
+            s2.spec, seed=1000 * sid + 2 * number + (not first), opening=opening,
+            pair_id=f"lease-{lease_id}", files1=s1.files, files2=s2.files))
+    return out[0], out[1]
 
 
 class Openings:
@@ -278,9 +294,13 @@ class Openings:
 PLAN_TRIES = 3
 
 
-def claim(lg: League, holder: str, openings: Openings) -> PairJob | None:
-    """Choose the next pair and lease it to `holder`; None if none, or if the league is frozen
-    (the final round robin gets the machine; pairs in flight may finish and are stored).
+def claim(lg: League, holder: str, openings: Openings, root: Path | None = None,
+          travel: bool = False) -> LeasedPair | None:
+    """Choose the next pair, lease it to `holder` and return its games (`pair_games`); None
+    if none, or if the league is frozen (the final round robin gets the machine; pairs in
+    flight may finish and are stored). A version's files are written under `root` (default
+    ``DIR/work``) once; with `travel` they also go with its games (to a Dask worker on
+    another machine); when that fails, the lease is given back and SpecError raised.
 
     The plan (and the Elo fit it may need) is made outside the write lock, so the other
     workers are not kept waiting on it; the lock is taken only to insert the lease, after
@@ -314,8 +334,12 @@ def claim(lg: League, holder: str, openings: Openings) -> PairJob | None:
     try:
         game = next(g for g in games if g.board_key() == board)
         opening = openings.get(lg, game, number // len(games))
-        return PairJob(lease_id, _side(lg, a), _side(lg, b), board, number, opening,
-                       lg.config.play, game.name, tuple(game.params.items()))
+        sid = submission_of(a)
+        assert sid is not None, "a pair is always claimed for a version"
+        where = lg.dir / WORK if root is None else root
+        return LeasedPair(lease_id, a, b, pair_games(
+            lease_id, _entry(lg, a, where, travel), _entry(lg, b, where, travel), sid, number,
+            game, opening))
     except BaseException:
         release(lg, lease_id)
         raise
@@ -328,12 +352,6 @@ def release(lg: League, lease_id: int) -> None:
 
 #: the counter of the league's bot-log budget (arena.referee.logcap), in the league's folder
 LOG_BUDGET_FILE = "bot-logs.budget"
-
-
-def settings_for(job: PairJob, log_budget_file: str | None = None,
-                 log_budget_mb: float | None = defaults.LOG_BUDGET_MB) -> MatchSettings:
-    """The referee's settings for the job (`league_settings` with the job's own)."""
-    return league_settings(job.play, job.strict, log_budget_file, log_budget_mb)
 
 
 def league_settings(play: PlaySettings, strict: bool, log_budget_file: str | None = None,
@@ -350,54 +368,32 @@ def league_settings(play: PlaySettings, strict: bool, log_budget_file: str | Non
                             log_budget_mb=log_budget_mb)
 
 
-def pair_jobs(job: PairJob, root: Path, travel: bool = False) -> list[GameJob]:
-    """The pair's two games (a moves first, then b) as the executors play them, the sides'
-    files written under `root` once (`Side.spec`); with `travel`, a version's files also go
-    with its games (to a Dask worker on another machine). The game ids and seeds are the
-    league's: ``league-<a's id>-<pair number>-<0|1>``."""
-    spec_a, spec_b = job.a.spec(root), job.b.spec(root)
-    game = job.rules()
-    sid = submission_of(job.a.key)
-    assert sid is not None, "a pair is always claimed for a version"
+def play_pair(pair: LeasedPair, referee: Referee) -> list[GameRecord]:
+    """Play the pair's two games here, one after the other, each record labelled with the
+    sides' names. A bot's fault is its game's result; a side that cannot even be read (its
+    files gone) raises SpecError."""
     out = []
-    for first in (True, False):
-        s1, s2 = (job.a, job.b) if first else (job.b, job.a)
-        spec1, spec2 = (spec_a, spec_b) if first else (spec_b, spec_a)
-        out.append(GameJob(
-            f"league-{sid}-{job.number}-{int(not first)}", game, s1.label, s2.label, spec1,
-            spec2, seed=1000 * sid + 2 * job.number + (not first), opening=job.opening_texts,
-            pair_id=f"lease-{job.lease_id}", files1=s1 if travel and s1.kind else None,
-            files2=s2 if travel and s2.kind else None))
-    return out
-
-
-def play_pair(job: PairJob, referee: Referee, root: Path) -> list[GameRecord]:
-    """Play the pair's two games here, one after the other (`pair_jobs`), each record labelled
-    with the sides' names. A bot's fault is its game's result; a side that cannot even be read
-    (its files gone) raises SpecError."""
-    out = []
-    games = pair_jobs(job, root)
-    specs = [(parse_spec(g.spec1), parse_spec(g.spec2)) for g in games]
-    for game, (bot1, bot2) in zip(games, specs, strict=True):
+    specs = [(parse_spec(g.spec1), parse_spec(g.spec2)) for g in pair.games]
+    for game, (bot1, bot2) in zip(pair.games, specs, strict=True):
         rec = referee.run(game.request(bot1, bot2))
         out.append(rec.labelled(player1=game.p1, player2=game.p2))
     return out
 
 
-def store_pair(lg: League, job: PairJob, records: list[GameRecord]) -> list[int] | None:
+def store_pair(lg: League, pair: LeasedPair, records: list[GameRecord]) -> list[int] | None:
     """Store the pair's games and delete its lease, in one transaction. None (nothing stored)
     when the lease is gone: the pair was handed out again, so the other copy counts."""
     ids: list[int] = []
     with lg.write_lock():
-        if not lg.has_lease(job.lease_id):
+        if not lg.has_lease(pair.lease_id):
             return None
         for first, rec in zip((True, False), records, strict=True):
-            s1, s2 = (job.a.key, job.b.key) if first else (job.b.key, job.a.key)
+            s1, s2 = (pair.a, pair.b) if first else (pair.b, pair.a)
             score = 1.0 if rec.winner == 1 else 0.0 if rec.winner == 2 else 0.5
             faulted = {1: s1, 2: s2}.get(rec.offender or 0, "") if rec.is_fault else ""
-            ids.append(insert_game(lg, s1, s2, job.board_text, score, rec.reason.value,
+            ids.append(insert_game(lg, s1, s2, pair.board_text, score, rec.reason.value,
                                    faulted, rec))
-        lg.delete_leases([job.lease_id], in_lock=True)
+        lg.delete_leases([pair.lease_id], in_lock=True)
     return ids
 
 

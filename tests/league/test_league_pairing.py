@@ -159,9 +159,9 @@ def test_claim_plans_again_when_another_worker_leased_in_between(
     job = claim(lg, "local:elsewhere:2", Openings(None))
     assert job is not None and len(plans) == 2
     assert plans[0][:2] == ("sub:1", "sub:2")
-    assert job.a.key == "sub:3"  # the entries in flight wait behind the one that is not
+    assert job.a == "sub:3"  # the entries in flight wait behind the one that is not
     leases = lg.conn.execute("SELECT side_a, side_b FROM leases ORDER BY id").fetchall()
-    assert leases == [("sub:1", "sub:2"), (job.a.key, job.b.key)]
+    assert leases == [("sub:1", "sub:2"), (job.a, job.b)]
 
 
 def test_claim_plans_inside_the_lock_when_the_league_keeps_moving(

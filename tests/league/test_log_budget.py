@@ -3,7 +3,7 @@ cannot fill the disk. The league's workers count their bots' logs against one bu
 league's folder (`arena.league.worker.LOG_BUDGET_FILE`); past it, each game's log keeps only its
 last few KiB, after a marker that says how much was cut and why (`arena.referee.logcap`).
 
-The worker's own functions (claim, settings_for, play_pair, store_pair, as `run_worker` runs
+The worker's own functions (claim, league_settings, play_pair, store_pair, as `run_worker` runs
 them), with a small budget and the logs kept in a folder of the test's, to be measured."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from arena.league.worker import (
     Openings,
     claim,
     holder_name,
+    league_settings,
     play_pair,
-    settings_for,
     store_pair,
 )
 from arena.records import Reason
@@ -53,11 +53,12 @@ def test_a_student_bot_flooding_stderr_keeps_the_league_logs_within_the_budget(
     assert job is not None
     # the worker's settings, with a small budget; the logs in a folder that outlives the
     # Referee (the worker's are in a temp folder, removed with it)
-    settings = dataclasses.replace(settings_for(job, str(budget_file), log_budget_mb=BUDGET_MB),
+    settings = dataclasses.replace(league_settings(lg.config.play, True, str(budget_file),
+                                                   log_budget_mb=BUDGET_MB),
                                    log_dir=str(logs))
     with Referee(settings) as referee:
         while job is not None:
-            pair = play_pair(job, referee, tmp_path / "work")
+            pair = play_pair(job, referee)
             assert store_pair(lg, job, pair) is not None
             records += pair
             job = claim(lg, holder, openings)

@@ -4,7 +4,6 @@ Dask cluster."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import subprocess
@@ -25,12 +24,12 @@ from arena.league.worker import (
     _alive,
     claim,
     holder_name,
+    league_settings,
     plan_next,
     play_pair,
     queue_state,
     reap_dead,
     release,
-    settings_for,
     store_pair,
 )
 from arena.referee.referee import Referee
@@ -88,8 +87,8 @@ def test_leases_spread_workers_and_a_dead_holders_lease_is_released(tmp_path: Pa
     first = claim(lg, "local:elsewhere:1", openings)
     second = claim(lg, "local:elsewhere:2", openings)
     assert first is not None and second is not None
-    assert (first.a.key, first.b.key) == ("sub:1", "sub:2")
-    assert second.a.key == "sub:3"  # the entries in flight wait behind the one that is not
+    assert (first.a, first.b) == ("sub:1", "sub:2")
+    assert second.a == "sub:3"  # the entries in flight wait behind the one that is not
     # a holder of this machine whose process is gone: its lease is deleted, the pair replayed
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
@@ -105,10 +104,12 @@ def test_leases_spread_workers_and_a_dead_holders_lease_is_released(tmp_path: Pa
 def test_a_pair_is_stored_once_with_its_records_and_opening(tmp_path: Path) -> None:
     lg = make_league(tmp_path, {"ann": L0})
     job = claim(lg, holder_name("local"), Openings(JUDGE))
-    assert job is not None and len(job.opening) == 1
-    with Referee(settings_for(job)) as referee:
-        records = play_pair(job, referee, tmp_path / "work")
-    assert [tuple(r.moves[:1]) for r in records] == [job.opening] * 2
+    assert job is not None and len(job.games[0].opening) == 1
+    assert job.games[1].opening == job.games[0].opening
+    opening = tuple(job.games[0].rules.record_fields((), job.games[0].opening)["opening"])
+    with Referee(league_settings(lg.config.play, True)) as referee:
+        records = play_pair(job, referee)
+    assert [tuple(r.moves[:1]) for r in records] == [opening] * 2
     assert records[0].player1 == "ann v1" and records[1].player2 == "ann v1"
     ids = store_pair(lg, job, records)
     assert ids is not None and len(ids) == 2
@@ -138,14 +139,21 @@ def test_pairs_on_dask_require_the_sandbox(tmp_path: Path) -> None:
     """A pair handed to another machine must be sandboxed there (no fallback to unisolated
     play), unless the league plays without isolation."""
     lg = make_league(tmp_path, {"ann": L0})
-    job = claim(lg, "dask:elsewhere:1", Openings(None))
+    job = claim(lg, "dask:elsewhere:1", Openings(None), tmp_path / "here", travel=True)
     assert job is not None
-    assert settings_for(job).isolation == "none"  # this league: isolation: false
-    sandboxed = dataclasses.replace(
-        job, play=job.play.model_copy(update={"isolation": Isolation.NAMESPACES}))
-    assert settings_for(sandboxed).isolation == "namespaces"  # as the league.yaml says
+    # the version's files travel with its games (the reference bot is every worker's)
+    version, reference = job.games[0].files1, job.games[0].files2
+    assert version is not None and reference is None and job.games[1].files2 == version
+    elsewhere = version.spec(tmp_path / "elsewhere")
+    assert elsewhere == job.games[0].spec1.replace(str(tmp_path / "here"),
+                                                   str(tmp_path / "elsewhere"))
+    assert Path(elsewhere).read_bytes() == L0
+    play = lg.config.play
+    assert league_settings(play, True).isolation == "none"  # this league: isolation: false
+    sandboxed = play.model_copy(update={"isolation": Isolation.NAMESPACES})
+    assert league_settings(sandboxed, True).isolation == "namespaces"  # as league.yaml says
     # only `serve --unsafe-no-isolation` (not strict) lets this machine play without one
-    assert settings_for(dataclasses.replace(sandboxed, strict=False)).isolation == "auto"
+    assert league_settings(sandboxed, False).isolation == "auto"
 
 
 def wait_for(cond, timeout_s: float = 60.0):  # type: ignore[no-untyped-def]

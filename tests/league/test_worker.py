@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.competition.settings import Isolation
+from arena.entrants.specs import SpecError
 from arena.league import League
 from arena.league.feed import run_worker, start_workers
 from arena.league.rating import versus_previous
@@ -117,6 +118,15 @@ def test_a_pair_is_stored_once_with_its_records_and_opening(tmp_path: Path) -> N
     assert stored is not None and stored.moves == records[0].moves
     assert store_pair(lg, job, records) is None  # its lease is gone: not stored twice
     assert lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 0
+
+
+def test_a_pair_whose_files_cannot_be_written_gives_its_lease_back(tmp_path: Path) -> None:
+    lg = make_league(tmp_path, {"ann": L0})
+    (tmp_path / "not-a-folder").write_text("")
+    with pytest.raises(SpecError, match="ann v1: its files could not be written"):
+        claim(lg, holder_name("local"), Openings(None), tmp_path / "not-a-folder")
+    assert lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 0
+    assert claim(lg, holder_name("local"), Openings(None)) is not None  # chosen again
 
 
 def test_a_version_plays_its_authors_previous_one(tmp_path: Path) -> None:

@@ -18,8 +18,8 @@ from arena.league.worker import (
     Openings,
     claim,
     holder_name,
+    league_settings,
     play_pair,
-    settings_for,
     store_pair,
 )
 from arena.referee.referee import Referee
@@ -67,9 +67,9 @@ def _played_league(tmp_path: Path) -> tuple[League, str]:
     openings, holder = Openings(None), holder_name("local")
     job = claim(lg, holder, openings)
     assert job is not None
-    with Referee(settings_for(job)) as referee:
+    with Referee(league_settings(lg.config.play, True)) as referee:
         while job is not None:
-            assert store_pair(lg, job, play_pair(job, referee, tmp_path / "work")) is not None
+            assert store_pair(lg, job, play_pair(job, referee)) is not None
             job = claim(lg, holder, openings)
     return lg, teacher
 

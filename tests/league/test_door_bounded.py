@@ -148,10 +148,10 @@ def test_unpacked_once_and_superseded_trees_go(tmp_path: Path) -> None:
     kept = sorted(p.name.split("-")[0] for p in (d / WORK).iterdir())
     assert kept == sorted(str(i) for i in ids[-3::2])  # the current and the one before
     assert all(lg.submission_files(i) for i in ids)  # every upload kept
-    from arena.league.worker import _side  # a rating worker plays the same folder
+    from arena.league.worker import _entry  # a rating worker plays the same folder
 
     before = sorted((d / WORK).iterdir())
-    assert _side(lg, f"sub:{ids[-1]}").spec(d / WORK).startswith(str(d / WORK / ids_folder(
+    assert _entry(lg, f"sub:{ids[-1]}", d / WORK, False).spec.startswith(str(d / WORK / ids_folder(
         lg, ids[-1])))
     assert sorted((d / WORK).iterdir()) == before
     use = league_disk_use(lg)

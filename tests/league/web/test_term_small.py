@@ -24,7 +24,7 @@ from arena.league.final import final_tournament
 from arena.league.rating import versus_previous
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
-from arena.league.worker import _side
+from arena.league.worker import _entry
 from tests.league.helpers import random_won_game
 from tests.league.web.conftest import L0, ROOT, Fixture, client_log_in, csrf_of
 
@@ -166,7 +166,8 @@ def test_a_reference_bot_has_one_name_everywhere(tmp_path: Path) -> None:
     assert "alice v1 vs L0" in replay
     m = re.search(r'<div id="viewer" data-game="([^"]*)"', replay)
     assert m and json.loads(html.unescape(m.group(1)))["players"] == ["alice v1", "L0"]
-    assert _side(lg, "players.L0").label == "L0"  # what the workers label new records with
+    # what the workers label new records with
+    assert _entry(lg, "players.L0", lg.dir / "work", False).label == "L0"
     status = c.get(f"/submissions/{subs['alice']}/status.json").json()
     assert [g["opponent_label"] for g in status["games"]] == ["L0"]
     assert "players.L0" not in c.get(f"/games/{gid}").text.split('data-game="')[0]

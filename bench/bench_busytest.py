@@ -8,9 +8,9 @@ Clones this checkout's HEAD into a temporary folder, starts 2 busy processes per
 process writing and syncing a file and one starting short-lived processes without pause
 (`bench.bench_fairload.start_load("busy2+io+churn")`), runs `make test` there (its own
 `.venv` made by the Makefile, as on a fresh machine), stops the load and prints the result:
-the exit status, the pytest summary lines of both runs (four processes, then the serial tests), the wall time and
-the load average. Nothing here is timed against a target: the point is that every test whose
-point is not timing passes on a loaded machine.
+the exit status, the pytest summary lines of both runs (four processes, then the serial
+tests), the wall time and the load average. Nothing here is timed against a target: the
+point is that every test whose point is not timing passes on a loaded machine.
 """
 
 from __future__ import annotations

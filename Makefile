@@ -27,7 +27,7 @@ quick: $(STAMP)
 # browser, and on two processes a 2-core machine sat idle a third of the time (docs/testing.md)
 SERIAL_FILES = $(shell grep -rl --include='test_*.py' 'mark.serial' tests)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 4 --dist worksteal -m "not serial"; a=$$?; \
+	$(BIN)/python -m pytest -q -n 4 -m "not serial"; a=$$?; \
 	$(BIN)/python -m pytest -q -m serial $(SERIAL_FILES); b=$$?; \
 	test $$a -eq 0 -a $$b -eq 0
 

@@ -53,10 +53,3 @@ def _bots_collect_their_own_garbage(request: pytest.FixtureRequest,
         import players._shared.common as common
         monkeypatch.setattr(common, "gc", _YoungCollector())
     yield
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked `slow` (each 8 s or more on a quiet 2-core machine) first, the rest in
-    their order: `make test` hands tests to its processes in this order, and a long test
-    handed out last kept one process busy after the others had finished."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

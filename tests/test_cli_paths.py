@@ -65,7 +65,6 @@ def _cases(p: dict[str, Path]) -> list[list[str]]:
     return cases
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_no_subcommand_answers_a_bad_path_with_a_traceback(paths: dict[str, Path]) -> None:
     problems = []
     for argv in _cases(paths):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from arena.entrants.probe import check_loadable, inspect_target, probe_each, probe_in_turn
 from arena.entrants.specs import parse_spec
 
@@ -29,7 +27,6 @@ class Good(CXPlayer):
 '''
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_probes_report_each_bot_and_survive_the_bad_ones(tmp_path: Path) -> None:
     (tmp_path / "good.py").write_text(GOOD)
     (tmp_path / "hangs.py").write_text("import time\ntime.sleep(60)\n")

@@ -132,7 +132,6 @@ def processes_naming(text: str) -> list[str]:
     return out
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_a_flooding_check_delays_no_other_student(tmp_path: Path, serve: list[Server]) -> None:
     """Two checks at a time (the default): ann's flooding bot holds one of them, at most until
     the limit; bob's upload starts its check at once; ann's next version waits for her first
@@ -162,7 +161,6 @@ def test_a_flooding_check_delays_no_other_student(tmp_path: Path, serve: list[Se
     assert final[again][1] == "rating", final
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_a_hanging_check_is_ended_at_the_limit(tmp_path: Path, serve: list[Server]) -> None:
     """One check at a time: ann's bot hangs at import (the check would wait 30 s for its
     start-up); the check is ended at the 6 s limit, ann's version fails saying so, no process

@@ -113,7 +113,6 @@ def test_a_running_final_says_its_progress_by_cost_and_the_time_left(tmp_path: P
 
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its_worst(
         tmp_path: Path) -> None:
     """Rating games on 4x4x3 and 5x5x4 only, by bots that think 80 % of every move; the final

@@ -59,7 +59,6 @@ def until(check, timeout_s: float, what: str):  # type: ignore[no-untyped-def]
     raise AssertionError(f"timed out waiting for {what}")
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_the_readme_teacher_steps(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "configs", tmp_path / "configs")
     shipped = yaml.safe_load((tmp_path / "configs" / "league.yaml").read_text())

@@ -9,7 +9,6 @@ import datetime
 import time
 from pathlib import Path
 
-import pytest
 from starlette.testclient import TestClient
 
 from arena.league import League
@@ -49,7 +48,6 @@ def _frozen_board(c: TestClient) -> str:
     return page[start:page.index("</table>", start)]
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_uploads_before_the_deadline_all_play_the_final(tmp_path: Path) -> None:
     cfg = tmp_path / "league.yaml"
     # the deadline is a minute in the real past (the checks and the final read the machine's

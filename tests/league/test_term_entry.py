@@ -90,7 +90,6 @@ def _choose(c: Student, sid: int, csrf: bool = True) -> tuple[int, str]:
     return status, text
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
         tmp_path: Path, serve: list[Server]) -> None:
     d, secrets = _league(tmp_path, "final_at_deadline: false\n")

@@ -93,14 +93,12 @@ def _zombies_after_games(tmp_path: Path, isolation: bool) -> tuple[int, int, str
     return int(stored), int(count), " ".join(names)
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_no_zombies_after_30_unsandboxed_games(tmp_path: Path) -> None:
     stored, zombies, names = _zombies_after_games(tmp_path, isolation=False)
     assert stored == PAIRS
     assert zombies == 0, names
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 @pytest.mark.skipif(_WHY_NOT is not None, reason=f"no sandbox on this machine: {_WHY_NOT}")
 def test_no_zombies_after_30_sandboxed_games(tmp_path: Path) -> None:
     stored, zombies, names = _zombies_after_games(tmp_path, isolation=True)

@@ -7,8 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from tests.helpers import cxarena, project_copy
 
 CONFIG = """\
@@ -22,7 +20,6 @@ timeout_s: 0.3
 """
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_the_readme_quick_start_in_order(tmp_path: Path) -> None:
     root = project_copy(tmp_path)
 

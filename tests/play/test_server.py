@@ -184,7 +184,6 @@ def test_another_sites_page_cannot_open_the_websocket(server) -> None:
             ws.recv(timeout=5)
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_two_tabs_play_two_games_at_once_and_a_closed_tab_ends_its_bot(server, browser) -> None:
     context = browser.new_context()
     tab1, tab2 = context.new_page(), context.new_page()

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -52,7 +51,6 @@ def scripted(tmp: Path, name: str, plan: dict[int, list[Any]]) -> BotSpec:
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@pytest.mark.slow  # started first (tests/conftest.py)
 @given(plan1=script, plan2=script, second_scripted=st.booleans())
 def test_play_never_raises_whatever_the_bots_write(
         tmp_path_factory: Any, plan1: dict[int, list[Any]], plan2: dict[int, list[Any]],

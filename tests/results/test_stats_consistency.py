@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +38,6 @@ def test_trinomial_a_better_record_never_gets_a_weaker_bound(wins: int, draws: i
 
 
 @settings(max_examples=300, deadline=None)
-@pytest.mark.slow  # started first (tests/conftest.py)
 @given(st.lists(st.integers(0, 12), min_size=5, max_size=5), st.integers(0, 3))
 def test_pentanomial_a_better_pair_never_gets_a_weaker_bound(counts: list[int],
                                                              step: int) -> None:

@@ -140,7 +140,6 @@ def test_parallel_workers_are_pinned_to_their_own_cores(tmp_path: Path) -> None:
     assert multiprocessing.active_children() == []
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_harness_error_and_dead_worker_lose_only_their_game(tmp_path: Path) -> None:
     games = make_schedule(config(["a", "boom", "die"], rounds=2, boards=((4, 4, 4), (5, 5, 4))), judge=JUDGE)
     ex = LocalExecutor(FakeSettings(str(tmp_path)), workers=2, runner=fake_runner)

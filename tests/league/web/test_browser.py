@@ -45,7 +45,6 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     server.stop()
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_student_uploads_and_sees_check_games_replay(browser, running) -> None:
     server, _, secrets = running
     ctx = browser.new_context()

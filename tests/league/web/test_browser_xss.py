@@ -119,7 +119,6 @@ def visit(ctx, url: str) -> tuple[int, str, object]:  # type: ignore[no-untyped-
     return resp.status, resp.headers.get("content-security-policy", ""), (xss, text)
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_no_student_text_runs_in_any_browser(browser, hostile) -> None:  # noqa: F811
     server, d, secrets = hostile
     # mallory uploads through the browser: the file name is markup too

@@ -213,7 +213,6 @@ def _settled(d: Path) -> bool:
         lg.conn.close()
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_browser_my_games_and_the_first_blunder(browser: Any, serving: Any) -> None:  # noqa: F811
     server, d, secrets = serving
     deadline = time.monotonic() + 240

@@ -10,8 +10,6 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.league.web.server_proc import start_server
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -45,7 +43,6 @@ def _zombies_under(root: int) -> set[tuple[int, str]]:
     return found
 
 
-@pytest.mark.slow  # started first (tests/conftest.py)
 def test_the_server_leaves_no_zombie(tmp_path: Path) -> None:
     from arena.league import League
 

@@ -38,7 +38,7 @@ from arena.records import GameRecord
 
 __all__ = ["DISK_FULL_MESSAGE", "SNAPSHOT_KEY", "AuditEntry", "DiskFull", "DiskQuotaExceeded",
            "GameRow", "League", "LeagueError", "QuotaExceeded", "Session", "Submission",
-           "UploadError", "User", "check_file_name", "count_results_games", "format_deadline",
+           "UploadError", "User", "check_file_name", "format_deadline",
            "format_time", "is_disk_full", "time_left", "tree_bytes", "uploads_left_text"]
 
 DB_NAME = "league.sqlite"
@@ -1295,17 +1295,3 @@ class League:
                 self.add_check_records(submission_id, records)
         return cur.rowcount == 1
 
-
-def count_results_games(path: Path) -> int:
-    """How many games a tournament's results database (`arena.results.store`, e.g. the
-    final's, being written by its own process) holds, read-only; 0 when it cannot be read."""
-    if not path.is_file():
-        return 0
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0

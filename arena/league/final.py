@@ -44,7 +44,7 @@ from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
-from arena.league.db import League, LeagueError, count_results_games, format_time
+from arena.league.db import League, LeagueError, format_time
 from arena.league.entries import league_entries
 from arena.league.final_length import (
     DASK_WORKERS,
@@ -63,7 +63,7 @@ from arena.records import GameRecord
 from arena.referee import door
 from arena.results import REPORT_HTML
 from arena.results.standings import TieBreak
-from arena.results.store import DB_FILE, ResultStore
+from arena.results.store import DB_FILE, ResultStore, count_games
 from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
 
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
@@ -636,7 +636,7 @@ _children: list[subprocess.Popen[bytes]] = []
 
 
 def _games_stored(results: Path) -> int:
-    return count_results_games(results / DB_FILE)
+    return count_games(results / DB_FILE)
 
 
 def _games_total(config: TournamentConfig) -> int:

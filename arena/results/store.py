@@ -22,7 +22,7 @@ from typing import Any
 from arena.errors import UsageError
 from arena.records import GameRecord, StoredGame
 
-__all__ = ["DB_FILE", "SCHEMA_VERSION", "ResultStore"]
+__all__ = ["DB_FILE", "SCHEMA_VERSION", "ResultStore", "count_games"]
 
 DB_FILE = "games.sqlite"
 #: 2: the label columns (pair_id, tournament, code1, code2, timeout_s, grace_s) come from the
@@ -239,3 +239,19 @@ def _stored(row: tuple[Any, ...]) -> StoredGame:
                            timeout_s=rec.timeout_s if timeout_s is None else timeout_s,
                            grace_s=rec.grace_s if grace_s is None else grace_s)
     return StoredGame(rec.game_id, rec.round, rec.player1, rec.player2, rec)
+
+
+def count_games(path: Path) -> int:
+    """How many games the results database at `path` holds, read without writing (a
+    `ResultStore` sets the journal mode and may upgrade the schema: not for a database another
+    process is writing, e.g. a league's final); 0 when it cannot be read."""
+    if not path.is_file():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0

@@ -282,18 +282,40 @@ def _context() -> Any:
     return ctx
 
 
+#: how long the end of a run waits for the log relay to hand on what the workers logged
+RELAY_STOP_S = 10.0
+
+
 @contextlib.contextmanager
 def _relay_logs() -> Iterator[Any]:
-    """A queue the workers log into, relayed to this process's loggers while the run lasts."""
+    """A queue the workers log into, relayed to this process's loggers while the run lasts.
+
+    Its end waits at most RELAY_STOP_S for the relay: a worker that died in the middle of a
+    write (os._exit, SIGKILL) can leave the queue's shared write lock taken, and then the
+    sentinel that ends the relay is never sent (`logging.handlers.QueueListener.stop` waited
+    for it forever: a run whose worker died hung at its end, seen under bench busytest)."""
     q = _context().Queue()
-    listener = logging.handlers.QueueListener(q, _Relay(), respect_handler_level=False)
-    listener.start()
+    relay = _Relay()
+
+    def pump() -> None:
+        while True:
+            try:
+                record = q.get()
+            except (OSError, EOFError, ValueError):  # the queue closed under a stuck relay
+                return
+            if record is None:
+                return
+            relay.handle(record)
+
+    thread = threading.Thread(target=pump, name="cxarena-log-relay", daemon=True)
+    thread.start()
     try:
         yield q
     finally:
-        listener.stop()
+        q.put(None)
+        thread.join(RELAY_STOP_S)
         q.close()
-        q.join_thread()
+        q.cancel_join_thread()  # a sentinel a dead worker's lock holds back is dropped
 
 
 def _exit_words(code: int | None) -> str:

@@ -248,3 +248,27 @@ def test_a_machine_that_keeps_bots_waiting_gets_one_game_at_a_time(tmp_path: Pat
     else:
         assert overlaps > 0, games
         assert ex.pressure is not None and ex.pressure.at_once == 2
+
+
+def _die_holding_the_write_lock(q: Any) -> None:
+    q._wlock.acquire()  # as a worker killed in the middle of a log write leaves it
+    os._exit(9)
+
+
+def test_a_worker_dead_mid_write_does_not_hang_the_end_of_the_run() -> None:
+    from arena.competition.executor import _context, _relay_logs
+
+    ended = threading.Event()
+
+    def run() -> None:
+        with _relay_logs() as q:
+            p = _context().Process(target=_die_holding_the_write_lock, args=(q,))
+            p.start()
+            p.join()
+            assert p.exitcode == 9
+        ended.set()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(300)  # a bound for a failure only: the end waits RELAY_STOP_S (10 s)
+    assert ended.is_set(), "the log relay's end waited for a lock a dead worker holds"

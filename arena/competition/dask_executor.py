@@ -98,6 +98,15 @@ MAX_RESUBMITS = 5
 GATHER_TIMEOUT_S = 60.0
 
 
+def _identity(client: Any) -> str | None:
+    """The id of the scheduler `client` is connected to (None if it cannot say)."""
+    try:
+        ident = client.scheduler_info().get("id")
+    except Exception:
+        return None
+    return ident if isinstance(ident, str) else None
+
+
 @dataclass
 class _InFlight:
     game: GameJob
@@ -123,6 +132,7 @@ class DaskExecutor(Executor):
         self._client: Any = None
         self._done_q: queue.Queue[Any] = queue.Queue()
         self._warned_idle = False
+        self._scheduler_id: str | None = None  # the identity of the scheduler we are on
 
     # ------------------------------------------------------------------ connection
     def _connect(self, timeout_s: float) -> Any:
@@ -139,7 +149,22 @@ class DaskExecutor(Executor):
                 f"one with `dask scheduler` and workers with `dask worker {self.scheduler} "
                 f"--nworkers $(nproc) --nthreads 1`") from None
         client.register_plugin(CxarenaWorkerPlugin(), name=PLUGIN_NAME)
+        self._scheduler_id = _identity(client)
         return client
+
+    def _new_scheduler(self) -> None:
+        """A scheduler that went away and came back before the run looked (Dask's client
+        reconnects by itself): said in the log as a loss and a return, and the worker plugin
+        registered with the new one (its workers are new). Nothing when it is the same."""
+        now = _identity(self._client)
+        if now is None or now == self._scheduler_id:
+            return
+        log.warning("event=scheduler-lost scheduler=%s: the client reconnected by itself",
+                    self.scheduler)
+        with contextlib.suppress(Exception):
+            self._client.register_plugin(CxarenaWorkerPlugin(), name=PLUGIN_NAME)
+        self._scheduler_id = now
+        log.warning("event=scheduler-back scheduler=%s (a new scheduler)", self.scheduler)
 
     def _threads(self) -> int:
         """Worker threads in the cluster now (0 if none, or if the scheduler is away)."""
@@ -163,6 +188,7 @@ class DaskExecutor(Executor):
             if status == "running":
                 with contextlib.suppress(Exception):
                     self._client.register_plugin(CxarenaWorkerPlugin(), name=PLUGIN_NAME)
+                    self._scheduler_id = _identity(self._client)
                     log.warning("event=scheduler-back scheduler=%s", self.scheduler)
                     return
             elif status in ("closed", "closing", "failed"):
@@ -321,6 +347,8 @@ class DaskExecutor(Executor):
                                    "(lost scheduler connection)")
             if getattr(self._client, "status", "closed") != "running":
                 self._reconnect()
+            else:
+                self._new_scheduler()
             log.warning("game=%s event=resubmit: the cluster lost it (%d)", game.game_id, n)
             todo.appendleft((entry.priority, game))
             return None

@@ -23,10 +23,10 @@ from arena.competition.executor import LocalExecutor, PlayFn
 from arena.competition.jobs import GameJob, GameOutcome, JobSource, SequenceSource
 from arena.league import League
 from arena.league.feed import LeagueSource
-from arena.league.worker import plan_next
 from arena.records import GameRecord
 from arena.tournament.schedule import make_schedule
 from tests.helpers import JUDGE, fake_record, make_league, tournament_config
+from tests.league.helpers import all_played
 
 ROOT = Path(__file__).resolve().parents[2]
 L0 = (ROOT / "players" / "L0.py").read_bytes()
@@ -94,7 +94,11 @@ class Feed:
         """Whether to stop the run now: a list's run ends by itself when all is played."""
         if self.kind == "list":
             return False
-        return self._count("leases") == 0 and self._plan_is_none()
+        lg = League.open(self.dir)
+        try:
+            return all_played(lg)
+        finally:
+            lg.conn.close()
 
     def _count(self, table: str) -> int:
         lg = League.open(self.dir)
@@ -103,12 +107,6 @@ class Feed:
         finally:
             lg.conn.close()
 
-    def _plan_is_none(self) -> bool:
-        lg = League.open(self.dir)
-        try:
-            return plan_next(lg) is None
-        finally:
-            lg.conn.close()
 
     def close(self) -> None:
         if isinstance(self.source, LeagueSource):

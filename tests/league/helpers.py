@@ -130,3 +130,20 @@ def random_won_game(seed: int) -> GameRecord:
             return GameRecord(M=5, N=5, K=4, p1="a.py", p2="b.py", names=("a", "b"),
                               moves=moves, times_ms=(0.0,) * len(moves), winner=1,
                               reason=Reason.WIN, detail="", seed=seed)
+
+
+def all_played(lg: League) -> bool:
+    """No pair is in play and none is left to play, read so that a worker's claim cannot slip
+    between the two looks: `plan_next` passes over an entry in play (its lease), so a pair
+    claimed after the look for leases made "nothing left" true with its games unplayed (a
+    busy machine found it). The leases and the stored games are read again after the plan,
+    and must be as before."""
+    from arena.league.worker import plan_next
+
+    def leases() -> int:
+        return int(lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0])
+
+    mark = lg.games_mark()
+    if leases():
+        return False
+    return plan_next(lg) is None and not leases() and lg.games_mark() == mark

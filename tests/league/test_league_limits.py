@@ -16,12 +16,11 @@ from arena.league.final import final_results, start_final
 from arena.league.final_length import measured_games
 from arena.league.final_measure import measure_final
 from arena.league.standings import game_records
-from arena.league.worker import plan_next
 from arena.records import Reason
 from arena.referee.sandbox import resolve
 from arena.results.store import DB_FILE, ResultStore
 from tests.helpers import wait_finished, wait_until
-from tests.league.helpers import student, upload
+from tests.league.helpers import all_played, student, upload
 from tests.league.web.server_proc import start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,9 +84,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
 def _rated(lg: League) -> bool:
     """Both versions passed their check, and every rating pair they need is stored."""
     subs = lg.submissions()
-    return (len(subs) == 2 and all(s.status == "rating" for s in subs)
-            and not lg.conn.execute("SELECT 1 FROM leases").fetchone()
-            and plan_next(lg) is None)
+    return len(subs) == 2 and all(s.status == "rating" for s in subs) and all_played(lg)
 
 
 def test_the_board_set_is_found_beside_league_yaml_not_in_the_current_folder(

@@ -6,8 +6,8 @@ referee resumed it, blocked in a page fault before it took its request) is the m
 game is played again, like an overloaded one, never charged. A bot that sleeps or computes past
 its limit is charged as before.
 
-The machine is a test double: it stops the bot (SIGSTOP, or the cgroup v1 freezer) right after
-the referee resumed it, so the bot never gets to run; no real load is needed. The rule's
+The machine is a test double: when the referee resumes the bot it keeps it stopped (or freezes it
+with the cgroup v1 freezer first), so the bot never gets to run; no real load is needed. The rule's
 judgement is tested on given thread states (`containment.Hold`)."""
 
 from __future__ import annotations
@@ -103,13 +103,28 @@ def test_thread_states_reads_the_kernel() -> None:
 
 
 # --------------------------------------------------- a real bot, the machine a test double
+def _never_resumed(proc: BotProcess) -> None:
+    """The machine's hold in place of the referee's resume: the bot stays stopped (the
+    referee's SIGSTOP; with a cgroup v2 freezer, a SIGSTOP queued while frozen, then the
+    group thawed: each thread stops before it runs any code), while the referee's clock
+    starts as if it had resumed it. Nothing of the bot can run in between, however busy
+    the machine (a SIGSTOP sent after a real resume raced the bot's answer)."""
+    group = proc._freezer()
+    if group is not None:
+        os.killpg(proc.pgid, signal.SIGSTOP)
+        group.thaw()
+    proc.resumed_s, proc.resumed_ns = time.perf_counter(), time.time_ns()
+    proc._frozen = False
+
+
 @pytest.fixture
 def machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, object]]:
-    """A machine that, while `stalls` > 0, holds the Sleeper bot at its next `go`: right after
-    the referee resumed it, `hold(proc)` stops it again before it can run (default: SIGSTOP
-    to its process group)."""
-    state: dict[str, object] = {"stalls": 1, "held": 0,
-                                "hold": lambda p: os.killpg(p.pgid, signal.SIGSTOP)}
+    """A machine that, while `stalls` > 0, holds the Sleeper bot at its next `go`: when the
+    referee resumes it, `hold(proc)` keeps it from running (default: it is never resumed,
+    `_never_resumed`); with `resume` set, the hold is put in place first and the referee's
+    resume follows (a freezer that a SIGCONT does not undo)."""
+    state: dict[str, object] = {"stalls": 1, "held": 0, "hold": _never_resumed,
+                                "resume": False}
     send, thaw = BotProcess.send, BotProcess.thaw
 
     def noting_send(self: BotProcess, data: bytes) -> None:
@@ -117,7 +132,6 @@ def machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, object]]:
         send(self, data)
 
     def machine_thaw(self: BotProcess) -> None:
-        thaw(self)
         asked = getattr(self, "_last_sent", b"")
         if (int(state["stalls"]) > 0 and asked.endswith(b"go\n")  # type: ignore[call-overload]
                 and "Sleeper" in " ".join(self.argv)):
@@ -125,6 +139,9 @@ def machine(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, object]]:
             state["held"] = int(state["held"]) + 1  # type: ignore[call-overload]
             hold: Callable[[BotProcess], None] = state["hold"]  # type: ignore[assignment]
             hold(self)
+            if not state["resume"]:
+                return
+        thaw(self)
 
     monkeypatch.setattr(BotProcess, "send", noting_send)
     monkeypatch.setattr(BotProcess, "thaw", machine_thaw)
@@ -198,7 +215,7 @@ def test_a_bot_frozen_by_the_v1_freezer_is_replayed(machine: dict[str, object]) 
         with open(os.path.join(path, "freezer.state"), "w") as f:
             f.write("FROZEN")
 
-    machine["hold"] = freeze
+    machine["hold"], machine["resume"] = freeze, True
     rec = _play(replays=2, cgroups=True)
     assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
     (incident,) = rec.extra["overload"]  # type: ignore[attr-defined]

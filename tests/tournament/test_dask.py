@@ -453,3 +453,40 @@ def test_the_worker_check_sees_every_change_and_names_what_is_missing(tmp_path: 
                    str(tmp_path / "gone.py"), 0)
     problem = dx._check_code(gone, expected, "worker W")
     assert problem.startswith(f"bot gone ({tmp_path / 'gone.py'}) cannot be found on worker W")
+
+
+class _ReconnectedClient:
+    """A Dask client that reconnected by itself to a scheduler started again: its identity
+    is the new scheduler's, and it counts the plugins registered with it."""
+
+    status = "running"
+
+    def __init__(self, scheduler_id: str) -> None:
+        self.scheduler_id = scheduler_id
+        self.plugins: list[str] = []
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"id": self.scheduler_id}
+
+    def register_plugin(self, plugin: object, name: str) -> None:
+        self.plugins.append(name)
+
+
+def test_a_scheduler_back_before_the_run_looked_is_said_and_gets_the_plugin(
+        caplog: pytest.LogCaptureFixture, tmp_path: Path) -> None:
+    """Under load Dask's client may reconnect before the run sees it was away: the first
+    cancelled game then finds a new scheduler id; the loss and the return are logged, and
+    the new scheduler (whose workers are new) gets the worker plugin. The same scheduler
+    again: nothing."""
+    from arena.competition.dask_executor import DaskExecutor
+    config = load_config(write_config(tmp_path, "[L0, L1]", "[[4, 4, 3]]", "back"))
+    ex = DaskExecutor(match_settings(config, None), "tcp://127.0.0.1:1")
+    ex._client, ex._scheduler_id = _ReconnectedClient("Scheduler-old"), "Scheduler-old"
+    with caplog.at_level("WARNING"):
+        ex._new_scheduler()
+    assert "scheduler-lost" not in caplog.text and ex._client.plugins == []
+    ex._client.scheduler_id = "Scheduler-new"
+    with caplog.at_level("WARNING"):
+        ex._new_scheduler()
+    assert "event=scheduler-lost" in caplog.text and "event=scheduler-back" in caplog.text
+    assert len(ex._client.plugins) == 1 and ex._scheduler_id == "Scheduler-new"

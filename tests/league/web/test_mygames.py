@@ -29,8 +29,8 @@ from arena.league import League
 from arena.league.analysis import cached_analysis, first_blunder
 from arena.league.feed import run_worker
 from arena.league.web.app import create_app
-from arena.league.worker import plan_next
 from tests.helpers import browser, log_in  # noqa: F401 (fixture)
+from tests.league.helpers import all_played
 from tests.league.web.conftest import ROOT, csrf_of
 from tests.league.web.server_proc import start_server
 
@@ -208,7 +208,7 @@ def _settled(d: Path) -> bool:
         return False
     lg = League.open(d)
     try:
-        return plan_next(lg) is None
+        return all_played(lg)
     finally:
         lg.conn.close()
 

@@ -34,12 +34,17 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (`only`, a subcommand's name) that subcommand's alone:
+    each subcommand's module is imported to build its arguments, and some import much (the
+    settings' schemas, numpy), so a command run does not pay for the others'."""
     parser = argparse.ArgumentParser(
         prog="cxarena", description="Tournaments and matches for Connect-X bots.")
     parser.add_argument("--version", action="version", version=f"cxarena {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, modname in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         mod = importlib.import_module(f"arena.commands.{modname}")
         p = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
         mod.add_arguments(p)
@@ -47,13 +52,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _named(argv: list[str]) -> str | None:
+    """The subcommand `argv` names first (before it, only --version and --help are options),
+    or None: then the whole parser is built (to list every command, or to refuse)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     # Bots in ./players (and modules next to the config) resolve from the working directory,
     # for the console script as for `python -m arena`.
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_named(given))
+    args = parser.parse_args(given)
     try:
         return int(args._run(args))
     except (UsageError, SpecError) as e:

@@ -26,8 +26,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from arena.results.stats import Z95, phi, score_to_elo
 
 __all__ = ["Z95", "EloDifference", "Ratings", "elo_difference", "fit_ratings", "score_to_elo"]
@@ -131,6 +129,7 @@ def fit_ratings(players: Sequence[str], games: Iterable[tuple[str, str, float]],
     other interval is that of its difference to the anchor. The differences between players
     are the same either way.
     """
+    import numpy as np  # here: importing arena.results must not cost numpy's start-up
     names = list(players)
     index = {p: i for i, p in enumerate(names)}
     if len(index) != len(names):

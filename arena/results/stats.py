@@ -72,8 +72,6 @@ from enum import Enum
 from statistics import NormalDist
 from typing import Any
 
-import numpy as np
-
 __all__ = ["PAIR_SCORES", "Z95", "EloEstimate", "Model", "Pentanomial", "Sprt", "SprtResult",
            "SprtState", "Trinomial", "elo_to_score", "estimate", "llr", "phi", "score_to_elo"]
 
@@ -362,11 +360,14 @@ def _records(scores: tuple[float, ...], n: int) -> tuple[Any, Any, Any, Any, Any
     """Every record of n units over outcomes `scores` (ascending), with each one's own figures:
     (tail sums, lower score, upper score, LOS, mean score). Own figures: fastchess's normal
     ones where the units' scores spread, else those of `_constant` alone."""
+    import numpy as np  # here: importing arena.results must not cost numpy's start-up
     k = len(scores)
-    counts = np.array([[b - a - 1 for a, b in zip((-1, *bars), (*bars, n + k - 1),
-                                                   strict=True)]
-                       for bars in itertools.combinations(range(n + k - 1), k - 1)],
-                      dtype=float)
+    m = n + k - 1
+    # each record as its k-1 bars among m places (stars and bars), read by numpy in one go
+    bars = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(m), k - 1)),
+                       dtype=np.int64).reshape(-1, k - 1)
+    edges = np.hstack([np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), m)])
+    counts = (np.diff(edges, axis=1) - 1).astype(float)
     a = np.array(scores)
     mean = counts @ a / n
     var = np.maximum(counts @ (a * a) / n - mean * mean, 0.0)
@@ -377,7 +378,9 @@ def _records(scores: tuple[float, ...], n: int) -> tuple[Any, Any, Any, Any, Any
     lower = np.where(spread, np.clip(mean - Z95 * sd, 0.0, 1.0), mean * (1.0 - q))
     upper = np.where(spread, np.clip(mean + Z95 * sd, 0.0, 1.0), mean + (1.0 - mean) * q)
     z = (mean - 0.5) / safe
-    los = np.where(spread, np.vectorize(phi)(z),
+    # the normal CDF once per distinct z (records of one mean and spread share theirs)
+    distinct, where = np.unique(z, return_inverse=True)
+    los = np.where(spread, np.array([phi(float(x)) for x in distinct])[where],
                    0.5 + (mean - 0.5) * (1.0 - 0.5 ** n))
     tails = np.cumsum(counts[:, ::-1], axis=1)[:, :-1]  # units scoring >= each outcome
     return tails, lower, upper, los, mean
@@ -390,6 +393,7 @@ def _envelope(outcomes: Outcomes) -> tuple[float, float, float]:
     between the highest of the worse records' and the lowest of the better ones'. A better
     record thus never gets a weaker bound or LOS than a worse one, and a near-perfect record
     is bounded no more boldly than the perfect one (whose bound is the exact binomial one)."""
+    import numpy as np  # here: importing arena.results must not cost numpy's start-up
     scores = tuple(a for a, _ in outcomes)
     counts = [c for _, c in outcomes]
     n = int(sum(counts))

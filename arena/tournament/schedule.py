@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.competition.jobs import GameJob
 from arena.competition.openings import Judge, OpeningStream, parse_suite, random_opening
@@ -31,7 +31,9 @@ from arena.competition.pairing import Gauntlet, RoundRobin, one_round
 from arena.errors import UsageError
 from arena.games import make_game
 from arena.records import recorded_game
-from arena.tournament.config import TournamentConfig
+
+if TYPE_CHECKING:
+    from arena.tournament.config import TournamentConfig
 
 __all__ = ["SEED_BITS", "game_id", "game_seed", "make_schedule", "pairings"]
 

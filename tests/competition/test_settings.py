@@ -202,8 +202,8 @@ def test_a_tournament_file_reads_every_shipped_config() -> None:
 def test_strict_time_is_a_league_setting_the_check_takes() -> None:
     """league.yaml's `strict_time` (check-bot's --strict-time) reaches the league's checks and
     may change while the league runs."""
-    assert parse_config("").strict_time is False
-    assert parse_config("strict_time: true\n").strict_time is True
+    assert parse_config("").file.strict_time is False
+    assert parse_config("strict_time: true\n").file.strict_time is True
     changes, refused = config_changes(parse_config(""), parse_config("strict_time: true\n"))
     assert changes == ["strict_time: False -> True"] and refused == []
 

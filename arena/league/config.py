@@ -3,10 +3,12 @@ reference bots (and the one that anchors the Elo scale), pairs per version, open
 games, and the final round robin's boards and pairs.
 
 `parse_config` checks every key and value, so that `cxarena league init` refuses a bad one
-(naming it) before anything is created: board sets must exist (configs/boards.yaml, or a
-boards.yaml in the folder the league runs from), reference bots must be bot SPECs that resolve
-here, numbers must be numbers. The rating games' boards are `boards:`, the name tournament
-configs use; `board_set:` is its old name, still accepted (not both).
+(naming it) before anything is created: board sets must exist (in the boards.yaml beside
+league.yaml, the league's folder for its stored copy, else configs/boards.yaml; never the
+current folder), reference bots must be bot SPECs that resolve here, numbers must be numbers.
+The rating games' boards are `boards:`, the name tournament configs use; `board_set:` is its
+old name, still accepted (not both). The validated file (`LeagueFile`) is the value the code
+reads (`LeagueConfig.file`); beside it `LeagueConfig` holds only what is derived from it.
 
 **Other games.** `game:` names the game (`arena.games`; default ``connectx``) and, for another
 game than Connect-X, `params:` its parameter sets, with the keys and shapes of a tournament
@@ -280,6 +282,8 @@ class LeagueFile(PlaySettings):
         "expected a list of bot SPECs (e.g. [players.L0, players.L1])"),
         AfterValidator(_resolvable)] = setting(None, Change.FIXED, "the ratings are fitted with "
                                                "these bots' games and anchored to one of them")
+    #: the reference bot whose rating is fixed at `anchor_elo` (Ordo's -A); None: the last
+    #: reference bot (`LeagueConfig.anchor_bot`)
     anchor: Annotated[Annotated[StrictStr, TEXT] | None, explained(
         "expected one of reference_bots")] = setting(
         None, Change.FIXED, "the Elo scale of every stored rating is anchored to it")
@@ -288,12 +292,19 @@ class LeagueFile(PlaySettings):
     pairs_per_submission: POSITIVE_INT = setting(10, Change.ANY)
     max_pairs_per_submission: POSITIVE_INT = setting(40, Change.ANY)
     max_upload_bytes: POSITIVE_INT = setting(2_000_000, Change.ANY)
+    #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: POSITIVE_INT = setting(10, Change.ANY)
     final_board_set: Boards | None = setting(None, Change.BEFORE_FINAL)
     final_pairs: POSITIVE_INT = setting(1, Change.BEFORE_FINAL)
+    #: when uploads close and the league freezes by itself (seconds since the epoch; None: the
+    #: teacher freezes by hand). Written `deadline:` as a date and time, e.g. 2026-12-18 23:59
+    #: (the server's local time) or 2026-12-18T23:59:00+01:00
     deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = setting(
         None, Change.BEFORE_FINAL, alias="deadline")
+    #: start the final round robin at the deadline (`serve` does it)
     final_at_deadline: FLAG = setting(False, Change.BEFORE_FINAL)
+    #: the final's pairing: every game, or the games its ranking needs
+    #: (`arena.league.final_adaptive`), to the goal of the three keys below (`Goal`)
     final_pairing: Annotated[Literal["round_robin", "adaptive"], explained(
         "expected round_robin or adaptive")] = setting("round_robin", Change.BEFORE_FINAL)
     final_confidence: Annotated[NUMBER, Gt(0.5), Lt(1), explained(
@@ -304,21 +315,32 @@ class LeagueFile(PlaySettings):
         "expected a share of the full round robin's games, > 0 and <= 1")] = setting(
         _GOAL.max_fraction, Change.BEFORE_FINAL)
     extensions: EXTENSIONS = setting(None, Change.BEFORE_FINAL)
+    #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
+    #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
     analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of CPU seconds >= 0 (0: no analyses)")] = setting(
         ANALYSIS_BUDGET_S, Change.ANY)
+    #: wall seconds the server's background worker may spend asking one version (or reference
+    #: bot) for its moves in the play-similarity positions (`arena.similarity.background`)
     similarity_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of seconds >= 0 (0: no play similarity in the background)")] = \
         setting(SIMILARITY_BUDGET_S, Change.ANY)
+    #: conformance checks run at once by the server (never two of one student at a time)
     check_workers: POSITIVE_INT = setting(CHECK_WORKERS, Change.ANY)
+    #: the wall-clock limit of one check, start-up and every game included; a check still
+    #: running then is ended and its version fails; None: `LeagueConfig.check_limit`
     check_limit_s: Annotated[Annotated[NUMBER, Gt(0)] | None, explained(
         f"expected a positive number of seconds (leave it out for the default, "
         f"{CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves at timeout_s)")] = setting(
         None, Change.ANY)
+    #: the disk one student's versions may take (MiB): their uploads (all kept) and the
+    #: unpacked trees of the versions still in use; an upload past it is refused
     disk_quota_mb: Annotated[NUMBER, Gt(0), explained(
         "expected a positive number of MiB per student")] = setting(DISK_QUOTA_MB, Change.ANY)
     #: None: Java bots are taken where the game's bots are the course's (`Game.COURSE_BOTS`)
     java: FLAG | None = setting(None, Change.ANY)
+    #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
+    #: one a game on the server would charge (above 80 % it warns)
     strict_time: FLAG = setting(False, Change.ANY)
 
     def bots(self) -> tuple[str, ...]:

@@ -110,7 +110,7 @@ def snapshot(d: Path, strength: dict[str, float]) -> tuple[int, int, int, float,
     try:
         rows = standings(lg)
         (games,) = lg.conn.execute("SELECT COUNT(*) FROM games").fetchone()
-        minimum = lg.config.pairs_per_submission
+        minimum = lg.config.file.pairs_per_submission
     finally:
         lg.conn.close()
     ranked = [r for r in rows if r.user in strength]

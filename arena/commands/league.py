@@ -221,7 +221,7 @@ def _serve(league: Any, args: argparse.Namespace) -> int:
     print(summary(), file=sys.stderr, flush=True)  # what contains the workers' bots
     serve_log_to_stdout()
     serve(args.dir, args.host, args.port, args.workers, args.scheduler,
-          args.unsafe_no_isolation, judge=opening_judge(league.config.game),
+          args.unsafe_no_isolation, judge=opening_judge(league.config.file.game),
           forwarded_allow_ips=args.forwarded_allow_ips,
           # the search the analyses of lost games use comes from here, like the opening judge
           oracle_factory=analysis_oracle)
@@ -259,11 +259,11 @@ def _final(league: Any, args: argparse.Namespace) -> int:
                                  scheduler=args.scheduler)
     cfg = league.config
     league.conn.close()
-    if args.adaptive or cfg.final_pairing == "adaptive":
+    if args.adaptive or cfg.file.final_pairing == "adaptive":
         try:
-            goal = Goal(confidence=args.confidence or cfg.final_confidence,
-                        top_k=args.top_k or cfg.final_top_k,
-                        max_fraction=args.max_fraction or cfg.final_max_fraction,
+            goal = Goal(confidence=args.confidence or cfg.file.final_confidence,
+                        top_k=args.top_k or cfg.file.final_top_k,
+                        max_fraction=args.max_fraction or cfg.file.final_max_fraction,
                         rounds=config.rounds, seed=config.seed)
         except ValueError as e:
             raise LeagueError(f"the adaptive final's goal: {e}") from None

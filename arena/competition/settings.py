@@ -18,6 +18,7 @@ from the project's (`configs_dir`); each board is checked by the same rules as a
 from __future__ import annotations
 
 import enum
+import functools
 import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -58,7 +59,7 @@ __all__ = ["BOARDS_FILE", "FLAG", "NUMBER", "POSITIVE_INT", "REPO_CONFIGS", "SEC
            "TEXT", "TIME_LIMIT", "Board", "Boards", "Change", "Isolation", "OpeningsSettings",
            "PlaySettings", "change_rule", "checked_board_set", "configs_dir", "explained",
            "find_board_set", "load_boards", "load_settings", "parse_settings", "read_yaml",
-           "referee_settings", "setting", "shaped", "validate"]
+           "referee_settings", "resolve_boards", "setting", "shaped", "validate"]
 
 Board = tuple[int, int, int]
 Model = TypeVar("Model", bound=BaseModel)
@@ -177,6 +178,13 @@ def checked_board_set(path: Path, sets: dict[str, Any], name: str) -> tuple[Boar
         raise UsageError(_one_line(exc, str(path), None, (name,))) from None
 
 
+@functools.lru_cache(maxsize=16)
+def _sets_of(path: Path, _version: tuple[int, int]) -> dict[str, Any]:
+    """`load_boards`, once per version (mtime, size) of the file: a league asks for its boards
+    at every game; an edited boards.yaml is read again."""
+    return load_boards(path)
+
+
 def find_board_set(name: str, near: Path | None, where: str) -> tuple[Board, ...]:
     """The checked boards of set `name`: from the boards.yaml in folder `near` (when given and
     it has the set), else from the project's (`configs_dir`). UsageError naming `where`."""
@@ -184,13 +192,26 @@ def find_board_set(name: str, near: Path | None, where: str) -> tuple[Board, ...
     known: list[str] = []
     for path in dict.fromkeys(c.resolve() for c in candidates):
         if path.is_file():
-            sets = load_boards(path)
+            stat = path.stat()
+            sets = _sets_of(path, (stat.st_mtime_ns, stat.st_size))
             if name in sets:
                 return checked_board_set(path, sets, name)
             known += [str(k) for k in sets]
     hint = (f"known sets: {', '.join(dict.fromkeys(known))}" if known else
             f"no {BOARDS_FILE} found next to the config or in {configs_dir()}")
     raise UsageError(f"{where}: unknown board set {name!r} ({hint})")
+
+
+def resolve_boards(given: str | tuple[Board, ...] | None, near: Path | None, where: str
+                   ) -> tuple[str | None, tuple[Board, ...]]:
+    """The boards a config's `boards:` (or a key like it) says, and the set's name: (name, its
+    checked boards) for a set of boards.yaml, looked up next to the config file (folder
+    `near`), else in the project's (`find_board_set`), never in the current folder; (None, the
+    boards) for a list; (None, ()) for none. The one lookup of tournament files and
+    league.yaml. UsageError naming `where`."""
+    if isinstance(given, str):
+        return given, find_board_set(given, near, where)
+    return None, given or ()
 
 
 # ------------------------------------------------------------------ what may change mid-term

@@ -179,7 +179,7 @@ class Analyser:
     def analyse_game(self, lg: League, game_id: int) -> GameAnalysis | None:
         """Analyse and cache stored game `game_id` if a student lost it on a covered board and
         the league's budget is not 0; None when it is not analysed."""
-        budget_s = lg.config.analysis_budget_s
+        budget_s = lg.config.file.analysis_budget_s
         if budget_s <= 0:
             return None
         sides = lg.game_sides(game_id)

@@ -250,7 +250,7 @@ def check_claimed(league: League, sid: int, *, quick: bool = True) -> None:
         # every limit of the league's games (league.yaml), in the sandbox the server checked
         report = run_check(spec_of(league, sid), games=cfg.check_games(), quick=quick,
                            play=cfg.play, isolation="auto" if cfg.sandboxed else "none",
-                           strict_time=cfg.strict_time)
+                           strict_time=cfg.file.strict_time)
         summary = report.text(games=False)
         passed = report.passed
         stderr = "\n".join(g.record.stderr_tail for g in report.games

@@ -3,10 +3,12 @@ reference bots (and the one that anchors the Elo scale), pairs per version, open
 games, and the final round robin's boards and pairs.
 
 `parse_config` checks every key and value, so that `cxarena league init` refuses a bad one
-(naming it) before anything is created: board sets must exist (configs/boards.yaml, or a
-boards.yaml in the folder the league runs from), reference bots must be bot SPECs that resolve
-here, numbers must be numbers. The rating games' boards are `boards:`, the name tournament
-configs use; `board_set:` is its old name, still accepted (not both).
+(naming it) before anything is created: board sets must exist (in the boards.yaml beside
+league.yaml, the league's folder for its stored copy, else configs/boards.yaml; never the
+current folder), reference bots must be bot SPECs that resolve here, numbers must be numbers.
+The rating games' boards are `boards:`, the name tournament configs use; `board_set:` is its
+old name, still accepted (not both). The validated file (`LeagueFile`) is the value the code
+reads (`LeagueConfig.file`); beside it `LeagueConfig` holds only what is derived from it.
 
 **Other games.** `game:` names the game (`arena.games`; default ``connectx``) and, for another
 game than Connect-X, `params:` its parameter sets, with the keys and shapes of a tournament
@@ -44,8 +46,8 @@ from arena.competition.settings import (
     PlaySettings,
     change_rule,
     explained,
-    find_board_set,
     parse_settings,
+    resolve_boards,
     setting,
     shaped,
     variant_games,
@@ -93,137 +95,106 @@ def _keys(*keys: str) -> dict[str, tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class LeagueConfig:
-    """A league's settings as `parse_config` reads them from league.yaml (their defaults are
-    `LeagueFile`'s), each field under the league.yaml keys it is read from (`_keys`)."""
+    """A league's settings as `parse_config` reads them from league.yaml: the validated file
+    (`file`, where every key's value and default is read) and what is derived from it, each
+    derived field under the league.yaml keys it is read from (`_keys`)."""
 
-    #: the set of configs/boards.yaml the rating games rotate over (league.yaml's `boards`, or
+    #: league.yaml as written, validated: the one home of every key's value (its defaults
+    #: are `LeagueFile`'s); the fields below are only what is derived from it
+    file: LeagueFile = field(metadata=_keys())
+    #: the set of boards.yaml the rating games rotate over (league.yaml's `boards`, or
     #: `board_set`, its old name); "listed" when `board_list` gives them
     board_set: str = field(metadata=_keys("boards", "board_set"))
-    #: how every game of the league is played, as league.yaml says it (the settings it shares
-    #: with tournament files, validated once): the time limit and every other limit, the
-    #: sandbox (namespaces, or none) and cgroups. Its one home: the referee's settings of each
-    #: kind of game come from it (`arena.competition.settings.referee_settings`)
-    play: PlaySettings = field(metadata=_keys())
+    #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
+    #: as a list (tests, small leagues); empty when it names a set of boards.yaml
+    board_list: tuple[Board, ...] = field(metadata=_keys("boards"))
+    #: the same two for `final_board_set`
+    final_board_set: str
+    final_board_list: tuple[Board, ...] = field(metadata=_keys("final_board_set"))
     #: the SPECs of the built-in bots entrants are rated against (default: the game's own,
     #: `Game.REFERENCE_BOTS`)
     reference_bots: tuple[str, ...]
-    pairs_per_submission: int
-    max_pairs_per_submission: int
-    max_upload_bytes: int
+    #: the rating games' openings: `openings: {plies, seed}`, or `opening_plies` (its old
+    #: name) and the league's `seed`
     opening_plies: int = field(metadata=_keys("opening_plies", "openings"))
     seed: int
-    final_board_set: str
-    final_pairs: int
-    #: uploads one user may make in any 24 hours; past it the upload is refused (429)
-    max_uploads_per_day: int
-    #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
-    #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
-    analysis_budget_s: float
-    #: wall seconds the server's background worker may spend asking one version (or reference
-    #: bot) for its moves in the play-similarity positions (`arena.similarity.background`);
-    #: 0: no background asking
-    similarity_budget_s: float
-    #: explicit [M, N, K] boards when league.yaml gives `boards` (or its old name `board_set`)
-    #: as a list (tests, small leagues); empty when it names a set of configs/boards.yaml
-    board_list: tuple[Board, ...] = field(metadata=_keys("boards"))
-    #: the same for `final_board_set`
-    final_board_list: tuple[Board, ...] = field(metadata=_keys("final_board_set"))
-    #: the reference bot (a SPEC of reference_bots) whose rating is fixed at `anchor_elo`
-    #: (Ordo's -A); "" means the last reference bot: see `anchor_bot`
-    anchor: str
-    anchor_elo: float
-    #: when uploads close and the league freezes by itself (seconds since the epoch; None: the
-    #: teacher freezes by hand). league.yaml's `deadline`: a date and time, e.g.
-    #: 2026-12-18 23:59 (the server's local time) or 2026-12-18T23:59:00+01:00
-    deadline_ts: float | None = field(metadata=_keys("deadline"))
-    #: start the final round robin at the deadline (`serve` does it)
-    final_at_deadline: bool
-    #: the final's pairing: "round_robin" (every game) or "adaptive" (the games its ranking
-    #: needs, `arena.league.final_adaptive`), and the adaptive final's goal (`Goal`)
-    final_pairing: str
-    final_confidence: float
-    final_top_k: int | None
-    final_max_fraction: float
-    #: per-student deadlines after `deadline_ts` (league.yaml's `extensions: {alice:
+    #: per-student deadlines after the league's (league.yaml's `extensions: {alice:
     #: "2026-12-20 23:59"}`), as (user, seconds since the epoch), sorted by user: such a
     #: student uploads until their own deadline, which is their cut (`deadline_for`)
     extensions: tuple[tuple[str, float], ...]
+    #: Java bots (.java, a .zip of them, a .jar) are taken: league.yaml's `java`, else the
+    #: game's bots are the course's (`Game.COURSE_BOTS`); their time limit must then be whole
+    #: seconds (`java_time_problem`)
+    java: bool
+    #: another game's parameter sets (`PlaySettings.param_sets`); () for Connect-X
+    param_sets: tuple[tuple[tuple[str, int], ...], ...] = field(metadata=_keys("params"))
     #: what `league init` says of the file beyond errors (an old key name still accepted)
     notes: tuple[str, ...] = field(metadata=_keys())
     #: the folder whose boards.yaml named board sets are looked up in before the project's:
     #: the league.yaml's own folder (the league's folder, for its stored copy); never the
     #: current folder of the process that reads it
     boards_dir: str = field(metadata=_keys())
-    #: the game (`arena.games`); another than Connect-X plays `param_sets` in place of boards
-    game: str
-    #: another game's parameter sets (league.yaml's `params:`), each a tuple of (key, value),
-    #: as `TournamentConfig.param_sets`; () for Connect-X
-    param_sets: tuple[tuple[tuple[str, int], ...], ...] = field(metadata=_keys("params"))
-    #: conformance checks run at once by the server (never two of one student at a time)
-    check_workers: int
-    #: the wall-clock limit of one check in seconds, start-up and every game included; a check
-    #: still running then is ended and its version fails ("took longer than ..."); None: the
-    #: default, `check_limit()`
-    check_limit_s: float | None
-    #: the league's disk one student's versions may take, in MiB: their uploads (all kept)
-    #: and the unpacked trees of the versions still in use; an upload past it is refused
-    disk_quota_mb: float
-    #: Java bots (.java, a .zip of them, a .jar) are taken: the default of a game whose bots
-    #: are the course's (`Game.COURSE_BOTS`); their time limit must then be whole seconds
-    #: (`java_time_problem`)
-    java: bool
-    #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
-    #: one a game on the server would charge (above 80 % it warns)
-    strict_time: bool
+
+    @functools.cached_property
+    def play(self) -> PlaySettings:
+        """How every game of the league is played: the file's settings of play (shared with
+        tournament files): the time limit and every other limit, the sandbox and cgroups. The
+        referee's settings of each kind of game come from it
+        (`arena.competition.settings.referee_settings`)."""
+        return self.file.shared()
 
     def deadline_for(self, user: str | None) -> float | None:
         """`user`'s own deadline: their extension, else the league's `deadline_ts` (None:
         no deadline). None as the user: the league's."""
-        return dict(self.extensions).get(user or "", self.deadline_ts)
+        return dict(self.extensions).get(user or "", self.file.deadline_ts)
 
     @property
     def timeout_s(self) -> float:
-        """The time limit of a move (`play`'s)."""
-        return self.play.timeout_s
+        """The time limit of a move (the file's)."""
+        return self.file.timeout_s
 
     @property
     def sandboxed(self) -> bool:
         """Uploaded code runs in the sandbox (league.yaml's `isolation`: namespaces)."""
-        return self.play.isolation is not Isolation.NONE
+        return self.file.isolation is not Isolation.NONE
 
     def limits(self) -> Limits:
         """The time and memory limits of the league's games (`arena.limits`)."""
-        return self.play.limits("league.yaml")
+        return self.file.limits("league.yaml")
 
     def check_limit(self) -> float:
         """The wall-clock limit of one check: `check_limit_s`, else CHECK_LIMIT_BASE_S plus
         CHECK_LIMIT_MOVES moves at `timeout_s`."""
-        if self.check_limit_s is not None:
-            return self.check_limit_s
+        if self.file.check_limit_s is not None:
+            return self.file.check_limit_s
         return CHECK_LIMIT_BASE_S + CHECK_LIMIT_MOVES * self.timeout_s
 
     @property
     def disk_quota_bytes(self) -> int:
-        return int(self.disk_quota_mb * 1024 * 1024)
+        return int(self.file.disk_quota_mb * 1024 * 1024)
 
     def anchor_bot(self) -> str:
         """The SPEC the leaderboard's scale is anchored to ("" without reference bots)."""
-        return self.anchor or (self.reference_bots[-1] if self.reference_bots else "")
+        return self.file.anchor or (self.reference_bots[-1] if self.reference_bots else "")
 
     def boards(self) -> tuple[Board, ...]:
         """The boards the rating games rotate over (a league of a game played on boards)."""
-        return self.board_list or _board_set(self.board_set, "boards", self.boards_dir)
+        return self._boards(self.board_list or self.board_set, "boards")
+
+    def _boards(self, given: str | tuple[Board, ...], key: str) -> tuple[Board, ...]:
+        return resolve_boards(given, Path(self.boards_dir) if self.boards_dir else None,
+                                key)[1]
 
     def games(self) -> tuple[Game, ...]:
         """The games the rating games rotate over: one per board, or one per parameter set
         of a game not played on boards (`variant_games`)."""
-        return variant_games(self.game, self.boards, self.param_sets)
+        return variant_games(self.file.game, self.boards, self.param_sets)
 
     def final_games(self) -> tuple[Game, ...]:
         """The games of the final round robin: one per board of `final_board_set`, else (a
         game of parameter sets) the league's own games."""
-        return variant_games(self.game, lambda: self.final_board_list or _board_set(
-            self.final_board_set, "final_board_set", self.boards_dir), self.param_sets)
+        return variant_games(self.file.game, lambda: self._boards(
+            self.final_board_list or self.final_board_set, "final_board_set"), self.param_sets)
 
     def check_games(self) -> list[Game] | None:
         """The games the check of a version plays: None on boards (the check's own, as
@@ -311,6 +282,8 @@ class LeagueFile(PlaySettings):
         "expected a list of bot SPECs (e.g. [players.L0, players.L1])"),
         AfterValidator(_resolvable)] = setting(None, Change.FIXED, "the ratings are fitted with "
                                                "these bots' games and anchored to one of them")
+    #: the reference bot whose rating is fixed at `anchor_elo` (Ordo's -A); None: the last
+    #: reference bot (`LeagueConfig.anchor_bot`)
     anchor: Annotated[Annotated[StrictStr, TEXT] | None, explained(
         "expected one of reference_bots")] = setting(
         None, Change.FIXED, "the Elo scale of every stored rating is anchored to it")
@@ -319,12 +292,19 @@ class LeagueFile(PlaySettings):
     pairs_per_submission: POSITIVE_INT = setting(10, Change.ANY)
     max_pairs_per_submission: POSITIVE_INT = setting(40, Change.ANY)
     max_upload_bytes: POSITIVE_INT = setting(2_000_000, Change.ANY)
+    #: uploads one user may make in any 24 hours; past it the upload is refused (429)
     max_uploads_per_day: POSITIVE_INT = setting(10, Change.ANY)
     final_board_set: Boards | None = setting(None, Change.BEFORE_FINAL)
     final_pairs: POSITIVE_INT = setting(1, Change.BEFORE_FINAL)
+    #: when uploads close and the league freezes by itself (seconds since the epoch; None: the
+    #: teacher freezes by hand). Written `deadline:` as a date and time, e.g. 2026-12-18 23:59
+    #: (the server's local time) or 2026-12-18T23:59:00+01:00
     deadline_ts: Annotated[float | None, BeforeValidator(_deadline)] = setting(
         None, Change.BEFORE_FINAL, alias="deadline")
+    #: start the final round robin at the deadline (`serve` does it)
     final_at_deadline: FLAG = setting(False, Change.BEFORE_FINAL)
+    #: the final's pairing: every game, or the games its ranking needs
+    #: (`arena.league.final_adaptive`), to the goal of the three keys below (`Goal`)
     final_pairing: Annotated[Literal["round_robin", "adaptive"], explained(
         "expected round_robin or adaptive")] = setting("round_robin", Change.BEFORE_FINAL)
     final_confidence: Annotated[NUMBER, Gt(0.5), Lt(1), explained(
@@ -335,21 +315,32 @@ class LeagueFile(PlaySettings):
         "expected a share of the full round robin's games, > 0 and <= 1")] = setting(
         _GOAL.max_fraction, Change.BEFORE_FINAL)
     extensions: EXTENSIONS = setting(None, Change.BEFORE_FINAL)
+    #: CPU seconds the workers may spend analysing one game a student lost (the evaluation
+    #: strip and blunders of its replay, arena.league.analysis); 0: no analyses
     analysis_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of CPU seconds >= 0 (0: no analyses)")] = setting(
         ANALYSIS_BUDGET_S, Change.ANY)
+    #: wall seconds the server's background worker may spend asking one version (or reference
+    #: bot) for its moves in the play-similarity positions (`arena.similarity.background`)
     similarity_budget_s: Annotated[NUMBER, Ge(0), explained(
         "expected a number of seconds >= 0 (0: no play similarity in the background)")] = \
         setting(SIMILARITY_BUDGET_S, Change.ANY)
+    #: conformance checks run at once by the server (never two of one student at a time)
     check_workers: POSITIVE_INT = setting(CHECK_WORKERS, Change.ANY)
+    #: the wall-clock limit of one check, start-up and every game included; a check still
+    #: running then is ended and its version fails; None: `LeagueConfig.check_limit`
     check_limit_s: Annotated[Annotated[NUMBER, Gt(0)] | None, explained(
         f"expected a positive number of seconds (leave it out for the default, "
         f"{CHECK_LIMIT_BASE_S:g} s + {CHECK_LIMIT_MOVES} moves at timeout_s)")] = setting(
         None, Change.ANY)
+    #: the disk one student's versions may take (MiB): their uploads (all kept) and the
+    #: unpacked trees of the versions still in use; an upload past it is refused
     disk_quota_mb: Annotated[NUMBER, Gt(0), explained(
         "expected a positive number of MiB per student")] = setting(DISK_QUOTA_MB, Change.ANY)
     #: None: Java bots are taken where the game's bots are the course's (`Game.COURSE_BOTS`)
     java: FLAG | None = setting(None, Change.ANY)
+    #: the check fails a move over 90 % of the limit (check-bot --strict-time); default: only
+    #: one a game on the server would charge (above 80 % it warns)
     strict_time: FLAG = setting(False, Change.ANY)
 
     def bots(self) -> tuple[str, ...]:
@@ -392,21 +383,12 @@ class LeagueFile(PlaySettings):
         return self
 
 
-@functools.lru_cache(maxsize=64)
-def _board_set(name: str, key: str, near: str) -> tuple[Board, ...]:
-    """The boards of a set of boards.yaml (in folder `near`, else the project's configs/), once
-    per process and folder; UsageError naming `key` when there is no such set."""
-    return find_board_set(name, Path(near) if near else None, key)
-
-
-def _boards(value: str | tuple[Board, ...] | None, key: str,
-            near: str) -> tuple[str, tuple[Board, ...]]:
-    """(set name, ()) for a name of boards.yaml (checked), ("listed", boards) for a list."""
-    if isinstance(value, tuple):
-        return "listed", value
-    name = value or DEFAULT_BOARD_SET
-    _board_set(name, key, near)
-    return name, ()
+def _boards(given: str | tuple[Board, ...] | None, key: str,
+            near: Path | None) -> tuple[str, tuple[Board, ...]]:
+    """(set name, ()) for a set of boards.yaml (checked: `resolve_boards`), ("listed", boards)
+    for a list; no `key` in the file: the default set."""
+    name, boards = resolve_boards(given or DEFAULT_BOARD_SET, near, key)
+    return (name, ()) if name is not None else ("listed", boards)
 
 
 def parse_config(text: str, where: str = "league.yaml",
@@ -414,30 +396,28 @@ def parse_config(text: str, where: str = "league.yaml",
     """Read league.yaml text; a bad key or value raises ValueError naming it and the file.
     Named board sets are looked up in the boards.yaml of folder `near` (the league.yaml's own
     folder), else in the project's."""
-    boards_dir = "" if near is None else str(Path(near).resolve())
+    near = None if near is None else Path(near).resolve()
     try:
         file = parse_settings(LeagueFile, text, where)
         old_name = file.board_set is not None
         board_set, board_list = _boards(file.board_set if old_name else file.boards,
-                                        "board_set" if old_name else "boards", boards_dir)
-        final_set, final_list = _boards(file.final_board_set, "final_board_set", boards_dir)
+                                        "board_set" if old_name else "boards", near)
+        final_set, final_list = _boards(file.final_board_set, "final_board_set", near)
     except UsageError as exc:
         raise ValueError(str(exc) if str(exc).startswith(where) else f"{where}: {exc}") \
             from None
     openings = file.openings
-    kept = {f.name: getattr(file, f.name) for f in dataclasses.fields(LeagueConfig)
-            if f.name in LeagueFile.model_fields}  # as the file says them, but for:
-    return LeagueConfig(**kept | dict(
-        board_set=board_set, board_list=board_list, play=file.shared(),
-        reference_bots=file.bots(), final_board_set=final_set, final_board_list=final_list,
+    return LeagueConfig(
+        file=file, board_set=board_set, board_list=board_list, final_board_set=final_set,
+        final_board_list=final_list, reference_bots=file.bots(),
         opening_plies=(file.opening_plies if file.opening_plies is not None else
                        openings.plies if openings is not None else 2),
         seed=file.seed if openings is None or openings.seed is None else openings.seed,
-        anchor=file.anchor or "", extensions=tuple(sorted((file.extensions or {}).items())),
-        param_sets=file.param_sets(), boards_dir=boards_dir,
+        extensions=tuple(sorted((file.extensions or {}).items())),
         java=GAMES[file.game].COURSE_BOTS if file.java is None else file.java,
+        param_sets=file.param_sets(), boards_dir="" if near is None else str(near),
         notes=(f"{where}: board_set: is the old name of boards: (the name tournament configs "
-               f"use); it still works, and boards: is what to write",) if old_name else ()))
+               f"use); it still works, and boards: is what to write",) if old_name else ())
 
 
 #: the league folder's copy of the settings, their source of truth (`League.apply_config_file`)
@@ -459,17 +439,22 @@ def _shown(key: str, value: Any) -> str:
 
 
 def _settings(cfg: LeagueConfig) -> dict[str, tuple[Any, ...]]:
-    """league.yaml key -> `cfg`'s values for it: the settings of play that no field holds
-    (from `play`), then the fields by the key that names them (a board set's name and its
-    list under `boards`)."""
-    out: dict[str, tuple[Any, ...]] = {}
+    """league.yaml key -> `cfg`'s values for it, in the file's order: the derived fields' by
+    the key that names them (a board set's name and its list under `boards`), else the file's
+    own value (a key a derived field reads but does not name, e.g. `board_set`, is left out)."""
+    derived: dict[str, tuple[Any, ...]] = {}
     held: set[str] = set()
     for f in dataclasses.fields(cfg):
         keys = f.metadata.get("keys", (f.name,))
         held.update(keys)
         if keys:
-            out[keys[0]] = out.get(keys[0], ()) + (getattr(cfg, f.name),)
-    return {k: (getattr(cfg.play, k),) for k in PlaySettings.model_fields if k not in held} | out
+            derived[keys[0]] = derived.get(keys[0], ()) + (getattr(cfg, f.name),)
+    out: dict[str, tuple[Any, ...]] = {}
+    for name, info in LeagueFile.model_fields.items():
+        key = info.alias or name
+        if key in derived or key not in held:
+            out[key] = derived.get(key, (getattr(cfg.file, name),))
+    return out
 
 
 def config_changes(old: LeagueConfig, new: LeagueConfig, final_started: bool = False
@@ -501,7 +486,7 @@ def java_time_problem(cfg: LeagueConfig) -> str:
     """"" when the league's time limit suits its entrants; else why not: a Connect-X league
     that takes Java bots needs whole seconds (CXPlayer.initPlayer's timeout_in_secs is an int,
     so 0.5 s cannot be given to a Java bot at all)."""
-    if not (GAMES[cfg.game].COURSE_BOTS and cfg.java) or cfg.timeout_s == int(cfg.timeout_s):
+    if not (GAMES[cfg.file.game].COURSE_BOTS and cfg.java) or cfg.timeout_s == int(cfg.timeout_s):
         return ""
     return (f"timeout_s: {cfg.timeout_s:g} is not a whole number of seconds, and this league "
             f"takes Java bots (java: true, the default), whose CXPlayer.initPlayer gets the "

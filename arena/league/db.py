@@ -303,7 +303,7 @@ def time_left(config: LeagueConfig, now: float | None = None, user: str | None =
     deadline = config.deadline_for(user)
     if deadline is None:
         return ""
-    own = "your extension" if deadline != config.deadline_ts else ""
+    own = "your extension" if deadline != config.file.deadline_ts else ""
     left = deadline - (now_s() if now is None else now)
     if left <= 0:
         return f"closed {format_deadline(config, user)}" + (f" ({own})" if own else "")
@@ -322,7 +322,7 @@ def uploads_left_text(league: League, user: str, now: float | None = None) -> st
         return f"{counted} (the limit counts the uploads of the last 24 hours)."
     deadline = league.config.deadline_for(user)
     if deadline is not None and next_at >= deadline:
-        whose = "your" if deadline != league.config.deadline_ts else "the"
+        whose = "your" if deadline != league.config.file.deadline_ts else "the"
         return (f"{counted}; uploads close at {whose} deadline ({format_time(deadline)}), "
                 f"before the next one would be allowed.")
     at = math.ceil(next_at / 60) * 60  # to the minute, never early
@@ -503,7 +503,7 @@ class League:
             refused.append(java_time_problem(new))
         if refused:
             raise LeagueError(f"{path}: refused, nothing was changed: " + "; ".join(refused))
-        deadline_moved = new.deadline_ts != self.config.deadline_ts
+        deadline_moved = new.file.deadline_ts != self.config.file.deadline_ts
         with self.conn:
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('config', ?)", (text,))
             if deadline_moved:  # the cut may move: the frozen leaderboard is made again
@@ -675,7 +675,7 @@ class League:
         next is allowed: now while some are left, else when the oldest of the last 24 hours'
         uploads leaves the window)."""
         now = now_s() if now is None else now
-        cap = self.config.max_uploads_per_day
+        cap = self.config.file.max_uploads_per_day
         (made,) = self.conn.execute("SELECT COUNT(*) FROM submissions WHERE user=? AND "
                                     "created_at > ?", (user, now - QUOTA_WINDOW_S)).fetchone()
         return max(0, cap - int(made)), cap, now + self.upload_wait_s(user, now)
@@ -683,7 +683,7 @@ class League:
     def upload_wait_s(self, user: str, now: float | None = None) -> float:
         """0 when `user` may upload now, else the seconds until the quota allows it."""
         now = now_s() if now is None else now
-        cap = self.config.max_uploads_per_day
+        cap = self.config.file.max_uploads_per_day
         rows = self.conn.execute(
             "SELECT created_at FROM submissions WHERE user=? AND created_at > ? "
             "ORDER BY created_at DESC LIMIT ?", (user, now - QUOTA_WINDOW_S, cap)).fetchall()
@@ -697,12 +697,12 @@ class League:
         `wait_s`, or never when the deadline (`user`'s own, with an extension) comes first
         (uploads close then)."""
         now = now_s() if now is None else now
-        cap = self.config.max_uploads_per_day
+        cap = self.config.file.max_uploads_per_day
         text = f"you have made {cap} uploads in the last 24 hours, the league's limit; "
         deadline = (self.config.deadline_for(user) if user is not None
-                    else self.config.deadline_ts)
+                    else self.config.file.deadline_ts)
         if deadline is not None and now + wait_s >= deadline:
-            whose = "your" if deadline != self.config.deadline_ts else "the"
+            whose = "your" if deadline != self.config.file.deadline_ts else "the"
             return text + (f"uploads close at {whose} deadline ({format_time(deadline)}, "
                            f"in {_duration(max(0.0, deadline - now))}) before another is "
                            f"allowed: your last upload stays your version")
@@ -723,14 +723,14 @@ class League:
         if account.disabled:
             raise UploadError(f"user {user!r} is disabled")
         if self.deadline_passed(user=user):
-            own = self.config.deadline_for(user) != self.config.deadline_ts
+            own = self.config.deadline_for(user) != self.config.file.deadline_ts
             whose = "your extended" if own else "the league's"
             raise UploadError(f"{whose} deadline ({format_deadline(self.config, user)}) has "
                               f"passed: no new versions are accepted")
         if self.frozen_at is not None:
             raise UploadError("the league is frozen: no new versions are accepted")
         size = sum(len(d) for _, d in files)
-        cap = self.config.max_upload_bytes
+        cap = self.config.file.max_upload_bytes
         if size > cap:
             raise UploadError(f"upload is {size} bytes; the limit is {cap}")
         for name, _ in files:
@@ -901,8 +901,8 @@ class League:
         of each student that passed last is their entry in the final (`pending_at_cut`)."""
         row = self.conn.execute("SELECT value FROM meta WHERE key='frozen'").fetchone()
         times = [float(row[0])] if row is not None else []
-        if self.deadline_passed() and self.config.deadline_ts is not None:
-            times.append(self.config.deadline_ts)
+        if self.deadline_passed() and self.config.file.deadline_ts is not None:
+            times.append(self.config.file.deadline_ts)
         return min(times) if times else None
 
     def cut_of(self, user: str, now: float | None = None) -> float | None:

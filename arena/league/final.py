@@ -240,7 +240,7 @@ def plan_final(league: League, workers: int | None = None,
     keys = final_player_keys(league)
     players = len(keys)
     boards = cfg.final_games()
-    per_board = players * (players - 1) // 2 * 2 * cfg.final_pairs
+    per_board = players * (players - 1) // 2 * 2 * cfg.file.final_pairs
     final = [_key_and_prior(game, cfg.timeout_s) for game in boards]
     # each measured game (rating, then calibration): its board, the two sides' keys and
     # thinking, its duration without its bots' start-up (a worker of the final starts each bot
@@ -318,8 +318,8 @@ def plan_final(league: League, workers: int | None = None,
                      makespan_s(groups, workers, start_s), sum(rating.values()), measured,
                      sum(calibrated[key] for key in count), estimates,
                      wall_times_s(groups, dask_workers, start_s) if dask_workers else (),
-                     _shorter(estimates, cfg.final_pairs, workers, start_s),
-                     dask_commands(league.dir), cfg.final_pairs, start_s,
+                     _shorter(estimates, cfg.file.final_pairs, workers, start_s),
+                     dask_commands(league.dir), cfg.file.final_pairs, start_s,
                      str(league.dir.resolve()), worst)
 
 
@@ -472,7 +472,7 @@ def final_tournament(league: League) -> TournamentConfig:
     return TournamentConfig(
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
         boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
-        play=cfg.play, rounds=cfg.final_pairs, workers=usable_cores(), seed=cfg.seed,
+        play=cfg.play, rounds=cfg.file.final_pairs, workers=usable_cores(), seed=cfg.seed,
         openings=openings, broken_bots="forfeit",
         tie_break=TieBreak.HEAD_TO_HEAD)
 
@@ -622,7 +622,7 @@ def final_at_deadline(league: League, results_root: Path) -> str | None:
     """Start the final round robin if league.yaml asks for it at the deadline
     (`final_at_deadline`), the deadline has passed, and it has never been started; returns its
     results folder, or None. The server calls it between its checks."""
-    if not (league.config.final_at_deadline and league.deadline_passed()):
+    if not (league.config.file.final_at_deadline and league.deadline_passed()):
         return None
     if _state(league):  # started before (by this, or by the admin): never twice
         return None

@@ -30,7 +30,7 @@ def _all_played(lg: League, submission_id: int, previous: int, pairs: int) -> bo
     me, other = submission_key(submission_id), submission_key(previous)
     if lg.pair_leased(me, other):
         return False
-    if pairs >= lg.config.pairs_per_submission or lg.frozen:
+    if pairs >= lg.config.file.pairs_per_submission or lg.frozen:
         return True
     sub = lg.submission(submission_id)
     current = [s.id for s in lg.submissions(sub.user) if s.status in CURRENT] if sub else []

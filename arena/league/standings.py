@@ -324,9 +324,9 @@ def _leaderboard(league: League, cut: float | None,
     anchor = cfg.anchor_bot()
     if anchor in players:
         ratings = fit_ratings(sorted(players), games, anchor=anchor,
-                              anchor_elo=cfg.anchor_elo).as_dict()
+                              anchor_elo=cfg.file.anchor_elo).as_dict()
     else:  # the anchor has not played yet: centre the scale on its value meanwhile
-        ratings = {p: (elo + cfg.anchor_elo, err)
+        ratings = {p: (elo + cfg.file.anchor_elo, err)
                    for p, (elo, err) in fit_ratings(sorted(players), games).as_dict().items()}
     shown = [e for e in entries if e in ratings] + [r for r in refs if r in ratings]
     shown.sort(key=lambda side: -ratings[side][0])

@@ -209,7 +209,7 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
     rank: dict[str, int] = dict(zip(entries, current.values(), strict=True))
     field = Field(tuple(entries + references), lg.pair_counts(), lg.busy_entries(), ratings,
                   previous, frozenset(references), rank)
-    pairing = Adaptive(cfg.pairs_per_submission, cfg.max_pairs_per_submission).next(field)
+    pairing = Adaptive(cfg.file.pairs_per_submission, cfg.file.max_pairs_per_submission).next(field)
     if pairing is None:
         return None
     games = cfg.games()

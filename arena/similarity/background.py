@@ -120,7 +120,7 @@ def step(league: Any, positions: int = POSITIONS,
     """Ask the next pending entry on its board (`pending_all`) within the board's share of the
     league's budget (the budget over the league's boards), unless the budget is 0 or the worker
     is `held`; returns its row as stored (None: nothing was asked)."""
-    budget_s = float(league.config.similarity_budget_s)
+    budget_s = float(league.config.file.similarity_budget_s)
     if budget_s <= 0 or held(league):
         return None
     setups = league_setups(league, positions)

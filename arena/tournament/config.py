@@ -78,6 +78,7 @@ from arena.competition.settings import (
     find_board_set,
     load_boards,
     read_yaml,
+    resolve_boards,
     shaped,
     validate,
 )
@@ -330,13 +331,6 @@ def resolve_board_set(name: str, where: str = "--board-set") -> tuple[Board, ...
     return find_board_set(name, Path.cwd(), where)
 
 
-def _boards(file: TournamentFile, cfg_path: Path) -> tuple[tuple[Board, ...], str | None]:
-    """The boards and the set's name (None for listed boards); () for another game."""
-    if isinstance(file.boards, str):
-        return find_board_set(file.boards, cfg_path.parent, f"{cfg_path}: boards"), file.boards
-    return file.boards or (), None
-
-
 def _openings(file: TournamentFile, cfg_path: Path, boards: tuple[Board, ...]
               ) -> OpeningsConfig | None:
     """The openings, a file's read and checked on every board (every opening must be legal and
@@ -421,7 +415,7 @@ def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
     cfg_path = Path(path)
     file = _read_file(cfg_path)
     file.limits(str(cfg_path))  # UsageError for limits that do not go together
-    boards, board_set = _boards(file, cfg_path)
+    board_set, boards = resolve_boards(file.boards, cfg_path.parent, f"{cfg_path}: boards")
     players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, file.timeout_s)
                     for i, p in enumerate(file.players))
     config = TournamentConfig(

@@ -19,6 +19,7 @@ from arena.competition.settings import (
     PlaySettings,
     change_rule,
     parse_settings,
+    resolve_boards,
     takes_boards,
     variant_games,
 )
@@ -202,10 +203,43 @@ def test_a_tournament_file_reads_every_shipped_config() -> None:
 def test_strict_time_is_a_league_setting_the_check_takes() -> None:
     """league.yaml's `strict_time` (check-bot's --strict-time) reaches the league's checks and
     may change while the league runs."""
-    assert parse_config("").strict_time is False
-    assert parse_config("strict_time: true\n").strict_time is True
+    assert parse_config("").file.strict_time is False
+    assert parse_config("strict_time: true\n").file.strict_time is True
     changes, refused = config_changes(parse_config(""), parse_config("strict_time: true\n"))
     assert changes == ["strict_time: False -> True"] and refused == []
+
+
+def test_both_files_find_a_board_set_beside_themselves_never_in_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One lookup (`resolve_boards`): a set named in league.yaml or a tournament file comes from
+    the boards.yaml next to it, else the project's, never the current folder's; an edited
+    boards.yaml is read again."""
+    here, there = tmp_path / "cwd", tmp_path / "cfg"
+    here.mkdir()
+    there.mkdir()
+    (here / "boards.yaml").write_text("tiny: [[5, 5, 4]]\nonly_here: [[5, 5, 4]]\n")
+    (there / "boards.yaml").write_text("tiny: [[4, 4, 3]]\n")
+    monkeypatch.chdir(here)
+    tournament = there / "t.yaml"
+    tournament.write_text(TOURNAMENT.replace("[[4, 4, 4]]", "tiny"))
+
+    def both() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        league = parse_config("boards: tiny\nfinal_board_set: tiny\n", near=there)
+        return (read_config(tournament).boards, league.boards(),
+                tuple(g.board_key() for g in league.final_games()))
+
+    assert both() == (((4, 4, 3),),) * 3
+    assert resolve_boards("tiny", there, "x") == ("tiny", ((4, 4, 3),))
+    (there / "boards.yaml").write_text("tiny: [[4, 4, 3], [4, 5, 3]]\n")
+    assert both() == (((4, 4, 3), (4, 5, 3)),) * 3
+    assert resolve_boards(((4, 4, 3),), there, "x") == (None, ((4, 4, 3),))
+    assert resolve_boards(None, there, "x") == (None, ())
+    for read in (lambda: parse_config("boards: only_here\n", near=there),
+                 lambda: parse_config("boards: only_here\n"),
+                 lambda: read_config(there / "u.yaml")):
+        (there / "u.yaml").write_text(TOURNAMENT.replace("[[4, 4, 4]]", "only_here"))
+        with pytest.raises((ValueError, UsageError), match="unknown board set 'only_here'"):
+            read()
 
 
 # ------------------------------------------------------------ one place for boards or params

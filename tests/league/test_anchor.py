@@ -176,12 +176,12 @@ def test_csv_has_the_reference_rows_and_scores(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- config
 def test_config_anchor_keys() -> None:
     cfg = parse_config("")
-    assert (cfg.anchor_bot(), cfg.anchor_elo) == (L1, ANCHOR_ELO)
+    assert (cfg.anchor_bot(), cfg.file.anchor_elo) == (L1, ANCHOR_ELO)
     assert parse_config("").anchor_bot() == L1
     cfg = parse_config("reference_bots: [players.L0, players.alphabeta]\n")
     assert cfg.anchor_bot() == "players.alphabeta"  # the last reference bot by default
     cfg = parse_config("anchor: players.L0\nanchor_elo: 1234.5\n")
-    assert (cfg.anchor_bot(), cfg.anchor_elo) == (L0, 1234.5)
+    assert (cfg.anchor_bot(), cfg.file.anchor_elo) == (L0, 1234.5)
     assert parse_config("reference_bots: []\n").anchor_bot() == ""
     for text, words in (("anchor: players.alphabeta\n", "anchor: .*reference_bots"),
                         ("anchor: 3\n", "anchor"),

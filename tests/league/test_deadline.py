@@ -32,12 +32,12 @@ def _iso(t: float) -> str:
 
 def test_the_deadline_is_read_and_checked() -> None:
     cfg = parse_config("deadline: 2026-12-18 23:59:00\n")  # YAML's own timestamp: local time
-    assert cfg.deadline_ts == datetime.datetime(2026, 12, 18, 23, 59).timestamp()
+    assert cfg.file.deadline_ts == datetime.datetime(2026, 12, 18, 23, 59).timestamp()
     cfg = parse_config("deadline: '2026-12-18T23:59:00+01:00'\nfinal_at_deadline: true\n")
-    assert cfg.deadline_ts == datetime.datetime(2026, 12, 18, 22, 59,
+    assert cfg.file.deadline_ts == datetime.datetime(2026, 12, 18, 22, 59,
                                                 tzinfo=datetime.timezone.utc).timestamp()
-    assert cfg.final_at_deadline
-    assert parse_config("").deadline_ts is None
+    assert cfg.file.final_at_deadline
+    assert parse_config("").file.deadline_ts is None
     with pytest.raises(ValueError, match="deadline: expected a date and time"):
         parse_config("deadline: next friday\n")
     with pytest.raises(ValueError, match="final_at_deadline needs a deadline"):
@@ -48,11 +48,11 @@ def test_the_deadline_is_read_and_checked() -> None:
 
 def test_time_left_in_words() -> None:
     cfg = parse_config("deadline: '2026-12-18T12:00:00+00:00'\n")
-    assert cfg.deadline_ts is not None
-    assert time_left(cfg, cfg.deadline_ts - 3 * 86400 - 4 * 3600).endswith(
+    assert cfg.file.deadline_ts is not None
+    assert time_left(cfg, cfg.file.deadline_ts - 3 * 86400 - 4 * 3600).endswith(
         "(3 days 4 h left)")
-    assert time_left(cfg, cfg.deadline_ts - 90).endswith("(2 min left)")
-    assert time_left(cfg, cfg.deadline_ts + 1).startswith("closed 2026-12-18")
+    assert time_left(cfg, cfg.file.deadline_ts - 90).endswith("(2 min left)")
+    assert time_left(cfg, cfg.file.deadline_ts + 1).startswith("closed 2026-12-18")
     assert time_left(parse_config("")) == ""
 
 
@@ -63,7 +63,7 @@ def test_uploads_close_and_the_league_freezes_at_the_deadline(tmp_path: Path) ->
     cfg = tmp_path / "league.yaml"
     cfg.write_text(BASE + f"deadline: '{_iso(deadline)}'\n")
     lg = League.init(tmp_path / "lg", cfg)
-    deadline = lg.config.deadline_ts or 0.0  # to the second, as written
+    deadline = lg.config.file.deadline_ts or 0.0  # to the second, as written
     secret = lg.add_user("ann")
     with set_clock(lambda: deadline - 60):
         lg.submit("ann", [("bot.py", L0)])  # before the deadline
@@ -88,7 +88,7 @@ def test_the_final_starts_by_itself_at_the_deadline(tmp_path: Path) -> None:
     cfg = tmp_path / "league.yaml"
     cfg.write_text(BASE + f"deadline: '{_iso(time.time() - 60)}'\nfinal_at_deadline: true\n")
     lg = League.init(tmp_path / "lg", cfg)
-    deadline = lg.config.deadline_ts or 0.0
+    deadline = lg.config.file.deadline_ts or 0.0
     with set_clock(lambda: deadline - 600):
         for user in ("ann", "bob"):
             lg.add_user(user)

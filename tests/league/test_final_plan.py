@@ -224,7 +224,7 @@ def test_the_adaptive_final_settings_that_cannot_be_are_refused(tmp_path: Path, 
                                                                 why: str) -> None:
     from arena.league.config import parse_config
 
-    assert parse_config("boards: [[4, 4, 3]]\n").final_pairing == "round_robin"  # the default
+    assert parse_config("boards: [[4, 4, 3]]\n").file.final_pairing == "round_robin"  # the default
     with pytest.raises(ValueError, match=f"league.yaml: {line.split(':')[0]}: {why}"):
         parse_config(f"boards: [[4, 4, 3]]\n{line}\n")
 

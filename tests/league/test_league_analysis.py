@@ -57,9 +57,9 @@ def lost_by_ann(lg: League) -> list[tuple[int, int]]:
 
 
 def test_config_key_default_and_validation() -> None:
-    assert parse_config("").analysis_budget_s == 5.0
-    assert parse_config("analysis_budget_s: 0").analysis_budget_s == 0.0
-    assert parse_config("analysis_budget_s: 2.5").analysis_budget_s == 2.5
+    assert parse_config("").file.analysis_budget_s == 5.0
+    assert parse_config("analysis_budget_s: 0").file.analysis_budget_s == 0.0
+    assert parse_config("analysis_budget_s: 2.5").file.analysis_budget_s == 2.5
     for bad in ("-1", "yes", "[1]"):
         with pytest.raises(ValueError, match="analysis_budget_s"):
             parse_config(f"analysis_budget_s: {bad}")

@@ -135,7 +135,7 @@ def test_config(tmp_path: Path) -> None:
     cfg = tmp_path / "league.yaml"
     cfg.write_text("timeout_s: 0.5\npairs_per_submission: 4\n")
     league = League.init(tmp_path / "lg", cfg)
-    assert League.open(tmp_path / "lg").config.pairs_per_submission == 4
+    assert League.open(tmp_path / "lg").config.file.pairs_per_submission == 4
     assert league.config.timeout_s == 0.5
     cfg.write_text("timeout: 1\n")
     with pytest.raises(LeagueError, match="unknown key .timeout."):

@@ -39,13 +39,13 @@ CONFIG = ("game: othello\nparams:\n  - {size: 6}\ntimeout_s: 0.5\n"
 # ------------------------------------------------------------------------- league.yaml
 def test_the_game_and_its_parameter_sets_are_the_tournament_configs_keys() -> None:
     cfg = parse_config(CONFIG)
-    assert cfg.game == "othello" and cfg.param_sets == ((("size", 6),),)
+    assert cfg.file.game == "othello" and cfg.param_sets == ((("size", 6),),)
     assert [g.label() for g in cfg.games()] == ["othello size=6"]
     assert cfg.check_games() is not None
     # without `params:` the game's defaults; without `game:` Connect-X as before
     assert [g.label() for g in parse_config("game: othello\n").games()] == ["othello size=8"]
     plain = parse_config("boards: [[4, 4, 3]]\n")
-    assert plain.game == "connectx" and plain.check_games() is None
+    assert plain.file.game == "connectx" and plain.check_games() is None
     assert [g.board_key() for g in plain.games()] == [(4, 4, 3)]
     assert cfg.final_games() == cfg.games()
     final = parse_config("final_board_set: [[4, 4, 3], [5, 5, 4]]\n").final_games()

@@ -56,12 +56,12 @@ def test_league_yaml_changes_mid_term(tmp_path: Path, capsys) -> None:  # type: 
     assert main(["league", "config", str(d)]) == 2
     err = capsys.readouterr().err
     assert "timeout_s" in err and "stored games" in err
-    assert League.open(d).config.max_uploads_per_day == 3
+    assert League.open(d).config.file.max_uploads_per_day == 3
     # a bad value: refused as at init
     (d / "league.yaml").write_text(BASE + "max_uploads_per_day: -1\n")
     assert main(["league", "config", str(d)]) == 2
     assert "max_uploads_per_day: expected a positive integer" in capsys.readouterr().err
-    assert League.open(d).config.max_uploads_per_day == 3
+    assert League.open(d).config.file.max_uploads_per_day == 3
 
     # the deadline moves: the pages say so at once
     (d / "league.yaml").write_text(BASE + "max_uploads_per_day: 3\n"
@@ -76,11 +76,11 @@ def test_league_yaml_changes_mid_term(tmp_path: Path, capsys) -> None:  # type: 
     pool = CheckPool(d, idle_s=0.2)
     try:
         end = time.monotonic() + 60
-        while time.monotonic() < end and League.open(d).config.max_uploads_per_day != 7:
+        while time.monotonic() < end and League.open(d).config.file.max_uploads_per_day != 7:
             time.sleep(0.3)
     finally:
         pool.stop()
-    assert League.open(d).config.max_uploads_per_day == 7
+    assert League.open(d).config.file.max_uploads_per_day == 7
     token = csrf_of(c.get("/").text)
     c.post("/logout", data={"csrf": token})
     token = csrf_of(c.get("/login").text)

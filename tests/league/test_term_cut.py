@@ -56,7 +56,7 @@ def test_uploads_before_the_deadline_all_play_the_final(tmp_path: Path) -> None:
     cfg.write_text(BASE + f"deadline: '{_iso(deadline)}'\nfinal_at_deadline: true\n")
     d = tmp_path / "lg"
     lg = League.init(d, cfg)
-    deadline = lg.config.deadline_ts or 0.0  # to the second, as written
+    deadline = lg.config.file.deadline_ts or 0.0  # to the second, as written
     with set_clock(lambda: deadline - 600):
         admin = lg.add_user("teacher", admin=True)
         for user in ("ann", "bob", "cid"):

@@ -195,7 +195,7 @@ def test_extensions_are_validated_as_the_deadline_is(tmp_path: Path,
     assert main(["league", "config", str(d)]) == 2
     err = capsys.readouterr().err
     assert "extensions: no user 'zed'" in err and "nothing was changed" in err
-    assert League.open(d).config.deadline_ts is None
+    assert League.open(d).config.file.deadline_ts is None
     # a bad date, one not after the deadline, an extension without a deadline
     for text, said in (
             (later + "extensions: {bob: soon}\n", "extensions.bob: expected a date and time"),
@@ -213,7 +213,7 @@ def test_extensions_are_validated_as_the_deadline_is(tmp_path: Path,
     lg = League.open(d)
     utc = datetime.timezone.utc
     assert lg.config.deadline_for("bob") == datetime.datetime(2031, 1, 5, tzinfo=utc).timestamp()
-    assert lg.config.deadline_for("ann") == lg.config.deadline_ts
+    assert lg.config.deadline_for("ann") == lg.config.file.deadline_ts
     assert "extensions" in lg.audit_log()[0].detail
     # a new league has no accounts yet: init refuses them by name, and creates nothing
     cfg = tmp_path / "new.yaml"
@@ -231,13 +231,13 @@ def test_the_cut_is_each_students_own(tmp_path: Path) -> None:
     now = time.time()
     lg.apply_config_file("test", BASE + f"deadline: '{_iso(now + 3600)}'\n"
                          f"extensions: {{bob: '{_iso(now + 7200)}'}}\n")
-    deadline = lg.config.deadline_ts or 0.0
+    deadline = lg.config.file.deadline_ts or 0.0
     with set_clock(lambda: deadline - 60):
         late_ann = lg.submit("ann", [("bot.py", L1)])  # queued before the deadline
         assert lg.cut_of("ann") is None and not lg.frozen
     with set_clock(lambda: deadline + 1):
-        assert lg.cut_of("ann") == lg.config.deadline_ts and lg.cut_of("bob") is None
-        assert lg.frozen and lg.cut_at == lg.config.deadline_ts  # the leaderboard's snapshot
+        assert lg.cut_of("ann") == lg.config.file.deadline_ts and lg.cut_of("bob") is None
+        assert lg.frozen and lg.cut_at == lg.config.file.deadline_ts  # the leaderboard's snapshot
         with pytest.raises(UploadError, match="the league's deadline"):
             lg.submit("ann", [("bot.py", L1)])
         late_bob = lg.submit("bob", [("bot.py", L1)])  # after the deadline: his extension

@@ -90,8 +90,8 @@ def rows_of(d: Path) -> dict[str, Stored]:
 
 
 def test_the_budget_is_a_setting_that_may_change_mid_term() -> None:
-    assert parse_config("").similarity_budget_s == SIMILARITY_BUDGET_S == 0  # off unless set
-    assert parse_config("similarity_budget_s: 0").similarity_budget_s == 0.0
+    assert parse_config("").file.similarity_budget_s == SIMILARITY_BUDGET_S == 0  # off unless set
+    assert parse_config("similarity_budget_s: 0").file.similarity_budget_s == 0.0
     with pytest.raises(ValueError, match="similarity_budget_s"):
         parse_config("similarity_budget_s: -1")
 
@@ -106,7 +106,7 @@ def test_a_budget_of_0_turns_the_background_off(tmp_path: Path) -> None:
         (d / "league.yaml").write_text((d / "league.yaml").read_text().replace(
             "similarity_budget_s: 0", "similarity_budget_s: 30"))
         assert any("similarity_budget_s" in c for c in lg.apply_config_file("test"))
-        assert lg.config.similarity_budget_s == 30
+        assert lg.config.file.similarity_budget_s == 30
     finally:
         lg.conn.close()
 

@@ -109,7 +109,7 @@ def create_app(directory: Path | str, *, results_root: Path | str | None = None,
     def body_limit(path: str) -> int:
         """An upload's cap follows the latest settings (max_upload_bytes may change)."""
         if path == "/submit":
-            return state.config.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
+            return state.config.file.max_upload_bytes + MULTIPART_OVERHEAD_BYTES
         return FORM_LIMIT_BYTES
 
     middleware = [Middleware(SecurityHeaders)]

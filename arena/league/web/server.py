@@ -113,7 +113,7 @@ class CheckPool:
                     self._apply_config(lg)
                     for done in [s for s, t in self._running.items() if not t.is_alive()]:
                         del self._running[done]
-                    while len(self._running) < lg.config.check_workers:
+                    while len(self._running) < lg.config.file.check_workers:
                         sid = claim_check(lg)
                         if sid is None:
                             break

@@ -206,6 +206,17 @@ def test_student_pages_render(league: Fixture, path: str) -> None:
     assert c.get(path).status_code == 200
 
 
+def test_the_upload_page_states_the_leagues_own_settings(league: Fixture) -> None:
+    """The upload form's hint reads league.yaml's values (a missing one would render empty)."""
+    cfg = League.open(league.dir).config
+    c = client(league)
+    login(c, "alice", league.secrets["alice"])
+    text = " ".join(html.unescape(c.get("/submit").text).split())
+    assert f"at most {round(cfg.file.max_upload_bytes / 1e6, 1)} MB" in text
+    assert f"plays {cfg.file.pairs_per_submission} game pairs" in text
+    assert f"(time limit {cfg.timeout_s} s a move)" in text
+
+
 def test_second_version_plays_its_previous_one(league: Fixture) -> None:
     """The worker plays v2 against v1 in pairs; the page shows the pentanomial result and the
     SPRT state."""

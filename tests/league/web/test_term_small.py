@@ -186,7 +186,7 @@ def _with_pairs(league: Fixture, pairs: int) -> League:
     text = re.sub(r"(?m)^(max_)?pairs_per_submission: \d+$",
                   lambda m: f"{m.group(1) or ''}pairs_per_submission: {pairs}", text)
     lg.apply_config_file("test", text)
-    assert lg.config.pairs_per_submission == pairs
+    assert lg.config.file.pairs_per_submission == pairs
     return lg
 
 

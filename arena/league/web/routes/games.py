@@ -41,7 +41,7 @@ MY_GAMES_SHOWN = 500
 async def leaderboard_page(request: Request) -> Response:
     # the ranked entries and the reference bots, on the anchored scale
     rows, frozen, final, anchor_elo = await db(request, lambda lg: (
-        leaderboard(lg), lg.frozen, bool(final_status(lg).report), lg.config.anchor_elo))
+        leaderboard(lg), lg.frozen, bool(final_status(lg).report), lg.config.file.anchor_elo))
     anchor = next((r for r in rows if r.anchor), None)
     return page(request, "leaderboard.html", rows=rows, frozen=frozen, final=final,
                 anchor=anchor, anchor_elo=anchor_elo,
@@ -59,7 +59,7 @@ def _own_analysis(lg: League, gid: int, record: GameRecord, sides: tuple[EntryKe
     analysis = cached_analysis(lg, gid)
     if analysis is None or analysis.moves != tuple(record.moves):
         lost = losing_students(sides, record.winner)
-        pending = bool(lost) and (sides[lost[0] - 1] in own and lg.config.analysis_budget_s > 0
+        pending = bool(lost) and (sides[lost[0] - 1] in own and lg.config.file.analysis_budget_s > 0
                    and analysable(record))
         return None, "pending" if pending else None
     game["analysis"] = viewer_data(analysis)

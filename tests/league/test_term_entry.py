@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import html
+import os
 import re
 import sqlite3
 import time
@@ -23,7 +24,7 @@ import pytest
 
 from arena.cli import main
 from arena.league import League
-from arena.league.clock import set_clock
+from arena.league.clock import CLOCK_OFFSET_ENV, now_s, set_clock
 from arena.league.config import parse_config
 from arena.league.db import QuotaExceeded, UploadError, format_time, uploads_left_text
 from arena.league.entries import EntryRefused, choose_entry, entry_of, pick_entry
@@ -90,8 +91,20 @@ def _choose(c: Student, sid: int, csrf: bool = True) -> tuple[int, str]:
     return status, text
 
 
+def _move_clock(offset_file: Path, to: float) -> None:
+    """Every process of the league (this one, its server, the final the server starts) reads
+    `to` as the time of day now (`arena.league.clock.CLOCK_OFFSET_ENV`)."""
+    new = offset_file.with_suffix(".new")
+    new.write_text(repr(to - time.time()))
+    os.replace(new, offset_file)
+
+
 def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
-        tmp_path: Path, serve: list[Server]) -> None:
+        tmp_path: Path, serve: list[Server], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server and what it starts read the league's clock from an offset file this test
+    moves past the deadline and past bob's extension: no wall time is waited for."""
+    offset_file = tmp_path / "clock-offset"
+    monkeypatch.setenv(CLOCK_OFFSET_ENV, str(offset_file))  # here, and in the server
     d, secrets = _league(tmp_path, "final_at_deadline: false\n")
     server = start_server(d)
     serve.append(server)
@@ -138,8 +151,8 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
     assert dict(entries(lg))["ann"] == 1
 
     # mid-term, the running server applies a deadline and bob's extension, logged
-    deadline = time.time() + 8
-    extension = deadline + 20
+    deadline = time.time() + 3600
+    extension = deadline + 3600
     (d / "league.yaml").write_text(BASE + f"deadline: '{_iso(deadline)}'\n"
                                    f"extensions: {{bob: '{_iso(extension)}'}}\n"
                                    f"final_at_deadline: true\n")
@@ -155,7 +168,7 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
     assert "your extension" in _text(bob.request("/submit")[1])  # his own deadline
     assert "your extension" not in _text(ann.request("/submit")[1])
 
-    time.sleep(max(0.0, deadline - time.time()) + 0.5)
+    _move_clock(offset_file, deadline + 1)
     # the league's deadline has passed: ann's entry is fixed, her upload refused
     status, page = _choose(ann, 2)
     assert status == 409 and "can no longer change; it is v1 (chosen)" in html.unescape(page)
@@ -169,9 +182,10 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
     assert final_status(lg).state == "not started"
 
     # the extension passes: bob is refused; the final starts once his check has ended
-    assert _wait(lambda: final_status(League.open(d)).state != "not started",
-                 extension - time.time() + 240), "".join(server.output)
-    assert time.time() >= extension
+    _move_clock(offset_file, extension + 1)
+    assert _wait(lambda: final_status(League.open(d)).state != "not started", 240), \
+        "".join(server.output)
+    assert now_s() >= extension
     status, page, _ = bob.upload("bot.py", L0)
     assert status == 400 and "your extended deadline" in html.unescape(page)
     lg = League.open(d)

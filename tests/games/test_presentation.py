@@ -9,6 +9,7 @@ import ast
 import inspect
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -96,7 +97,7 @@ def test_the_rules_never_import_their_presentation(name: str) -> None:
 def test_a_game_that_names_no_presentation_says_so() -> None:
     class Bare(Game):  # no PRESENTATION
         name = "bare"
-        PARAMS: dict[str, int] = {}
+        PARAMS: ClassVar[dict[str, int]] = {}
         initial_state = to_move = legal_moves = apply = outcome = None  # type: ignore[assignment]
         move_to_text = parse_move = None  # type: ignore[assignment]
 

@@ -103,3 +103,12 @@ def test_a_game_that_names_no_presentation_says_so() -> None:
 
     with pytest.raises(TypeError, match="bare names no presentation"):
         presentation_of(Bare())
+
+
+def test_the_settings_name_a_game_by_its_presentations_title() -> None:
+    from pydantic import ValidationError
+
+    from arena.competition.settings import PlaySettings
+
+    with pytest.raises(ValidationError, match="params: Connect-X takes boards"):
+        PlaySettings(game="connectx", params=({"rows": 6},))

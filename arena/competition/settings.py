@@ -50,7 +50,7 @@ from pydantic_core import PydanticCustomError
 
 from arena import defaults
 from arena.errors import UsageError
-from arena.games import GAMES, Game, GameError, make_game
+from arena.games import GAMES, Game, GameError, make_game, presentation_of
 from arena.limits import Limits, make_limits
 from arena.records import DEFAULT_GAME
 from arena.referee.referee import MatchSettings
@@ -376,7 +376,8 @@ class PlaySettings(BaseModel):
         if self.params is not None and "game" not in self.model_fields_set:
             raise ValueError("params: needs game: (the game they belong to)")
         if self.takes_boards and self.params is not None:
-            raise ValueError(f"params: {GAMES[self.game].title()} takes boards: (a list of "
+            title = presentation_of(make_game(self.game)).title()
+            raise ValueError(f"params: {title} takes boards: (a list of "
                              f"[M, N, K] or a set in boards.yaml)")
         if not self.takes_boards and self.boards is not None:
             raise ValueError(f"boards: is for Connect-X; game {self.game!r} takes params: (a "

@@ -1,10 +1,12 @@
 """Games cxarena can referee: the `Game` interface and the registry of game plug-ins.
 
-- `base`: the `Game` interface (an ABC over frozen states), `Outcome` and the errors;
+- `base`: the `Game` interface (an ABC over frozen states), `Outcome` and the errors, and the
+  `Presentation` base class: how a game looks and reads to a person, beside its rules;
 - `player`: the base class of a Python bot for any game (`GamePlayer`);
 - `params`: the text form of a game's name and parameters (``othello size=8``);
-- one folder per game (`connectx/`, `othello/`, `morris/`, ...): its rules and notation, and
-  its board's drawer for the web pages' game viewer (``draw.js``, see `drawer_paths`).
+- one folder per game (`connectx/`, `othello/`, `morris/`, ...): its rules and notation
+  (``game.py``), its presentation (``presentation.py``, see `presentation_of`), and its board's
+  drawer for the web pages' game viewer (``draw.js``, see `drawer_paths`).
 
 Games are plug-ins: each registers its `Game` class under the entry-point group
 ``cxarena.games`` (pyproject.toml), and `GAMES` is read from that group on first use. Nothing
@@ -16,12 +18,23 @@ is the one way from a name to a game.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
-from .base import Game, GameError, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
+from .base import (
+    Game,
+    GameError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    Outcome,
+    ParamError,
+    Presentation,
+)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -32,11 +45,16 @@ __all__ = [
     "MoveSyntaxError",
     "Outcome",
     "ParamError",
+    "Presentation",
     "DRAWER_FILE",
     "drawer_paths",
     "game_folder",
     "make_game",
+    "presentation_of",
 ]
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
 
 #: the file of a game's folder that draws its board in the game viewer
 DRAWER_FILE = "draw.js"
@@ -89,6 +107,24 @@ def make_game(name: str, params: Mapping[str, int] | None = None) -> Game:
     if cls is None:
         raise ParamError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
     return cls(**dict(params or {}))
+
+
+@functools.cache
+def _presentation_class(cls: type[Game]) -> type[Presentation[Any, Any]]:
+    """The `Presentation` class that `cls.PRESENTATION` names (``module:Class``)."""
+    module, _, name = cls.PRESENTATION.partition(":")
+    if not (module and name):
+        raise TypeError(f"game {cls.name} names no presentation (Game.PRESENTATION)")
+    found = getattr(importlib.import_module(module), name)
+    if not (isinstance(found, type) and issubclass(found, Presentation)):
+        raise TypeError(f"{cls.PRESENTATION} of game {cls.name} is not a Presentation class")
+    return cast("type[Presentation[Any, Any]]", found)
+
+
+def presentation_of(game: Game[S, M]) -> Presentation[S, M]:
+    """How `game` looks and reads to a person (`Presentation`): its drawings, words and
+    title."""
+    return _presentation_class(type(game))(game)
 
 
 def game_folder(name: str) -> Path:

@@ -2,8 +2,9 @@
 
 A game is a small object (its name and parameters) with pure functions over immutable states:
 the initial state, the side to move, the legal moves, applying a move, the terminal test with
-the outcome and its reason, a move's text form (for the protocol, the records, `show` and the
-report), a text rendering and a drawing description for the viewer.
+the outcome and its reason, and a move's text form (for the protocol, the records, `show` and
+the report). How the game looks and reads to a person (a text rendering, a drawing description
+for the viewer, its moves and ends in words) is its `Presentation`, beside the rules.
 
 Sides are 0 (the first player) and 1 (the second player), in every game. States are frozen
 dataclasses, so they can be hashed, shared between threads and sent between processes. Moves
@@ -23,6 +24,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 __all__ = [
     "Game",
     "Position",
+    "Presentation",
     "GameError",
     "IllegalMoveError",
     "MoveSyntaxError",
@@ -89,21 +91,9 @@ class Game(ABC, Generic[S, M]):
     DIALECT_ADAPTER: ClassVar[str] = ""
     #: the bot API's names of the two timed calls, as fault details name them
     CALLS: ClassVar[tuple[str, str]] = ("init_player", "select_move")
-    #: what the two sides are called to a person (the pieces' colours or marks)
-    SIDES: ClassVar[tuple[str, str]] = ("first", "second")
     #: ``module:Class`` of the base class of this game's Python bots (`new-bot --game` writes
     #: a subclass); "" for none
     BOT_BASE: ClassVar[str] = ""
-    #: the game's name for people (the play page's menu); "" for `name`
-    TITLE: ClassVar[str] = ""
-    #: what the play page's form calls each parameter; a parameter not named here: its name
-    PARAM_LABELS: ClassVar[Mapping[str, str]] = {}
-    #: what `cxarena show`'s move list calls a move ("column" in Connect-X)
-    MOVE_NOUN: ClassVar[str] = "move"
-    #: whether the game's drawer (``draw.js``) replays a record's moves itself, so that the
-    #: report sends no frames (`arena.report.frames`): Connect-X's does, a frame per position
-    #: of a 100 x 100 board being too big to send
-    DRAWER_REPLAYS: ClassVar[bool] = False
     #: the parameters a config's board [M, N, K] gives, in that order: a game that has them
     #: is played on boards (`boards:`, a list or a set of boards.yaml, with opening files and
     #: openings that the course's search judges, `arena.competition.openings`) in place of
@@ -117,6 +107,10 @@ class Game(ABC, Generic[S, M]):
     #: the SPECs of the built-in bots a league of this game rates its entrants against when
     #: league.yaml gives no `reference_bots:` (the last is the anchor of its Elo scale)
     REFERENCE_BOTS: ClassVar[tuple[str, ...]] = ()
+    #: ``module:Class`` of the game's `Presentation` (how it looks and reads to a person:
+    #: drawings, words, titles), in its folder beside the rules; `arena.games.presentation_of`
+    #: loads it. The rules never ask it.
+    PRESENTATION: ClassVar[str] = ""
 
     def __init__(self, **params: int) -> None:
         unknown = sorted(set(params) - set(self.PARAMS))
@@ -137,11 +131,6 @@ class Game(ABC, Generic[S, M]):
         """Raise ParamError for out-of-range parameters (subclasses)."""
 
     # ------------------------------------------------------------------ identity
-    @classmethod
-    def title(cls) -> str:
-        """The game's name for people: `TITLE`, else `name`."""
-        return cls.TITLE or cls.name
-
     def label(self) -> str:
         """A short text naming the game and its parameters: ``othello size=8``."""
         params = " ".join(f"{k}={v}" for k, v in self.params.items())
@@ -207,76 +196,10 @@ class Game(ABC, Generic[S, M]):
         move the rules forbid here.
         """
 
-    @abstractmethod
-    def render(self, state: S) -> str:
-        """A text picture of the position (several lines, no trailing newline)."""
-
-    @abstractmethod
-    def drawing(self, state: S) -> dict[str, Any]:
-        """A JSON-able description for a viewer: ``{"kind": "grid" | "morris", ...}``."""
-
-    # ------------------------------------------------------------ for a person
-    def describe(self) -> str:
-        """Where the game is played, for a sentence ("in othello size=8")."""
-        return f"in {self.label()}"
-
-    def move_hint(self) -> str:
-        """What the person types, for a sentence ("a move, e.g. d3")."""
-        moves = self.legal_moves(self.initial_state())
-        example = self.move_to_text(self.initial_state(), moves[0]) if moves else ""
-        return f"a move (e.g. {example})" if example else "a move"
-
-    def move_prompt(self) -> str:
-        """What the prompt for a move adds ("(0-6)" for Connect-X's columns); "" for none."""
-        return ""
-
-    def draw_text(self, state: S, highlight: Sequence[Any] = (), color: bool = False) -> str:
-        """The position for a terminal: `render` unless the game draws better (`highlight`:
-        cells of `winning_cells` to mark, as ``*`` without colour; `color`: ANSI colours
-        allowed)."""
-        return self.render(state)
-
-    def move_words(self, text: str) -> str:
-        """The move `text` in a sentence ("plays d3"; Connect-X: "plays column 3")."""
-        return text
-
-    def move_short(self, text: str) -> str:
-        """The move `text` in `cxarena show`'s list of moves ("d3"; Connect-X: "c3")."""
-        return text
-
-    def show_heading(self) -> str:
-        """The board and parameters as `cxarena show`'s first line names them: `label()`."""
-        return self.label()
-
-    def show_board(self, state: S, numbered: bool, highlight: Sequence[Any] = ()) -> str:
-        """The position for `cxarena show`: `numbered`, the final one, with each piece's move
-        number where the game writes them; else one of `--step`'s, with the last move marked
-        where the game marks it. `highlight` as for `draw_text`; `draw_text` by default."""
-        return self.draw_text(state, highlight)
-
-    def show_notes(self, numbered: bool, highlight: bool) -> str:
-        """What `show_board` marks, for the line above it ("* the winning line"); "" for
-        nothing."""
-        return "* the winning line" if highlight else ""
-
-    def end_words(self, reason: str, won: bool, n_moves: int, detail: str,
-                  last_move: str) -> str:
-        """How a game the rules ended ended, in the game's own words, as the report's sentence
-        (`arena.report.explain.describe_end`) goes on after "NAME (first player) wins" or
-        "Draw" (Connect-X: ": 4 in a row with move 7 (column 0)"); "" for the shared words
-        ("... after 60 moves: DETAIL"). `reason` is the record's (``win``, ``draw``, or the
-        game's own word), `detail` its detail, `last_move` the last move's text ("" for none).
-        """
-        return ""
-
     def fair_opening(self, texts: Sequence[str], end: S) -> bool:
         """The rules' view of an opening (`texts`, ending in `end`): the game goes on. A game
         may ask more (Morris: no piece taken)."""
         return self.outcome(end) is None
-
-    def winning_cells(self, state: S) -> tuple[Any, ...]:
-        """The cells of the line that won the game, to mark (none by default)."""
-        return ()
 
     # ------------------------------------------------- generated openings
     def opening_moves(self, state: S) -> Sequence[M]:
@@ -325,18 +248,9 @@ class Game(ABC, Generic[S, M]):
 
     def cost(self) -> float:
         """A rough relative cost of one game (the schedule plays the dearest first; `cxarena
-        play` refuses the too dear): by default the places of the board at the start, as drawn
-        (the cells of a grid, or the points), else the number of legal first moves. A game
-        that knows better says so (Connect-X: its cells)."""
-        start = self.initial_state()
-        drawing = self.drawing(start)
-        if "cells" in drawing:
-            places = sum(len(row) for row in drawing["cells"])
-        elif "points" in drawing:
-            places = len(drawing["points"])
-        else:
-            places = len(self.legal_moves(start))
-        return float(max(1, places))
+        play` refuses the too dear): by default the number of legal first moves. A game that
+        knows better says so (the grid games: their cells; Morris: its plies)."""
+        return float(max(1, len(self.legal_moves(self.initial_state()))))
 
     # ----------------------------------------------------------------- helpers
     def play_texts(self, texts: Sequence[str], state: S | None = None) -> S:
@@ -345,6 +259,103 @@ class Game(ABC, Generic[S, M]):
         for text in texts:
             s = self.apply(s, self.parse_move(s, text))
         return s
+
+
+class Presentation(ABC, Generic[S, M]):
+    """How a game looks and reads to a person, beside its rules: the text and the drawing of a
+    position, the words of its moves and ends, its title and the names of its sides. One per
+    game (`Game.PRESENTATION`, in the game's folder); `arena.games.presentation_of(game)` gives
+    the one of a game. It asks the rules (`game`); the rules never ask it.
+
+    The class variables are the game's for people without a game at hand (the base class's: a
+    game this cxarena does not know)."""
+
+    #: what the two sides are called to a person (the pieces' colours or marks)
+    SIDES: ClassVar[tuple[str, str]] = ("first", "second")
+    #: the game's name for people (the play page's menu); "" for the game's `name`
+    TITLE: ClassVar[str] = ""
+    #: what the play page's form calls each parameter; a parameter not named here: its name
+    PARAM_LABELS: ClassVar[Mapping[str, str]] = {}
+    #: what `cxarena show`'s move list calls a move ("column" in Connect-X)
+    MOVE_NOUN: ClassVar[str] = "move"
+    #: whether the game's drawer (``draw.js``) replays a record's moves itself, so that the
+    #: report sends no frames (`arena.report.frames`): Connect-X's does, a frame per position
+    #: of a 100 x 100 board being too big to send
+    DRAWER_REPLAYS: ClassVar[bool] = False
+
+    def __init__(self, game: Game[S, M]) -> None:
+        self.game = game
+
+    def title(self) -> str:
+        """The game's name for people: `TITLE`, else the game's `name`."""
+        return self.TITLE or self.game.name
+
+    @abstractmethod
+    def render(self, state: S) -> str:
+        """A text picture of the position (several lines, no trailing newline)."""
+
+    @abstractmethod
+    def drawing(self, state: S) -> dict[str, Any]:
+        """A JSON-able description for a viewer: ``{"kind": "grid" | "morris", ...}``."""
+
+    def describe(self) -> str:
+        """Where the game is played, for a sentence ("in othello size=8")."""
+        return f"in {self.game.label()}"
+
+    def move_hint(self) -> str:
+        """What the person types, for a sentence ("a move, e.g. d3")."""
+        game = self.game
+        moves = game.legal_moves(game.initial_state())
+        example = game.move_to_text(game.initial_state(), moves[0]) if moves else ""
+        return f"a move (e.g. {example})" if example else "a move"
+
+    def move_prompt(self) -> str:
+        """What the prompt for a move adds ("(0-6)" for Connect-X's columns); "" for none."""
+        return ""
+
+    def draw_text(self, state: S, highlight: Sequence[Any] = (), color: bool = False) -> str:
+        """The position for a terminal: `render` unless the game draws better (`highlight`:
+        cells of `winning_cells` to mark, as ``*`` without colour; `color`: ANSI colours
+        allowed)."""
+        return self.render(state)
+
+    def move_words(self, text: str) -> str:
+        """The move `text` in a sentence ("plays d3"; Connect-X: "plays column 3")."""
+        return text
+
+    def move_short(self, text: str) -> str:
+        """The move `text` in `cxarena show`'s list of moves ("d3"; Connect-X: "c3")."""
+        return text
+
+    def show_heading(self) -> str:
+        """The board and parameters as `cxarena show`'s first line names them: the game's
+        `label()`."""
+        return self.game.label()
+
+    def show_board(self, state: S, numbered: bool, highlight: Sequence[Any] = ()) -> str:
+        """The position for `cxarena show`: `numbered`, the final one, with each piece's move
+        number where the game writes them; else one of `--step`'s, with the last move marked
+        where the game marks it. `highlight` as for `draw_text`; `draw_text` by default."""
+        return self.draw_text(state, highlight)
+
+    def show_notes(self, numbered: bool, highlight: bool) -> str:
+        """What `show_board` marks, for the line above it ("* the winning line"); "" for
+        nothing."""
+        return "* the winning line" if highlight else ""
+
+    def end_words(self, reason: str, won: bool, n_moves: int, detail: str,
+                  last_move: str) -> str:
+        """How a game the rules ended ended, in the game's own words, as the report's sentence
+        (`arena.report.explain.describe_end`) goes on after "NAME (first player) wins" or
+        "Draw" (Connect-X: ": 4 in a row with move 7 (column 0)"); "" for the shared words
+        ("... after 60 moves: DETAIL"). `reason` is the record's (``win``, ``draw``, or the
+        game's own word), `detail` its detail, `last_move` the last move's text ("" for none).
+        """
+        return ""
+
+    def winning_cells(self, state: S) -> tuple[Any, ...]:
+        """The cells of the line that won the game, to mark (none by default)."""
+        return ()
 
 
 class Position:

@@ -19,7 +19,7 @@ HTTP or WebSocket code is written here. Routes:
   (the game's name, title, label and colours), ``moved``, ``finished`` (with the stored
   record) or ``error``. For a game whose pieces drop down columns (the drawing's ``gravity``)
   ``started`` gives the board (``M``, ``N``, ``K``) and ``moved`` the column and row; for the
-  others both carry the position's drawing (`Game.drawing`) and the person's legal moves;
+  others both carry the position's drawing (`Presentation.drawing`) and the person's legal moves;
 - ``/games``: the same page, the second game of the menu chosen first;
 - ``/results``: the results folders (each with a ``games.sqlite``) under the results root, and
   ``/results/NAME/``: that folder's HTML report (`arena.report.html.render_report`, imported
@@ -57,7 +57,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from arena.games import GAMES, Game, GameError, drawer_paths, make_game
+from arena.games import GAMES, Game, GameError, drawer_paths, make_game, presentation_of
 from arena.play.session import (
     DEFAULT_RESULTS,
     MAX_TIMEOUT_S,
@@ -390,12 +390,13 @@ class _Tab:
             return
         self.game = game
         self.state.running += 1
-        drawing = rules.drawing(game.state)
+        view = presentation_of(rules)
+        drawing = view.drawing(game.state)
         start: dict[str, Any] = {"type": "started", "game": number, "bot": entrant.name,
                                  "time": setup.timeout_s, "human": setup.human,
-                                 "name": rules.name, "title": rules.title(),
-                                 "label": rules.label(), "describe": rules.describe(),
-                                 "colors": list(drawing.get("colors") or type(rules).SIDES)}
+                                 "name": rules.name, "title": view.title(),
+                                 "label": rules.label(), "describe": view.describe(),
+                                 "colors": list(drawing.get("colors") or view.SIDES)}
         if drawing.get("gravity"):  # a board the page drops pieces into, column by column
             start.update(M=drawing["rows"], N=drawing["cols"], K=drawing.get("k"))
         else:
@@ -410,7 +411,7 @@ class _Tab:
                                    "elapsed_ms": event.elapsed_ms, "by_human": event.by_human,
                                    "ends_game": event.ends_game}
             if game is not None and event.state is not None:
-                drawing = game.game.drawing(event.state)
+                drawing = presentation_of(game.game).drawing(event.state)
                 if drawing.get("gravity"):  # where the piece landed: the column's top piece
                     col = int(event.move)
                     msg.update(column=col, row=next(
@@ -437,21 +438,21 @@ def _first_game() -> str:
 
 def games_json(names: Iterable[str]) -> list[dict[str, Any]]:
     """The installed games among `names` as the play page shows them, each as it describes
-    itself: its name, title (`Game.title`) and parameters (name, label (`PARAM_LABELS`) and
-    default). The menu's order: a game with a protocol dialect of its own (the course's game)
-    first, then by title."""
-    classes = sorted((GAMES[n] for n in set(names) if n in GAMES),
-                     key=lambda c: (c.DIALECT is None, c.title().lower()))
-    return [{"name": c.name, "title": c.title(),
-             "params": [{"name": p, "label": c.PARAM_LABELS.get(p, p), "default": d}
-                        for p, d in c.PARAMS.items()]} for c in classes]
+    itself (its presentation, `Presentation`): its name, title and parameters (name, label
+    (`PARAM_LABELS`) and default). The menu's order: a game with a protocol dialect of its own
+    (the course's game) first, then by title."""
+    views = sorted((presentation_of(GAMES[n]()) for n in set(names) if n in GAMES),
+                   key=lambda v: (v.game.DIALECT is None, v.title().lower()))
+    return [{"name": v.game.name, "title": v.title(),
+             "params": [{"name": p, "label": v.PARAM_LABELS.get(p, p), "default": d}
+                        for p, d in v.game.PARAMS.items()]} for v in views]
 
 
 def _position(game: Game, state: Any, human: int) -> dict[str, Any]:
     """A position for the play page: its drawing, and the person's legal moves (when it is their
     turn)."""
     mine = game.outcome(state) is None and game.to_move(state) + 1 == human
-    return {"drawing": game.drawing(state),
+    return {"drawing": presentation_of(game).drawing(state),
             "legal": [game.move_to_text(state, m) for m in game.legal_moves(state)] if mine
             else []}
 

@@ -37,7 +37,7 @@ from typing import Any
 from arena import defaults
 from arena.competition.settings import referee_settings
 from arena.entrants.specs import BotSpec, time_limit_problem
-from arena.games import Game, GameError
+from arena.games import Game, GameError, presentation_of
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
 from arena.records import DEFAULT_GAME, GameRecord, Reason
@@ -392,7 +392,7 @@ class HumanGame:
                 message = f"{who}: you left the game."
             elif end is not None and record.offender is None:
                 with self._lock:
-                    cells = self.game.winning_cells(self.state)
+                    cells = presentation_of(self.game).winning_cells(self.state)
                 message = f"{who}: {end.detail or end.reason}."
             elif record.offender == me:
                 resigned = record.detail.partition(f": {HUMAN} ")[2]

@@ -1,10 +1,10 @@
 """The terminal user interface of `cxarena play`: a person against a bot in any game.
 
 `play_games` plays `HumanGame`s one after the other ("Play again?") on stdin/stdout. The board
-is the game's own text drawing (`Game.draw_text`: Connect-X's with its column numbers, and the
-winning line once there is one), redrawn from the moves the referee reported, never from the
-person's input. The person types a move in the game's notation (a Connect-X column is its
-number), ``moves`` for the legal ones, or ``q`` to resign.
+is the game's own text drawing (its presentation's `draw_text`: Connect-X's with its column
+numbers, and the winning line once there is one), redrawn from the moves the referee reported,
+never from the person's input. The person types a move in the game's notation (a Connect-X
+column is its number), ``moves`` for the legal ones, or ``q`` to resign.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from arena.games import Game
+from arena.games import Game, Presentation, presentation_of
 from arena.play.session import Entrant, Finished, GameSetup, HumanGame, IllegalMove, Moved
 from arena.results.fairness import game_account, load_account
 
@@ -40,20 +40,22 @@ class _Terminal:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
-    def draw(self, game: Game, state: Any, highlight: tuple[Any, ...] = ()) -> None:
-        self.say(game.draw_text(state, highlight, color=self.color))
+    def draw(self, view: Presentation[Any, Any], state: Any,
+             highlight: tuple[Any, ...] = ()) -> None:
+        self.say(view.draw_text(state, highlight, color=self.color))
 
     def one_game(self, entrant: Entrant, game: Game, setup: GameSetup,
                  results_dir: Path | None) -> Finished:
         session = HumanGame(entrant, game, setup, results_dir)
         me, bot = setup.human - 1, setup.bot - 1
-        sides = game.SIDES
+        view = presentation_of(game)
+        sides = view.SIDES
         self.say(f"You ({sides[me]}) against {entrant.name} ({sides[bot]}) "
-                 f"{game.describe()}; you move {'first' if setup.human_first else 'second'}.")
+                 f"{view.describe()}; you move {'first' if setup.human_first else 'second'}.")
         self.say(f"{entrant.name} has {setup.timeout_s:g} s per move; you have no time limit. "
-                 f"Type {game.move_hint()}, moves for the legal ones, or q to resign.")
+                 f"Type {view.move_hint()}, moves for the legal ones, or q to resign.")
         self.say()
-        self.draw(game, session.state)
+        self.draw(view, session.state)
         session.start()
         resigned = False
         try:
@@ -61,7 +63,7 @@ class _Terminal:
                 # every reported move shown first; then the person's turn (a resignation's end
                 # follows as an event too)
                 if not resigned and session.events.empty() and session.human_to_move():
-                    resigned = not self._ask(session)
+                    resigned = not self._ask(session, view)
                     if not resigned:
                         self.say(f"{entrant.name} is thinking ...")
                     continue
@@ -71,19 +73,19 @@ class _Terminal:
                         continue
                     self.say(f"{entrant.name} plays {event.move} ({_ms(event.elapsed_ms)}).")
                     if not event.ends_game:
-                        self.draw(game, event.state)
+                        self.draw(view, event.state)
                     continue
-                return self._end(game, session, event, results_dir)
+                return self._end(view, session, event, results_dir)
         except BaseException:  # Ctrl-C, end of input: the bot wins, the game is kept
             session.close("left the game (interrupted)", wait_s=setup.timeout_s + 10)
             raise
         finally:
             session.close(wait_s=setup.timeout_s + 10)
 
-    def _ask(self, session: HumanGame) -> bool:
+    def _ask(self, session: HumanGame, view: Presentation[Any, Any]) -> bool:
         """Read the person's move until it is legal (True) or they resign (False); either way
         the referee's answer follows as an event."""
-        prompt = f"Your move {session.game.move_prompt()}".rstrip() + ": "
+        prompt = f"Your move {view.move_prompt()}".rstrip() + ": "
         while True:
             try:
                 text = self.read(prompt).strip()
@@ -103,9 +105,9 @@ class _Terminal:
             except IllegalMove as e:
                 self.say(f"  {e}; try again (moves lists the legal ones)")
 
-    def _end(self, game: Game, session: HumanGame, fin: Finished,
+    def _end(self, view: Presentation[Any, Any], session: HumanGame, fin: Finished,
              results_dir: Path | None) -> Finished:
-        self.draw(game, session.state, fin.winning_cells)
+        self.draw(view, session.state, fin.winning_cells)
         if fin.winning_cells and not self.color:
             self.say("(* marks the winning line)")
         self.say(fin.message)

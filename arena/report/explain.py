@@ -3,15 +3,15 @@
 `describe_end` turns a record's `Reason` and `detail` into one sentence a student can read
 ("L1 (second player) lost on time on move 12: no answer after 60.2 ms ..."); `cxarena show`
 prints it and the HTML report embeds it for every game that did not end normally. How a game
-ended by its rules is told in the game's own words (`Game.end_words`), and the line that won it
-is the game's too (`Game.winning_cells`): nothing here knows a game.
+ended by its rules is told in the game's own words (its presentation's `end_words`), and the
+line that won it is the game's too (`winning_cells`): nothing here knows a game.
 """
 
 from __future__ import annotations
 
 import re
 
-from arena.games.base import GameError
+from arena.games import GameError, presentation_of
 from arena.records import GameRecord, Reason
 
 __all__ = ["describe_end", "fault_move", "illegal_column", "seat_name"]
@@ -69,15 +69,15 @@ def _where(rec: GameRecord) -> tuple[str, str]:
 
 
 def _game_words(rec: GameRecord, won: bool) -> str:
-    """The record's game's own words for its end (`Game.end_words`); "" for the shared words,
-    and for a game this cxarena does not know."""
+    """The record's game's own words for its end (`Presentation.end_words`); "" for the shared
+    words, and for a game this cxarena does not know."""
     try:
         game = rec.rules()
         texts = rec.texts
     except GameError:
         return ""
-    return game.end_words(rec.reason.value, won, rec.n_moves, rec.detail,
-                          texts[-1] if texts else "")
+    return presentation_of(game).end_words(rec.reason.value, won, rec.n_moves, rec.detail,
+                                           texts[-1] if texts else "")
 
 
 def describe_end(rec: GameRecord, player1: str = "", player2: str = "",

@@ -3,13 +3,13 @@
 `game_frames(record)` replays the record's moves with the game's rules (`arena.games`) and
 returns what the game's drawer (``arena/games/<game>/draw.js``, mounted by
 ``static/viewer.js``) draws: the game's name, the board's fixed parts (the first drawing,
-`Game.drawing`, without what changes from position to position) and one compact frame per
+`Presentation.drawing`, without what changes from position to position) and one compact frame per
 position (the start and after each move): the pieces, ``0`` (empty), ``1`` (first player),
 ``2``, of the grid's cells row by row or of the points in order, then, when the drawing has
 numbers that change (Morris: the pieces in hand), ``/`` and those numbers joined by ``,``
 (``.../9,8``).
 
-A game whose drawer replays the moves itself (`Game.DRAWER_REPLAYS`: Connect-X's, from its
+A game whose drawer replays the moves itself (`Presentation.DRAWER_REPLAYS`: Connect-X's, from its
 columns) has no frames here.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games import GameError
+from arena.games import GameError, presentation_of
 from arena.records import GameRecord
 
 __all__ = ["game_frames", "frame_of"]
@@ -54,17 +54,18 @@ def game_frames(rec: GameRecord) -> dict[str, Any] | None:
         game = rec.rules()
     except GameError:
         return None  # a game this cxarena does not know: the list still shows the moves
-    if game.DRAWER_REPLAYS:
+    view = presentation_of(game)
+    if view.DRAWER_REPLAYS:
         return None
     state = game.initial_state()
-    first = game.drawing(state)
+    first = view.drawing(state)
     frames = [frame_of(first)]
     for text in game.texts_of_record(rec.moves, rec.move_texts):
         try:
             state = game.apply(state, game.parse_move(state, text))
         except GameError:
             break  # a stored record from other rules: show what replays
-        frames.append(frame_of(game.drawing(state)))
+        frames.append(frame_of(view.drawing(state)))
     out = _fixed(first)
     out.update(game=rec.game, label=game.label(), frames=frames)
     return out

@@ -2,10 +2,11 @@
 writes them) or every position with `step=True`, who won and why, the move times and the list
 of moves. Pure: returns strings.
 
-One path for every game: what differs is asked of the game (`arena.games.base.Game`): its
-heading (`show_heading`), its sides (`SIDES`), its moves in words (`move_words`,
-`move_short`, `MOVE_NOUN`), its drawing (`show_board`, `show_notes`, `winning_cells`) and the
-name of its bots' first call (`CALLS`)."""
+One path for every game: what differs is asked of the game's presentation
+(`arena.games.base.Presentation`): its heading (`show_heading`), its sides (`SIDES`), its moves
+in words (`move_words`, `move_short`, `MOVE_NOUN`), its drawing (`show_board`, `show_notes`,
+`winning_cells`); and of its rules (`arena.games.base.Game`) the name of its bots' first call
+(`CALLS`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from arena.games import Game, GameError
+from arena.games import Game, GameError, Presentation, presentation_of
 from arena.records import GameRecord, StoredGame
 from arena.report.explain import describe_end
 from arena.results.fairness import game_account
@@ -69,12 +70,14 @@ def _move_list(sides: Sequence[str], shorts: Sequence[str], times_ms: Sequence[f
     return "\n".join("".join(items[k:k + _PER_LINE]) for k in range(0, len(items), _PER_LINE))
 
 
-def _positions(rules: Game, texts: Sequence[str], book: int, who: tuple[str, str],
-               first: str, times_ms: Sequence[float], step: bool) -> list[str]:
+def _positions(view: Presentation[Any, Any], texts: Sequence[str], book: int,
+               who: tuple[str, str], first: str, times_ms: Sequence[float],
+               step: bool) -> list[str]:
     """The final position (with its heading), or with `step` every position, each with the
     line that says how it came about."""
+    rules = view.game
     state = rules.initial_state()
-    out = [f"start: {first} moves first", rules.show_board(state, False), ""] if step else []
+    out = [f"start: {first} moves first", view.show_board(state, False), ""] if step else []
     for n, text in enumerate(texts, start=1):
         side = rules.to_move(state)
         try:
@@ -84,44 +87,44 @@ def _positions(rules: Game, texts: Sequence[str], book: int, who: tuple[str, str
             break
         if step:
             if n <= book:
-                line = _opening_ply(n, rules.move_words(text))
+                line = _opening_ply(n, view.move_words(text))
             else:
                 t = f" in {times_ms[n - 1]:.2f} ms" if n - 1 < len(times_ms) else ""
-                line = f"move {n}: {who[side]} plays {rules.move_words(text)}{t}"
-            out += [line, rules.show_board(state, False, _win(rules, state, n == len(texts))),
+                line = f"move {n}: {who[side]} plays {view.move_words(text)}{t}"
+            out += [line, view.show_board(state, False, _win(view, state, n == len(texts))),
                     ""]
     if not step:
-        win = _win(rules, state, True)
-        notes = rules.show_notes(True, bool(win))
+        win = _win(view, state, True)
+        notes = view.show_notes(True, bool(win))
         k = len(texts)
         out += [f"final position after {k} move{'' if k == 1 else 's'}"
-                + (f" ({notes})" if notes else "") + ":", rules.show_board(state, True, win), ""]
+                + (f" ({notes})" if notes else "") + ":", view.show_board(state, True, win), ""]
     return out
 
 
-def _win(rules: Game, state: Any, final: bool) -> tuple[Any, ...]:
+def _win(view: Presentation[Any, Any], state: Any, final: bool) -> tuple[Any, ...]:
     """The cells of the line that won, on the final position of a game over."""
-    if not final or rules.outcome(state) is None:
+    if not final or view.game.outcome(state) is None:
         return ()
-    return tuple(rules.winning_cells(state))
+    return tuple(view.winning_cells(state))
 
 
 def render_game(game: StoredGame, step: bool = False) -> str:
     """The text of `cxarena show` for one stored game."""
     rec = game.record
     names = (game.player1, game.player2)
-    rules: Game | None
+    view: Presentation[Any, Any] | None
     try:
-        rules = rec.rules()
+        view = presentation_of(rec.rules())
     except GameError as e:
-        rules, problem = None, str(e)
-    kind = type(rules) if rules is not None else Game
-    sides = kind.SIDES
+        view, problem = None, str(e)
+    looks = type(view) if view is not None else Presentation  # an unknown game: the shared words
+    sides = looks.SIDES
     who = (f"{sides[0]} {names[0]}", f"{sides[1]} {names[1]}")
-    if rules is not None:
-        texts = rules.texts_of_record(rec.moves, rec.move_texts)
-        opening = rules.texts_of_record(rec.opening, rec.opening_texts)
-        heading = rules.show_heading()
+    if view is not None:
+        texts = view.game.texts_of_record(rec.moves, rec.move_texts)
+        opening = view.game.texts_of_record(rec.opening, rec.opening_texts)
+        heading = view.show_heading()
     else:  # a game this cxarena does not know: its moves in the generic fields
         texts, opening, heading = rec.move_texts, rec.opening_texts, rec.game_label
     head = [f"game {game.game_id}: {heading}, round {game.round}, seed {rec.seed}",
@@ -132,10 +135,10 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     if rec.pair_id:
         head.append(f"pair_id: {rec.pair_id}")
     out = ["\n".join(head), ""]
-    if rules is None:
+    if view is None:
         out += [f"(cannot draw the board: {problem})", ""]
     else:
-        out += _positions(rules, texts, len(opening), who, names[0], rec.times_ms, step)
+        out += _positions(view, texts, len(opening), who, names[0], rec.times_ms, step)
     out.append(f"result: {describe_end(rec, *names)}")
     load = game_account(rec)
     if load:
@@ -147,15 +150,16 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     out.append("times:")
     out.append(_times(rec, who, None if rec.timeout_s is None else rec.timeout_s * 1000.0))
     if any(rec.init_ms):
-        out.append(f"  {kind.CALLS[0]}: {who[0]} {rec.init_ms[0]:.2f} ms, "
+        calls = type(view.game).CALLS if view is not None else Game.CALLS
+        out.append(f"  {calls[0]}: {who[0]} {rec.init_ms[0]:.2f} ms, "
                    f"{who[1]} {rec.init_ms[1]:.2f} ms")
     peaks = peak_memory_text(rec.extra)
     if peaks:
         out.append(f"  peak memory: {who[0]} {peaks[0]}, {who[1]} {peaks[1]}")
     if texts and not step:
-        shorts = [rules.move_short(t) if rules is not None else t for t in texts]
+        shorts = [view.move_short(t) if view is not None else t for t in texts]
         out.append("")
-        out.append(f"moves (player, {kind.MOVE_NOUN}, time):")
+        out.append(f"moves (player, {looks.MOVE_NOUN}, time):")
         out.append(_move_list(sides, shorts, rec.times_ms, len(opening)))
     return "\n".join(out) + "\n"
 

@@ -7,7 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.board import CXBoard, CXGameState
-from arena.games import GAMES, IllegalMoveError, MoveSyntaxError, ParamError, make_game
+from arena.games import (
+    GAMES,
+    IllegalMoveError,
+    MoveSyntaxError,
+    ParamError,
+    make_game,
+    presentation_of,
+)
 from arena.games.connectx import ConnectX
 
 
@@ -58,4 +65,4 @@ def test_errors_and_registry() -> None:
     assert {"connectx", "othello", "morris"} <= set(GAMES)
     assert game.label() == "connectx rows=4 cols=4 k=4"
     assert game == ConnectX(rows=4, cols=4, k=4) and hash(game) == hash(ConnectX(rows=4, cols=4))
-    assert game.drawing(s)["cells"][3][0] == 1
+    assert presentation_of(game).drawing(s)["cells"][3][0] == 1

@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.cli import main
-from arena.games import GAMES, IllegalMoveError, MoveSyntaxError, ParamError, make_game
+from arena.games import (
+    GAMES,
+    IllegalMoveError,
+    MoveSyntaxError,
+    ParamError,
+    make_game,
+    presentation_of,
+)
 from arena.games.local import play_local
 from arena.games.mnk import MNK, MNKPlayer, MNKState
 from arena.records import GameRecord
@@ -28,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _brute_winner(game: MNK, state: MNKState) -> int | None:
     """Who has k in a row, by looking at every cell and direction (None: nobody)."""
-    grid = game.drawing(state)["cells"]
+    grid = presentation_of(game).drawing(state)["cells"]
     for r in range(game.m):
         for c in range(game.n):
             who = grid[r][c]
@@ -105,7 +112,7 @@ def test_rectangular_boards_and_k_up_to_the_longer_side() -> None:
     tall = MNK(m=6, n=2, k=6)
     s = _play(tall, ["b1", "b2", "b3", "b4", "b5", "b6"], ["a1", "a2", "a3", "a4", "a5"])
     assert s.winner == 0
-    assert tall.render(tall.initial_state()).splitlines()[0] == "   a b"
+    assert presentation_of(tall).render(tall.initial_state()).splitlines()[0] == "   a b"
 
 
 def test_k1_the_first_stone_wins() -> None:
@@ -121,8 +128,8 @@ def test_a_full_board_without_a_row_is_a_draw() -> None:
     assert s.winner is None and game.legal_moves(s) == []
     out = game.outcome(s)
     assert out is not None and out.is_draw and out.reason == "full-board"
-    assert game.render(s) == "   a b c\n 1 O X O\n 2 O X X\n 3 X O X"
-    assert game.drawing(s)["cells"] == [[2, 1, 2], [2, 1, 1], [1, 2, 1]]
+    assert presentation_of(game).render(s) == "   a b c\n 1 O X O\n 2 O X X\n 3 X O X"
+    assert presentation_of(game).drawing(s)["cells"] == [[2, 1, 2], [2, 1, 1], [1, 2, 1]]
     with pytest.raises(IllegalMoveError):
         game.parse_move(s, "a1")
     # the last stone may also complete a row: a win, not a draw
@@ -135,15 +142,15 @@ def test_a_full_board_without_a_row_is_a_draw() -> None:
 def test_render_and_drawing() -> None:
     game = MNK(m=3, n=4, k=3)
     s = game.play_texts(["b2", "d3"])
-    assert game.render(s) == "   a b c d\n 1 . . . .\n 2 . X . .\n 3 . . . O"
-    d = game.drawing(s)
+    assert presentation_of(game).render(s) == "   a b c d\n 1 . . . .\n 2 . X . .\n 3 . . . O"
+    d = presentation_of(game).drawing(s)
     assert d == {"kind": "grid", "rows": 3, "cols": 4, "gravity": False,
                  "cells": [[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 2]],
                  "colors": ["black", "white"], "col_labels": ["a", "b", "c", "d"],
                  "row_labels": ["1", "2", "3"]}
     json.dumps(d)
     big = MNK(m=26, n=26, k=5)
-    assert big.render(big.initial_state()).splitlines()[-1].startswith("26 . .")
+    assert presentation_of(big).render(big.initial_state()).splitlines()[-1].startswith("26 . .")
     assert big.parse_move(big.initial_state(), "z26") == 26 * 26 - 1
 
 
@@ -217,7 +224,8 @@ def test_random_play_agrees_with_a_brute_force_scan(m: int, n: int, k_pick: int,
         placed += 1
         s = t
     assert s.winner == _brute_winner(game, s)
-    assert sum(row.count(1) + row.count(2) for row in game.drawing(s)["cells"]) == placed
+    cells = presentation_of(game).drawing(s)["cells"]
+    assert sum(row.count(1) + row.count(2) for row in cells) == placed
 
 
 # ------------------------------------------------------------------------------ bots
@@ -262,7 +270,7 @@ def test_alphabeta_wins_at_once_or_blocks(params: dict[str, int], black: list[st
     bot = MNKAlphaBeta()
     bot.init_player(game, state.side == 0, 0.2)
     move = game.move_to_text(state, bot.select_move(state))
-    assert move in want, (game.render(state), move)
+    assert move in want, (presentation_of(game).render(state), move)
 
 
 def test_alphabeta_blocks_the_only_threat_and_beats_random_on_larger_boards() -> None:
@@ -356,7 +364,7 @@ def test_a_tournament_through_the_cli(tmp_path: Path, tournament: Path,
     assert main(["show", str(tournament), rec.game_id]) == 0
     out_text = capsys.readouterr().out
     rules = make_game(rec.game, rec.game_params)
-    assert rules.render(rules.play_texts(rec.move_texts)) in out_text
+    assert presentation_of(rules).render(rules.play_texts(rec.move_texts)) in out_text
     assert main(["show", str(tournament), rec.game_id, "--step"]) == 0
     assert capsys.readouterr().out.count("plays ") == len(rec.move_texts)
 

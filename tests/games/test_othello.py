@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.games import IllegalMoveError, MoveSyntaxError, ParamError, make_game
+from arena.games import IllegalMoveError, MoveSyntaxError, ParamError, make_game, presentation_of
 from arena.games.othello import PASS, Othello, OthelloState, perft
 
 
@@ -26,7 +26,8 @@ def test_start_position_and_first_moves() -> None:
     game = Othello()
     s = game.initial_state()
     assert game.to_move(s) == 0  # black first
-    assert game.render(s).splitlines()[4:6] == [" 4 . . . O X . . .", " 5 . . . X O . . ."]
+    assert presentation_of(game).render(s).splitlines()[4:6] == [" 4 . . . O X . . .",
+                                                                 " 5 . . . X O . . ."]
     assert sorted(game.move_to_text(s, m) for m in game.legal_moves(s)) == [
         "c4", "d3", "e6", "f5"]
     s2 = game.apply(s, game.parse_move(s, "d3"))

@@ -45,7 +45,7 @@ class Anything(Game):
         self.params = params
 
     initial_state = to_move = legal_moves = apply = outcome = None  # type: ignore[assignment]
-    move_to_text = parse_move = render = drawing = None  # type: ignore[assignment]
+    move_to_text = parse_move = None  # type: ignore[assignment]
 
 
 def parse2(line: str) -> object:

@@ -12,7 +12,7 @@ import pytest
 
 from arena.cli import main
 from arena.errors import UsageError
-from arena.games import make_game
+from arena.games import make_game, presentation_of
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
@@ -127,7 +127,7 @@ def test_report_replays_the_games(results: dict[str, Path], browser: Any, game: 
     page.wait_for_selector(f".cx-viewer[data-game='{game}']")
     page.keyboard.press("Home")
     rules = make_game(rec.game, rec.game_params)
-    start = rules.drawing(rules.initial_state())
+    start = presentation_of(rules).drawing(rules.initial_state())
     if game == "othello":
         assert page.locator(".cx-board circle[data-state='1']").count() == 2  # the start
         assert page.locator(".cx-board circle[data-state='2']").count() == 2
@@ -136,7 +136,7 @@ def test_report_replays_the_games(results: dict[str, Path], browser: Any, game: 
         assert page.locator(".cx-board circle[data-point]").count() == 24
         assert page.locator(".cx-board circle[data-state='1']").count() == 0
     page.click(".cx-viewer button[title^='last position']")  # to the end
-    end = rules.drawing(rules.play_texts(rec.move_texts))
+    end = presentation_of(rules).drawing(rules.play_texts(rec.move_texts))
     if game == "othello":
         want = sum(row.count(1) for row in end["cells"])
     else:
@@ -159,7 +159,7 @@ def test_show_prints_the_positions(results: dict[str, Path],
         assert f"final position after {len(rec.move_texts)} moves" in out
         assert "result:" in out and rec.move_texts[0] in out
         rules = make_game(rec.game, rec.game_params)
-        assert rules.render(rules.play_texts(rec.move_texts)) in out
+        assert presentation_of(rules).render(rules.play_texts(rec.move_texts)) in out
         assert main(["show", str(folder), rec.game_id, "--step"]) == 0
         assert capsys.readouterr().out.count("plays ") == len(rec.move_texts)
 

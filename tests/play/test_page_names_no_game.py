@@ -1,12 +1,13 @@
 """The play page names no game: the server sends each game's title, parameters and their labels
-from the game itself (`arena.games.base.Game`), and play.js and index.html only use them."""
+from the game itself (its presentation, `arena.games.base.Presentation`), and play.js and
+index.html only use them."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from arena.games import GAMES
+from arena.games import GAMES, presentation_of
 from arena.play.server import STATIC, games_json
 
 
@@ -15,7 +16,8 @@ def test_the_page_names_no_game() -> None:
         text = (STATIC / file).read_text(encoding="utf-8")
         for name, cls in GAMES.items():
             assert not re.search(rf"\b{re.escape(name)}\b", text, re.I), (file, name)
-            assert cls.title() not in text, (file, cls.title())
+            title = presentation_of(cls()).title()
+            assert title not in text, (file, title)
 
 
 def test_each_game_comes_from_its_own_metadata() -> None:

@@ -13,7 +13,7 @@ import pytest
 from arena.board import CXBoard
 from arena.entrants.specs import parse_spec
 from arena.games import make_game
-from arena.games.connectx.game import winning_cells
+from arena.games.connectx.presentation import winning_cells
 from arena.limits import Limits
 from arena.play.session import (
     Entrant,

@@ -139,7 +139,7 @@ def test_bot_that_times_out_loses(tmp_path: Path) -> None:
 
 def test_draw_board_marks_the_winning_line() -> None:
     from arena.board import CXBoard
-    from arena.games.connectx.game import draw_board, winning_cells
+    from arena.games.connectx.presentation import draw_board, winning_cells
 
     b = CXBoard.from_moves(3, 11, 3, [10, 0, 9, 0, 8])
     assert draw_board(b, winning_cells(b)) == "\n".join([

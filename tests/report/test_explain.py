@@ -1,4 +1,4 @@
-"""Fault explanations in words, and the winning line (the game's, `Game.winning_cells`)."""
+"""Fault explanations in words, and the winning line (the game's, `Presentation.winning_cells`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from arena.board import CXBoard, CXGameState
+from arena.games import presentation_of
 from arena.games.base import IllegalMoveError
 from arena.games.connectx.game import ConnectX
 from arena.records import GameRecord, Reason
@@ -67,7 +68,7 @@ def test_normal_ends() -> None:
 def _line(M: int, N: int, K: int, moves: list[int]) -> tuple[tuple[int, int], ...]:
     """The winning line as the report and `show` get it: from the record's game."""
     game = ConnectX(rows=M, cols=N, k=K)
-    return game.winning_cells(game.play_texts([str(c) for c in moves]))
+    return presentation_of(game).winning_cells(game.play_texts([str(c) for c in moves]))
 
 
 def _line_matches_board(M: int, N: int, K: int, moves: list[int]) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.games import GAMES
+from arena.games import GAMES, presentation_of
 from arena.games.base import Game
 from arena.records import GameRecord, Reason
 from arena.report.explain import describe_end
@@ -42,13 +42,13 @@ def test_othello_draw_and_win_in_the_games_words() -> None:
 def test_connectx_words_come_from_its_game() -> None:
     """Connect-X's sentences are its game's: a game that says nothing of its own gets the
     shared words, and every registered game answers the hook."""
-    cx = GAMES["connectx"]()
+    cx = presentation_of(GAMES["connectx"]())
     assert cx.end_words("connect", True, 7, "", "0") == ": 4 in a row with move 7 (column 0)"
     assert cx.end_words("draw", False, 42, "", "3") == (
         ": the board is full after 42 moves, nobody has 4 in a row")
     for cls in GAMES.values():
         game: Game = cls()
-        assert isinstance(game.end_words("draw", False, 3, "", ""), str)
+        assert isinstance(presentation_of(game).end_words("draw", False, 3, "", ""), str)
 
 
 def test_a_record_of_an_unknown_game_still_reads() -> None:

@@ -3,7 +3,7 @@ board's fixed parts once, a compact frame per position (pieces, then changing co
 
 from __future__ import annotations
 
-from arena.games import drawer_paths, make_game
+from arena.games import drawer_paths, make_game, presentation_of
 from arena.records import GameRecord, Reason
 from arena.report.frames import frame_of, game_frames
 
@@ -27,7 +27,7 @@ def test_a_grid_game() -> None:
     assert out["game"] == "othello" and out["label"] == "othello size=6"
     assert (out["rows"], out["cols"]) == (6, 6) and out["col_labels"][:3] == ["a", "b", "c"]
     assert "cells" not in out and len(out["frames"]) == 3
-    assert out["frames"][-1] == frame_of(rules.drawing(state))
+    assert out["frames"][-1] == frame_of(presentation_of(rules).drawing(state))
     assert out["frames"][0].count("1") == 2 and len(out["frames"][0]) == 36
 
 
@@ -52,6 +52,6 @@ def test_connectx_has_no_frames_and_every_game_a_drawer() -> None:
 def test_the_game_says_whether_its_drawer_replays(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     rec = _rec("othello", (), size=6)
     assert game_frames(rec) is not None
-    monkeypatch.setattr(type(make_game("othello")), "DRAWER_REPLAYS", True)
+    monkeypatch.setattr(type(presentation_of(make_game("othello"))), "DRAWER_REPLAYS", True)
     assert game_frames(rec) is None  # no name of a game in frames.py: the game's flag
     assert game_frames(_rec("nosuchgame", ("x",))) is None

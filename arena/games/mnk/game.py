@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
 
@@ -63,9 +62,8 @@ def has_run(bits: int, stride: int, k: int) -> bool:
 class MNK(Game[MNKState, int]):
     name = "mnk"
     PARAMS = {"m": 3, "n": 3, "k": 3}
-    SIDES = ("X", "O")
-    TITLE = "m,n,k-game"
     BOT_BASE = "arena.games.mnk.player:MNKPlayer"
+    PRESENTATION = "arena.games.mnk.presentation:MNKPresentation"
 
     def __init__(self, **params: int) -> None:
         super().__init__(**params)
@@ -89,6 +87,10 @@ class MNK(Game[MNKState, int]):
                              f"got m={m} n={n}")
         if not 1 <= k <= max(m, n):
             raise ParamError(f"mnk: k must be between 1 and max(m, n)={max(m, n)}, got k={k}")
+
+    def cost(self) -> float:
+        """The board's cells."""
+        return float(self.m * self.n)
 
     # --------------------------------------------------------------- bitboards
     def bit(self, move: int) -> int:
@@ -199,24 +201,3 @@ class MNK(Game[MNKState, int]):
         if (state.black | state.white) & self._bit[move]:
             raise IllegalMoveError(f"{text} is occupied")
         return move
-
-    def render(self, state: MNKState) -> str:
-        n = self.n
-        lines = ["   " + " ".join(chr(97 + c) for c in range(n))]
-        for r in range(self.m):
-            row = []
-            for c in range(n):
-                bit = self._bit[r * n + c]
-                row.append("X" if state.black & bit else "O" if state.white & bit else ".")
-            lines.append(f"{r + 1:>2} " + " ".join(row))
-        return "\n".join(lines)
-
-    def drawing(self, state: MNKState) -> dict[str, Any]:
-        n = self.n
-        bit = self._bit
-        cells = [[1 if state.black & bit[r * n + c] else 2 if state.white & bit[r * n + c]
-                  else 0 for c in range(n)] for r in range(self.m)]
-        return {"kind": "grid", "rows": self.m, "cols": n, "cells": cells, "gravity": False,
-                "colors": ["black", "white"],
-                "col_labels": [chr(97 + c) for c in range(n)],
-                "row_labels": [str(r + 1) for r in range(self.m)]}

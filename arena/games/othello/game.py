@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from arena.games.base import Game, IllegalMoveError, MoveSyntaxError, Outcome, ParamError
 
@@ -109,9 +108,8 @@ def _bits(b: int) -> list[int]:
 class Othello(Game[OthelloState, int]):
     name = "othello"
     PARAMS = {"size": 8}
-    SIDES = ("black", "white")
-    TITLE = "Othello"
     BOT_BASE = "arena.games.player:OthelloPlayer"
+    PRESENTATION = "arena.games.othello.presentation:OthelloPresentation"
 
     def _validate(self) -> None:
         n = self.params["size"]
@@ -121,6 +119,10 @@ class Othello(Game[OthelloState, int]):
     @property
     def size(self) -> int:
         return self.params["size"]
+
+    def cost(self) -> float:
+        """The board's squares."""
+        return float(self.size * self.size)
 
     # ------------------------------------------------------------------ rules
     def initial_state(self) -> OthelloState:
@@ -225,25 +227,6 @@ class Othello(Game[OthelloState, int]):
                                    f"flips no disc)")
         return move
 
-    def render(self, state: OthelloState) -> str:
-        n = self.size
-        lines = ["   " + " ".join(chr(ord("a") + c) for c in range(n))]
-        for r in range(n):
-            row = []
-            for c in range(n):
-                bit = 1 << (r * n + c)
-                row.append("X" if state.black & bit else "O" if state.white & bit else ".")
-            lines.append(f"{r + 1:>2} " + " ".join(row))
-        return "\n".join(lines)
-
-    def drawing(self, state: OthelloState) -> dict[str, Any]:
-        n = self.size
-        cells = [[1 if state.black >> (r * n + c) & 1 else 2 if state.white >> (r * n + c) & 1
-                  else 0 for c in range(n)] for r in range(n)]
-        return {"kind": "grid", "rows": n, "cols": n, "cells": cells, "gravity": False,
-                "colors": ["black", "white"],
-                "col_labels": [chr(ord("a") + c) for c in range(n)],
-                "row_labels": [str(r + 1) for r in range(n)]}
 
 
 def perft(game: Othello, state: OthelloState, depth: int) -> int:

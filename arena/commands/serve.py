@@ -50,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
+        # listening before the address is printed: a client that connects as soon as it reads
+        # it waits in the backlog until the server accepts, instead of being refused
+        sock.listen(128)
     except OSError as e:
         raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there: "
                          f"{e.strerror or e}") from None

@@ -7,6 +7,8 @@ play shared with the league, `arena.competition.settings`, and the tournament's 
 YAML syntax with its line, unknown or duplicate keys, types and ranges, boards, unique display
 names), board sets and opening files, and every player's SPEC resolving; then
 `check_players`, the door, loads each Python bot to see that it defines a CXPlayer subclass.
+The validated file (`TournamentFile`) is the value the code reads (`TournamentConfig.file`);
+beside it `TournamentConfig` holds only what is derived from it.
 
 A config file::
 

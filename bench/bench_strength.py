@@ -39,7 +39,7 @@ from arena.competition.cores import usable_cores
 from arena.competition.settings import PlaySettings
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
-from arena.tournament.config import PlayerEntry, TournamentConfig
+from arena.tournament.config import PlayerEntry, TournamentConfig, built_config
 from arena.tournament.run import run_tournament
 from bench.strength_parts import external, first_moves, won_positions_kept
 
@@ -50,19 +50,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _config(name: str, boards: list[tuple[int, int, int]], rounds: int) -> TournamentConfig:
-    return TournamentConfig(
-        path=f"<bench {name}>", name=name, players=tuple(PlayerEntry(b, b) for b in BOTS),
-        boards=tuple(boards), play=PlaySettings(timeout_s=TIMEOUT_S), rounds=rounds,
-        workers=usable_cores(), seed=2026)
+    return built_config(f"<bench {name}>", (PlayerEntry(b, b) for b in BOTS),
+                        PlaySettings(timeout_s=TIMEOUT_S), name=name, boards=boards,
+                        rounds=rounds, seed=2026)
 
 
 def _run(cfg: TournamentConfig) -> Path:
-    out = ROOT / "results" / f"bench-{cfg.name}"
+    out = ROOT / "results" / f"bench-{cfg.file.name}"
     fresh = os.environ.get("CXARENA_STRENGTH_RESUME") != "1"
     outcome = run_tournament(cfg, out, quiet=True, fresh=fresh,
                              out=open(os.devnull, "w"))
     if not outcome.complete:
-        raise SystemExit(f"{cfg.name}: only {outcome.played + outcome.already_stored} of "
+        raise SystemExit(f"{cfg.file.name}: only {outcome.played + outcome.already_stored} of "
                          f"{outcome.scheduled} games could be played")
     return out
 

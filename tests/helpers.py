@@ -29,7 +29,7 @@ from arena.games import GAMES
 from arena.player import CXPlayer
 from arena.records import GameRecord, Reason
 from arena.referee.containment import environ_value
-from arena.tournament.config import PlayerEntry, TournamentConfig
+from arena.tournament.config import PlayerEntry, TournamentConfig, built_config
 from players._shared.engine import win_score
 from tests.conftest import ROOT
 
@@ -197,9 +197,9 @@ SCHEDULE_BOARDS = ((4, 4, 4), (7, 6, 4), (5, 5, 4), (20, 20, 10))
 def tournament_config(names: list[str], rounds: int = 1, seed: int = 7,
                       boards: tuple[tuple[int, int, int], ...] = SCHEDULE_BOARDS
                       ) -> TournamentConfig:
-    return TournamentConfig(path="t.yaml", name="t", play=PlaySettings(timeout_s=0.5),
-                            rounds=rounds, seed=seed,
-                            players=tuple(PlayerEntry(n, "L0") for n in names), boards=boards)
+    return built_config("t.yaml", (PlayerEntry(n, "L0") for n in names),
+                        PlaySettings(timeout_s=0.5), name="t", rounds=rounds, seed=seed,
+                        boards=boards)
 
 
 def fake_record(g: GameJob, **extra: object) -> GameRecord:

@@ -255,8 +255,8 @@ def _final(league: Any, args: argparse.Namespace) -> int:
     results = args.results or args.dir / "results" / FINAL_NAME
     note_run(league, results, args.scheduler)  # the admin page and the grades read this run
     print(f"final round robin: {len(config.players)} players -> {results}", flush=True)
-    config = dataclasses.replace(with_broken(config), workers=args.workers or config.workers,
-                                 scheduler=args.scheduler)
+    config = with_broken(config).with_file(workers=args.workers or "auto",
+                                           scheduler=args.scheduler or None)
     cfg = league.config
     league.conn.close()
     if args.adaptive or cfg.file.final_pairing == "adaptive":
@@ -264,7 +264,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
             goal = Goal(confidence=args.confidence or cfg.file.final_confidence,
                         top_k=args.top_k or cfg.file.final_top_k,
                         max_fraction=args.max_fraction or cfg.file.final_max_fraction,
-                        rounds=config.rounds, seed=config.seed)
+                        rounds=config.file.rounds, seed=config.file.seed)
         except ValueError as e:
             raise LeagueError(f"the adaptive final's goal: {e}") from None
         return _adaptive_final(dataclasses.replace(config, tie_break=TieBreak.ADAPTIVE),
@@ -296,7 +296,7 @@ def _adaptive_final(config: Any, results: Path, goal: Any, quiet: bool) -> int:
                               say=None if quiet else print)
     with ResultStore(results / DB_FILE, create=False) as store:  # its order, now decided
         standings, meta, _ = read_results(store)
-        write_standings(results, standings, f"Standings: {config.name}", meta.get("games"),
+        write_standings(results, standings, f"Standings: {config.file.name}", meta.get("games"),
                         code_section(store))
     report = write_html_report(results)
     print(f"adaptive final: {step.why}; {step.ranking.text()}; ranking in "

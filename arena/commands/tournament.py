@@ -59,8 +59,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import dataclasses
-
     from arena import defaults
     from arena.errors import UsageError
     from arena.tournament.config import load_config
@@ -71,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         if args.workers < 1:
             raise UsageError(f"--workers: the worker count must be a positive integer, got "
                              f"{args.workers}")
-        config = dataclasses.replace(config, workers=args.workers)
+        config = config.with_file(workers=args.workers)
     if args.max_tasks is not None:
         if args.max_tasks and args.max_tasks < defaults.MIN_TASKS:
             raise UsageError(f"--max-tasks must be 0 (no cap) or at least "
@@ -81,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.scheduler.strip():
             raise UsageError("--scheduler: expected a Dask scheduler address, e.g. "
                              "tcp://lab-01:8786")
-        config = dataclasses.replace(config, scheduler=args.scheduler.strip())
+        config = config.with_file(scheduler=args.scheduler.strip())
     outcome = run_and_report(config, Path(args.results) if args.results else None,
                              quiet=args.quiet, fresh=args.fresh,
                              replay_changed=args.replay_changed)

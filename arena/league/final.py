@@ -64,7 +64,7 @@ from arena.referee import door
 from arena.results import REPORT_HTML
 from arena.results.standings import TieBreak
 from arena.results.store import DB_FILE, ResultStore, count_games
-from arena.tournament.config import OpeningsConfig, PlayerEntry, TournamentConfig
+from arena.tournament.config import PlayerEntry, TournamentConfig, built_config
 
 __all__ = ["FINAL_NAME", "BoardEstimate", "FinalPlan", "FinalStatus", "Shortening", "entries",
            "final_at_deadline", "final_config", "final_player_keys", "final_player_specs",
@@ -463,18 +463,15 @@ def final_tournament(league: League) -> TournamentConfig:
         raise LeagueError(f"the final round robin needs at least two entries that passed "
                           f"their check; there are {len(entries(league))}")
     players = [PlayerEntry(name=name, spec=spec) for name, spec in final_player_specs(league)]
-    games = cfg.final_games()
-    openings = (OpeningsConfig(plies=cfg.opening_plies, seed=cfg.seed)
-                if cfg.opening_plies else None)
+    boards = [b for b in (g.board_key() for g in cfg.final_games()) if isinstance(b, tuple)]
     # an entry that fails to load when the final starts (it passed its check and its rating
     # games) loses each of its games, recorded as such; the others play: no entry can hold
     # the final hostage
-    return TournamentConfig(
-        path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
-        boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
-        play=cfg.play, rounds=cfg.file.final_pairs, workers=usable_cores(), seed=cfg.seed,
-        openings=openings, broken_bots="forfeit",
-        tie_break=TieBreak.HEAD_TO_HEAD)
+    return built_config(
+        str(_folder(league) / "league"), players, cfg.play, TieBreak.HEAD_TO_HEAD,
+        name=FINAL_NAME, boards=boards or None, rounds=cfg.file.final_pairs, seed=cfg.seed,
+        openings={"plies": cfg.opening_plies, "seed": cfg.seed} if cfg.opening_plies else None,
+        broken_bots="forfeit")
 
 
 def final_player_specs(league: League) -> list[tuple[str, str]]:
@@ -643,7 +640,7 @@ def _games_total(config: TournamentConfig) -> int:
     """Games the final schedules: every ordered pairing, per board (or parameter set of
     another game) and round."""
     n = len(config.players)
-    return n * (n - 1) * len(config.param_sets or config.boards) * config.rounds
+    return n * (n - 1) * len(config.param_sets or config.boards) * config.file.rounds
 
 
 def final_players(league: League) -> list[str]:
@@ -698,7 +695,7 @@ def _time_left(config: TournamentConfig, results: Path, started_at: float) -> st
     by the durations of the games stored so far); "" while nothing can be said."""
     try:
         n = len(config.players)
-        per_variant = n * (n - 1) * config.rounds
+        per_variant = n * (n - 1) * config.file.rounds
         variants = ([dict(p) for p in config.param_sets] if config.param_sets
                     else [{} for _ in config.boards])
         boards = config.boards if not config.param_sets else [(0, 0, 0)] * len(variants)

@@ -46,7 +46,7 @@ def collect_bots(configs_dir: Path | None) -> tuple[list[Entrant], dict[str, str
             if known is not None and known.spec.text == p.spec and \
                     dict(known.options) == dict(p.options):
                 continue
-            name = p.name if known is None else f"{p.name}@{config.name}"
+            name = p.name if known is None else f"{p.name}@{config.file.name}"
             if name in entrants:
                 continue
             try:

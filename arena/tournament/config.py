@@ -7,6 +7,8 @@ play shared with the league, `arena.competition.settings`, and the tournament's 
 YAML syntax with its line, unknown or duplicate keys, types and ranges, boards, unique display
 names), board sets and opening files, and every player's SPEC resolving; then
 `check_players`, the door, loads each Python bot to see that it defines a CXPlayer subclass.
+The validated file (`TournamentFile`) is the value the code reads (`TournamentConfig.file`);
+beside it `TournamentConfig` holds only what is derived from it.
 
 A config file::
 
@@ -45,7 +47,7 @@ import dataclasses
 import functools
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -92,8 +94,8 @@ from arena.referee import door
 from arena.results.standings import TieBreak
 
 __all__ = ["BOARDS_FILE", "REPO_CONFIGS", "Board", "OpeningsConfig", "PlayerEntry",
-           "TournamentConfig", "TournamentFile", "check_players", "configs_dir", "load_boards",
-           "load_config", "load_limits", "read_config", "resolve_board_set"]
+           "TournamentConfig", "TournamentFile", "built_config", "check_players", "configs_dir",
+           "load_boards", "load_config", "load_limits", "read_config", "resolve_board_set"]
 
 #: `broken_bots:` what a tournament does with a bot that fails to load: refuse to start (a
 #: student's run), or let it forfeit every game without being started (a teacher's run of 30
@@ -132,33 +134,61 @@ class OpeningsConfig:
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """A checked tournament configuration (see the module docstring for the keys)."""
+    """A checked tournament configuration: the validated file (`file`, where every key's value
+    and default is read; the module docstring lists the keys) and only what is derived from
+    it. Built by `read_config` from a file, or by `built_config` in Python (the league's
+    final, benchmarks); a flag that overrides a key makes a new file value (`with_file`)."""
 
     path: str
-    name: str
-    players: tuple[PlayerEntry, ...]
+    #: the config file as written, validated, with what flags override (`with_file`): the one
+    #: home of every key's value; its settings of play are `play`
+    file: TournamentFile
+    #: the boards played (resolved: a set's boards, looked up next to the config file)
     boards: tuple[Board, ...]
-    #: how its games are played: the file's settings of play, validated, with what flags
-    #: override (`with_play`); its limits, isolation and cgroups are read from it (isolation
-    #: and cgroups are not in the fingerprint: games stay comparable). Its boards, openings and
-    #: seed are the fields of this config (resolved: a set's boards, a file's openings)
-    play: PlaySettings
-    rounds: int = 1
-    workers: int = 1
-    seed: int = 0
-    fresh_process: bool = False
-    board_set: str | None = None  # the set name, when boards came from boards.yaml
-    format: str = "round-robin"
-    challengers: tuple[str, ...] = ()  # gauntlet: display names
     openings: OpeningsConfig | None = None  # None: every game from the empty board
-    scheduler: str | None = None  # a Dask scheduler's address: games run on its workers
-    broken_bots: str = "refuse"  # not in the fingerprint (BROKEN_BOTS)
     #: with broken_bots: forfeit, (player name, its load error) of each bot that fails to load:
     #: it loses each of its games without being started
     broken: tuple[tuple[str, str], ...] = ()
     #: what orders players level on points (not in the fingerprint: the games are the same);
     #: a league's final ranks by head to head (`arena.results.standings.TieBreak`)
     tie_break: TieBreak = TieBreak.ELO
+
+    @classmethod
+    def of(cls, file: TournamentFile, path: str | os.PathLike[str], *,
+           resolve_specs: bool = False, **derived: Any) -> TournamentConfig:
+        """The config of a validated `file` at `path`: its boards (a set looked up next to
+        the file) and openings (a file's read and checked on every board); with
+        `resolve_specs`, every player's SPEC resolved too (no bot started). UsageError."""
+        cfg_path = Path(path)
+        boards = resolve_boards(file.boards, cfg_path.parent, f"{cfg_path}: boards")[1]
+        if resolve_specs:
+            for i, p in enumerate(file.players):
+                _player(p, f"{cfg_path}: players[{i}]", cfg_path, file.timeout_s)
+        return cls(path=str(cfg_path), file=file, boards=boards,
+                   openings=_openings(file, cfg_path, boards), **derived)
+
+    @functools.cached_property
+    def play(self) -> PlaySettings:
+        """How its games are played: the file's settings of play; its limits, isolation and
+        cgroups are read from it (isolation and cgroups are not in the fingerprint: games
+        stay comparable). Its boards and openings are this config's (resolved)."""
+        return self.file.shared()
+
+    @functools.cached_property
+    def players(self) -> tuple[PlayerEntry, ...]:
+        """The players, each under its display name."""
+        return tuple(PlayerEntry(name=p.shown, spec=p.spec, options=p.options or {})
+                     for p in self.file.players)
+
+    @property
+    def workers(self) -> int:
+        """The worker processes: the file's `workers`, auto (one per usable core) resolved."""
+        return usable_cores() if self.file.workers in (None, "auto") else int(self.file.workers)
+
+    @property
+    def board_set(self) -> str | None:
+        """The set's name, when the boards came from boards.yaml."""
+        return self.file.boards if isinstance(self.file.boards, str) else None
 
     @property
     def limits(self) -> Limits:
@@ -179,11 +209,18 @@ class TournamentConfig:
         """Another game's parameter sets (`PlaySettings.param_sets`), in place of boards."""
         return self.play.param_sets()
 
+    def with_file(self, **changes: Any) -> TournamentConfig:
+        """This config with keys of its file changed (a flag's: --isolation, --max-tasks,
+        --workers, --scheduler, --forfeit-broken), checked as the file's are (UsageError
+        naming the config and the key); boards and openings derived again."""
+        file = validate(TournamentFile, self.file.model_dump(exclude_unset=True) | changes,
+                        self.path)
+        return TournamentConfig.of(file, self.path, broken=self.broken,
+                                   tie_break=self.tie_break)
+
     def with_play(self, **changes: Any) -> TournamentConfig:
-        """This config with settings of play changed (a flag's: --isolation, --max-tasks),
-        checked as the file's are (UsageError naming the config and the key)."""
-        return dataclasses.replace(self, play=validate(
-            PlaySettings, self.play.model_dump() | changes, self.path))
+        """This config with settings of play changed (a flag's; `with_file`)."""
+        return self.with_file(**changes)
 
     def fingerprint(self) -> dict[str, Any]:
         """What makes two runs' games comparable (everything but workers, scheduler, name, and
@@ -191,9 +228,9 @@ class TournamentConfig:
         ran plays only its own games, and a removed one's games leave the table; a player whose
         entry changed is the run's to find, `arena.tournament.run`)."""
         extra: dict[str, Any] = {}
-        if self.format != "round-robin":  # absent keys keep old results directories valid
-            extra["format"] = self.format
-            extra["challengers"] = sorted(self.challengers)
+        if self.file.format != "round-robin":  # absent keys keep old results folders valid
+            extra["format"] = self.file.format
+            extra["challengers"] = sorted(self.file.challengers or ())
         if self.openings is not None:
             extra["openings"] = self.openings.fingerprint()
         if self.param_sets:  # a game of parameter sets
@@ -202,9 +239,9 @@ class TournamentConfig:
         return extra | {
             "boards": sorted([list(b) for b in self.boards]),
             **self.limits.to_dict(),
-            "rounds": self.rounds,
-            "seed": self.seed,
-            "fresh_process": self.fresh_process,
+            "rounds": self.file.rounds,
+            "seed": self.file.seed,
+            "fresh_process": self.file.fresh_process,
         }
 
 
@@ -415,17 +452,20 @@ def read_config(path: str | os.PathLike[str], *, broken_bots: str | None = None,
     cfg_path = Path(path)
     file = _read_file(cfg_path)
     file.limits(str(cfg_path))  # UsageError for limits that do not go together
-    board_set, boards = resolve_boards(file.boards, cfg_path.parent, f"{cfg_path}: boards")
-    players = tuple(_player(p, f"{cfg_path}: players[{i}]", cfg_path, file.timeout_s)
-                    for i, p in enumerate(file.players))
-    config = TournamentConfig(
-        path=str(cfg_path), name=file.name, players=players, boards=boards, play=file.shared(),
-        rounds=file.rounds, workers=usable_cores() if file.workers in (None, "auto") else
-        int(file.workers), seed=file.seed, fresh_process=file.fresh_process,
-        board_set=board_set, format=file.format, challengers=tuple(file.challengers or ()),
-        openings=_openings(file, cfg_path, boards), scheduler=file.scheduler,
-        broken_bots=broken_bots or file.broken_bots)
-    return config if isolation is None else config.with_play(isolation=isolation)
+    config = TournamentConfig.of(file, cfg_path, resolve_specs=True)
+    flags = {"broken_bots": broken_bots, "isolation": isolation}
+    changes = {key: value for key, value in flags.items() if value is not None}
+    return config.with_file(**changes) if changes else config
+
+
+def built_config(where: str, players: Iterable[PlayerEntry], play: PlaySettings,
+                 tie_break: TieBreak = TieBreak.ELO, **keys: Any) -> TournamentConfig:
+    """A tournament built in Python (the league's final, benchmarks) rather than read from a
+    file: `play`'s settings, the `players` and the tournament's own `keys`, validated as a
+    file's are (UsageError naming `where`); boards and openings derived as `read_config`'s.
+    No SPEC is resolved and no bot started."""
+    data = play.model_dump() | {"players": [p.to_dict() for p in players]} | keys
+    return TournamentConfig.of(validate(TournamentFile, data, where), where, tie_break=tie_break)
 
 
 def check_players(config: TournamentConfig) -> TournamentConfig:
@@ -439,7 +479,7 @@ def check_players(config: TournamentConfig) -> TournamentConfig:
     failed = check_loadable([parse_spec(p.spec) for p in config.players])
     broken: list[tuple[str, str]] = []
     for i, p in enumerate(config.players):
-        if p.spec in failed and config.broken_bots == "forfeit":
+        if p.spec in failed and config.file.broken_bots == "forfeit":
             broken.append((p.name, failed[p.spec]))
         elif p.spec in failed:
             raise UsageError(f"{config.path}: players[{i}].spec: {failed[p.spec]} (to play the "

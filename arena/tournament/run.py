@@ -82,14 +82,14 @@ class TournamentOutcome:
 
 
 def default_results_dir(config: TournamentConfig) -> Path:
-    return Path.cwd() / "results" / config.name
+    return Path.cwd() / "results" / config.file.name
 
 
 def match_settings(config: TournamentConfig, log_dir: Path | None,
                    isolated: bool | None = None) -> MatchSettings:
     """The referee's MatchSettings for this config (cpu is set per worker). `isolated`: what the
     coordinator resolved `isolation: auto` to, so that every worker does the same."""
-    settings = referee_settings(config.play, config.path, fresh_process=config.fresh_process,
+    settings = referee_settings(config.play, config.path, fresh_process=config.file.fresh_process,
                                 log_dir=None if log_dir is None else str(log_dir))
     return settings if isolated is None else settings.isolated_as(isolated)
 
@@ -224,7 +224,7 @@ def _store_forfeits(store: ResultStore, forfeited: list[GameJob], config: Tourna
     broken = dict(config.broken)
     n = 0
     for game in forfeited:
-        rec = _labelled(game, forfeit_record(game, config, broken), config.name, codes)
+        rec = _labelled(game, forfeit_record(game, config, broken), config.file.name, codes)
         n += bool(store.add(rec))
     if n:
         log.warning("event=forfeits games=%d bots=%s", n, ",".join(sorted(broken)))
@@ -238,7 +238,7 @@ def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, 
     if not (results_dir / DB_FILE).is_file():
         return
     with ResultStore(results_dir / DB_FILE) as probe:
-        probe.bind(config.fingerprint(), config.name)
+        probe.bind(config.fingerprint(), config.file.name)
         changed = changed_players(probe, codes) | changed_entries(probe, config)
         if changed and not replay_changed:
             _refuse_changed(results_dir, changed)
@@ -250,29 +250,29 @@ def _check_stored(results_dir: Path, config: TournamentConfig, codes: dict[str, 
 
 def _bind(store: ResultStore, config: TournamentConfig, scheduled: int,
           isolated: bool) -> None:
-    store.bind(config.fingerprint(), config.name)
+    store.bind(config.fingerprint(), config.file.name)
     play = config.play
     how = ("in the sandbox" if isolated else f"without a sandbox (isolation "
            f"{play.isolation.value})") + (", with a cgroup or rlimits each" if play.cgroups
                                           else ", with rlimits each")
     store.set_meta("config", json.dumps({
-        "name": config.name, "path": config.path,
+        "name": config.file.name, "path": config.path,
         "players": [p.to_dict() for p in config.players],
         "boards": [list(b) for b in config.boards], "board_set": config.board_set,
-        "timeout_s": config.timeout_s, "rounds": config.rounds, "seed": config.seed,
-        "format": config.format, "challengers": list(config.challengers),
+        "timeout_s": config.timeout_s, "rounds": config.file.rounds, "seed": config.file.seed,
+        "format": config.file.format, "challengers": list(config.file.challengers or ()),
         "games": scheduled, "version": __version__,
         "doors": f"{', '.join(DOORS)}: {how}", "tie_break": config.tie_break.value}))
 
 
 def _executor(config: TournamentConfig, results_dir: Path, isolation: Isolation) -> Executor:
     """The Dask executor when the config names a scheduler, else the local one."""
-    if config.scheduler:
+    if config.file.scheduler:
         from arena.competition.dask_executor import DaskExecutor  # imports Dask: only if used
 
         log.info("event=dask scheduler=%s (the cluster's workers decide the parallelism; "
-                 "workers=%d is not used)", config.scheduler, config.workers)
-        return DaskExecutor(match_settings(config, None, isolation.isolated), config.scheduler)
+                 "workers=%d is not used)", config.file.scheduler, config.workers)
+        return DaskExecutor(match_settings(config, None, isolation.isolated), config.file.scheduler)
     run_tag = str(results_dir.resolve())
     orphans = reap_orphans(run_tag)
     if orphans:
@@ -319,7 +319,7 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
     outcomes = executor.run(todo)
     start_s = time.monotonic()
     # the text after the bar is ours (in `unit`): tqdm's own counts, rate and ETA count games
-    bar = tqdm(total=1.0, disable=quiet, dynamic_ncols=True, desc=config.name, file=sys.stderr,
+    bar = tqdm(total=1.0, disable=quiet, dynamic_ncols=True, desc=config.file.name, file=sys.stderr,
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {unit}")
 
     def show() -> None:
@@ -331,7 +331,7 @@ def _play(store: ResultStore, executor: Executor, todo: list[GameJob],
     stop_ticking = tick(show, TICK_S)  # the clock runs on while the dearest games play
     try:
         for oc in outcomes:
-            tally.count(store, oc, config.name, codes)
+            tally.count(store, oc, config.file.name, codes)
             key, _ = key_and_prior(oc.game.game, dict(oc.game.params), oc.game.M, oc.game.N,
                                    oc.game.K, config.timeout_s)
             progress = progress.finish_record(key, oc.record)
@@ -433,7 +433,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
                 and (only is None or g.game_id in only)]
         _store_forfeits(store, forfeited, config, codes)
         log.info("event=run-start name=%s games=%d stored=%d to-play=%d workers=%d "
-                 "timeout_s=%s isolated=%s config=%s", config.name, len(schedule),
+                 "timeout_s=%s isolated=%s config=%s", config.file.name, len(schedule),
                  len(schedule) - len(todo), len(todo), config.workers, config.timeout_s,
                  isolation.isolated, config.path)
         if isolation.notice():
@@ -450,7 +450,7 @@ def run_tournament(config: TournamentConfig, results_dir: Path | None = None, *,
         finally:
             standings, _ = read_standings(store)
             records = [g.record for g in store.games()]
-            md = write_standings(results_dir, standings, f"Standings: {config.name}",
+            md = write_standings(results_dir, standings, f"Standings: {config.file.name}",
                                  len(schedule), forfeit_section(store)
                                  + busy_machine_section(records, config.timeout_s)
                                  + code_section(store))

@@ -65,7 +65,9 @@ def pairings(config: TournamentConfig) -> list[tuple[Any, Any]]:
     (round robin: all; gauntlet: those with a challenger), from the competition core's pairing
     policies (`arena.competition.pairing`); the config's player names are unique."""
     by_name = {p.name: p for p in config.players}
-    policy = (Gauntlet(config.challengers) if config.format == "gauntlet" else RoundRobin())
+    file = config.file
+    policy = (Gauntlet(tuple(file.challengers or ())) if file.format == "gauntlet"
+              else RoundRobin())
     return [(by_name[a], by_name[b]) for a, b in one_round(policy, tuple(by_name))]
 
 
@@ -117,7 +119,7 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
     for a, b in pairings(config):
         for (M, N, K), params in variants:
             vname = None if params is None else variant_name(config.game, params)
-            for r in range(1, config.rounds + 1):
+            for r in range(1, config.file.rounds + 1):
                 opening = opening_for((M, N, K), r) if params is None else ()
                 texts = () if params is None or vname is None else _game_opening(
                     config, params, vname, r, game_judge)
@@ -126,7 +128,7 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
                 for first, second in ((a, b), (b, a)):
                     gid = game_id(M, N, K, r, first.name, second.name, vname)
                     g = GameJob(gid, game, first.name, second.name, first.spec, second.spec,
-                                game_seed(config.seed, gid), dict(first.options),
+                                game_seed(config.file.seed, gid), dict(first.options),
                                 dict(second.options), game.texts_of_record(opening, texts),
                                 round=r, pair_id=pair)
                     if gid in seen:  # only possible with names containing '-'

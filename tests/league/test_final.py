@@ -58,7 +58,7 @@ def test_the_final_is_built_from_the_frozen_entries(league: tuple[Path, dict[str
     assert config.boards == ((4, 4, 3), (4, 5, 3)) and config.play.isolation == "none"
     assert config.openings is not None
     assert (config.openings.plies, config.openings.seed) == (2, 0)
-    assert config.limits.timeout_s == 0.5 and config.broken_bots == "forfeit"
+    assert config.limits.timeout_s == 0.5 and config.file.broken_bots == "forfeit"
     assert not (league[0] / "final" / "tournament.yaml").exists()
 
 

@@ -64,12 +64,13 @@ def test_full_config_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
         seed: 42
         memory_limit_mb: null
         """))
-    assert cfg.name == "my-run"
+    assert cfg.file.name == "my-run"
     assert [p.name for p in cfg.players] == ["L0", "one-ply", "mine"]
     assert cfg.players[1].spec == "L1"
     assert dict(cfg.players[2].options) == {"max_depth": 8, "style": "fast"}
     assert len(cfg.boards) == 35 and cfg.board_set == "competition"
-    assert (cfg.timeout_s, cfg.limits.grace_s, cfg.rounds, cfg.workers, cfg.seed) == (1.0, 0.02, 3, 2,
+    assert (cfg.timeout_s, cfg.limits.grace_s, cfg.file.rounds, cfg.workers,
+            cfg.file.seed) == (1.0, 0.02, 3, 2,
                                                                                    42)
     assert cfg.limits.memory_limit_mb is None
     assert isinstance(cfg.timeout_s, float)
@@ -78,10 +79,10 @@ def test_full_config_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 def test_defaults_and_board_list(tmp_path: Path) -> None:
     cfg = load_config(write(tmp_path, BASE, "mini.yaml"))
     assert cfg.workers == usable_cores()
-    assert cfg.rounds == 1 and cfg.seed == 0 and cfg.limits.memory_limit_mb == 2048
+    assert cfg.file.rounds == 1 and cfg.file.seed == 0 and cfg.limits.memory_limit_mb == 2048
     assert cfg.boards == ((4, 4, 4),) and cfg.board_set is None
     no_name = write(tmp_path, BASE.replace("name: t\n", ""), "stem-name.yaml")
-    assert load_config(no_name).name == "stem-name"
+    assert load_config(no_name).file.name == "stem-name"
 
 
 def test_board_set_next_to_the_config_wins(tmp_path: Path) -> None:
@@ -105,7 +106,7 @@ def test_fingerprint_ignores_workers_and_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["tournament", "quick", "course"])
 def test_shipped_configs_load(name: str) -> None:
     cfg = load_config(ROOT / "configs" / f"{name}.yaml")
-    assert cfg.name == name
+    assert cfg.file.name == name
     assert {p.spec for p in cfg.players} >= {"L0", "L1"}
     if name == "tournament":
         assert {p.spec for p in cfg.players} == {"L0", "L1", "minimax", "alphabeta",

@@ -11,7 +11,7 @@ import pytest
 
 from arena.competition.settings import Isolation, PlaySettings
 from arena.errors import UsageError
-from arena.tournament.config import TournamentConfig, read_config
+from arena.tournament.config import TournamentConfig, TournamentFile, read_config
 from arena.tournament.run import match_settings
 
 FULL = """\
@@ -81,3 +81,30 @@ def test_the_file_s_settings_of_play_are_the_config_s_value(tmp_path: Path) -> N
         "limits", "timeout_s", "grace_s", "startup_timeout_s", "memory_limit_mb", "max_tasks",
         "cgroups", "isolation"}
     assert copies == set()
+
+
+def test_the_validated_file_is_the_value_and_a_flag_makes_a_new_one(tmp_path: Path) -> None:
+    cfg = _full(tmp_path)
+    # no field of the config re-declares a key of the file: its own keys are read from `file`;
+    # boards and openings are the file's resolved (a set's boards, an opening file's lines)
+    copies = {f.name for f in dataclasses.fields(TournamentConfig)} & set(
+        TournamentFile.model_fields)
+    assert copies == {"boards", "openings"}
+    assert type(cfg.file) is TournamentFile and (cfg.file.rounds, cfg.file.seed) == (2, 5)
+    assert cfg.file.challengers == ["L0"] and cfg.file.fresh_process is True
+    # --workers, --scheduler, --forfeit-broken: a new file, checked as the file's is
+    flagged = cfg.with_file(workers=3, scheduler="tcp://lab:8786", broken_bots="forfeit")
+    assert type(flagged.file) is TournamentFile and flagged.workers == 3
+    assert (flagged.file.scheduler, flagged.file.broken_bots) == ("tcp://lab:8786", "forfeit")
+    assert (cfg.file.workers, cfg.file.scheduler, cfg.file.broken_bots) == (
+        "auto", None, "refuse")  # the config it came from is unchanged
+    assert flagged.fingerprint() == cfg.fingerprint() and flagged.boards == cfg.boards
+    assert flagged.openings == cfg.openings
+    with pytest.raises(UsageError, match=r"full.yaml: workers: the worker count must be a "
+                                         r"positive integer or 'auto', got 0"):
+        cfg.with_file(workers=0)
+    assert _full(tmp_path, broken_bots="forfeit").file.broken_bots == "forfeit"
+    # a changed key derives boards and openings again
+    fewer = cfg.with_file(boards=[[4, 4, 3]], openings={"plies": 1})
+    assert fewer.boards == ((4, 4, 3),) and fewer.openings is not None
+    assert (fewer.openings.plies, fewer.openings.seed) == (1, 5)

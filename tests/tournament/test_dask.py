@@ -7,7 +7,6 @@ refused with the reason. Skipped (with the reason) when `distributed` is not ins
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import shutil
@@ -121,7 +120,7 @@ def test_local_cluster_stores_the_same_games_as_the_local_executor(
                                  if line.startswith("| ")]
 
     # the same command again: nothing left to play
-    again = dataclasses.replace(config, scheduler=local_cluster.scheduler_address)
+    again = config.with_file(scheduler=local_cluster.scheduler_address)
     outcome = run_tournament(again, dask, quiet=True, judge=JUDGE)
     assert (outcome.already_stored, outcome.played) == (8, 0)
 
@@ -321,7 +320,7 @@ def test_claimed_cores_are_exclusive_until_released(tmp_path: Path) -> None:
 def test_scheduler_key_and_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = write_config(tmp_path, "[L0, L1]", "[[4, 4, 3]]", "keyed",
                        extra="scheduler: tcp://127.0.0.1:1\n")
-    assert load_config(cfg).scheduler == "tcp://127.0.0.1:1"
+    assert load_config(cfg).file.scheduler == "tcp://127.0.0.1:1"
     bad = write_config(tmp_path, "[L0, L1]", "[[4, 4, 3]]", "bad", extra="scheduler: 8786\n")
     with pytest.raises(UsageError, match=r"bad.yaml: scheduler: expected the address of a "
                                          r"Dask scheduler"):

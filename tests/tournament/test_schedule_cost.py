@@ -13,15 +13,15 @@ import pytest
 from arena.competition.jobs import GameJob
 from arena.competition.settings import PlaySettings
 from arena.games import make_game
-from arena.tournament.config import PlayerEntry, TournamentConfig
+from arena.tournament.config import PlayerEntry, TournamentConfig, built_config
 from arena.tournament.schedule import make_schedule
 from tests.helpers import tournament_config
 
 
 def _game_config(game: str, param_sets: list[dict[str, int]]) -> TournamentConfig:
     play = PlaySettings(timeout_s=0.5, game=game, params=param_sets)
-    return TournamentConfig(path="t.yaml", name="t", play=play, seed=3, boards=(),
-                            players=tuple(PlayerEntry(n, "L0") for n in ("a", "b", "c")))
+    return built_config("t.yaml", (PlayerEntry(n, "L0") for n in ("a", "b", "c")), play,
+                        name="t", seed=3)
 
 
 def _cost(g: GameJob) -> float:

@@ -22,7 +22,6 @@ from arena.competition.executor import LocalExecutor, PlayFn, usable_core_ids
 from arena.competition.jobs import GameJob
 from arena.errors import UsageError
 from arena.records import GameRecord
-from arena.tournament.config import PlayerEntry
 from arena.tournament.schedule import game_id, game_seed, make_schedule
 from tests.helpers import JUDGE, fake_record
 from tests.helpers import SCHEDULE_BOARDS as BOARDS
@@ -66,8 +65,9 @@ def test_schedule_refuses_ambiguous_game_ids() -> None:
 
 
 def test_options_travel_with_the_game() -> None:
-    cfg = replace(config(["a", "b"]), players=(PlayerEntry("a", "L0", {"depth": 3}),
-                                               PlayerEntry("b", "L1")))
+    cfg = config(["a", "b"]).with_file(players=[{"spec": "L0", "name": "a",
+                                                 "options": {"depth": 3}},
+                                                {"spec": "L1", "name": "b"}])
     g = next(g for g in make_schedule(cfg, judge=JUDGE) if g.p1 == "a")
     assert (g.spec1, g.spec2, dict(g.options1), dict(g.options2)) == ("L0", "L1", {"depth": 3}, {})
 

@@ -229,18 +229,6 @@ class Game(ABC, Generic[S, M]):
         return {"M": 0, "N": 0, "K": 0, "game": self.name, "game_params": dict(self.params),
                 "move_texts": tuple(texts), "opening_texts": tuple(opening)}
 
-    @classmethod
-    def params_of_record(cls, M: int, N: int, K: int,
-                         params: Mapping[str, int]) -> dict[str, int]:
-        """The game's parameters as a record (or a scheduled game) holds them in the fields
-        `record_fields` writes: its `game_params` by default."""
-        return dict(params)
-
-    def texts_of_record(self, moves: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
-        """The move texts a record holds, in the fields `record_fields` writes (`moves` or
-        `move_texts`, the opening's the same way): `texts` by default."""
-        return tuple(texts)
-
     def board_key(self) -> tuple[int, int, int] | str:
         """How the standings and the report tell this game's boards apart: the record's label
         by default."""

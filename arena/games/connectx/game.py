@@ -86,14 +86,6 @@ class ConnectX(Game[ConnectXState, int]):
         return {"M": self.M, "N": self.N, "K": self.K, "moves": tuple(int(t) for t in texts),
                 "opening": tuple(int(t) for t in opening)}
 
-    @classmethod
-    def params_of_record(cls, M: int, N: int, K: int,
-                         params: Mapping[str, int]) -> dict[str, int]:
-        return {"rows": M, "cols": N, "k": K}
-
-    def texts_of_record(self, moves: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
-        return tuple(str(c) for c in moves)
-
     def board_key(self) -> tuple[int, int, int]:
         return (self.M, self.N, self.K)
 

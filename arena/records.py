@@ -17,8 +17,8 @@ from typing import Any
 from arena.games import GAMES, Game, GameError, ParamError
 
 __all__ = ["DEFAULT_GAME", "FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord",
-           "Reason", "RecordedGame", "StoredGame", "game_of_record", "record_params",
-           "recorded_game", "texts_of"]
+           "Reason", "RecordedGame", "StoredGame", "board_key", "board_of", "game_of_record",
+           "record_fields", "record_label", "record_params", "recorded_game", "texts_of"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
 RECORD_SCHEMA = 2
@@ -144,10 +144,10 @@ class GameRecord:
 
     @property
     def game_label(self) -> str:
-        """How the game names the board (`Game.label_for_record`: ``6x7x4``, ``othello
+        """How the game names the board (`record_label`: ``6x7x4``, ``othello
         size=8``); for a game this cxarena does not know, its name and parameters."""
         try:
-            return self.rules().label_for_record()
+            return record_label(self.rules())
         except GameError:
             params = " ".join(f"{k}={v}" for k, v in self.game_params.items())
             return f"{self.game} {params}".strip()
@@ -268,6 +268,50 @@ def recorded_game(name: str, M: int, N: int, K: int,
     (`record_params`); one object for the many records of one board. Raises GameError."""
     given = record_params(name, M, N, K, dict(params))  # first: it refuses an unknown game
     return GAMES[name](**given)
+
+
+def board_of(game: Game) -> tuple[int, int, int] | None:
+    """(M, N, K) of a game played on boards [M, N, K] (its `Game.BOARD_PARAMS`: Connect-X's
+    rows, cols, k), else None."""
+    if not game.BOARD_PARAMS:
+        return None
+    M, N, K = (int(game.params[p]) for p in game.BOARD_PARAMS)
+    return M, N, K
+
+
+def record_fields(game: Game, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
+    """The `GameRecord` fields that hold `game` and its moves (`texts`, all of them, the
+    `opening` first). Every record names its game, all its parameters and its move texts (the
+    neutral shape `game_of_record` reads first).
+
+    The compatibility shape: a game played on boards (`board_of`; Connect-X) also keeps its
+    board in M, N, K and its moves and opening as integer columns (its texts are decimal
+    columns), as records did before issue 47, so that older cxarena versions, the results
+    database's M, N, K columns and the Connect-X tools (analysis, similarity, the viewer's
+    columns) read new records as they read old ones. Another game writes 0, 0, 0 and no
+    columns there."""
+    fields: dict[str, Any] = {"game": game.name, "game_params": dict(game.params),
+                              "move_texts": tuple(texts), "opening_texts": tuple(opening)}
+    board = board_of(game)
+    if board is None:
+        fields.update(M=0, N=0, K=0, moves=(), opening=())
+    else:
+        fields.update(M=board[0], N=board[1], K=board[2], moves=tuple(int(t) for t in texts),
+                      opening=tuple(int(t) for t in opening))
+    return fields
+
+
+def record_label(game: Game) -> str:
+    """How records, logs and the schedule name a game's board: ``6x7x4`` for a game played on
+    boards (`board_of`), else the game's `label()` (``othello size=8``)."""
+    board = board_of(game)
+    return game.label() if board is None else "x".join(map(str, board))
+
+
+def board_key(game: Game) -> tuple[int, int, int] | str:
+    """How the standings, the report and the league tell a game's boards apart: (M, N, K) for a
+    game played on boards, else its `record_label`."""
+    return board_of(game) or record_label(game)
 
 
 @dataclass(frozen=True)

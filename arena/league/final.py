@@ -59,7 +59,7 @@ from arena.league.final_length import (
     worst_wall_s,
 )
 from arena.league.standings import reference_names
-from arena.records import GameRecord
+from arena.records import GameRecord, board_key
 from arena.referee import door
 from arena.results import REPORT_HTML
 from arena.results.standings import TieBreak
@@ -223,9 +223,7 @@ def _hours(seconds: float) -> str:
 
 def _key_and_prior(game: Game, timeout_s: float) -> tuple[str, float]:
     """The cost model's board key and prior of one game of the final (any game)."""
-    f = game.record_fields((), ())
-    return key_and_prior(game.name, dict(game.params), int(f["M"]), int(f["N"]), int(f["K"]),
-                         timeout_s)
+    return key_and_prior(game.name, dict(game.params), 0, 0, 0, timeout_s)
 
 
 def plan_final(league: League, workers: int | None = None,
@@ -471,7 +469,7 @@ def final_tournament(league: League) -> TournamentConfig:
     # the final hostage
     return TournamentConfig(
         path=str(_folder(league) / "league"), name=FINAL_NAME, players=tuple(players),
-        boards=tuple(b for b in (g.board_key() for g in games) if isinstance(b, tuple)),
+        boards=tuple(b for b in (board_key(g) for g in games) if isinstance(b, tuple)),
         play=cfg.play, rounds=cfg.file.final_pairs, workers=usable_cores(), seed=cfg.seed,
         openings=openings, broken_bots="forfeit",
         tie_break=TieBreak.HEAD_TO_HEAD)

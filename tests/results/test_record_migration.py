@@ -13,8 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from arena.entrants.specs import parse_spec
 from arena.games import GAMES, Game, ParamError, make_game
-from arena.records import GameRecord, game_of_record, record_params
+from arena.limits import Limits
+from arena.records import (
+    GameRecord,
+    board_key,
+    game_of_record,
+    record_fields,
+    record_label,
+    record_params,
+)
+from arena.referee.referee import MatchSettings, Referee
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "schema1"
 
@@ -88,3 +98,45 @@ def test_a_game_named_in_neither_shape_is_refused() -> None:
     with pytest.raises(ParamError):  # an old record whose board is no board
         game_of_record("connectx", {}, 0, 0, 0, (), (), (), ())
     assert "connectx" in GAMES
+
+
+def test_a_new_connectx_record_names_its_game_params_and_texts_and_keeps_the_old_shape() -> None:
+    """Written by a real referee: the neutral shape, and beside it the compatibility shape
+    (M, N, K and integer columns) that older cxarena versions and the results database read;
+    both read back the same."""
+    with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
+        rec = referee.play(parse_spec("L1"), parse_spec("L0"), 4, 5, 3, seed=3,
+                           opening=(2, 1))
+    game = make_game("connectx", {"rows": 4, "cols": 5, "k": 3})
+    assert (rec.game, rec.game_params) == ("connectx", {"rows": 4, "cols": 5, "k": 3})
+    assert (rec.M, rec.N, rec.K) == (4, 5, 3)
+    assert rec.opening_texts == ("2", "1") and rec.opening == (2, 1)
+    assert rec.move_texts == tuple(str(c) for c in rec.moves) and len(rec.moves) >= 5
+    state = game.initial_state()  # the texts are the game's own (`move_to_text`)
+    for column, text in zip(rec.moves, rec.move_texts, strict=True):
+        assert game.move_to_text(state, column) == text
+        state = game.apply(state, column)
+    old = replace(rec, game_params={}, move_texts=(), opening_texts=())
+    assert old.recorded() == rec.recorded()
+    assert rec.recorded().texts == rec.move_texts and rec.played_times_ms == old.played_times_ms
+    again = GameRecord.from_dict(json.loads(rec.to_json()))
+    assert again == rec
+
+
+def test_the_fields_label_and_board_key_of_each_kind_of_game() -> None:
+    cx = make_game("connectx", {"rows": 6, "cols": 7, "k": 4})
+    assert record_fields(cx, ("3", "4"), ("3",)) == {
+        "game": "connectx", "game_params": {"rows": 6, "cols": 7, "k": 4},
+        "move_texts": ("3", "4"), "opening_texts": ("3",),
+        "M": 6, "N": 7, "K": 4, "moves": (3, 4), "opening": (3,)}
+    assert (record_label(cx), board_key(cx)) == ("6x7x4", (6, 7, 4))
+    othello = make_game("othello", {"size": 6})
+    assert record_fields(othello, ("c4",), ()) == {
+        "game": "othello", "game_params": {"size": 6}, "move_texts": ("c4",),
+        "opening_texts": (), "M": 0, "N": 0, "K": 0, "moves": (), "opening": ()}
+    assert record_label(othello) == board_key(othello) == "othello size=6"
+    for name in GAMES:  # every game's fields read back as the same game
+        game = GAMES[name]()
+        f = record_fields(game, (), ())
+        assert game_of_record(f["game"], f["game_params"], f["M"], f["N"], f["K"], f["moves"],
+                              (), f["opening"], ()).rules == game

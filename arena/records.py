@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any
 
 from arena.games import GAMES, Game, GameError, ParamError
+from arena.games.params import board_of, board_params
 
 __all__ = ["DEFAULT_GAME", "FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord",
            "Reason", "RecordedGame", "StoredGame", "board_key", "board_of", "game_of_record",
@@ -230,8 +231,8 @@ def game_of_record(game: str, game_params: Mapping[str, int], M: int, N: int, K:
       game's parameters), `move_texts` and `opening_texts` in the game's notation;
     - the old Connect-X shape (records of schemas 1 and 2 before then): the board in M, N, K,
       no `game_params`, the moves and the opening as integer columns in `moves` and `opening`,
-      no texts. Its parameters are the game's `BOARD_PARAMS` in that order (Connect-X's rows,
-      cols, k) and a column's text its decimal (as `ConnectX.move_to_text` writes it).
+      no texts. Its parameters are M, N, K as the game's board (`board_params`: Connect-X's
+      rows, cols, k) and a column's text its decimal (as `ConnectX.move_to_text` writes it).
 
     A record that has both (Connect-X records keep writing the old shape beside the neutral
     one, `record_fields`) reads from the neutral one. Raises GameError for a game, or
@@ -249,16 +250,13 @@ def texts_of(columns: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
 def record_params(name: str, M: int, N: int, K: int,
                   params: Mapping[str, int]) -> dict[str, int]:
     """The parameters of game `name` as a record, a scheduled game or a client's message holds
-    them: `params` (the neutral shape) or, when there are none, M, N, K as the game's
-    `BOARD_PARAMS` (the old Connect-X shape, `game_of_record`). Raises GameError for an
-    unknown game (the values are checked when the game is made)."""
+    them: `params` (the neutral shape) or, when there are none, M, N, K as the game's board
+    (`arena.games.params.board_params`; the old Connect-X shape, `game_of_record`). Raises
+    GameError for an unknown game (the values are checked when the game is made)."""
     cls = GAMES.get(name)
     if cls is None:
         raise ParamError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
-    given = dict(params)
-    if not given and cls.BOARD_PARAMS:
-        given = dict(zip(cls.BOARD_PARAMS, (M, N, K), strict=True))
-    return given
+    return dict(params) or board_params(cls, (M, N, K))
 
 
 @functools.lru_cache(maxsize=256)
@@ -268,15 +266,6 @@ def recorded_game(name: str, M: int, N: int, K: int,
     (`record_params`); one object for the many records of one board. Raises GameError."""
     given = record_params(name, M, N, K, dict(params))  # first: it refuses an unknown game
     return GAMES[name](**given)
-
-
-def board_of(game: Game) -> tuple[int, int, int] | None:
-    """(M, N, K) of a game played on boards [M, N, K] (its `Game.BOARD_PARAMS`: Connect-X's
-    rows, cols, k), else None."""
-    if not game.BOARD_PARAMS:
-        return None
-    M, N, K = (int(game.params[p]) for p in game.BOARD_PARAMS)
-    return M, N, K
 
 
 def record_fields(game: Game, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 from arena.games import GAMES, Game, GameError, ParamError
+from arena.games.params import board_of, board_params
 
 __all__ = ["DEFAULT_GAME", "FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY", "GameRecord",
-           "Reason", "StoredGame", "recorded_game"]
+           "Reason", "RecordedGame", "StoredGame", "board_key", "board_of", "game_of_record",
+           "record_fields", "record_label", "record_params", "recorded_game", "texts_of"]
 
 #: version of the JSON form of a record (`GameRecord.to_dict`)
 RECORD_SCHEMA = 2
@@ -111,36 +114,41 @@ class GameRecord:
     #: another game's opening (the first moves of `move_texts`, played for both sides)
     opening_texts: tuple[str, ...] = ()
 
+    def recorded(self) -> RecordedGame:
+        """The game, its parameters and its move texts, read through the one migration
+        (`game_of_record`) from either shape a record may have. Raises GameError for a game,
+        or parameters, this cxarena does not know."""
+        return game_of_record(self.game, self.game_params, self.M, self.N, self.K,
+                              self.moves, self.move_texts, self.opening, self.opening_texts)
+
     def rules(self) -> Game:
-        """The game this record was played in, with its parameters (`arena.games`; the game
-        reads them from the fields its `Game.record_fields` wrote). Raises GameError for a
-        game, or parameters, this cxarena does not know."""
+        """The game this record was played in, with its parameters (GameError as
+        `recorded`)."""
         return recorded_game(self.game, self.M, self.N, self.K,
                              tuple(self.game_params.items()))
 
     @property
     def texts(self) -> tuple[str, ...]:
-        """Every move's text in the game's notation, the opening's first (GameError as
-        `rules`)."""
-        return self.rules().texts_of_record(self.moves, self.move_texts)
+        """Every move's text in the game's notation, the opening's first (either shape; no
+        need to know the game)."""
+        return texts_of(self.moves, self.move_texts)
 
     @property
     def opening_moves(self) -> tuple[str, ...]:
-        """The opening's moves as texts (GameError as `rules`)."""
-        return self.rules().texts_of_record(self.opening, self.opening_texts)
+        """The opening's moves as texts (either shape)."""
+        return texts_of(self.opening, self.opening_texts)
 
     @property
     def n_moves(self) -> int:
-        """How many moves were played (opening included): a game's `record_fields` keeps them
-        in one of `moves` and `move_texts`."""
-        return max(len(self.moves), len(self.move_texts))
+        """How many moves were played (opening included)."""
+        return len(self.texts)
 
     @property
     def game_label(self) -> str:
-        """How the game names the board (`Game.label_for_record`: ``6x7x4``, ``othello
+        """How the game names the board (`record_label`: ``6x7x4``, ``othello
         size=8``); for a game this cxarena does not know, its name and parameters."""
         try:
-            return self.rules().label_for_record()
+            return record_label(self.rules())
         except GameError:
             params = " ".join(f"{k}={v}" for k, v in self.game_params.items())
             return f"{self.game} {params}".strip()
@@ -152,7 +160,7 @@ class GameRecord:
     @property
     def played_times_ms(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """The move times of p1 and of p2, opening moves left out."""
-        skip = len(self.opening) + len(self.opening_texts)
+        skip = len(self.opening_moves)
         p1 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 0)
         p2 = tuple(t for i, t in enumerate(self.times_ms) if i >= skip and i % 2 == 1)
         return p1, p2
@@ -201,16 +209,98 @@ class GameRecord:
         return cls(**d)
 
 
-@functools.lru_cache(maxsize=256)
-def recorded_game(name: str, M: int, N: int, K: int,
-                  params: tuple[tuple[str, int], ...]) -> Game:
-    """The game `name` whose parameters a record, or a scheduled game, holds in its fields
-    M, N, K and `params` (`Game.params_of_record`); one object for the many records of one
-    board. Raises GameError."""
+@dataclass(frozen=True)
+class RecordedGame:
+    """A record's game as every reader sees it, whichever shape the record was stored in."""
+
+    rules: Game  # the game with its parameters
+    texts: tuple[str, ...]  # every move's text in the game's notation, the opening's first
+    opening_texts: tuple[str, ...]  # the opening's moves (the first of `texts`)
+
+    @property
+    def params(self) -> dict[str, int]:
+        return dict(self.rules.params)
+
+
+def game_of_record(game: str, game_params: Mapping[str, int], M: int, N: int, K: int,
+                   moves: Sequence[int], move_texts: Sequence[str], opening: Sequence[int],
+                   opening_texts: Sequence[str]) -> RecordedGame:
+    """The one reading of a stored record's game (the migration). Two shapes exist:
+
+    - the neutral shape (every record written since issue 47): `game`, `game_params` (all the
+      game's parameters), `move_texts` and `opening_texts` in the game's notation;
+    - the old Connect-X shape (records of schemas 1 and 2 before then): the board in M, N, K,
+      no `game_params`, the moves and the opening as integer columns in `moves` and `opening`,
+      no texts. Its parameters are M, N, K as the game's board (`board_params`: Connect-X's
+      rows, cols, k) and a column's text its decimal (as `ConnectX.move_to_text` writes it).
+
+    A record that has both (Connect-X records keep writing the old shape beside the neutral
+    one, `record_fields`) reads from the neutral one. Raises GameError for a game, or
+    parameters, this cxarena does not know."""
+    return RecordedGame(recorded_game(game, M, N, K, tuple(game_params.items())),
+                        texts_of(moves, move_texts), texts_of(opening, opening_texts))
+
+
+def texts_of(columns: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
+    """A record's moves as texts: its `texts` (the neutral shape) or, in the old Connect-X
+    shape, its integer columns written as decimals."""
+    return tuple(texts) if texts or not columns else tuple(str(int(c)) for c in columns)
+
+
+def record_params(name: str, M: int, N: int, K: int,
+                  params: Mapping[str, int]) -> dict[str, int]:
+    """The parameters of game `name` as a record, a scheduled game or a client's message holds
+    them: `params` (the neutral shape) or, when there are none, M, N, K as the game's board
+    (`arena.games.params.board_params`; the old Connect-X shape, `game_of_record`). Raises
+    GameError for an unknown game (the values are checked when the game is made)."""
     cls = GAMES.get(name)
     if cls is None:
         raise ParamError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
-    return cls(**cls.params_of_record(M, N, K, dict(params)))
+    return dict(params) or board_params(cls, (M, N, K))
+
+
+@functools.lru_cache(maxsize=256)
+def recorded_game(name: str, M: int, N: int, K: int,
+                  params: tuple[tuple[str, int], ...]) -> Game:
+    """The game `name` with the parameters a record, or a scheduled game, holds
+    (`record_params`); one object for the many records of one board. Raises GameError."""
+    given = record_params(name, M, N, K, dict(params))  # first: it refuses an unknown game
+    return GAMES[name](**given)
+
+
+def record_fields(game: Game, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
+    """The `GameRecord` fields that hold `game` and its moves (`texts`, all of them, the
+    `opening` first). Every record names its game, all its parameters and its move texts (the
+    neutral shape `game_of_record` reads first).
+
+    The compatibility shape: a game played on boards (`board_of`; Connect-X) also keeps its
+    board in M, N, K and its moves and opening as integer columns (its texts are decimal
+    columns), as records did before issue 47, so that older cxarena versions, the results
+    database's M, N, K columns and the Connect-X tools (analysis, similarity, the viewer's
+    columns) read new records as they read old ones. Another game writes 0, 0, 0 and no
+    columns there."""
+    fields: dict[str, Any] = {"game": game.name, "game_params": dict(game.params),
+                              "move_texts": tuple(texts), "opening_texts": tuple(opening)}
+    board = board_of(game)
+    if board is None:
+        fields.update(M=0, N=0, K=0, moves=(), opening=())
+    else:
+        fields.update(M=board[0], N=board[1], K=board[2], moves=tuple(int(t) for t in texts),
+                      opening=tuple(int(t) for t in opening))
+    return fields
+
+
+def record_label(game: Game) -> str:
+    """How records, logs and the schedule name a game's board: ``6x7x4`` for a game played on
+    boards (`board_of`), else the game's `label()` (``othello size=8``)."""
+    board = board_of(game)
+    return game.label() if board is None else "x".join(map(str, board))
+
+
+def board_key(game: Game) -> tuple[int, int, int] | str:
+    """How the standings, the report and the league tell a game's boards apart: (M, N, K) for a
+    game played on boards, else its `record_label`."""
+    return board_of(game) or record_label(game)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from arena.onboarding.conformance import (
     play_order,
     run_check,
 )
+from arena.records import record_label
 from arena.referee.sandbox import MODES
 
 HELP = "check that a bot plays legal moves in time, does not crash and has a usable name"
@@ -131,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
              course_games([tuple(b) for b in args.board] if args.board
                           else check_boards(args.board_set)))
     order = play_order(games)
-    names = (", ".join(g.label_for_record() for g in order)
-             + f" (the tournament's order, one process), then {order[-1].label_for_record()} "
+    names = (", ".join(record_label(g) for g in order)
+             + f" (the tournament's order, one process), then {record_label(order[-1])} "
                f"in a fresh process")
     from arena.referee.cgroups import summary
     from arena.referee.door import install as install_door

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from arena.entrants.specs import BotSpec
 from arena.games import Game
-from arena.records import GameRecord
+from arena.records import GameRecord, board_of
 from arena.referee.referee import GameRequest
 
 __all__ = ["BotFiles", "GameJob", "GameOutcome", "JobSource", "SequenceSource"]
@@ -58,37 +58,35 @@ class GameJob:
     files1: BotFiles | None = None
     files2: BotFiles | None = None
 
-    # the fields a record keeps the game in (`Game.record_fields`), for the callers that
-    # key on them (progress estimates, forfeits): Connect-X's M, N, K; another game's name
-    # and parameters
+    # the game as the callers that key on its board see it (progress estimates, the final's
+    # measures): a game played on boards (`arena.records.board_of`, Connect-X) by M, N, K,
+    # another by its name and parameters
     @property
     def game(self) -> str:
         """The game's name (`arena.games`)."""
         return self.rules.name
 
-    def _fields(self) -> dict[str, Any]:
-        return self.rules.record_fields((), ())
+    @property
+    def board(self) -> tuple[int, int, int]:
+        """(M, N, K) of a game played on boards, else (0, 0, 0)."""
+        return board_of(self.rules) or (0, 0, 0)
 
     @property
     def M(self) -> int:
-        return int(self._fields()["M"])
+        return self.board[0]
 
     @property
     def N(self) -> int:
-        return int(self._fields()["N"])
+        return self.board[1]
 
     @property
     def K(self) -> int:
-        return int(self._fields()["K"])
+        return self.board[2]
 
     @property
     def params(self) -> tuple[tuple[str, int], ...]:
-        """The parameters a record keeps besides M, N, K (none for Connect-X)."""
-        return tuple(dict(self._fields().get("game_params", {})).items())
-
-    @property
-    def board(self) -> tuple[int, int, int]:
-        return (self.M, self.N, self.K)
+        """The game's parameters besides a board's M, N, K (none for Connect-X)."""
+        return () if board_of(self.rules) else tuple(self.rules.params.items())
 
     @property
     def cells(self) -> int:

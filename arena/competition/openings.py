@@ -57,7 +57,7 @@ from arena.board import CXBoard, CXGameState
 from arena.errors import UsageError
 from arena.games import make_game
 from arena.games.base import Game
-from arena.records import DEFAULT_GAME
+from arena.records import DEFAULT_GAME, board_of
 
 __all__ = ["DEFAULT_PLIES", "GameOpenings", "Judge", "Opening", "OpeningStream", "Suite",
            "Verdict", "board_game", "fair_opening", "format_line", "format_suite", "make_suite",
@@ -118,10 +118,7 @@ def board_game(M: int, N: int, K: int) -> Game:
 
 def _board(game: Game) -> Board | None:
     """(M, N, K) for a game its records keep on a board (Connect-X), else None."""
-    fields = game.record_fields((), ())
-    if not fields.get("M"):
-        return None
-    return int(fields["M"]), int(fields["N"]), int(fields["K"])
+    return board_of(game)
 
 
 def _where(game: Game) -> str:

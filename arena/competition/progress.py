@@ -35,7 +35,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from arena.records import GameRecord, recorded_game
+from arena.records import GameRecord, record_label, recorded_game
 
 if TYPE_CHECKING:
     from arena.competition.jobs import GameJob
@@ -53,13 +53,13 @@ SLOPE_RANGE = (0.5, 1.0)
 def _key_and_cost(game: str, M: int, N: int, K: int,
                   params: tuple[tuple[str, int], ...]) -> tuple[str, float]:
     rules = recorded_game(game, M, N, K, params)
-    return rules.label_for_record(), rules.cost()
+    return record_label(rules), rules.cost()
 
 
 def key_and_prior(game: str, params: Mapping[str, int], M: int, N: int, K: int,
                   timeout_s: float) -> tuple[str, float]:
     """(board key, prior cost) of a game, as the game names its board in its records and rates
-    a game's cost (`Game.label_for_record`, `Game.cost`; Connect-X keeps its board in M, N, K,
+    a game's cost (`arena.records.record_label`, `Game.cost`; Connect-X keeps its board in M, N, K,
     another game in `params`)."""
     key, cost = _key_and_cost(game, M, N, K, tuple(sorted(params.items())))
     return key, cost * timeout_s

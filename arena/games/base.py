@@ -219,33 +219,6 @@ class Game(ABC, Generic[S, M]):
         whose states are costly to copy give a faster one."""
         return Position(self)
 
-    def label_for_record(self) -> str:
-        """How records, logs and the schedule name the board: `label()` by default."""
-        return self.label()
-
-    def record_fields(self, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
-        """The `GameRecord` fields that hold this game and its moves (`texts`, all of them, the
-        `opening` first): the game's name, parameters and move texts by default."""
-        return {"M": 0, "N": 0, "K": 0, "game": self.name, "game_params": dict(self.params),
-                "move_texts": tuple(texts), "opening_texts": tuple(opening)}
-
-    @classmethod
-    def params_of_record(cls, M: int, N: int, K: int,
-                         params: Mapping[str, int]) -> dict[str, int]:
-        """The game's parameters as a record (or a scheduled game) holds them in the fields
-        `record_fields` writes: its `game_params` by default."""
-        return dict(params)
-
-    def texts_of_record(self, moves: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
-        """The move texts a record holds, in the fields `record_fields` writes (`moves` or
-        `move_texts`, the opening's the same way): `texts` by default."""
-        return tuple(texts)
-
-    def board_key(self) -> tuple[int, int, int] | str:
-        """How the standings and the report tell this game's boards apart: the record's label
-        by default."""
-        return self.label_for_record()
-
     def cost(self) -> float:
         """A rough relative cost of one game (the schedule plays the dearest first; `cxarena
         play` refuses the too dear): by default the number of legal first moves. A game that

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .base import ParamError
+from .base import Game, ParamError
 
-__all__ = ["format_params", "parse_params"]
+__all__ = ["board_of", "board_params", "format_params", "parse_params"]
 
 _KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 _VALUE = re.compile(r"[0-9]{1,18}\Z")
@@ -42,3 +42,17 @@ def parse_params(text: str) -> dict[str, int]:
             raise ParamError(f"parameter {key} given twice in {text!r}")
         out[key] = int(value)
     return out
+
+
+def board_of(game: Game) -> tuple[int, int, int] | None:
+    """(M, N, K) of a game played on boards [M, N, K] (its `Game.BOARD_PARAMS`: Connect-X's
+    rows, cols, k), else None."""
+    if not game.BOARD_PARAMS:
+        return None
+    M, N, K = (int(game.params[p]) for p in game.BOARD_PARAMS)
+    return M, N, K
+
+
+def board_params(cls: type[Game], board: tuple[int, int, int]) -> dict[str, int]:
+    """The parameters of game `cls` on `board` (M, N, K); {} for a game not played on boards."""
+    return dict(zip(cls.BOARD_PARAMS, board, strict=True)) if cls.BOARD_PARAMS else {}

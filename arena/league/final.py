@@ -59,7 +59,7 @@ from arena.league.final_length import (
     worst_wall_s,
 )
 from arena.league.standings import reference_names
-from arena.records import GameRecord
+from arena.records import GameRecord, board_key
 from arena.referee import door
 from arena.results import REPORT_HTML
 from arena.results.standings import TieBreak
@@ -223,9 +223,7 @@ def _hours(seconds: float) -> str:
 
 def _key_and_prior(game: Game, timeout_s: float) -> tuple[str, float]:
     """The cost model's board key and prior of one game of the final (any game)."""
-    f = game.record_fields((), ())
-    return key_and_prior(game.name, dict(game.params), int(f["M"]), int(f["N"]), int(f["K"]),
-                         timeout_s)
+    return key_and_prior(game.name, dict(game.params), 0, 0, 0, timeout_s)
 
 
 def plan_final(league: League, workers: int | None = None,
@@ -463,7 +461,7 @@ def final_tournament(league: League) -> TournamentConfig:
         raise LeagueError(f"the final round robin needs at least two entries that passed "
                           f"their check; there are {len(entries(league))}")
     players = [PlayerEntry(name=name, spec=spec) for name, spec in final_player_specs(league)]
-    boards = [b for b in (g.board_key() for g in cfg.final_games()) if isinstance(b, tuple)]
+    boards = [b for b in (board_key(g) for g in cfg.final_games()) if isinstance(b, tuple)]
     # an entry that fails to load when the final starts (it passed its check and its rating
     # games) loses each of its games, recorded as such; the others play: no entry can hold
     # the final hostage

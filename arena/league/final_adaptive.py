@@ -20,6 +20,7 @@ from pathlib import Path
 
 from arena.competition.adaptive_final import AdaptiveFinal, FinalGame, Goal, Step, Tally
 from arena.competition.jobs import GameJob
+from arena.records import record_label
 from arena.results import ADAPTIVE_JSON, ADAPTIVE_MD
 from arena.results.store import DB_FILE, ResultStore
 
@@ -28,7 +29,7 @@ __all__ = ["ADAPTIVE_JSON", "ADAPTIVE_MD", "choose_jobs", "run_adaptive_final", 
 
 
 def _board(job: GameJob) -> str:
-    return job.rules.label_for_record()
+    return record_label(job.rules)
 
 
 def tally_of(results: Path, schedule: Sequence[GameJob], entries: Sequence[str]) -> Tally:

@@ -60,7 +60,7 @@ from arena.league.db import League, LeagueError, Rollback
 from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
 from arena.league.standings import cached_standings, insert_game, side_name
-from arena.records import GameRecord
+from arena.records import GameRecord, board_key
 from arena.referee.referee import MatchSettings, Referee
 
 __all__ = ["LeasedPair", "Openings", "VersionFiles", "WorkerHealth", "analyse_lost", "board_text",
@@ -120,7 +120,7 @@ class LeasedPair:
     @property
     def board_text(self) -> str:
         """The pair's board as the games table names it (`board_text`)."""
-        return board_text(self.games[0].rules.board_key())
+        return board_text(board_key(self.games[0].rules))
 
 
 def _remove_tree(path: Path) -> None:
@@ -214,7 +214,7 @@ def plan_next(lg: League) -> tuple[str, str, Board, int] | None:
         return None
     games = cfg.games()
     # the boards rotate with the pair's number, from a start of the entry's own (its id)
-    board = games[(pairing.number + field.order(pairing.entry)) % len(games)].board_key()
+    board = board_key(games[(pairing.number + field.order(pairing.entry)) % len(games)])
     return pairing.entry, pairing.opponent, board, pairing.number
 
 
@@ -278,7 +278,7 @@ class Openings:
         cfg = lg.config
         if self.judge is None or cfg.opening_plies == 0:
             return ()
-        board = game.board_key()
+        board = board_key(game)
         stream = self.streams.get(board)
         if stream is None:
             stream = self.streams[board] = GameOpenings(game, self.judge, cfg.opening_plies,
@@ -332,7 +332,7 @@ def claim(lg: League, holder: str, openings: Openings, root: Path | None = None,
     a, b, board, number = plan
     games = lg.config.games()
     try:
-        game = next(g for g in games if g.board_key() == board)
+        game = next(g for g in games if board_key(g) == board)
         opening = openings.get(lg, game, number // len(games))
         sid = submission_of(a)
         assert sid is not None, "a pair is always claimed for a version"

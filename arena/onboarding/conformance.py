@@ -56,7 +56,7 @@ from arena.games import Game
 from arena.games.player import GamePlayer
 from arena.limits import make_limits
 from arena.player import CXPlayer
-from arena.records import GameRecord, Reason
+from arena.records import GameRecord, Reason, record_label
 from arena.referee.referee import (
     FAILED_TO_START,
     MOVE_CAP_DETAIL,
@@ -219,7 +219,7 @@ class CheckGame:
         else:
             outcome = "won" if r.winner == self.side else f"lost to {OPPONENT}"
         where = " (fresh process)" if self.fresh else ""
-        return (f"{self.game.label_for_record()}, bot {colour}{where}: {outcome} after {n} "
+        return (f"{record_label(self.game)}, bot {colour}{where}: {outcome} after {n} "
                 f"moves ({self.wall_s:.1f} s)")
 
 
@@ -481,7 +481,7 @@ def _move_teller(on_move: Callable[[str], None] | None, game: Game, bot_first: b
     if on_move is None:
         return None
     colour = "first" if bot_first else "second"
-    where = f"game {number}/{total} ({game.label_for_record()}, bot {colour})"
+    where = f"game {number}/{total} ({record_label(game)}, bot {colour})"
     plies = [0]
 
     def told(player: int, text: str, elapsed_ms: float) -> None:
@@ -714,7 +714,7 @@ def _judge(spec_text: str, limit_s: float, startup_s: float | None, startup_erro
         v.failures.append(name_problem)
     elif names:
         v.notes.append(f"{name_call}: {names[0]!r}")
-    capped = list(dict.fromkeys(g.game.label_for_record() for g in games if g.capped))
+    capped = list(dict.fromkeys(record_label(g.game) for g in games if g.capped))
     if every_game_cap is not None:
         v.notes.append(f"at a {limit_s:g} s limit every game stops after {every_game_cap} "
                        f"moves ({every_game_cap // 2} of the bot's), as a draw, so that the "
@@ -740,7 +740,7 @@ def _slowest_per_board(games: Sequence[CheckGame],
     for g in games:
         ts = [t for t in times(g) if t > 0]
         if ts:
-            label = g.game.label_for_record()
+            label = record_label(g.game)
             out[label] = max(out.get(label, 0.0), max(ts))
     return out
 
@@ -807,7 +807,7 @@ _REASON_WORDS = {Reason.ILLEGAL.value: "illegal move", Reason.TIMEOUT.value: "ti
 
 
 def _where(g: CheckGame) -> str:
-    return f"{g.game.label_for_record()} bot {'first' if g.bot_first else 'second'}"
+    return f"{record_label(g.game)} bot {'first' if g.bot_first else 'second'}"
 
 
 def _calls(games: Sequence[CheckGame]) -> tuple[str, str]:

@@ -14,7 +14,7 @@ HTTP or WebSocket code is written here. Routes:
 - ``/ws/play``: one WebSocket per browser tab; each tab plays its own `HumanGame`s, so has its
   own bot process. Messages are JSON: the tab sends ``{"type": "new", "game": NAME, "bot":
   NAME, "params": {...}, "time", "first"}`` (a board's ``"M", "N", "K"`` in place of
-  ``params``: the game's record fields, `Game.params_of_record`), ``{"type": "move", "move":
+  ``params``: the fields of a record, `arena.records.record_params`), ``{"type": "move", "move":
   TEXT}`` (``"column": C`` as well), ``{"type": "resign"}``; the server answers ``started``
   (the game's name, title, label and colours), ``moved``, ``finished`` (with the stored
   record) or ``error``. For a game whose pieces drop down columns (the drawing's ``gravity``)
@@ -71,6 +71,7 @@ from arena.play.session import (
     check_playable,
     check_time_limit,
 )
+from arena.records import record_params
 from arena.results.store import DB_FILE, ResultStore
 
 __all__ = ["BotList", "create_app", "LOOPBACK_HOSTS"]
@@ -358,11 +359,10 @@ class _Tab:
             if not isinstance(params, dict):
                 raise ValueError("params must be an object of integers")
             if "M" in msg:  # a board as records hold it: the game reads its parameters there
-                cls = GAMES.get(str(game_name))
-                if cls is None:
+                if str(game_name) not in GAMES:
                     raise GameError(f"unknown game {str(game_name)[:40]!r}")
-                params = cls.params_of_record(_int(msg.get("M")), _int(msg.get("N")),
-                                              _int(msg.get("K")), params)
+                params = record_params(str(game_name), _int(msg.get("M")), _int(msg.get("N")),
+                                       _int(msg.get("K")), params)
             rules = make_game(str(game_name), params)
             check_playable(rules)
             setup = GameSetup(timeout_s=_seconds(msg.get("time")),

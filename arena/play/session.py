@@ -40,7 +40,7 @@ from arena.entrants.specs import BotSpec, time_limit_problem
 from arena.games import Game, GameError, presentation_of
 from arena.limits import make_limits
 from arena.play.seat import HUMAN
-from arena.records import DEFAULT_GAME, GameRecord, Reason
+from arena.records import DEFAULT_GAME, GameRecord, Reason, record_label
 from arena.referee.referee import GameRequest, Referee
 from arena.results.store import DB_FILE, ResultStore
 
@@ -362,7 +362,7 @@ class HumanGame:
         n1, n2 = self._names()
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         safe1, safe2 = (_UNSAFE.sub("_", n).strip("_") for n in (n1, n2))
-        board = _UNSAFE.sub("_", self.game.label_for_record()).strip("_")
+        board = _UNSAFE.sub("_", record_label(self.game)).strip("_")
         gid = f"{board}-play-{safe1}-{safe2}-{stamp}-{secrets.token_hex(3)}"
         try:
             with _STORE_LOCK:

@@ -49,7 +49,7 @@ from arena import __version__, defaults
 from arena.errors import UsageError
 from arena.games import Game, GameError, Outcome
 from arena.limits import Limits
-from arena.records import NO_CGROUP, GameRecord, Reason
+from arena.records import NO_CGROUP, GameRecord, Reason, record_fields, record_label
 from arena.referee import cgroups, containment
 from arena.referee.faults import (
     FAILED_TO_START,
@@ -147,7 +147,7 @@ class GameRequest:
 
     @property
     def board_label(self) -> str:
-        return self.game.label_for_record()
+        return record_label(self.game)
 
 
 def course_game(M: int, N: int, K: int) -> Game:
@@ -521,8 +521,7 @@ class Referee:
 
     def _record(self, game: _Game) -> GameRecord:
         req, seats = game.req, game.seats
-        fields: dict[str, Any] = {"moves": (), "opening": ()}
-        fields.update(req.game.record_fields(game.texts, req.opening))
+        fields = record_fields(req.game, game.texts, req.opening)
         return GameRecord(
             p1=req.p1.text, p2=req.p2.text, names=(seats[0].name, seats[1].name),
             # microsecond resolution, as stored in JSON (so a record round-trips exactly)

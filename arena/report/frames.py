@@ -60,7 +60,7 @@ def game_frames(rec: GameRecord) -> dict[str, Any] | None:
     state = game.initial_state()
     first = view.drawing(state)
     frames = [frame_of(first)]
-    for text in game.texts_of_record(rec.moves, rec.move_texts):
+    for text in rec.texts:
         try:
             state = game.apply(state, game.parse_move(state, text))
         except GameError:

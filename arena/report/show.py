@@ -122,11 +122,10 @@ def render_game(game: StoredGame, step: bool = False) -> str:
     sides = looks.SIDES
     who = (f"{sides[0]} {names[0]}", f"{sides[1]} {names[1]}")
     if view is not None:
-        texts = view.game.texts_of_record(rec.moves, rec.move_texts)
-        opening = view.game.texts_of_record(rec.opening, rec.opening_texts)
         heading = view.show_heading()
-    else:  # a game this cxarena does not know: its moves in the generic fields
-        texts, opening, heading = rec.move_texts, rec.opening_texts, rec.game_label
+    else:  # a game this cxarena does not know: its name and parameters
+        heading = rec.game_label
+    texts, opening = rec.texts, rec.opening_moves
     head = [f"game {game.game_id}: {heading}, round {game.round}, seed {rec.seed}",
             f"{sides[0]} = {names[0]} (first player), {sides[1]} = {names[1]} "
             f"(second player)"]

@@ -103,11 +103,13 @@ def viewer_game(rec: GameRecord, game_id: int | str, players: list[str] | None =
     limit_s = rec.timeout_s if rec.timeout_s is not None else timeout_s
     frames = game_frames(rec)  # another game: its positions, for its drawer
     fault = rec.is_fault
-    opening = list(rec.opening_texts or rec.opening)  # the first moves: nobody's choice
+    # the moves as the game's drawer reads them: a board game's (Connect-X's) columns, which
+    # its records keep beside the texts (`arena.records.record_fields`), else the texts
+    opening = list(rec.opening or rec.opening_texts)  # the first moves: nobody's choice
     units = time_units(rec.times_ms)
     game: dict[str, Any] = {
         "id": game_id, "round": round, "game": rec.game, "players": list(players),
-        "moves": list(rec.move_texts or rec.moves),  # Connect-X's: columns
+        "moves": list(rec.moves or rec.move_texts),  # Connect-X's: columns
         "times_ms": [u * TIME_UNIT_MS for u in units],
         "timeout_ms": None if limit_s is None else limit_s * 1000.0,
         "winner": rec.winner or None, "reason": rec.reason.value,

@@ -42,7 +42,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.games import GameError
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import GameRecord, Reason, StoredGame, board_key
 from arena.results.elo import EloDifference, Ratings, elo_difference, fit_ratings
 from arena.results.stats import EloEstimate, Pentanomial, Trinomial, estimate
 
@@ -224,7 +224,7 @@ def board_of(rec: GameRecord) -> BoardKey:
     """The per-board key of a record: as its game keys it (`Game.board_key`), the record's
     label for a game this cxarena does not know."""
     try:
-        return rec.rules().board_key()
+        return board_key(rec.rules())
     except GameError:
         return rec.game_label
 

@@ -41,7 +41,7 @@ from arena.competition.settings import referee_settings
 from arena.entrants.fingerprint import code_fingerprint
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
-from arena.records import GameRecord, Reason
+from arena.records import GameRecord, Reason, record_fields
 from arena.referee.cgroups import summary as containment_summary
 from arena.referee.referee import MatchSettings
 from arena.referee.sandbox import Isolation
@@ -188,12 +188,11 @@ def forfeit_record(game: GameJob, config: TournamentConfig,
     loser = game.p1 if offender == 1 else game.p2
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return GameRecord(
-        M=game.M, N=game.N, K=game.K, p1=game.spec1, p2=game.spec2, names=("", ""), moves=(),
+        **record_fields(game.rules, (), ()), p1=game.spec1, p2=game.spec2, names=("", ""),
         times_ms=(), winner=3 - offender, reason=Reason.CRASH,
         detail=f"{FORFEIT}{broken[loser]}", seed=game.seed, offender=offender,
         started_at=now, finished_at=now, version=__version__,
-        timeout_s=config.limits.timeout_s, grace_s=config.limits.grace_s,
-        game=game.game, game_params=dict(game.params))
+        timeout_s=config.limits.timeout_s, grace_s=config.limits.grace_s)
 
 
 def forfeits(store: ResultStore) -> dict[str, str]:

@@ -30,7 +30,7 @@ from arena.competition.openings import Judge, OpeningStream, parse_suite, random
 from arena.competition.pairing import Gauntlet, RoundRobin, one_round
 from arena.errors import UsageError
 from arena.games import make_game
-from arena.records import recorded_game
+from arena.records import recorded_game, texts_of
 
 if TYPE_CHECKING:
     from arena.tournament.config import TournamentConfig
@@ -129,7 +129,7 @@ def make_schedule(config: TournamentConfig, judge: Judge | None = None,
                     gid = game_id(M, N, K, r, first.name, second.name, vname)
                     g = GameJob(gid, game, first.name, second.name, first.spec, second.spec,
                                 game_seed(config.file.seed, gid), dict(first.options),
-                                dict(second.options), game.texts_of_record(opening, texts),
+                                dict(second.options), texts_of(opening, texts),
                                 round=r, pair_id=pair)
                     if gid in seen:  # only possible with names containing '-'
                         raise UsageError(

@@ -26,6 +26,7 @@ from arena.competition.settings import (
 from arena.errors import UsageError
 from arena.games import GAMES, make_game
 from arena.league.config import LeagueFile, config_changes, parse_config
+from arena.records import board_key
 from arena.referee.sandbox import MODES
 from arena.tournament.config import (
     TournamentFile,
@@ -226,7 +227,7 @@ def test_both_files_find_a_board_set_beside_themselves_never_in_the_current_fold
     def both() -> tuple[tuple[tuple[int, int, int], ...], ...]:
         league = parse_config("boards: tiny\nfinal_board_set: tiny\n", near=there)
         return (read_config(tournament).boards, league.boards(),
-                tuple(g.board_key() for g in league.final_games()))
+                tuple(board_key(g) for g in league.final_games()))
 
     assert both() == (((4, 4, 3),),) * 3
     assert resolve_boards("tiny", there, "x") == ("tiny", ((4, 4, 3),))

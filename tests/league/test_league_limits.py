@@ -16,7 +16,7 @@ from arena.league.final import final_results, start_final
 from arena.league.final_length import measured_games
 from arena.league.final_measure import measure_final
 from arena.league.standings import game_records
-from arena.records import Reason
+from arena.records import Reason, board_key
 from arena.referee.sandbox import resolve
 from arena.results.store import DB_FILE, ResultStore
 from tests.helpers import wait_finished, wait_until
@@ -92,7 +92,7 @@ def test_the_board_set_is_found_beside_league_yaml_not_in_the_current_folder(
     monkeypatch.chdir(tmp_path)  # a folder with no boards.yaml
     again = League.open(league.dir)
     assert again.config.boards() == ((4, 4, 3),) == tuple(
-        g.board_key() for g in again.config.final_games())
+        board_key(g) for g in again.config.final_games())
 
 
 def test_checks_play_under_every_limit_of_league_yaml(league: League) -> None:

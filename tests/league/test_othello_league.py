@@ -25,6 +25,7 @@ from arena.league.final import final_status, final_tournament, plan_final, start
 from arena.league.standings import game_record, leaderboard
 from arena.league.web.app import create_app
 from arena.league.worker import plan_next
+from arena.records import board_key
 from tests.helpers import wait_finished
 from tests.league.web.conftest import csrf_of
 
@@ -46,10 +47,10 @@ def test_the_game_and_its_parameter_sets_are_the_tournament_configs_keys() -> No
     assert [g.label() for g in parse_config("game: othello\n").games()] == ["othello size=8"]
     plain = parse_config("boards: [[4, 4, 3]]\n")
     assert plain.file.game == "connectx" and plain.check_games() is None
-    assert [g.board_key() for g in plain.games()] == [(4, 4, 3)]
+    assert [board_key(g) for g in plain.games()] == [(4, 4, 3)]
     assert cfg.final_games() == cfg.games()
     final = parse_config("final_board_set: [[4, 4, 3], [5, 5, 4]]\n").final_games()
-    assert [g.board_key() for g in final] == [(4, 4, 3), (5, 5, 4)]
+    assert [board_key(g) for g in final] == [(4, 4, 3), (5, 5, 4)]
     # another game has no Connect-X reference bots by default
     assert parse_config("game: othello\n").reference_bots == ()
     # nor a note on a board key it never had (nor has a league.yaml that gives no boards)

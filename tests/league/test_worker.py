@@ -33,6 +33,7 @@ from arena.league.worker import (
     release,
     store_pair,
 )
+from arena.records import record_fields
 from arena.referee.referee import Referee
 from tests.helpers import JUDGE, make_league
 
@@ -107,7 +108,7 @@ def test_a_pair_is_stored_once_with_its_records_and_opening(tmp_path: Path) -> N
     job = claim(lg, holder_name("local"), Openings(JUDGE))
     assert job is not None and len(job.games[0].opening) == 1
     assert job.games[1].opening == job.games[0].opening
-    opening = tuple(job.games[0].rules.record_fields((), job.games[0].opening)["opening"])
+    opening = tuple(record_fields(job.games[0].rules, (), job.games[0].opening)["opening"])
     with Referee(league_settings(lg.config.play, True)) as referee:
         records = play_pair(job, referee)
     assert [tuple(r.moves[:1]) for r in records] == [opening] * 2

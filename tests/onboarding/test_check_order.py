@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.onboarding.conformance import run_check
+from arena.records import record_label
 from arena.referee.referee import course_game
 
 ONCE_BOT = '''
@@ -65,7 +66,7 @@ def test_the_boards_come_dearest_first_then_the_cheapest_in_a_fresh_process(
     bot.write_text(GOOD_BOT)
     report = run_check(str(bot), boards=BOARDS, timeout_s=1.0, quick=True, fresh_game=True)
     assert report.passed, report.text()
-    played = [(g.game.label_for_record(), g.bot_first, g.fresh) for g in report.games]
+    played = [(record_label(g.game), g.bot_first, g.fresh) for g in report.games]
     assert played == [("12x12x5", True, False), ("12x12x5", False, False),
                       ("6x7x4", True, False), ("6x7x4", False, False),
                       ("4x4x4", True, False), ("4x4x4", False, False),

@@ -24,7 +24,7 @@ from arena.play.session import (
     Moved,
     check_playable,
 )
-from arena.records import Reason
+from arena.records import Reason, record_label
 from arena.referee.referee import MatchSettings, Referee
 from arena.results.store import DB_FILE, ResultStore
 
@@ -165,7 +165,7 @@ def test_game_setup_is_checked(kw, why) -> None:
 def test_a_game_too_big_for_a_person_is_refused() -> None:
     with pytest.raises(ValueError, match="too big"):
         check_playable(cx(51, 50, 10))
-    assert check_playable(cx(50, 50, 10)).label_for_record() == "50x50x10"
+    assert record_label(check_playable(cx(50, 50, 10))) == "50x50x10"
 
 
 def test_leaving_the_game_is_stored_as_abandoned_not_a_fault(tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from arena.board import CXBoard, CXGameState, CXMoveError
 from arena.games.base import (
@@ -75,27 +74,9 @@ class ConnectX(Game[ConnectXState, int]):
     def K(self) -> int:
         return self.params["k"]
 
-    # the referee's view: a CXBoard moved in place, records in M, N, K and columns
+    # the referee's view: a CXBoard moved in place
     def new_position(self) -> CXPosition:
         return CXPosition(self)
-
-    def label_for_record(self) -> str:
-        return f"{self.M}x{self.N}x{self.K}"
-
-    def record_fields(self, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
-        return {"M": self.M, "N": self.N, "K": self.K, "moves": tuple(int(t) for t in texts),
-                "opening": tuple(int(t) for t in opening)}
-
-    @classmethod
-    def params_of_record(cls, M: int, N: int, K: int,
-                         params: Mapping[str, int]) -> dict[str, int]:
-        return {"rows": M, "cols": N, "k": K}
-
-    def texts_of_record(self, moves: Sequence[int], texts: Sequence[str]) -> tuple[str, ...]:
-        return tuple(str(c) for c in moves)
-
-    def board_key(self) -> tuple[int, int, int]:
-        return (self.M, self.N, self.K)
 
     def cost(self) -> float:
         return float(self.M * self.N)

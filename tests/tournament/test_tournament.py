@@ -50,10 +50,28 @@ CRASH3 = textwrap.dedent("""\
             return "crash3"
     """)
 
+#: the sleepy bot of these tests takes the delay of its moves from a file beside it (read at
+#: each move): a test that interrupts a run slows the games still to play once it is about to
+#: interrupt, so that a busy machine cannot finish the run before the interruption arrives
+SLOW_S, DELAY_FILE = 0.3, "sleepy.delay"
+SLEEPY_HELD = SLEEPY.replace("import time\n", "import pathlib\nimport time\n", 1).replace(
+    "time.sleep(self.delay_s)",
+    "time.sleep(_delay_s(self.delay_s))", 1) + textwrap.dedent(f"""\
+
+
+    def _delay_s(default):
+        try:
+            return float(pathlib.Path(__file__).with_name({DELAY_FILE!r}).read_text())
+        except (OSError, ValueError):
+            return default
+    """)
+assert SLEEPY_HELD.count("_delay_s(") == 2
+
+
 def write_config(tmp_path: Path, players: str, boards: str, name: str = "e2e",
                  extra: str = "") -> Path:
     (tmp_path / "crash3.py").write_text(CRASH3)
-    (tmp_path / "sleepy.py").write_text(SLEEPY)
+    (tmp_path / "sleepy.py").write_text(SLEEPY_HELD)
     cfg = tmp_path / f"{name}.yaml"
     cfg.write_text(f"name: {name}\nplayers: {players}\nboards: {boards}\ntimeout_s: 0.5\n"
                    f"grace_s: 0.05\nworkers: 2\nseed: 11\nmemory_limit_mb: 1024\n{extra}")
@@ -73,12 +91,24 @@ def start(cfg: Path, results: Path, mark: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def wait_for_games(proc: subprocess.Popen[bytes], results: Path, n: int) -> None:
+def wait_for_games(proc: subprocess.Popen[bytes], cfg: Path, results: Path, n: int) -> None:
+    """Until `n` games are stored; from the (n-1)-th on, the sleepy bot's later moves take
+    SLOW_S (below the limit), so the run is still going when the caller interrupts it."""
     deadline = time.monotonic() + 60
-    while db_count(results) < n:
+    delay = cfg.parent / DELAY_FILE
+    while (count := db_count(results)) < n:
+        if count >= n - 1 and not delay.exists():
+            delay.write_text(str(SLOW_S))
         assert proc.poll() is None, "the run ended before it could be interrupted"
         assert time.monotonic() < deadline, "no games stored within 60 s"
         time.sleep(0.02)
+    if not delay.exists():
+        delay.write_text(str(SLOW_S))
+
+
+def resume_fast(cfg: Path) -> None:
+    """The games left to play take the sleepy bot's usual time again."""
+    (cfg.parent / DELAY_FILE).unlink(missing_ok=True)
 
 
 def comparable(results: Path) -> tuple[object, ...]:
@@ -179,7 +209,7 @@ def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path: Path,
     total = len(make_schedule(load_config(cfg), judge=JUDGE))
     results, mark = tmp_path / "killed", uuid.uuid4().hex
     proc = start(cfg, results, mark)
-    wait_for_games(proc, results, 4)
+    wait_for_games(proc, cfg, results, 4)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     before = {g[0] for g in stored(results)}
@@ -189,6 +219,7 @@ def test_sigkill_then_resume_equals_uninterrupted_run(tmp_path: Path,
     orphans = wait_gone(mark, timeout_s=2.0)
 
     # resume: exactly the missing games are played, none twice
+    resume_fast(cfg)
     proc = start(cfg, results, mark)
     assert proc.wait(timeout=120) == 0, proc.stderr.read().decode() if proc.stderr else ""
     after = stored(results)
@@ -215,7 +246,7 @@ def test_kill_9_of_the_run_alone_leaves_no_traceback(tmp_path: Path,
                        "[[4, 4, 3], [5, 4, 4], [4, 5, 4], [5, 5, 4]]")
     results, mark = tmp_path / "killed", uuid.uuid4().hex
     proc = start(cfg, results, mark)
-    wait_for_games(proc, results, 4)
+    wait_for_games(proc, cfg, results, 4)
     os.kill(proc.pid, signal.SIGKILL)
     assert proc.stderr is not None
     err = proc.stderr.read().decode()  # to its end: every process that held it is gone
@@ -225,6 +256,7 @@ def test_kill_9_of_the_run_alone_leaves_no_traceback(tmp_path: Path,
     assert len(stored(results)) >= 4
     # the bots idle and frozen between games are the rerun's to kill (the test above): here
     # the rerun would be the next test's, so they are killed now
+    resume_fast(cfg)
     proc = start(cfg, results, mark)
     assert proc.wait(timeout=120) == 0
     assert wait_gone(mark) == [], "bot processes left behind"
@@ -239,7 +271,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
     total = len(make_schedule(load_config(cfg), judge=JUDGE))
     results, mark = tmp_path / "out", uuid.uuid4().hex
     proc = start(cfg, results, mark)
-    wait_for_games(proc, results, 2)
+    wait_for_games(proc, cfg, results, 2)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     assert proc.wait(timeout=60) == 130
     err = proc.stderr.read().decode() if proc.stderr else ""
@@ -248,6 +280,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
     kept = len(stored(results))
     assert 2 <= kept < total
     assert (results / "standings.csv").is_file()
+    resume_fast(cfg)
     proc = start(cfg, results, mark)
     assert proc.wait(timeout=120) == 0
     assert len(stored(results)) == total

@@ -17,7 +17,7 @@ Nothing here does I/O or logging: a searching bot may call every function on its
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -232,6 +232,14 @@ class Game(ABC, Generic[S, M]):
         for text in texts:
             s = self.apply(s, self.parse_move(s, text))
         return s
+
+
+def lettered_grid(rows: int, cols: int, cell: Callable[[int, int], str]) -> str:
+    """A board of cells as text: columns a.. across the top, rows 1.. down the side, each
+    cell's text from `cell(row, col)` (Othello's and the m,n,k-game's `render`)."""
+    lines = ["   " + " ".join(chr(ord("a") + c) for c in range(cols))]
+    lines += [f"{r + 1:>2} " + " ".join(cell(r, c) for c in range(cols)) for r in range(rows)]
+    return "\n".join(lines)
 
 
 class Presentation(ABC, Generic[S, M]):

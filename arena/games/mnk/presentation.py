@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.base import Presentation
+from arena.games.base import Presentation, lettered_grid
 from arena.games.mnk.game import MNK, MNKState
 
 __all__ = ["MNKPresentation"]
@@ -19,15 +19,11 @@ class MNKPresentation(Presentation[MNKState, int]):
 
     def render(self, state: MNKState) -> str:
         game = self.game
-        n = game.n
-        lines = ["   " + " ".join(chr(97 + c) for c in range(n))]
-        for r in range(game.m):
-            row = []
-            for c in range(n):
-                bit = game.bit(r * n + c)
-                row.append("X" if state.black & bit else "O" if state.white & bit else ".")
-            lines.append(f"{r + 1:>2} " + " ".join(row))
-        return "\n".join(lines)
+
+        def cell(r: int, c: int) -> str:
+            bit = game.bit(r * game.n + c)
+            return "X" if state.black & bit else "O" if state.white & bit else "."
+        return lettered_grid(game.m, game.n, cell)
 
     def drawing(self, state: MNKState) -> dict[str, Any]:
         game = self.game

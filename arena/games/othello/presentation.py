@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.base import Presentation
+from arena.games.base import Presentation, lettered_grid
 from arena.games.othello.game import Othello, OthelloState
 
 __all__ = ["OthelloPresentation"]
@@ -19,14 +19,11 @@ class OthelloPresentation(Presentation[OthelloState, int]):
 
     def render(self, state: OthelloState) -> str:
         n = self.game.size
-        lines = ["   " + " ".join(chr(ord("a") + c) for c in range(n))]
-        for r in range(n):
-            row = []
-            for c in range(n):
-                bit = 1 << (r * n + c)
-                row.append("X" if state.black & bit else "O" if state.white & bit else ".")
-            lines.append(f"{r + 1:>2} " + " ".join(row))
-        return "\n".join(lines)
+
+        def cell(r: int, c: int) -> str:
+            bit = 1 << (r * n + c)
+            return "X" if state.black & bit else "O" if state.white & bit else "."
+        return lettered_grid(n, n, cell)
 
     def drawing(self, state: OthelloState) -> dict[str, Any]:
         n = self.game.size

@@ -275,10 +275,11 @@ def record_fields(game: Game, texts: Sequence[str], opening: Sequence[str]) -> d
 
     The compatibility shape: a game played on boards (`board_of`; Connect-X) also keeps its
     board in M, N, K and its moves and opening as integer columns (its texts are decimal
-    columns), as records did before issue 47, so that older cxarena versions, the results
-    database's M, N, K columns and the Connect-X tools (analysis, similarity, the viewer's
-    columns) read new records as they read old ones. Another game writes 0, 0, 0 and no
-    columns there."""
+    columns), as records did before issue 47, for the results database's M, N, K columns and
+    the Connect-X tools (analysis, similarity, the viewer's columns). Another game writes 0,
+    0, 0 and no columns there. (A cxarena from before issue 47 does not read these records
+    right: its viewer takes the move texts for columns, and its move times count the
+    opening twice.)"""
     fields: dict[str, Any] = {"game": game.name, "game_params": dict(game.params),
                               "move_texts": tuple(texts), "opening_texts": tuple(opening)}
     board = board_of(game)

@@ -521,7 +521,7 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
 def _distinct_lines(records: Sequence[GameRecord]) -> list[str]:
     """How many distinct games (and pairs) were played, and a warning when they repeat."""
     def key(r: GameRecord) -> tuple[object, ...]:
-        return (r.game_label, r.p1, r.p2, r.moves, r.move_texts)
+        return (r.game_label, r.p1, r.p2, r.texts)  # either shape of a record
 
     games = len({key(r) for r in records})
     text = f"  distinct games: {games} of {len(records)}"

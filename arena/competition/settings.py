@@ -179,9 +179,10 @@ def checked_board_set(path: Path, sets: dict[str, Any], name: str) -> tuple[Boar
 
 
 @functools.lru_cache(maxsize=16)
-def _sets_of(path: Path, _version: tuple[int, int]) -> dict[str, Any]:
-    """`load_boards`, once per version (mtime, size) of the file: a league asks for its boards
-    at every game; an edited boards.yaml is read again."""
+def _sets_of(path: Path, _version: tuple[int, ...]) -> dict[str, Any]:
+    """`load_boards`, once per version of the file (its inode, change time, mtime and size: a
+    copy that keeps the mtime still changes the change time): a league asks for its boards at
+    every game; an edited boards.yaml is read again."""
     return load_boards(path)
 
 
@@ -193,7 +194,8 @@ def find_board_set(name: str, near: Path | None, where: str) -> tuple[Board, ...
     for path in dict.fromkeys(c.resolve() for c in candidates):
         if path.is_file():
             stat = path.stat()
-            sets = _sets_of(path, (stat.st_mtime_ns, stat.st_size))
+            sets = _sets_of(path, (stat.st_ino, stat.st_ctime_ns, stat.st_mtime_ns,
+                                   stat.st_size))
             if name in sets:
                 return checked_board_set(path, sets, name)
             known += [str(k) for k in sets]

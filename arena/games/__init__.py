@@ -114,10 +114,10 @@ def _presentation_class(cls: type[Game]) -> type[Presentation[Any, Any]]:
     """The `Presentation` class that `cls.PRESENTATION` names (``module:Class``)."""
     module, _, name = cls.PRESENTATION.partition(":")
     if not (module and name):
-        raise TypeError(f"game {cls.name} names no presentation (Game.PRESENTATION)")
+        raise GameError(f"game {cls.name} names no presentation (Game.PRESENTATION)")
     found = getattr(importlib.import_module(module), name)
     if not (isinstance(found, type) and issubclass(found, Presentation)):
-        raise TypeError(f"{cls.PRESENTATION} of game {cls.name} is not a Presentation class")
+        raise GameError(f"{cls.PRESENTATION} of game {cls.name} is not a Presentation class")
     return cast("type[Presentation[Any, Any]]", found)
 
 

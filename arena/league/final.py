@@ -465,11 +465,16 @@ def final_tournament(league: League) -> TournamentConfig:
     # an entry that fails to load when the final starts (it passed its check and its rating
     # games) loses each of its games, recorded as such; the others play: no entry can hold
     # the final hostage
-    return built_config(
-        str(_folder(league) / "league"), players, cfg.play, TieBreak.HEAD_TO_HEAD,
-        name=FINAL_NAME, boards=boards or None, rounds=cfg.file.final_pairs, seed=cfg.seed,
-        openings={"plies": cfg.opening_plies, "seed": cfg.seed} if cfg.opening_plies else None,
-        broken_bots="forfeit")
+    try:
+        return built_config(
+            str(_folder(league) / "league"), players, cfg.play, TieBreak.HEAD_TO_HEAD,
+            name=FINAL_NAME, boards=boards or None, rounds=cfg.file.final_pairs, seed=cfg.seed,
+            openings=({"plies": cfg.opening_plies, "seed": cfg.seed} if cfg.opening_plies
+                      else None), broken_bots="forfeit")
+    except UsageError as exc:  # what a tournament refuses that league.yaml let through
+        raise LeagueError(f"league.yaml does not make a final round robin: {exc} (the "
+                          f"openings are league.yaml's opening_plies or openings: {{plies: "
+                          f"P}}; fix it with `cxarena league config`)") from None
 
 
 def final_player_specs(league: League) -> list[tuple[str, str]]:

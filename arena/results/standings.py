@@ -520,7 +520,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
             wdl[(win, lose)][0] += 1
             wdl[(lose, win)][1] += 1
             results.append((win, lose, 1.0))
-        distinct.add((board, a, b, rec.moves, rec.move_texts))
+        distinct.add((board, a, b, rec.texts))  # either shape of a record: the same texts
         score_a = 0.5 if rec.winner is None else (1.0 if rec.winner == 1 else 0.0)
         key = (a, b) if names.index(a) < names.index(b) else (b, a)
         mine = score_a if key[0] == a else 1.0 - score_a

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import pytest
 
-from arena.games import GAMES, Game, Presentation, game_folder, presentation_of
+from arena.games import GAMES, Game, GameError, Presentation, game_folder, presentation_of
 
 #: `Game`'s public members by kind (the class body's names and its annotated class variables)
 KINDS: dict[str, frozenset[str]] = {
@@ -111,7 +111,7 @@ def test_a_game_that_names_no_presentation_says_so() -> None:
         initial_state = to_move = legal_moves = apply = outcome = None  # type: ignore[assignment]
         move_to_text = parse_move = None  # type: ignore[assignment]
 
-    with pytest.raises(TypeError, match="bare names no presentation"):
+    with pytest.raises(GameError, match="bare names no presentation"):
         presentation_of(Bare())
 
 

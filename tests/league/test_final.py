@@ -154,3 +154,33 @@ def test_an_entry_that_fails_to_load_at_the_final_forfeits_and_the_rest_play(
     assert "forfeit: " in full and "fails to import: RuntimeError: no final for anyone" in full
     rows = (d / "results" / "final" / "standings.csv").read_text()
     assert "bob" in rows and "ann" in rows
+
+
+def test_a_final_league_yaml_cannot_make_is_refused_by_name_and_nothing_is_lost(
+        tmp_path: Path) -> None:
+    """league.yaml lets through openings of 16 plies on a 4x4 final board, which a tournament
+    refuses: the final is refused with a LeagueError naming league.yaml (409 on the admin
+    page, not a 500), and it does not start."""
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text("board_set: [[4, 5, 3]]\nfinal_board_set: [[4, 4, 3]]\ntimeout_s: 0.5\n"
+                   "reference_bots: [L0]\nisolation: false\nopening_plies: 16\n")
+    lg = League.init(tmp_path / "lg", cfg)
+    teacher = lg.add_user("teacher", admin=True)
+    for user in ("ann", "bob"):
+        lg.add_user(user)
+        lg.submit(user, [("L0.py", (ROOT / "players" / "L0.py").read_bytes())])
+    with lg.conn:
+        lg.conn.execute("UPDATE submissions SET status='rating'")
+    lg.freeze()
+    with pytest.raises(LeagueError, match="league.yaml does not make a final round robin: "
+                                          ".*16 plies do not fit"):
+        final_tournament(lg)
+    client = TestClient(create_app(tmp_path / "lg"), base_url="http://127.0.0.1",
+                        follow_redirects=False)
+    log_in(client, "teacher", teacher)
+    page = client.get("/admin").text
+    token = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert token is not None
+    r = client.post("/admin/final", data={"csrf": token.group(1)})
+    assert r.status_code == 409 and "league.yaml does not make a final" in r.text
+    assert final_status(lg).state == "not started"

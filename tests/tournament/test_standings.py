@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 import re
@@ -139,3 +140,12 @@ def test_unpaired_games_use_trinomial_and_repeats_are_flagged() -> None:
     assert e.model.value == "trinomial" and e.n == 4
     md = st.to_markdown()
     assert "Distinct games: 2 of 4. Warning" in md and not re.search(r"\binf\b", md)
+
+
+def test_a_repeat_across_the_two_record_shapes_is_still_a_repeat() -> None:
+    """A folder resumed across issue 47 holds old Connect-X records (integer moves only) and
+    new ones (the moves' texts too): the same game in both shapes is one distinct game."""
+    old = game("a", "b", 1)
+    new_rec = dataclasses.replace(old.record, move_texts=tuple(str(m) for m in old.record.moves))
+    new = StoredGame("g-new", 1, "a", "b", new_rec)
+    assert compute_standings(["a", "b"], [old, new]).distinct_games == 1

@@ -22,7 +22,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from arena.league import League, LeagueError
-from arena.league.final import final_results, final_status, start_final
+from arena.league.final import final_results, final_status, final_tournament, start_final
 from arena.league.web.common import admin_only, db, form, page, site
 from arena.league.web.routes.admin import audit
 from arena.records import GameRecord
@@ -103,6 +103,7 @@ def _replay(lg: League, game_id: str, results_root: Path) -> tuple[str, str]:
     row = next((r for r in rows if r.game_id == game_id), None)
     if results is None or row is None:
         raise LeagueError("no such game of the final decided by a timeout")
+    final_tournament(lg)  # a final that cannot be built refuses before the game is deleted
     with ResultStore(results / DB_FILE, create=False) as store:
         store.delete_game(game_id)
     return row.detail, start_final(lg, results_root)

@@ -98,6 +98,16 @@ MAX_RESUBMITS = 5
 GATHER_TIMEOUT_S = 60.0
 
 
+def _connection_lost(exc: BaseException) -> bool:
+    """An error of fetching a result that says the scheduler's connection went away (the
+    scheduler killed or restarted), not that the result is bad."""
+    if isinstance(exc, (ConnectionError, TimeoutError)):
+        return True
+    name = type(exc).__name__
+    return name in ("CommClosedError", "StreamClosedError") or (
+        isinstance(exc, OSError) and "closed" in str(exc).lower())
+
+
 def _identity(client: Any) -> str | None:
     """The id of the scheduler `client` is connected to (None if it cannot say)."""
     try:
@@ -318,6 +328,8 @@ class DaskExecutor(Executor):
                                 game.game_id, e)
                     self._renotify(entry)
                     return None
+                if _connection_lost(e):  # the scheduler went away with the result: again
+                    return self._again(entry, todo, inflight, resubmits, f"result lost: {e}")
                 res = TaskResult(game.game_id, None, f"could not fetch the result: {e}")
             del inflight[fut.key]
             fut.release()
@@ -340,19 +352,31 @@ class DaskExecutor(Executor):
             log.error("game=%s event=task-error error=%s", game.game_id, error)
             return GameOutcome(game, None, error=error)
         if status == "cancelled":  # the scheduler went away: play it again
-            del inflight[fut.key]
-            n = resubmits[entry.priority] = resubmits.get(entry.priority, 0) + 1
-            if n > MAX_RESUBMITS:
-                return GameOutcome(game, None, error=f"cancelled {n} times by the cluster "
-                                   "(lost scheduler connection)")
-            if getattr(self._client, "status", "closed") != "running":
-                self._reconnect()
-            else:
-                self._new_scheduler()
-            log.warning("game=%s event=resubmit: the cluster lost it (%d)", game.game_id, n)
-            todo.appendleft((entry.priority, game))
-            return None
+            return self._again(entry, todo, inflight, resubmits, "cancelled")
         self._renotify(entry)  # pending again (lost): wait for the next notice
+        return None
+
+    def _again(self, entry: _InFlight, todo: deque[tuple[int, GameJob]],
+               inflight: dict[str, _InFlight], resubmits: dict[int, int], why: str,
+               ) -> GameOutcome | None:
+        """A game the cluster lost (its task cancelled, or its result gone with the
+        scheduler) goes back to the front of the queue, after the scheduler is back; a game
+        lost more than MAX_RESUBMITS times is not played (no bot is charged)."""
+        game = entry.game
+        inflight.pop(entry.future.key, None)
+        with contextlib.suppress(Exception):
+            entry.future.release()
+        n = resubmits[entry.priority] = resubmits.get(entry.priority, 0) + 1
+        if n > MAX_RESUBMITS:
+            return GameOutcome(game, None, error=f"lost {n} times by the cluster "
+                               f"(lost scheduler connection; last: {why})")
+        if getattr(self._client, "status", "closed") != "running":
+            self._reconnect()
+        else:
+            self._new_scheduler()
+        log.warning("game=%s event=resubmit: the cluster lost it (%d; %s)", game.game_id, n,
+                    why)
+        todo.appendleft((entry.priority, game))
         return None
 
     def _renotify(self, entry: _InFlight) -> None:

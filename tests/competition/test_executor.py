@@ -43,6 +43,9 @@ class FakeSettings:
     kill: str = ""
     #: every record says the machine kept a bot waiting (an excused late move)
     strain: bool = False
+    #: > 0: no game starts before this many workers have started (a worker slow to start on
+    #: a busy machine left the first to play every game alone)
+    barrier: int = 0
 
     def for_worker(self, index: int, cpu: int | None) -> FakeSettings:
         return self
@@ -51,8 +54,13 @@ class FakeSettings:
 @contextlib.contextmanager
 def fake_runner(settings: FakeSettings) -> Iterator[PlayFn]:
     marks = Path(settings.marks)
+    (marks / f"enter-{os.getpid()}").touch()
 
     def play(g: GameJob) -> GameRecord:
+        deadline_s = time.monotonic() + 60
+        while (len(list(marks.glob("enter-*"))) < settings.barrier
+               and time.monotonic() < deadline_s):
+            time.sleep(0.01)
         (marks / f"played-{g.game_id}-{time.monotonic_ns()}").touch()
         if settings.kill == "always" or (settings.kill == "once" and _first(marks)):
             os.kill(os.getpid(), signal.SIGKILL)
@@ -232,8 +240,8 @@ def test_a_machine_that_keeps_bots_waiting_gets_one_game_at_a_time(tmp_path: Pat
     feed = Feed("list", tmp_path)
     marks = tmp_path / "marks"
     marks.mkdir()
-    ex = LocalExecutor(FakeSettings(str(marks), delay_s=0.2, strain=strain), workers=2,
-                       runner=fake_runner)
+    ex = LocalExecutor(FakeSettings(str(marks), delay_s=0.2, strain=strain, barrier=2),
+                       workers=2, runner=fake_runner)
     out = play(ex, feed)
     assert len(out) == len(feed.jobs) >= 6
     games = _intervals(marks)

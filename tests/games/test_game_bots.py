@@ -54,14 +54,19 @@ def test_othello_alphabeta_takes_a_corner_and_beats_random() -> None:
 
 def test_morris_alphabeta_closes_a_mill_and_beats_random() -> None:
     game = Morris()
+    # to a fixed depth with time to spare, as the Othello test above: at 0.1 s a move a
+    # machine at load 10 left the search no time to store an entry (bench busytest)
     bot = MorrisAlphaBeta()
-    bot.init_player(game, True, 0.1)
+    bot.max_depth = 2
+    bot.init_player(game, True, 60.0)
     # black has three pieces: the mill g4-g7 wins at once
     s = game.position(["a7", "d7", "g4", "a1"], ["b6", "f2", "d1"], side=0)
     assert game.move_to_text(s, bot.select_move(s)).startswith("g4-g7x")
     bot.select_move(game.initial_state())
-    assert len(bot.table) > 0 and bot.depth_reached >= 2
-    result = play_local(game, [MorrisAlphaBeta(), MorrisRandom()], timeout_s=0.1, seed=2)
+    assert len(bot.table) > 0 and bot.depth_reached == 2
+    strong = MorrisAlphaBeta()
+    strong.max_depth = 2
+    result = play_local(game, [strong, MorrisRandom()], timeout_s=60.0, seed=2)
     assert result.outcome.winner == 0
 
 

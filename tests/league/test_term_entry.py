@@ -156,7 +156,10 @@ def test_students_choose_their_entry_over_http_and_extensions_move_the_cut(
     (d / "league.yaml").write_text(BASE + f"deadline: '{_iso(deadline)}'\n"
                                    f"extensions: {{bob: '{_iso(extension)}'}}\n"
                                    f"final_at_deadline: true\n")
-    assert _wait(lambda: League.open(d).config.extensions, 30), "".join(server.output)
+    # (this process reads league.yaml at once; the server applies it when it next looks,
+    # and logs it: that is what is waited for)
+    assert _wait(lambda: [a for a in League.open(d).audit_log() if a.action == "config"],
+                 120), "".join(server.output)
     lg = League.open(d)
     read = lg.config.deadline_for("bob")  # as read: to the second
     assert read is not None

@@ -489,3 +489,35 @@ def test_a_scheduler_back_before_the_run_looked_is_said_and_gets_the_plugin(
         ex._new_scheduler()
     assert "event=scheduler-lost" in caplog.text and "event=scheduler-back" in caplog.text
     assert len(ex._client.plugins) == 1 and ex._scheduler_id == "Scheduler-new"
+
+
+class _LostResult:
+    """A finished task whose result went away with its scheduler (the fetch fails)."""
+
+    key = "cxarena-lost"
+    status = "finished"
+
+    def result(self, timeout: float | None = None) -> object:
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_result_lost_with_its_scheduler_is_played_again_not_given_up(
+        tmp_path: Path) -> None:
+    """The scheduler killed between a game's end and the fetch of its result (a busy machine
+    found it): the game goes back to the queue, as a cancelled one does; it is not reported
+    as a game the harness could not play."""
+    from collections import deque
+
+    from arena.competition.dask_executor import DaskExecutor, _InFlight
+    config = load_config(write_config(tmp_path, "[L0, L1]", "[[4, 4, 3]]", "lost"))
+    game = make_schedule(config, judge=JUDGE)[0]
+    ex = DaskExecutor(match_settings(config, None), "tcp://127.0.0.1:1")
+    ex._client, ex._scheduler_id = _ReconnectedClient("Scheduler-1"), "Scheduler-1"
+    entry = _InFlight(game, 0, _LostResult())
+    todo: deque[Any] = deque()
+    inflight = {entry.future.key: entry}
+    assert ex._outcome(entry, todo, inflight, {}) is None
+    assert list(todo) == [(0, game)] and not inflight

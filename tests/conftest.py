@@ -4,6 +4,7 @@ collection inside the test process (see `_bots_collect_their_own_garbage`)."""
 from __future__ import annotations
 
 import gc
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -60,3 +61,27 @@ def _bots_collect_their_own_garbage(request: pytest.FixtureRequest,
         import players._shared.common as common
         monkeypatch.setattr(common, "gc", _YoungCollector())
     yield
+
+
+def _sigint_state() -> tuple[int, int]:
+    """(ignored, blocked) bits of SIGINT in this process's main thread, as the kernel shows
+    them: what a process started from here inherits (an ignored SIGINT through exec too)."""
+    status = Path("/proc/self/status").read_text()
+    bit = 1 << (signal.SIGINT - 1)
+    return tuple(int(status.split(f"{k}:", 1)[1].split()[0], 16) & bit  # type: ignore
+                 for k in ("SigIgn", "SigBlk"))
+
+
+@pytest.fixture(autouse=True)
+def _sigint_left_as_found() -> Iterator[None]:
+    """A test that leaves SIGINT ignored or blocked in the test process fails, and SIGINT is
+    given back: a later test's subprocess would inherit it and never see its Ctrl-C (the
+    Ctrl-C test's run then finished, exit 0)."""
+    before, handler = _sigint_state(), signal.getsignal(signal.SIGINT)
+    yield
+    after = _sigint_state()
+    if after != before:
+        signal.signal(signal.SIGINT, handler if handler is not None else signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        pytest.fail(f"this test left SIGINT {'ignored' if after[0] else 'blocked'} in the test "
+                    f"process (was: ignored {bool(before[0])}, blocked {bool(before[1])})")

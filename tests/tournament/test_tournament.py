@@ -83,12 +83,29 @@ def stored(results: Path) -> list[tuple[str, GameRecord, str, str]]:
         return [(g.game_id, g.record, g.player1, g.player2) for g in s.games()]
 
 
+def _as_a_terminal_starts_it() -> None:
+    """In the child before it runs cxarena: Ctrl-C as a shell gives a job it starts, whatever
+    this test process inherited (an ignored SIGINT is inherited through exec, and Python then
+    leaves it ignored: the run never saw its Ctrl-C and finished, exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def start(cfg: Path, results: Path, mark: str) -> subprocess.Popen[bytes]:
     env = dict(os.environ, CXARENA_TEST_MARK=mark)
     return subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", str(cfg), "--results", str(results),
          "--quiet"], cwd=cfg.parent, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_as_a_terminal_starts_it)
+
+
+def _sigint_taken(pid: int) -> str:
+    """"" when process `pid` neither ignores nor blocks SIGINT, else what the kernel says."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    bit = 1 << (signal.SIGINT - 1)
+    said = {k: int(status.split(f"{k}:", 1)[1].split()[0], 16) & bit
+            for k in ("SigIgn", "SigBlk")}
+    return ", ".join(f"SIGINT in {k}" for k, v in said.items() if v)
 
 
 def wait_for_games(proc: subprocess.Popen[bytes], cfg: Path, results: Path, n: int) -> None:
@@ -272,6 +289,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
     results, mark = tmp_path / "out", uuid.uuid4().hex
     proc = start(cfg, results, mark)
     wait_for_games(proc, cfg, results, 2)
+    assert _sigint_taken(proc.pid) == ""
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     assert proc.wait(timeout=60) == 130
     err = proc.stderr.read().decode() if proc.stderr else ""

@@ -63,13 +63,15 @@ def _bots_collect_their_own_garbage(request: pytest.FixtureRequest,
     yield
 
 
-def _sigint_state() -> tuple[int, int]:
-    """(ignored, blocked) bits of SIGINT in this process's main thread, as the kernel shows
-    them: what a process started from here inherits (an ignored SIGINT through exec too)."""
-    status = Path("/proc/self/status").read_text()
+def sigint_state(pid: int | str = "self") -> tuple[bool, bool]:
+    """(ignored, blocked) of SIGINT in process `pid` (its main thread), as the kernel shows
+    them in /proc: what a process started from it inherits (an ignored SIGINT through exec
+    too). OSError when the process is gone."""
+    status = Path(f"/proc/{pid}/status").read_text()
     bit = 1 << (signal.SIGINT - 1)
-    return tuple(int(status.split(f"{k}:", 1)[1].split()[0], 16) & bit  # type: ignore
-                 for k in ("SigIgn", "SigBlk"))
+    ignored, blocked = (bool(int(status.split(f"{k}:", 1)[1].split()[0], 16) & bit)
+                        for k in ("SigIgn", "SigBlk"))
+    return ignored, blocked
 
 
 @pytest.fixture(autouse=True)
@@ -77,9 +79,9 @@ def _sigint_left_as_found() -> Iterator[None]:
     """A test that leaves SIGINT ignored or blocked in the test process fails, and SIGINT is
     given back: a later test's subprocess would inherit it and never see its Ctrl-C (the
     Ctrl-C test's run then finished, exit 0)."""
-    before, handler = _sigint_state(), signal.getsignal(signal.SIGINT)
+    before, handler = sigint_state(), signal.getsignal(signal.SIGINT)
     yield
-    after = _sigint_state()
+    after = sigint_state()
     if after != before:
         signal.signal(signal.SIGINT, handler if handler is not None else signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

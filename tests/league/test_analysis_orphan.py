@@ -12,6 +12,8 @@ import textwrap
 import time
 from pathlib import Path
 
+from tests.conftest import sigint_state
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SERVER = textwrap.dedent("""\
@@ -40,11 +42,9 @@ def _in_its_main(pid: int) -> bool:
     """Whether the analysis process runs its own code (`feed._analysis_main`, whose first act
     is to ignore SIGINT): its start (imports, on a busy machine seconds) is over."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
+        return sigint_state(pid)[0]
     except OSError:
         return False
-    ignored = int(status.split("SigIgn:", 1)[1].split()[0], 16)
-    return bool(ignored & (1 << (signal.SIGINT - 1)))
 
 
 def test_the_analysis_process_ends_with_a_killed_server(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from arena.results.standings import compute_standings
 from arena.results.store import ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
+from tests.conftest import sigint_state
 from tests.helpers import JUDGE, SLEEPY, db_count, wait_gone
 
 pytestmark = pytest.mark.slow
@@ -97,15 +98,6 @@ def start(cfg: Path, results: Path, mark: str) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "arena", "tournament", str(cfg), "--results", str(results),
          "--quiet"], cwd=cfg.parent, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_as_a_terminal_starts_it)
-
-
-def _sigint_taken(pid: int) -> str:
-    """"" when process `pid` neither ignores nor blocks SIGINT, else what the kernel says."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    bit = 1 << (signal.SIGINT - 1)
-    said = {k: int(status.split(f"{k}:", 1)[1].split()[0], 16) & bit
-            for k in ("SigIgn", "SigBlk")}
-    return ", ".join(f"SIGINT in {k}" for k, v in said.items() if v)
 
 
 def wait_for_games(proc: subprocess.Popen[bytes], cfg: Path, results: Path, n: int) -> None:
@@ -289,7 +281,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path,
     results, mark = tmp_path / "out", uuid.uuid4().hex
     proc = start(cfg, results, mark)
     wait_for_games(proc, cfg, results, 2)
-    assert _sigint_taken(proc.pid) == ""
+    assert sigint_state(proc.pid) == (False, False)  # (ignored, blocked)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     assert proc.wait(timeout=60) == 130
     err = proc.stderr.read().decode() if proc.stderr else ""

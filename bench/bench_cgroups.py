@@ -38,7 +38,7 @@ GRACE_S = 0.01
 
 def startup(cpu: int, games: int = 10) -> dict[bool, list[float]]:
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     l0 = parse_spec("L0")
     out: dict[bool, list[float]] = {m: [] for m in MODES}
@@ -47,7 +47,7 @@ def startup(cpu: int, games: int = 10) -> dict[bool, list[float]]:
             settings = MatchSettings(limits=Limits(timeout_s=2.0), cpu=cpu, fresh_process=True,
                                      cgroups=mode)
             with Referee(settings) as referee:
-                rec = referee.play(l0, l0, 4, 4, 3, seed=i)
+                rec = referee.play(l0, l0, course_game(4, 4, 3), seed=i)
                 assert not rec.is_fault, rec.detail
                 out[mode] += [x for x in rec.extra["startup_ms"] if x is not None]
     return out
@@ -55,7 +55,7 @@ def startup(cpu: int, games: int = 10) -> dict[bool, list[float]]:
 
 def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[bool, dict[str, Any]]:
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     l0 = parse_spec("L0")
     times: dict[bool, list[float]] = {m: [] for m in MODES}
@@ -66,12 +66,12 @@ def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[bool, dict[st
     try:
         for referee in referees.values():
             for i in range(5):  # start the processes, warm up
-                referee.play(l0, l0, 6, 7, 4, seed=i)
+                referee.play(l0, l0, course_game(6, 7, 4), seed=i)
         for r in range(rounds):
             for mode, referee in referees.items():
                 t0 = time.perf_counter()
                 for i in range(games // rounds):
-                    rec = referee.play(l0, l0, 6, 7, 4, seed=1000 + r * games + i)
+                    rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1000 + r * games + i)
                     assert not rec.is_fault and (rec.extra["cgroup"] != NO_CGROUP) == mode
                     times[mode].extend(rec.times_ms)
                     moves[mode] += len(rec.moves)
@@ -117,7 +117,7 @@ def freezing(runs: int = 300) -> dict[str, list[float]]:
 def hung(cpu: int, games: int = 30) -> dict[bool, list[float]]:
     """Milliseconds from a hung bot's deadline to the end of its game."""
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     bot, l0 = parse_spec("bench.bench_referee:Hung"), parse_spec("L0")
     tmp = Path(tempfile.mkdtemp(prefix="cxarena-bench-cgroups-"))
@@ -130,7 +130,7 @@ def hung(cpu: int, games: int = 30) -> dict[bool, list[float]]:
             for i in range(games):
                 for mode, referee in referees.items():
                     stamp = tmp / f"hung-{mode}-{i}"
-                    rec = referee.play(bot, l0, 6, 7, 4, seed=i,
+                    rec = referee.play(bot, l0, course_game(6, 7, 4), seed=i,
                                        options1={"stampfile": str(stamp)})
                     end = time.time()
                     assert rec.offender == 1, rec.detail

@@ -134,12 +134,12 @@ def scheduler_round_trips(client: Any, tasks: int = 2000) -> float:
 def sqlite_commits(games: int = 2000) -> float:
     """Games per second the coordinator can commit to the store (one commit per game)."""
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
     from arena.results.store import ResultStore
 
     l0 = parse_spec("L0")
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        rec = referee.play(l0, l0, 6, 7, 4, seed=1)
+        rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1)
     with tempfile.TemporaryDirectory() as tmp:
         with ResultStore(Path(tmp) / "games.sqlite") as store:
             t0 = time.perf_counter()
@@ -151,7 +151,7 @@ def sqlite_commits(games: int = 2000) -> float:
 def bot_startup() -> dict[str, float]:
     """Start-up (hello -> ready) and resident memory of a Python bot process (L1)."""
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     l1 = parse_spec("L1")
     starts: list[float] = []
@@ -159,7 +159,7 @@ def bot_startup() -> dict[str, float]:
     for i in range(5):
         with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=False)) as referee:
             t0 = time.perf_counter()
-            referee.play(l1, l1, 6, 7, 4, seed=i)
+            referee.play(l1, l1, course_game(6, 7, 4), seed=i)
             starts.append(time.perf_counter() - t0)
             for pid in referee.idle_pids():  # the sandbox's process, then the bot below it
                 rss_kib = max([rss_kib] + [_rss_kib(p) for p in _process_tree(pid)])

@@ -207,7 +207,7 @@ def _worker(index: int, jobs: list[tuple[str, str, tuple[int, int, int], int, di
             log_dir: str, queue: Any) -> None:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     late: list[dict[str, Any]] = []
     _instrument(late)
@@ -218,7 +218,7 @@ def _worker(index: int, jobs: list[tuple[str, str, tuple[int, int, int], int, di
     results = []
     with Referee(settings) as referee:
         for p1, p2, (m, n, k), seed, opts in jobs:
-            rec = referee.play(parse_spec(p1), parse_spec(p2), m, n, k, seed=seed,
+            rec = referee.play(parse_spec(p1), parse_spec(p2), course_game(m, n, k), seed=seed,
                                options1=opts)
             results.append({"p1": p1, "p2": p2, "fault": rec.is_fault,
                             "reason": str(rec.reason) if rec.is_fault else "",

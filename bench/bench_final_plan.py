@@ -32,7 +32,7 @@ from arena.league.final import plan_final
 from arena.league.final_length import bot_startups_s
 from arena.league.final_measure import measure_final
 from arena.league.standings import record_game
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = """boards: [[4, 5, 4], [6, 7, 4], [7, 8, 5]]
@@ -129,7 +129,7 @@ def big_board() -> None:
         with Referee(MatchSettings(limits=lg.config.limits(), isolation="none")) as referee:
             for seed in range(BIG_RATING):
                 for m, n, k in ((4, 4, 3), (5, 5, 4), (6, 7, 4)):
-                    rec = referee.play(spec, spec, m, n, k, seed=seed)
+                    rec = referee.play(spec, spec, course_game(m, n, k), seed=seed)
                     record_game(lg, "sub:1", "sub:2", f"{m}x{n}x{k}", 0.0, record=rec)
             plan = plan_final(lg, workers=1)
             for b in plan.board_estimates:
@@ -137,7 +137,7 @@ def big_board() -> None:
                 if not b.measured:
                     for seed in range(BIG_REAL):
                         m, n, k = (int(x) for x in b.board.split("x"))
-                        rec = referee.play(spec, spec, m, n, k, seed=100 + seed)
+                        rec = referee.play(spec, spec, course_game(m, n, k), seed=100 + seed)
                         seconds = (datetime.fromisoformat(rec.finished_at)
                                    - datetime.fromisoformat(rec.started_at)).total_seconds()
                         real.append((seconds - max(bot_startups_s(rec.extra), default=0.0),

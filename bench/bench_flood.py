@@ -24,7 +24,7 @@ from typing import Any
 from arena import defaults
 from arena.entrants.specs import BotSpec, parse_spec
 from arena.limits import Limits
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 BOT = Path(__file__).resolve().parent.parent / "tests" / "referee" / "zoo" / "comment_flood.py"
 
@@ -43,7 +43,7 @@ def measure(flood_s: float, pinned: bool, caps: bool) -> dict[str, Any]:
     try:
         with Referee(settings) as referee:
             t0 = time.perf_counter()
-            rec = referee.play(flooder, parse_spec("L0"), 4, 4, 3, seed=1)
+            rec = referee.play(flooder, parse_spec("L0"), course_game(4, 4, 3), seed=1)
             took = time.perf_counter() - t0
     finally:
         os.sched_setaffinity(0, old)

@@ -14,7 +14,7 @@ from typing import Any
 
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 BOARDS = ((6, 7, 4, 300), (100, 100, 30, 4))
 #: whether bots get cgroups (where the tree has them): the comparison of the loop turns them
@@ -28,12 +28,12 @@ def measure(M: int, N: int, K: int, games: int) -> dict[str, float]:
     if "cgroups" in MatchSettings.__dataclass_fields__:  # the loop alone: no cgroup counters
         settings["cgroups"] = CGROUPS
     with Referee(MatchSettings(limits=Limits(timeout_s=5.0), **settings)) as referee:
-        referee.play(l0, l0, M, N, K, seed=0)  # starts both processes
+        referee.play(l0, l0, course_game(M, N, K), seed=0)  # starts both processes
         times: list[float] = []
         moves = 0
         t0 = time.perf_counter()
         for i in range(games):
-            rec = referee.play(l0, l0, M, N, K, seed=1 + i)
+            rec = referee.play(l0, l0, course_game(M, N, K), seed=1 + i)
             times.extend(rec.times_ms)
             moves += len(rec.times_ms)
         wall_s = time.perf_counter() - t0

@@ -46,7 +46,7 @@ def sandbox_alone(runs: int = 30) -> dict[str, list[float]]:
 
 def startup(cpu: int, games: int = 10) -> dict[tuple[str, str], list[float]]:
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     bots = {"python": parse_spec("L0"), "shell": parse_spec(f"exec:sh {SHELL_BOT}")}
     l0 = bots["python"]
@@ -57,7 +57,7 @@ def startup(cpu: int, games: int = 10) -> dict[tuple[str, str], list[float]]:
                                      isolation=mode)
             with Referee(settings) as referee:
                 for kind, bot in bots.items():
-                    rec = referee.play(bot, l0, 4, 4, 3, seed=i)
+                    rec = referee.play(bot, l0, course_game(4, 4, 3), seed=i)
                     assert not rec.is_fault, rec.detail
                     out[(mode, kind)].append(rec.extra["startup_ms"][0])
     return out
@@ -65,7 +65,7 @@ def startup(cpu: int, games: int = 10) -> dict[tuple[str, str], list[float]]:
 
 def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[str, dict[str, Any]]:
     from arena.entrants.specs import parse_spec
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     l0 = parse_spec("L0")
     times: dict[str, list[float]] = {m: [] for m in MODES}
@@ -76,12 +76,12 @@ def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[str, dict[str
     try:
         for referee in referees.values():
             for i in range(5):  # start the processes, warm up
-                referee.play(l0, l0, 6, 7, 4, seed=i)
+                referee.play(l0, l0, course_game(6, 7, 4), seed=i)
         for r in range(rounds):
             for mode, referee in referees.items():
                 t0 = time.perf_counter()
                 for i in range(games // rounds):
-                    rec = referee.play(l0, l0, 6, 7, 4, seed=1000 + r * games + i)
+                    rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1000 + r * games + i)
                     assert not rec.is_fault and rec.extra["isolated"] == (mode != "none")
                     times[mode].extend(rec.times_ms)
                     moves[mode] += len(rec.moves)

@@ -100,7 +100,7 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
             ) -> dict[str, Any]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     cpu = sorted(os.sched_getaffinity(0))[0]
     tmp = Path(tempfile.mkdtemp(prefix="cxarena-bench-java-"))
@@ -120,11 +120,11 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
             times: list[float] = []
             with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), cpu=cpu)) as ref:
                 for i in range(5):  # warm up (and start the processes)
-                    ref.play(bot, l0, M, N, K, seed=i)
+                    ref.play(bot, l0, course_game(M, N, K), seed=i)
                 for i in range(games):
                     first = i % 2 == 0
-                    rec = (ref.play(bot, l0, M, N, K, seed=100 + i) if first
-                           else ref.play(l0, bot, M, N, K, seed=100 + i))
+                    rec = (ref.play(bot, l0, course_game(M, N, K), seed=100 + i) if first
+                           else ref.play(l0, bot, course_game(M, N, K), seed=100 + i))
                     assert not rec.is_fault, rec.detail
                     times += _side_times(rec, 1 if first else 2)
             out[name] = {"moves": len(times), "median_us": 1000 * statistics.median(times),
@@ -134,7 +134,7 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
             startup: list[float] = []
             for i in range(starts):
                 with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), cpu=cpu)) as ref:
-                    rec = ref.play(bot, l0, M, N, K, seed=i)
+                    rec = ref.play(bot, l0, course_game(M, N, K), seed=i)
                     assert not rec.is_fault, rec.detail
                     startup.append(float(rec.extra["startup_ms"][0]))
             out[name] = {"median_ms": statistics.median(startup), "max_ms": max(startup),
@@ -145,7 +145,7 @@ def measure(games: int = 100, starts: int = 10, jvms: int = 5, later_games: int 
         for j in range(jvms):
             with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), cpu=cpu)) as ref:
                 for g in range(1 + later_games):
-                    rec = ref.play(blocker, l0, M, N, K, seed=1000 * j + g)
+                    rec = ref.play(blocker, l0, course_game(M, N, K), seed=1000 * j + g)
                     assert not rec.is_fault, rec.detail
                     slowest = max(_side_times(rec, 1))
                     (first_max if g == 0 else later_max).append(slowest)

@@ -84,7 +84,7 @@ def drain() -> dict[str, float]:
 def bomb() -> dict[str, float]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     tmp = Path(tempfile.mkdtemp(prefix="cxarena-bench-logcap-"))
     bot, l0 = parse_spec(str(ZOO / "stderr_bomb.py")), parse_spec("L0")
@@ -93,7 +93,7 @@ def bomb() -> dict[str, float]:
                                isolation="none")) as referee:
         for seed in range(3):
             t0 = time.perf_counter()
-            rec = referee.play(l0, bot, 4, 4, 3, seed=seed)
+            rec = referee.play(l0, bot, course_game(4, 4, 3), seed=seed)
             times.append(time.perf_counter() - t0)
             assert rec.offender == 2 and "bomb" in rec.stderr_tail, rec.detail
     sizes = [f.stat().st_size for f in tmp.glob("*stderr_bomb*.log")]
@@ -106,7 +106,7 @@ def bomb() -> dict[str, float]:
 def round_trip(games: int = 300) -> dict[str, dict[str, float]]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
     from bench.bench_referee import throughput
 
     alone = throughput(games)
@@ -117,7 +117,7 @@ def round_trip(games: int = 300) -> dict[str, dict[str, float]]:
         bot, l0 = parse_spec("bench.bench_logcap:Flooder"), parse_spec("L0")
         with Referee(MatchSettings(limits=Limits(timeout_s=5.0), isolation="none")) as referee:
             while not stop.is_set():
-                rec = referee.play(bot, l0, 6, 7, 4, seed=0)
+                rec = referee.play(bot, l0, course_game(6, 7, 4), seed=0)
                 flood_moves[0] += (len(rec.moves) + 1) // 2
 
     t = threading.Thread(target=flood, daemon=True)

@@ -131,7 +131,7 @@ def _parallel(jobs: list[Callable[[], Any]]) -> list[Any]:
 def throughput(games: int = 400, isolation: str = "none") -> dict[str, float]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     cpu = _cores()[0]
     l0 = parse_spec("L0")
@@ -140,15 +140,15 @@ def throughput(games: int = 400, isolation: str = "none") -> dict[str, float]:
         with Referee(MatchSettings(limits=Limits(timeout_s=1.0), cpu=cpu,
                                    isolation=isolation)) as referee:
             t0 = time.perf_counter()
-            referee.play(l0, l0, 6, 7, 4, seed=0)  # starts both processes
+            referee.play(l0, l0, course_game(6, 7, 4), seed=0)  # starts both processes
             startup_s = time.perf_counter() - t0
             for i in range(20):  # warm up
-                referee.play(l0, l0, 6, 7, 4, seed=1 + i)
+                referee.play(l0, l0, course_game(6, 7, 4), seed=1 + i)
             times: list[float] = []
             moves = 0
             t0 = time.perf_counter()
             for i in range(games):
-                rec = referee.play(l0, l0, 6, 7, 4, seed=1000 + i)
+                rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1000 + i)
                 assert not rec.is_fault, rec.detail
                 times.extend(rec.times_ms)
                 moves += len(rec.moves)
@@ -165,7 +165,7 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
              ) -> dict[str, Any]:
     from arena.entrants.specs import parse_spec
     from arena.records import Reason
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     cores = _cores()[:2]
     paced = parse_spec("bench.bench_referee:Paced")
@@ -186,7 +186,7 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
         with Referee(settings[k]) as referee:
             seed = 0
             while counted < quota:
-                rec = referee.play(paced, paced, 6, 7, 4, seed=seed,
+                rec = referee.play(paced, paced, course_game(6, 7, 4), seed=seed,
                                    options1={"answer_s": 0.095}, options2={"answer_s": 0.095})
                 seed += 1
                 counted += len(rec.moves)
@@ -203,13 +203,15 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
         late_flagged, late_detect, hung_end, hung_detect, hung_ok = 0, [], [], [], 0
         with Referee(settings[k]) as referee:
             for i in range(late_games // len(cores)):
-                rec = referee.play(paced, l0, 6, 7, 4, seed=i, options1={"answer_s": 0.120})
+                rec = referee.play(paced, l0, course_game(6, 7, 4), seed=i,
+                                   options1={"answer_s": 0.120})
                 if rec.reason is Reason.TIMEOUT and rec.offender == 1 and not rec.moves:
                     late_flagged += 1
                     late_detect.append(_after_ms(rec.detail))
             for i in range(hung_games // len(cores)):
                 stamp = tmp / f"hung-{k}-{i}"
-                rec = referee.play(hung, l0, 6, 7, 4, seed=i, options1={"stampfile": str(stamp)})
+                rec = referee.play(hung, l0, course_game(6, 7, 4), seed=i,
+                                   options1={"stampfile": str(stamp)})
                 end = time.time()
                 if rec.reason is Reason.TIMEOUT and rec.offender == 1:
                     hung_ok += 1
@@ -248,7 +250,7 @@ def deadline(isolation: str, games: int = 20) -> dict[str, Any]:
     measured from the moment the bot began its move (it writes the time to its stderr log)."""
     from arena.entrants.specs import parse_spec
     from arena.records import Reason
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     core = _cores()[0]
     os.sched_setaffinity(0, {core})
@@ -258,9 +260,9 @@ def deadline(isolation: str, games: int = 20) -> dict[str, Any]:
                              isolation=isolation, log_dir=str(logs), overload_replays=0)
     ends: list[float] = []
     with Referee(settings) as referee:
-        referee.play(l0, l0, 4, 4, 3, seed=0)  # warm up
+        referee.play(l0, l0, course_game(4, 4, 3), seed=0)  # warm up
         for i in range(games):
-            rec = referee.play(hung, l0, 6, 7, 4, seed=i)
+            rec = referee.play(hung, l0, course_game(6, 7, 4), seed=i)
             end = time.time()
             if rec.reason is not Reason.TIMEOUT or rec.offender != 1:
                 continue

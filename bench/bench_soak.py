@@ -130,7 +130,7 @@ def _as_expected(fault: Any, rec: Any, bot: int) -> bool:
 def soak(games: int) -> dict[str, Any]:
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     cores = sorted(os.sched_getaffinity(0))
     tmp = tempfile.mkdtemp(prefix="cxarena-soak-")
@@ -156,9 +156,9 @@ def soak(games: int) -> dict[str, Any]:
         M, N, K = fault.board
         bot_first = (n // len(FAULTS)) % 2 == 0
         if bot_first:
-            rec = referee.play(specs[fault.bot], l0, M, N, K, seed=n, options1=options)
+            rec = referee.play(specs[fault.bot], l0, course_game(M, N, K), seed=n, options1=options)
         else:
-            rec = referee.play(l0, specs[fault.bot], M, N, K, seed=n, options2=options)
+            rec = referee.play(l0, specs[fault.bot], course_game(M, N, K), seed=n, options2=options)
         ok = _as_expected(fault, rec, 1 if bot_first else 2)
         with lock:
             reasons[rec.reason.value] += 1

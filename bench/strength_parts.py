@@ -17,7 +17,7 @@ from arena.competition.cores import usable_core_ids
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import GameRecord
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from bench.won_positions import DATA as WON_DATA
 from bench.won_positions import load as load_won
 from players._shared import book
@@ -124,6 +124,7 @@ def play_pairs(ours: str, theirs: str, board: tuple[int, int, int], timeout_s: f
     """`pairs` game pairs (seed seed+i, each bot first once) on all usable cores, one referee
     per core: (our bot moved first?, record) per game."""
     a, b = parse_spec(ours), parse_spec(theirs)
+    game = course_game(*board)
     jobs: queue.Queue[tuple[int, bool]] = queue.Queue()
     for i in range(pairs):
         jobs.put((seed + i, True))
@@ -138,7 +139,7 @@ def play_pairs(ours: str, theirs: str, board: tuple[int, int, int], timeout_s: f
                     s, first = jobs.get_nowait()
                 except queue.Empty:
                     return
-                rec = ref.play(a, b, *board, s) if first else ref.play(b, a, *board, s)
+                rec = ref.play(a, b, game, s) if first else ref.play(b, a, game, s)
                 with lock:
                     out.append((first, rec))
 

@@ -293,36 +293,32 @@ class Referee:
         self.close()
 
     # ------------------------------------------------------------------ play
-    def play(self, p1: Launchable, p2: Launchable, M: int, N: int, K: int, seed: int,
+    def play(self, p1: Launchable, p2: Launchable, game: Game, seed: int,
              options1: Mapping[str, Any] | None = None,
              options2: Mapping[str, Any] | None = None,
              max_moves: int | None = None, game_id: str | None = None,
-             opening: Sequence[int] = (), *, untimed: Collection[int] = (),
-             on_move: Callable[[int, str, float], None] | None = None,
-             game: Game | None = None, opening_texts: Sequence[str] = ()) -> GameRecord:
-        """Play one game, p1 moving first (`run` with a `GameRequest` of these fields).
+             opening: Sequence[str | int] = (), *, untimed: Collection[int] = (),
+             on_move: Callable[[int, str, float], None] | None = None) -> GameRecord:
+        """Play one game of `game` (`arena.games`; Connect-X on M x N x K:
+        `course_game(M, N, K)`), p1 moving first (`run` with a `GameRequest` of these fields).
 
         `max_moves` caps the game for checks and tests (never in tournaments): a game still open
         after that many moves ends as a draw whose detail says it was stopped at the cap.
         `game_id` names the game in the header each bot's log gets before the game's lines
         (default: the Referee's tag and a game counter).
 
-        `opening`: columns already played from the empty board (p1's first, alternating), an
-        open position. Each bot receives them as `opponent` lines before its first `go`
+        `opening`: moves already played from the start (p1's first, alternating), an open
+        position, as the moves' texts in the game's notation (a Connect-X column may be given
+        as its number). Each bot receives them as `opponent` lines before its first `go`
         (docs/protocol.md); they are the first moves of the record, with time 0.0. Raises
         ValueError (before any bot is asked anything) if they are not legal or end the game.
 
         `untimed` names the players (1, 2) whose requests have no time limit (a person at the
         board, never in tournaments). `on_move(player, move_text, elapsed_ms)` is called after
-        each legal move, in the referee's thread, before the game goes on.
-
-        `game`: the game to play (`arena.games`); None: the course's game (Connect-X) on
-        M x N x K. With a game, M N K are ignored (pass 0). `opening_texts`: an opening as
-        the moves' texts (`opening` are Connect-X columns, the same thing as numbers)."""
-        rules = game if game is not None else course_game(M, N, K)
+        each legal move, in the referee's thread, before the game goes on."""
         return self.run(GameRequest(
-            p1, p2, rules, seed, (options1 or {}, options2 or {}), max_moves, game_id,
-            tuple(str(int(c)) for c in opening) + tuple(str(t) for t in opening_texts),
+            p1, p2, game, seed, (options1 or {}, options2 or {}), max_moves, game_id,
+            tuple(t if isinstance(t, str) else str(int(t)) for t in opening),
             tuple(untimed), on_move))
 
     def run(self, req: GameRequest) -> GameRecord:

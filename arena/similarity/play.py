@@ -145,8 +145,10 @@ def ask_position(referee: Any, bot: Any, pos: Position, index: int, round_: int,
     first, 1: again), as `ask` asks it: one game from the position, stopped after the bot's
     move, its seed made of `seed`, the round and the index, on the position's board (else
     M x N x K). None: no legal answer in time."""
+    from arena.referee.referee import course_game  # only when bots are asked
+
     M, N, K = pos.board_or((M, N, K))
-    rec = referee.play(bot, bot, M, N, K, seed=seed + 1_000_003 * round_ + index,
+    rec = referee.play(bot, bot, course_game(M, N, K), seed=seed + 1_000_003 * round_ + index,
                        options1=options, options2=options,
                        max_moves=len(pos.moves) + 1, opening=pos.moves,
                        game_id=f"similarity {round_ + 1}.{index + 1}")

@@ -23,6 +23,7 @@ from arena.entrants.specs import SpecError, parse_spec
 from arena.errors import UsageError
 from arena.referee import door as referee_door
 from arena.referee import sandbox
+from arena.referee.referee import course_game
 from arena.wire import door
 
 pytestmark = pytest.mark.skipif(sandbox.probe() is not None,
@@ -298,7 +299,7 @@ def test_a_course_repository_builds_the_named_bot(tmp_path: Path, java_cache: Pa
     from arena.referee.referee import MatchSettings, Referee
 
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as ref:
-        rec = ref.play(spec, parse_spec("L0"), 4, 4, 3, 5)
+        rec = ref.play(spec, parse_spec("L0"), course_game(4, 4, 3), 5)
     assert not rec.is_fault, rec.detail
 
 
@@ -358,7 +359,7 @@ def test_a_java_bot_at_the_task_cap_is_charged_for_the_cap_not_for_the_jvms_word
 
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0, max_tasks=64),
                                log_dir=str(tmp_path / "logs"))) as ref:
-        rec = ref.play(spec, parse_spec("L0"), 4, 4, 3, 5)
+        rec = ref.play(spec, parse_spec("L0"), course_game(4, 4, 3), 5)
     assert rec.reason is not Reason.ILLEGAL, rec.detail
     assert "Failed to start thread" not in rec.detail
     if rec.is_fault:  # where a cgroup counts the tasks, the cap is the bot's fault

@@ -27,7 +27,7 @@ from arena.errors import UsageError
 from arena.limits import Limits
 from arena.onboarding.conformance import run_check
 from arena.records import Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from arena.tournament.config import load_config
 from tests.helpers import cmdline, tagged_pids, wait_until
 
@@ -278,8 +278,8 @@ def test_a_course_bot_without_exit_plays_l1_with_its_options(project: Path,
     assert steady.kind is Kind.JAVA and steady.cls == "connectx.Steady.Steady"
     options = {"depth": 3, "jvm_options": ["-Dsteady.suffix=!"]}
     for seed, first in ((1, True), (2, False)):
-        rec = (referee.play(steady, l1, 6, 7, 4, seed, options1=options) if first
-               else referee.play(l1, steady, 6, 7, 4, seed, options2=options))
+        rec = (referee.play(steady, l1, course_game(6, 7, 4), seed, options1=options) if first
+               else referee.play(l1, steady, course_game(6, 7, 4), seed, options2=options))
         assert not rec.is_fault, rec.detail
         assert rec.names[0 if first else 1] == "Steady3!"
         assert len(rec.moves) >= 7
@@ -290,7 +290,7 @@ def test_a_bot_with_exit_and_a_board_subclass_plays_l1(project: Path, referee: R
     assert sub.cls == "connectx.Sub.SubBot"  # MyBoard is not a player
     names = []
     for seed in (3, 4):
-        rec = referee.play(l1, sub, 6, 7, 4, seed)
+        rec = referee.play(l1, sub, course_game(6, 7, 4), seed)
         assert not rec.is_fault, (rec.detail, rec.stderr_tail)
         names.append(rec.names[1])
     # the same JVM played both games; the first player got Exit when the second game began
@@ -299,7 +299,7 @@ def test_a_bot_with_exit_and_a_board_subclass_plays_l1(project: Path, referee: R
 
 def test_an_exception_is_a_crash_with_the_java_stack_trace(project: Path,
                                                          referee: Referee) -> None:
-    rec = referee.play(bot(project, "Thrower"), parse_spec("L1"), 6, 7, 4, 5)
+    rec = referee.play(bot(project, "Thrower"), parse_spec("L1"), course_game(6, 7, 4), 5)
     assert rec.reason is Reason.CRASH and rec.offender == 1 and rec.winner == 2
     assert "selectColumn (move 3) failed" in rec.detail
     assert "java.lang.IllegalStateException: thrown after 2 moves" in rec.detail
@@ -312,7 +312,7 @@ def test_an_exception_is_a_crash_with_the_java_stack_trace(project: Path,
 
 def test_an_endless_loop_is_a_timeout_and_leaves_no_jvm(project: Path) -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as ref:
-        rec = ref.play(parse_spec("L1"), bot(project, "Looper"), 6, 7, 4, 6)
+        rec = ref.play(parse_spec("L1"), bot(project, "Looper"), course_game(6, 7, 4), 6)
         assert rec.reason is Reason.TIMEOUT and rec.offender == 2
         assert "selectColumn (move 2)" in rec.detail
         jvms = lambda: [p for p in tagged_pids(ref.tag) if "Looper" in cmdline(p)]  # noqa: E731
@@ -394,7 +394,7 @@ def test_the_class_is_found_or_named(project: Path, tmp_path: Path) -> None:
     from_jar = parse_spec(f"java:{jar}:connectx.Sub.SubBot")
     assert from_jar.classpath[1:] == (str(jar),)
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None))) as ref:
-        rec = ref.play(from_jar, from_folder, 4, 4, 3, 9)
+        rec = ref.play(from_jar, from_folder, course_game(4, 4, 3), 9)
     assert not rec.is_fault, rec.detail
     assert rec.names == ("SubBot exits=0", "SubBot exits=0")
 

@@ -18,13 +18,13 @@ import pytest
 
 from arena.entrants.fingerprint import code_files, code_fingerprint
 from arena.entrants.kaggle import Struct, find_agent
-from arena.games.connectx.entrant import load_player_class
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import Kind, SpecError, parse_spec
+from arena.games.connectx.entrant import load_player_class
 from arena.limits import Limits
 from arena.onboarding.conformance import run_check
 from arena.records import Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 ATTRIBUTES = '''
 import random
@@ -126,22 +126,24 @@ def test_an_agent_plays_l1_both_colours(name: str, agents: dict[str, Path],
     agent, l1 = parse_spec(f"kaggle:{agents[name]}"), parse_spec("L1")
     assert agent.kind is Kind.KAGGLE and agent.is_python
     for seed, first in ((1, True), (2, False)):
-        rec = referee.play(agent, l1, 6, 7, 4, seed) if first else \
-            referee.play(l1, agent, 6, 7, 4, seed)
+        rec = referee.play(agent, l1, course_game(6, 7, 4), seed) if first else \
+            referee.play(l1, agent, course_game(6, 7, 4), seed)
         assert not rec.is_fault, (rec.detail, rec.stderr_tail)
         assert len(rec.moves) >= 7
 
 
 def test_an_agents_faults_end_its_games(agents: dict[str, Path], referee: Referee) -> None:
     l1 = parse_spec("L1")
-    crash = referee.play(parse_spec(f"kaggle:{agents['faulty']}:raises"), l1, 6, 7, 4, 3)
+    crash = referee.play(parse_spec(f"kaggle:{agents['faulty']}:raises"), l1,
+                         course_game(6, 7, 4), 3)
     assert crash.reason is Reason.CRASH and crash.offender == 1
     assert "raised ValueError: the agent gave up" in crash.detail
     assert 'raise ValueError("the agent gave up")' in crash.stderr_tail
-    text = referee.play(l1, parse_spec(f"kaggle:{agents['faulty']}:answers_text"), 6, 7, 4, 4)
+    text = referee.play(l1, parse_spec(f"kaggle:{agents['faulty']}:answers_text"),
+                        course_game(6, 7, 4), 4)
     assert text.reason is Reason.ILLEGAL and text.offender == 2 and "'3'" in text.detail
     one_arg = parse_spec(f"kaggle:{agents['faulty']}:observation_only")
-    rec = referee.play(one_arg, l1, 6, 7, 4, 5)
+    rec = referee.play(one_arg, l1, course_game(6, 7, 4), 5)
     assert not rec.is_fault, rec.detail
 
 
@@ -221,7 +223,7 @@ def test_a_python_file_bot_imports_the_module_beside_it(tmp_path: Path,
     path = write(tmp_path, "neighbourly.py", BOT_WITH_HELPER)
     spec = parse_spec(str(path))
     assert check_loadable([spec]) == {}
-    rec = referee.play(spec, parse_spec("L1"), 4, 5, 4, 7)
+    rec = referee.play(spec, parse_spec("L1"), course_game(4, 5, 4), 7)
     assert not rec.is_fault, (rec.detail, rec.stderr_tail)
     # the helper is part of the bot's code: editing it changes the fingerprint
     assert code_files(spec) == [path, helper]

@@ -16,7 +16,7 @@ from arena.entrants.exposure import bot_paths, interpreter_paths
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import FAULTS
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from arena.referee.sandbox import resolve
 
 #: a protocol bot that needs nothing but a Python interpreter: the lowest column with room
@@ -64,7 +64,7 @@ def _play(spec: str, cwd: Path | None = None) -> None:
     try:
         with Referee(MatchSettings(limits=Limits(timeout_s=2.0),
                                    isolation="namespaces")) as referee:
-            rec = referee.play(parse_spec(spec), parse_spec("L0"), 4, 5, 3, seed=1)
+            rec = referee.play(parse_spec(spec), parse_spec("L0"), course_game(4, 5, 3), seed=1)
     finally:
         os.chdir(old)
     assert rec.reason not in FAULTS, rec.detail

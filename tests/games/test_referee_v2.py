@@ -12,7 +12,7 @@ from arena.entrants.specs import parse_spec
 from arena.games import make_game
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 ZOO = Path(__file__).parent / "zoo"
 MIS = str(ZOO / "misbehave.py")
@@ -26,8 +26,8 @@ def referee() -> Iterator[Referee]:
 
 def _play(referee: Referee, game: str, p1: str, p2: str, mode: str = "fine",
           **params: int) -> GameRecord:
-    return referee.play(parse_spec(p1), parse_spec(p2), 0, 0, 0, 5, options1={"mode": mode},
-                        game=make_game(game, params))
+    return referee.play(parse_spec(p1), parse_spec(p2), make_game(game, params), 5,
+                        options1={"mode": mode})
 
 
 def test_othello_game_is_recorded_with_its_moves(referee: Referee) -> None:
@@ -95,7 +95,7 @@ def test_exec_bots_and_versions(referee: Referee) -> None:
     rec = _play(referee, "othello", f"exec:sh {ZOO / 'stray_v2.sh'}", "players.othello.greedy")
     assert rec.offender == 1 and "unsolicited output" in rec.detail
     # the same process pool still plays Connect-X through version 1
-    cx = referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, 1)
+    cx = referee.play(parse_spec("L0"), parse_spec("L0"), course_game(4, 4, 3), 1)
     assert cx.game == "connectx" and cx.moves  # the compatibility shape, and the neutral one
     assert cx.move_texts == tuple(str(m) for m in cx.moves)
 
@@ -103,15 +103,14 @@ def test_exec_bots_and_versions(referee: Referee) -> None:
 def test_openings_of_another_game(referee: Referee) -> None:
     othello = make_game("othello")
     rec = referee.play(parse_spec("players.othello.greedy"),
-                       parse_spec("players.othello.random_bot"), 0, 0, 0, 3, game=othello,
-                       opening_texts=("d3", "c5", "f6"))  # white to move after it
+                       parse_spec("players.othello.random_bot"), othello, 3,
+                       opening=("d3", "c5", "f6"))  # white to move after it
     assert rec.offender is None and rec.move_texts[:3] == ("d3", "c5", "f6")
     assert rec.opening_texts == ("d3", "c5", "f6") and rec.times_ms[:3] == (0.0, 0.0, 0.0)
     for bad in (("d3", "d3"), ("e9",)):
         with pytest.raises(ValueError, match="opening"):
             referee.play(parse_spec("players.othello.greedy"),
-                         parse_spec("players.othello.random_bot"), 0, 0, 0, 3, game=othello,
-                         opening_texts=bad)
+                         parse_spec("players.othello.random_bot"), othello, 3, opening=bad)
 
 
 def test_match_pairs_of_another_game_start_from_openings(

@@ -21,7 +21,7 @@ from arena.league.final_measure import GAMES_PER_BOARD, calibration_jobs, measur
 from arena.league.standings import game_records, record_game, standings
 from arena.league.web.app import create_app
 from arena.limits import Limits
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.league.web.conftest import client_log_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,8 @@ def _league(tmp_path: Path, rating_games: int = 0) -> League:
         settings = MatchSettings(limits=Limits(timeout_s=0.3), isolation="none")
         with Referee(settings) as referee:
             for seed in range(rating_games):
-                rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 4, 3, seed=seed)
+                rec = referee.play(parse_spec("L0"), parse_spec("L1"),
+                                   course_game(4, 4, 3), seed=seed)
                 record_game(lg, "sub:2", "sub:1", "4x4x3", 0.0, record=rec)
     return lg
 

@@ -16,7 +16,7 @@ from arena.league.final import plan_final
 from arena.league.final_length import bot_startups_s
 from arena.league.standings import record_game
 from arena.limits import Limits
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from bench.bench_final_plan import SLOW80  # the bench's bot that thinks 80 % of each move
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def test_the_plan_rests_on_measured_rating_games(tmp_path: Path) -> None:
     settings = MatchSettings(limits=Limits(timeout_s=0.5), isolation="none")
     with Referee(settings) as referee:
         for seed in range(6):
-            rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 4, 3, seed=seed)
+            rec = referee.play(parse_spec("L0"), parse_spec("L1"), course_game(4, 4, 3), seed=seed)
             record_game(lg, "sub:2", "sub:1", "4x4x3", 0.0, record=rec)
     plan = plan_final(lg, workers=2)
     assert plan.measured and plan.measured_games == 6
@@ -135,13 +135,13 @@ def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its
     settings = MatchSettings(limits=lg.config.limits(), isolation="none")
     with Referee(settings) as referee:
         for seed, (m, n, k) in enumerate([(4, 4, 3), (5, 5, 4), (4, 4, 3), (5, 5, 4)]):
-            rec = referee.play(spec, spec, m, n, k, seed=seed)
+            rec = referee.play(spec, spec, course_game(m, n, k), seed=seed)
             record_game(lg, "sub:1", "sub:2", f"{m}x{n}x{k}", 0.0, record=rec)
         plan = plan_final(lg, workers=1)
         big = next(b for b in plan.board_estimates if b.board == "8x8x5")
         assert not big.measured and big.cells == 64
         assert 1 <= big.moves <= big.moves_high <= 64
-        real = [referee.play(spec, spec, 8, 8, 5, seed=10 + s) for s in range(2)]
+        real = [referee.play(spec, spec, course_game(8, 8, 5), seed=10 + s) for s in range(2)]
     real_s = [(datetime.fromisoformat(r.finished_at)
                - datetime.fromisoformat(r.started_at)).total_seconds()
               - max(bot_startups_s(r.extra), default=0.0) for r in real]

@@ -13,7 +13,7 @@ from arena.board import CXBoard
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
 from tests.helpers import cxarena
 
@@ -64,7 +64,7 @@ def test_it_plays_real_games_under_the_referee(cxbot: Path, M: int, N: int, K: i
         other = parse_spec(opponent)
         with Referee(MatchSettings(limits=Limits(timeout_s=0.5))) as referee:
             for seed, (p1, p2) in enumerate([(bot, other), (other, bot)]):
-                rec = referee.play(p1, p2, M, N, K, seed=seed)
+                rec = referee.play(p1, p2, course_game(M, N, K), seed=seed)
                 assert not rec.is_fault, (rec.reason, rec.detail, rec.stderr_tail)
                 side = 0 if p1 is bot else 1
                 assert rec.names[side] == "CBot"

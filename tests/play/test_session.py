@@ -25,7 +25,7 @@ from arena.play.session import (
     check_playable,
 )
 from arena.records import Reason, record_label
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from arena.results.store import DB_FILE, ResultStore
 
 ZOO = Path(__file__).resolve().parents[1] / "referee" / "zoo"
@@ -46,7 +46,7 @@ def next_event(game: HumanGame) -> Moved | Finished:
 def test_on_move_reports_every_move_of_a_refereed_game() -> None:
     seen: list[tuple[int, str, float]] = []
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 4, seed=3,
+        rec = referee.play(parse_spec("L0"), parse_spec("L1"), course_game(4, 5, 4), seed=3,
                            on_move=lambda p, c, ms: seen.append((p, c, ms)))
     assert [c for _, c, _ in seen] == [str(c) for c in rec.moves]  # the moves' texts
     assert [p for p, _, _ in seen] == [1 + i % 2 for i in range(len(rec.moves))]

@@ -19,7 +19,7 @@ import pytest
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ALL_BOARDS
 
 pytestmark = pytest.mark.serial  # its point is timing: run alone (Makefile)
@@ -52,7 +52,7 @@ def _play_all(jobs: list[tuple[str, tuple[int, int, int], bool]]) -> list[tuple[
                     me, l0 = parse_spec(bot), parse_spec("L0")
                     p1, p2 = (me, l0) if first else (l0, me)
                     seed = zlib.crc32(f"{bot} {M} {N} {K}".encode())
-                    rec = ref.play(p1, p2, M, N, K, seed=seed, max_moves=MAX_MOVES)
+                    rec = ref.play(p1, p2, course_game(M, N, K), seed=seed, max_moves=MAX_MOVES)
                     with lock:
                         results.append((bot, rec))
         except BaseException as e:  # surfaced in the main thread

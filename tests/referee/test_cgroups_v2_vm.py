@@ -21,7 +21,7 @@ from arena.records import Reason
 from arena.referee import cgroups
 from arena.referee.cgroups import FOLDER, REFEREE_LEAF, BotGroup
 from arena.referee.containment import owner_mark
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import ZOO, live, tagged_pids, wait_until
 
 SUPPORT = cgroups.detect()
@@ -134,7 +134,7 @@ def test_v2_a_fork_bomb_stops_at_the_cap_and_is_charged(tmp_path: Path) -> None:
     limits = Limits(timeout_s=120.0, memory_limit_mb=256, max_tasks=64)
     with Referee(MatchSettings(limits=limits, log_dir=str(tmp_path))) as referee:
         rec = referee.play(parse_spec(str(ZOO / "attackers" / "fork_bomb.py")),
-                           parse_spec("L0"), 4, 5, 3, seed=1)
+                           parse_spec("L0"), course_game(4, 5, 3), seed=1)
         tag = referee.tag
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
     assert "tried to run more than 64 tasks" in rec.detail, rec.detail

@@ -26,7 +26,7 @@ from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee.faults import is_comment, parse
 from arena.referee.process import BotProcess
-from arena.referee.referee import MatchSettings, Referee, game_time_limit_s
+from arena.referee.referee import MatchSettings, Referee, course_game, game_time_limit_s
 from arena.wire import protocol
 
 FLOOD = Path(__file__).resolve().parent / "zoo" / "comment_flood.py"
@@ -46,8 +46,8 @@ def play(p1: BotSpec, p2: BotSpec | str = "L0", timeout_s: float = 0.5,
     limits = settings.pop("limits", None) or Limits(timeout_s=timeout_s)
     with Referee(MatchSettings(limits=limits, **settings)) as referee:  # type: ignore[arg-type]
         t0 = time.perf_counter()
-        rec = referee.play(p1, p2 if isinstance(p2, BotSpec) else parse_spec(p2), 4, 4, 3,
-                           seed=1)
+        rec = referee.play(p1, p2 if isinstance(p2, BotSpec) else parse_spec(p2),
+                           course_game(4, 4, 3), seed=1)
         took = time.perf_counter() - t0
     startup_s = max(ms or 0.0 for ms in rec.extra["startup_ms"]) / 1000
     return rec, took - startup_s
@@ -126,7 +126,7 @@ def test_a_flooding_pair_cannot_hold_a_game_past_its_wall_clock_limit(
     bot = flooder("--lines", "5000", "--answer-after", "0.4")
     with Referee(MatchSettings(limits=limits)) as referee:
         t0 = time.perf_counter()
-        rec = referee.play(bot, bot, 4, 4, 3, seed=1)
+        rec = referee.play(bot, bot, course_game(4, 4, 3), seed=1)
         took = time.perf_counter() - t0
     assert rec.reason is Reason.TIMEOUT, rec.detail
     assert f"the game's wall-clock limit of {limit_s:.1f} s passed" in rec.detail

@@ -23,7 +23,7 @@ from arena.limits import Limits
 from arena.records import Reason
 from arena.referee import containment
 from arena.referee.process import BotProcess
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from arena.results.fairness import busy_machine_section, game_account, load_account
 
 SLEEPER = parse_spec("bench.bench_fairload:Sleeper")
@@ -33,7 +33,7 @@ LIMIT_S = 0.3
 def _play(sleep_s: float, cpu: int | None = None, limit_s: float = LIMIT_S) -> object:
     settings = MatchSettings(limits=Limits(timeout_s=limit_s), cpu=cpu, isolation="none")
     with Referee(settings) as referee:
-        return referee.play(SLEEPER, parse_spec("L0"), 4, 4, 3, seed=1, max_moves=2,
+        return referee.play(SLEEPER, parse_spec("L0"), course_game(4, 4, 3), seed=1, max_moves=2,
                             options1={"sleep_s": sleep_s})
 
 

@@ -29,7 +29,7 @@ from arena.errors import UsageError
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee import sandbox
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
 from tests.helpers import _stat, cmdline, frozen, tagged_pids, wait_until, zoo
 
@@ -37,7 +37,7 @@ CHEATERS = Path(__file__).resolve().parent / "zoo" / "cheaters"
 _WHY_NOT = sandbox.probe()
 needs_isolation = pytest.mark.skipif(_WHY_NOT is not None,
                                      reason=f"this machine cannot isolate bots: {_WHY_NOT}")
-BOARD = (5, 6, 4)
+GAME = course_game(5, 6, 4)
 
 
 def play(cheater: str, tmp_path: Path, options: dict[str, Any] | None = None,
@@ -47,7 +47,7 @@ def play(cheater: str, tmp_path: Path, options: dict[str, Any] | None = None,
     logs = tmp_path / "logs"
     ms = MatchSettings(limits=Limits(timeout_s=settings.pop("timeout_s", 1.0)), log_dir=str(logs), isolation=isolation, **settings)
     with Referee(ms) as referee:
-        rec = referee.play(parse_spec(str(CHEATERS / cheater)), parse_spec(opponent), *BOARD,
+        rec = referee.play(parse_spec(str(CHEATERS / cheater)), parse_spec(opponent), GAME,
                            seed=5, options1=options)
     # every log but the opponent's (the cheater's log name may be cut short)
     log = "".join(p.read_text(errors="replace") for p in sorted(logs.glob("*.log"))
@@ -184,7 +184,7 @@ def test_no_process_outlives_the_game(tmp_path: Path, fresh: bool) -> None:
     logs = tmp_path / "logs"
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(logs), fresh_process=fresh, isolation="namespaces")) as referee:
         rec = referee.play(parse_spec(str(CHEATERS / "lingerer.py")), parse_spec("L1"),
-                           *BOARD, seed=5, options1={"mark": mark})
+                           GAME, seed=5, options1={"mark": mark})
         assert_fair_game(rec)
         log = "".join(p.read_text() for p in logs.glob("*.log"))
         assert "CHEAT fork a process that outlives the game: started" in log
@@ -203,7 +203,7 @@ def test_no_process_escapes_the_freeze(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(logs), isolation="namespaces")) as referee:
         rec = referee.play(parse_spec(str(CHEATERS / "escaper.py")), parse_spec("L1"),
-                           *BOARD, seed=5)
+                           GAME, seed=5)
         assert_fair_game(rec)
         log = "".join(p.read_text() for p in logs.glob("*.log"))
         assert "CHEAT setsid: blocked" in log and "CHEAT setpgid: blocked" in log, log
@@ -222,7 +222,8 @@ def test_limits_pinning_and_freezing_reach_the_sandboxed_bot() -> None:
     cpu = max(os.sched_getaffinity(0))
     limit = 1536 * 2**20
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None if (limit) is None else (limit) // 2**20), cpu=cpu, isolation="namespaces")) as referee:
-        rec = referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)
+        rec = referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")),
+                           course_game(4, 4, 3), seed=1)
         assert rec.extra["isolated"] is True and rec.offender is None, rec.detail
         pids = tagged_pids(referee.tag)
         groups = {os.getpgid(p) for p in pids}
@@ -281,7 +282,7 @@ def test_a_bot_reads_a_file_beside_it_but_not_another_bots_folder(tmp_path: Path
     logs = tmp_path / "logs"
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), isolation="namespaces", log_dir=str(logs))) as referee:
         rec = referee.play(parse_spec(str(tmp_path / "bookbot" / "bot.py")), parse_spec("L0"),
-                           4, 5, 4, seed=1)
+                           course_game(4, 5, 4), seed=1)
     assert rec.offender is None, rec.detail
     assert rec.moves[0] == 2  # the book was read
     log = "".join(p.read_text() for p in logs.glob("*.log"))
@@ -334,7 +335,7 @@ def test_isolation_setting_resolves(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(UsageError, match="cannot isolate bots"):
             sandbox.resolve("namespaces")
         with Referee(MatchSettings(limits=Limits(timeout_s=1.0), isolation="auto")) as referee:
-            rec = referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, seed=1)
+            rec = referee.play(parse_spec("L0"), parse_spec("L0"), course_game(4, 4, 3), seed=1)
         assert rec.extra["isolated"] is False
     finally:
         sandbox.probe.cache_clear()

@@ -27,7 +27,7 @@ from arena.referee.logcap import (
     over_budget_note,
 )
 from arena.referee.process import BotProcess
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import ZOO, zoo
 
 KiB = 1024
@@ -196,7 +196,7 @@ def test_a_bot_writing_200_mib_per_game_leaves_capped_logs(tmp_path: Path) -> No
     bomb, other = parse_spec(zoo("stderr_bomb.py")), parse_spec("L0")
     t0 = time.monotonic()
     with Referee(settings) as referee:
-        records = [referee.play(other, bomb, 4, 4, 3, seed=i) for i in range(4)]
+        records = [referee.play(other, bomb, course_game(4, 4, 3), seed=i) for i in range(4)]
     elapsed = time.monotonic() - t0
     for rec in records:
         assert rec.reason is Reason.CRASH and rec.offender == 2, rec.detail
@@ -253,6 +253,6 @@ def test_a_bot_in_a_deep_folder_keeps_its_name_in_its_log(tmp_path: Path) -> Non
     logs = tmp_path / "logs"
     with Referee(MatchSettings(limits=Limits(timeout_s=5.0), log_dir=str(logs),
                                isolation="none")) as referee:
-        rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
+        rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), course_game(4, 4, 3), seed=1)
     assert rec.reason not in (Reason.CRASH, Reason.TIMEOUT), rec.detail
     assert len(list(logs.glob("*my_own_bot*.log"))) == 1, sorted(p.name for p in logs.iterdir())

@@ -27,7 +27,7 @@ from arena.records import Reason
 from arena.referee.cgroups import detect
 from arena.referee.containment import Hold, ThreadState, thread_states
 from arena.referee.process import BotProcess
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from arena.results.fairness import game_account
 from tests.helpers import zoo
 
@@ -153,7 +153,7 @@ def _play(replays: int, cgroups: bool = False, sleep_s: float = 0.0,
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), overload_replays=replays,
                              isolation=isolation, cgroups=cgroups)
     with Referee(settings) as referee:
-        return referee.play(SLEEPER, parse_spec("L0"), 4, 4, 3, seed=1, max_moves=4,
+        return referee.play(SLEEPER, parse_spec("L0"), course_game(4, 4, 3), seed=1, max_moves=4,
                             options1={"sleep_s": sleep_s})
 
 
@@ -240,7 +240,8 @@ def test_a_sleeping_bot_stays_charged() -> None:
     """The zoo's sleeper (60 s in selectColumn): its request read, its thread in a sleep."""
     with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
                                overload_replays=2)) as referee:
-        rec = referee.play(parse_spec(zoo("sleepy.py")), parse_spec("L0"), 4, 4, 3, seed=1)
+        rec = referee.play(parse_spec(zoo("sleepy.py")), parse_spec("L0"),
+                           course_game(4, 4, 3), seed=1)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     for incident in rec.extra.get("overload", ()):  # a busy machine's replay: never excused
         assert "never got to play it" not in incident, incident
@@ -274,7 +275,7 @@ def test_a_stderr_flood_past_the_limit_stays_charged(tmp_path: pathlib.Path) -> 
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
                              overload_replays=2, log_dir=str(tmp_path / "logs"))
     with Referee(settings) as referee:
-        rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
+        rec = referee.play(parse_spec(str(bot)), parse_spec("L0"), course_game(4, 4, 3), seed=1)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     for incident in rec.extra.get("overload", ()):
         assert "never got to play it" not in incident, incident
@@ -292,7 +293,7 @@ def test_busy_children_on_the_bots_core_stay_charged(cgroups: bool) -> None:
                              overload_replays=2, cgroups=cgroups)
     with Referee(settings) as referee:
         rec = referee.play(parse_spec(str(zoo("attackers/busy_children.py"))),
-                           parse_spec("L0"), 4, 4, 3, seed=1, options1={"children": 8})
+                           parse_spec("L0"), course_game(4, 4, 3), seed=1, options1={"children": 8})
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     assert "never got to play it" not in rec.detail
     assert "never got to play it" not in " ".join(rec.extra.get("overload") or [])
@@ -319,7 +320,8 @@ def test_every_timeout_decided_game_is_listed_with_its_account() -> None:
 
     with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
                                overload_replays=0)) as referee:
-        rec = referee.play(parse_spec(zoo("busy.py")), parse_spec("L0"), 4, 4, 3, seed=1,
+        rec = referee.play(parse_spec(zoo("busy.py")), parse_spec("L0"),
+                           course_game(4, 4, 3), seed=1,
                            game_id="g-busy")
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     cpu, wait, off = late_move_figures(rec)
@@ -356,7 +358,7 @@ def test_a_referee_busy_before_the_resume_takes_nothing_of_the_bots_time() -> No
     settings = MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
                              overload_replays=0)
     with Referee(settings) as referee:
-        rec = referee.play(SLEEPER, parse_spec("L0"), 4, 4, 3, seed=1, max_moves=2,
+        rec = referee.play(SLEEPER, parse_spec("L0"), course_game(4, 4, 3), seed=1, max_moves=2,
                            options1={"sleep_s": 0.4 * LIMIT_S})
     assert not rec.is_fault, rec.detail
     assert 0.4 * LIMIT_S * 1000 <= rec.times_ms[0] < 0.4 * LIMIT_S * 1000 + 100, rec.times_ms
@@ -383,7 +385,8 @@ def test_a_wait_while_being_stopped_after_the_verdict_excuses_nothing(
     monkeypatch.setattr(containment_mod, "machine_wait_ns", long_wait_once_stopped)
     with Referee(MatchSettings(limits=Limits(timeout_s=LIMIT_S), isolation="none",
                                overload_replays=2)) as referee:
-        rec = referee.play(parse_spec(zoo("busy.py")), parse_spec("L0"), 4, 4, 3, seed=1)
+        rec = referee.play(parse_spec(zoo("busy.py")), parse_spec("L0"),
+                           course_game(4, 4, 3), seed=1)
     assert stopped[0]
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     assert "overload" not in rec.extra, rec.extra["overload"]

@@ -29,7 +29,7 @@ from arena.limits import Limits
 from arena.records import FAULTS, GameRecord, Reason
 from arena.referee.containment import environ_value
 from arena.referee.process import BotProcess
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import cmdline, frozen, live, tagged_pids, wait_until, zoo
 
 
@@ -128,9 +128,9 @@ def run_case(case: Case, tmp: Path) -> Outcome:
     try:
         start = time.monotonic()
         if case.seat == 1:
-            rec = referee.play(bot, other, M, N, K, seed=7, options1=options)
+            rec = referee.play(bot, other, course_game(M, N, K), seed=7, options1=options)
         else:
-            rec = referee.play(other, bot, M, N, K, seed=7, options2=options)
+            rec = referee.play(other, bot, course_game(M, N, K), seed=7, options2=options)
         elapsed_s = time.monotonic() - start
 
         def bot_leftovers() -> list[str]:
@@ -252,7 +252,7 @@ def test_process_reuse_and_fresh_process_option(tmp_path: Path) -> None:
         # not isolated: the bot writes its (host) pid to a file
         with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=fresh, isolation="none")) as referee:
             for i in range(3):
-                rec = referee.play(bot, parse_spec("L0"), 4, 5, 3, seed=i,
+                rec = referee.play(bot, parse_spec("L0"), course_game(4, 5, 3), seed=i,
                                    options1={"pidfile": str(pidfile)})
                 assert rec.reason not in FAULTS, rec.detail
             if fresh:
@@ -274,7 +274,7 @@ def test_fault_gets_a_fresh_process_and_the_opponent_keeps_its_own(tmp_path: Pat
         opts = {"pidfile": str(pidfile)}
         records, seen = [], []
         for i, expected in enumerate((1, 0, 1)):  # live processes of `bot` after each game
-            records.append(referee.play(bot, reporter, 4, 5, 3, seed=i, options2=opts))
+            records.append(referee.play(bot, reporter, course_game(4, 5, 3), seed=i, options2=opts))
             wait_until(lambda: len(bot_pids()) == expected)  # noqa: B023
             seen.append(bot_pids())
         assert [r.reason in FAULTS for r in records] == [False, True, False]
@@ -290,18 +290,18 @@ def test_fault_gets_a_fresh_process_and_the_opponent_keeps_its_own(tmp_path: Pat
 def test_self_play_uses_two_processes_and_seeds_replay(tmp_path: Path) -> None:
     l0 = parse_spec("L0")
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        a = referee.play(l0, l0, 6, 7, 4, seed=11)
+        a = referee.play(l0, l0, course_game(6, 7, 4), seed=11)
         assert len({os.getpgid(p) for p in tagged_pids(referee.tag)}) == 2  # two bots
-        b = referee.play(l0, l0, 6, 7, 4, seed=11)
+        b = referee.play(l0, l0, course_game(6, 7, 4), seed=11)
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=True)) as referee:
-        c = referee.play(l0, l0, 6, 7, 4, seed=11)
+        c = referee.play(l0, l0, course_game(6, 7, 4), seed=11)
     assert a.moves == b.moves == c.moves  # the seed reaches the bot (player.seed)
     assert a.names == ("L0", "L0")
 
 
 def test_record_fields() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        rec = referee.play(parse_spec("L1"), parse_spec("L0"), 5, 6, 4, seed=3)
+        rec = referee.play(parse_spec("L1"), parse_spec("L0"), course_game(5, 6, 4), seed=3)
     assert (rec.M, rec.N, rec.K, rec.p1, rec.p2, rec.seed) == (5, 6, 4, "L1", "L0", 3)
     assert rec.version == __version__
     t0 = datetime.fromisoformat(rec.started_at)
@@ -320,7 +320,7 @@ def test_bots_are_frozen_between_their_turns(tmp_path: Path) -> None:
     pidfile, outfile = tmp_path / "burner.pid", tmp_path / "observed.jsonl"
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0), isolation="none")) as referee:  # files written
         rec = referee.play(parse_spec(zoo("burner.py")), parse_spec(zoo("observer.py")),
-                           6, 7, 4, seed=1, options1={"pidfile": str(pidfile)},
+                           course_game(6, 7, 4), seed=1, options1={"pidfile": str(pidfile)},
                            options2={"pidfile": str(pidfile), "outfile": str(outfile),
                                      "watch_s": 0.3})
     assert rec.reason not in FAULTS, rec.detail
@@ -339,7 +339,7 @@ def test_pinning_environment_and_memory_limit() -> None:
     limit = 1536 * 2**20
     # not isolated: one process per bot (test_isolation.py checks the sandboxed tree)
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=None if (limit) is None else (limit) // 2**20), cpu=cpu, isolation="none")) as referee:
-        referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)
+        referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), course_game(4, 4, 3), seed=1)
         pids = tagged_pids(referee.tag)
         assert len(pids) == 2
         for pid in pids:
@@ -356,12 +356,12 @@ def test_pinning_environment_and_memory_limit() -> None:
 
 def test_close_is_idempotent_and_final() -> None:
     referee = Referee(MatchSettings(limits=Limits(timeout_s=1.0)))
-    referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, seed=0)
+    referee.play(parse_spec("L0"), parse_spec("L0"), course_game(4, 4, 3), seed=0)
     referee.close()
     referee.close()
     assert tagged_pids(referee.tag) == []
     with pytest.raises(RuntimeError):
-        referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, seed=0)
+        referee.play(parse_spec("L0"), parse_spec("L0"), course_game(4, 4, 3), seed=0)
 
 
 def test_unstartable_program_is_a_crash() -> None:
@@ -371,7 +371,7 @@ def test_unstartable_program_is_a_crash() -> None:
         parse_spec("exec:/nonexistent/cxbot")
     missing = BotSpec(text="exec:/nonexistent/cxbot", command=("/nonexistent/cxbot",))
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        rec = referee.play(parse_spec("L0"), missing, 4, 4, 3, 0)
+        rec = referee.play(parse_spec("L0"), missing, course_game(4, 4, 3), 0)
     assert rec.reason is Reason.CRASH and rec.winner == 1 and rec.offender == 2
     assert "failed to start" in rec.detail
 

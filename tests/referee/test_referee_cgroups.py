@@ -21,7 +21,7 @@ from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee import cgroups
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
 from tests.helpers import ZOO, tagged_pids, wait_until
 
@@ -39,7 +39,8 @@ def _play(bot: str, tmp_path: Path, *, memory_mb: int = 256, max_tasks: int = 51
     limits = Limits(timeout_s=timeout_s, memory_limit_mb=memory_mb, max_tasks=max_tasks)
     with Referee(MatchSettings(limits=limits, log_dir=str(tmp_path), **settings)) as referee:
         assert referee.containment.available
-        rec = referee.play(parse_spec(str(ATTACKERS / bot)), parse_spec("L0"), 4, 5, 3, seed=1,
+        rec = referee.play(parse_spec(str(ATTACKERS / bot)), parse_spec("L0"),
+                           course_game(4, 5, 3), seed=1,
                            options1=options)
         tag = referee.tag
     assert wait_until(lambda: not tagged_pids(tag), timeout_s=5.0), tagged_pids(tag)
@@ -82,7 +83,8 @@ def test_a_sandboxed_c_hog_is_said_to_run_out_of_memory(tmp_path: Path) -> None:
     subprocess.run([cc, "-O0", "-o", str(exe), str(ZOO / "memhog.c")], check=True, timeout=60)
     limits = Limits(timeout_s=10.0, memory_limit_mb=300)
     with Referee(MatchSettings(limits=limits, log_dir=str(tmp_path))) as referee:
-        rec = referee.play(parse_spec(f"exec:{exe}"), parse_spec("L0"), 4, 5, 3, seed=1)
+        rec = referee.play(parse_spec(f"exec:{exe}"), parse_spec("L0"),
+                           course_game(4, 5, 3), seed=1)
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
     assert "SIGSEGV" in rec.detail and "memory" in rec.detail, rec.detail
 
@@ -137,7 +139,7 @@ def test_own_busy_children_do_not_void_a_late_move(tmp_path: Path) -> None:
 
 def test_records_carry_the_peak_memory(tmp_path: Path) -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path))) as referee:
-        rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 3, seed=1)
+        rec = referee.play(parse_spec("L0"), parse_spec("L1"), course_game(4, 5, 3), seed=1)
     assert rec.extra["cgroup"] == SUPPORT.backend
     peaks = rec.extra["peak_memory_mb"]
     assert len(peaks) == 2 and all(5 < p < 500 for p in peaks), peaks
@@ -147,7 +149,7 @@ def test_cgroups_can_be_turned_off(tmp_path: Path) -> None:
     settings = MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path), cgroups=False)
     with Referee(settings) as referee:
         assert not referee.containment.available
-        rec = referee.play(parse_spec("L0"), parse_spec("L1"), 4, 5, 3, seed=1)
+        rec = referee.play(parse_spec("L0"), parse_spec("L1"), course_game(4, 5, 3), seed=1)
     # the record says so (the report's "rlimits only" line), and knows no peak
     assert rec.extra["cgroup"] == "none" and "peak_memory_mb" not in rec.extra
 

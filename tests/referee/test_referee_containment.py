@@ -15,7 +15,7 @@ from pathlib import Path
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import FAULTS
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
 from tests.helpers import live, tagged_pids, wait_until, zoo
 
@@ -28,7 +28,8 @@ def _pid(path: Path) -> int:
 def test_a_double_forked_daemon_dies_with_the_game(tmp_path: Path) -> None:
     pidfile = tmp_path / "daemon.pid"
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0), log_dir=str(tmp_path), isolation="none")) as referee:
-        rec = referee.play(parse_spec(zoo("daemon.py")), parse_spec("L0"), 4, 4, 3, seed=1,
+        rec = referee.play(parse_spec(zoo("daemon.py")), parse_spec("L0"),
+                           course_game(4, 4, 3), seed=1,
                            options1={"pidfile": str(pidfile)})
         assert rec.reason not in FAULTS, rec.detail
         daemon = _pid(pidfile)
@@ -41,7 +42,8 @@ def test_a_double_forked_daemon_dies_with_the_game(tmp_path: Path) -> None:
 def test_a_daemon_of_a_faulty_bot_dies_with_it(tmp_path: Path) -> None:
     pidfile = tmp_path / "daemon.pid"
     with Referee(MatchSettings(limits=Limits(timeout_s=0.3), log_dir=str(tmp_path), isolation="none")) as referee:
-        rec = referee.play(parse_spec("L0"), parse_spec(zoo("daemon.py")), 4, 4, 3, seed=1,
+        rec = referee.play(parse_spec("L0"), parse_spec(zoo("daemon.py")),
+                           course_game(4, 4, 3), seed=1,
                            options2={"pidfile": str(pidfile), "hang": True})
         assert rec.reason.value == "timeout" and rec.offender == 2
         daemon = _pid(pidfile)
@@ -82,13 +84,15 @@ def test_bots_outlive_the_thread_that_started_them() -> None:
     referee = Referee(MatchSettings(limits=Limits(timeout_s=2.0), isolation="none"))
     first: list[object] = []
     t = threading.Thread(target=lambda: first.append(
-        referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=1)))
+        referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")),
+                     course_game(4, 4, 3), seed=1)))
     t.start()
     t.join()
     try:
         before = set(tagged_pids(referee.tag))
         assert len(before) == 2
-        rec = referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")), 4, 4, 3, seed=2)
+        rec = referee.play(parse_spec("L0"), parse_spec(zoo("shellbot.sh")),
+                           course_game(4, 4, 3), seed=2)
         assert rec.reason not in FAULTS, rec.detail
         assert set(tagged_pids(referee.tag)) == before  # the same processes, reused
     finally:

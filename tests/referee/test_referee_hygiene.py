@@ -89,13 +89,13 @@ def test_idle_pids_are_the_bots_kept_for_the_next_game() -> None:
     the Referee is closed."""
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
 
     l0 = parse_spec("L0")
     ref = Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=False))
     try:
         assert ref.idle_pids() == []
-        ref.play(l0, l0, 4, 4, 3, seed=1)
+        ref.play(l0, l0, course_game(4, 4, 3), seed=1)
         pids = ref.idle_pids()
         assert len(pids) == 2 and all(os.path.exists(f"/proc/{p}") for p in pids)
     finally:

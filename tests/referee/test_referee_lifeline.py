@@ -13,7 +13,7 @@ from pathlib import Path
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import Reason
-from arena.referee.referee import MOVE_CAP_DETAIL, MatchSettings, Referee
+from arena.referee.referee import MOVE_CAP_DETAIL, MatchSettings, Referee, course_game
 from tests.conftest import ROOT
 from tests.helpers import tagged_pids, wait_until, zoo
 
@@ -48,7 +48,8 @@ def test_bots_die_when_the_referee_is_killed(tmp_path: Path) -> None:
 
 def test_max_moves_stops_an_open_game_as_a_capped_draw() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
-        rec = ref.play(parse_spec("L0"), parse_spec("L0"), 50, 50, 10, seed=3, max_moves=12)
+        rec = ref.play(parse_spec("L0"), parse_spec("L0"),
+                       course_game(50, 50, 10), seed=3, max_moves=12)
     assert len(rec.moves) == 12 and len(rec.times_ms) == 12
     assert rec.reason is Reason.DRAW and rec.winner is None
     assert rec.detail.startswith(MOVE_CAP_DETAIL)

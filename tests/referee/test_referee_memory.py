@@ -14,7 +14,7 @@ from arena import defaults
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import FAULTS, Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
 from tests.helpers import ZOO, cxarena, tagged_pids, wait_until, zoo
 
@@ -35,7 +35,7 @@ def test_a_stock_jvm_starts_and_plays_under_the_default_limit(java_bot: str) -> 
     settings = MatchSettings(limits=Limits(timeout_s=2.0))
     assert settings.limits.memory_limit_bytes == defaults.MEMORY_LIMIT_MB * 2**20
     with Referee(settings) as referee:
-        rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 5, 3, seed=1)
+        rec = referee.play(parse_spec(java_bot), parse_spec("L0"), course_game(4, 5, 3), seed=1)
     assert rec.reason not in FAULTS, rec.detail
     assert rec.names == ("JavaBot", "L0")
 
@@ -44,7 +44,7 @@ def test_java_memory_hog_is_a_crash_about_memory(java_bot: str, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a dying JVM writes hs_err_pid*.log into its working directory
     with Referee(MatchSettings(limits=Limits(timeout_s=10.0, memory_limit_mb=768))) as referee:
-        rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 5, 3, seed=1,
+        rec = referee.play(parse_spec(java_bot), parse_spec("L0"), course_game(4, 5, 3), seed=1,
                            options1={"hog": True})
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
     assert "memory" in rec.detail, rec.detail
@@ -61,21 +61,24 @@ def test_c_memory_hog_is_a_crash_about_memory(tmp_path: Path) -> None:
     # of SIGSEGV without a word is reported as such (docs/protocol.md, "Memory").
     settings = MatchSettings(limits=Limits(timeout_s=10.0, memory_limit_mb=300), isolation="none")
     with Referee(settings) as referee:
-        rec = referee.play(parse_spec("L0"), parse_spec(f"exec:{exe}"), 4, 5, 3, seed=1)
+        rec = referee.play(parse_spec("L0"), parse_spec(f"exec:{exe}"),
+                           course_game(4, 5, 3), seed=1)
     assert rec.reason is Reason.CRASH and rec.offender == 2, rec.detail
     assert "SIGSEGV" in rec.detail and "memory" in rec.detail, rec.detail
 
 
 def test_python_memory_hog_is_a_crash_about_memory() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=10.0, memory_limit_mb=300))) as referee:
-        rec = referee.play(parse_spec(zoo("memhog.py")), parse_spec("L0"), 4, 5, 3, seed=1)
+        rec = referee.play(parse_spec(zoo("memhog.py")), parse_spec("L0"),
+                           course_game(4, 5, 3), seed=1)
     assert rec.reason is Reason.CRASH and rec.offender == 1, rec.detail
     assert "memory" in rec.detail and "MemoryError" in rec.stderr_tail
 
 
 def test_a_bot_that_fails_to_start_keeps_its_first_and_last_lines() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        rec = referee.play(parse_spec(zoo("vm_init_error.sh")), parse_spec("L0"), 4, 4, 3, 0)
+        rec = referee.play(parse_spec(zoo("vm_init_error.sh")), parse_spec("L0"),
+                           course_game(4, 4, 3), 0)
         assert wait_until(lambda: len(tagged_pids(referee.tag)) <= 1)
     assert rec.reason is Reason.CRASH and rec.offender == 1
     for part in ("failed to start", "Error occurred during initialization of VM",
@@ -90,7 +93,7 @@ def test_a_jvm_that_cannot_start_says_memory(java_bot: str, tmp_path: Path,
     monkeypatch.chdir(tmp_path)
     settings = MatchSettings(limits=Limits(timeout_s=1.0, memory_limit_mb=defaults.MIN_MEMORY_MB))
     with Referee(settings) as referee:
-        rec = referee.play(parse_spec(java_bot), parse_spec("L0"), 4, 4, 3, seed=0)
+        rec = referee.play(parse_spec(java_bot), parse_spec("L0"), course_game(4, 4, 3), seed=0)
     if rec.reason not in FAULTS:
         pytest.skip("this JVM starts in 256 MiB (a machine with little RAM: a small heap)")
     assert rec.reason is Reason.CRASH and "failed to start" in rec.detail

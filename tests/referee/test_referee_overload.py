@@ -17,7 +17,7 @@ from arena.limits import Limits
 from arena.records import FAULTS, Reason
 from arena.referee.cgroups import detect, open_cgroups
 from arena.referee.containment import machine_wait_ns
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import live, wait_until, zoo
 
 pytestmark = pytest.mark.serial  # its point is timing: run alone (Makefile)
@@ -56,7 +56,8 @@ def test_a_bot_kept_off_its_core_by_hogs_is_not_charged(tmp_path: Path) -> None:
     watcher.start()
     try:
         with Referee(settings) as referee:
-            rec = referee.play(parse_spec(zoo("cpu_work.py")), parse_spec("L0"), 4, 4, 3,
+            rec = referee.play(parse_spec(zoo("cpu_work.py")), parse_spec("L0"),
+                               course_game(4, 4, 3),
                                seed=1, options1={"pidfile": str(pidfile), "work_s": 0.1})
     finally:
         for h in hogs:
@@ -91,8 +92,8 @@ def test_with_the_cpu_weight_hogs_cannot_make_the_bot_late(tmp_path: Path) -> No
     hogs = _hogs(cpu)
     try:
         with Referee(settings) as referee:
-            rec = referee.play(parse_spec(zoo("cpu_work.py")), parse_spec("L0"), 4, 4, 3,
-                               seed=1, options1={"work_s": 0.1})
+            rec = referee.play(parse_spec(zoo("cpu_work.py")), parse_spec("L0"),
+                               course_game(4, 4, 3), seed=1, options1={"work_s": 0.1})
     finally:
         for h in hogs:
             h.kill()
@@ -106,7 +107,7 @@ def test_with_the_cpu_weight_hogs_cannot_make_the_bot_late(tmp_path: Path) -> No
 @pytest.mark.parametrize("bot", ["sleepy.py", "busy.py"])
 def test_sleeping_and_busy_bots_are_still_charged(bot: str) -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=0.3))) as referee:
-        rec = referee.play(parse_spec(zoo(bot)), parse_spec("L0"), 4, 4, 3, seed=1)
+        rec = referee.play(parse_spec(zoo(bot)), parse_spec("L0"), course_game(4, 4, 3), seed=1)
     assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
     if bot == "sleepy.py":  # sleeping is no run-queue wait at all: charged at once
         assert "overload" not in rec.extra

@@ -15,7 +15,7 @@ from arena.board import CXBoard
 from arena.entrants.specs import BotSpec
 from arena.limits import Limits
 from arena.records import FAULTS, GameRecord, Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import tagged_pids, wait_until
 
 SCRIPTED = Path(__file__).resolve().parent / "scripted_bot.py"
@@ -60,7 +60,7 @@ def test_play_never_raises_whatever_the_bots_write(
     p2 = scripted(tmp, "two", plan2 if second_scripted else {})
     referee = Referee(MatchSettings(limits=Limits(timeout_s=0.25, startup_timeout_s=3.0), fresh_process=True, log_dir=str(tmp)))
     try:
-        rec = referee.play(p1, p2, 4, 4, 3, seed=1)
+        rec = referee.play(p1, p2, course_game(4, 4, 3), seed=1)
     finally:
         referee.close()
     assert isinstance(rec.reason, Reason)
@@ -80,6 +80,6 @@ def test_a_stray_line_after_an_answer_is_charged(tmp_path: Path) -> None:
     plan = {2: [["answer"], ["write", b"thinking done\n".hex()]]}
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), log_dir=str(tmp_path))) as referee:
         rec = referee.play(scripted(tmp_path, "stray", plan), scripted(tmp_path, "ok", {}),
-                           4, 4, 3, seed=1)
+                           course_game(4, 4, 3), seed=1)
     assert rec.reason is Reason.ILLEGAL and rec.offender == 1
     assert "thinking done" in rec.detail

@@ -15,7 +15,7 @@ import pytest
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.referee import sandbox
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import ZOO, tagged_pids, wait_until
 
 _WHY_NOT = sandbox.probe()
@@ -40,7 +40,7 @@ def test_a_sandboxed_bot_without_cgroups_gets_the_task_cap(tmp_path: Path,
         settings = MatchSettings(limits=limits, log_dir=str(tmp_path), isolation="namespaces",
                                  cgroups=cgroups_on)
         with Referee(settings) as referee:
-            referee.play(parse_spec("L0"), parse_spec("L0"), 4, 4, 3, seed=1)
+            referee.play(parse_spec("L0"), parse_spec("L0"), course_game(4, 4, 3), seed=1)
             has_cgroups = referee.containment.available
         cap = f"--rlimit={resource.RLIMIT_NPROC}:64"
         assert seen and all((cap in argv) == (capped or not has_cgroups) for argv in seen)
@@ -55,7 +55,7 @@ def test_a_fork_bomb_stops_at_the_task_cap_without_cgroups(tmp_path: Path) -> No
                              cgroups=False)
     with Referee(settings) as referee:
         rec = referee.play(parse_spec(str(ZOO / "attackers" / "fork_bomb.py")),
-                           parse_spec("L0"), 4, 5, 3, seed=1)
+                           parse_spec("L0"), course_game(4, 5, 3), seed=1)
         tag = referee.tag
     logs = rec.stderr_tail + "".join(p.read_text(errors="replace")
                                      for p in tmp_path.glob("*fork_bomb*.log"))

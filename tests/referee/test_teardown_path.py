@@ -26,7 +26,7 @@ from arena.limits import Limits
 from arena.records import Reason
 from arena.referee import cgroups
 from arena.referee.process import BotProcess
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.helpers import tagged_pids, wait_until, zoo
 
 SUPPORT = cgroups.detect()
@@ -82,7 +82,7 @@ def test_a_fault_verdict_starts_no_thread_and_the_teardown_still_follows(
         sleepy, l0 = parse_spec(zoo("sleepy.py")), parse_spec("L0")
         for seed in range(2):
             del started_threads[:]
-            rec = referee.play(sleepy, l0, 4, 4, 3, seed=seed)
+            rec = referee.play(sleepy, l0, course_game(4, 4, 3), seed=seed)
             assert rec.reason is Reason.TIMEOUT and rec.offender == 1, rec.detail
             # the processes started for the game each have their log's reader thread; nothing
             # else starts a thread on the way to the verdict

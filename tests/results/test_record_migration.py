@@ -24,7 +24,7 @@ from arena.records import (
     record_label,
     record_params,
 )
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "schema1"
 
@@ -105,7 +105,7 @@ def test_a_new_connectx_record_names_its_game_params_and_texts_and_keeps_the_old
     (M, N, K and integer columns) that older cxarena versions and the results database read;
     both read back the same."""
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
-        rec = referee.play(parse_spec("L1"), parse_spec("L0"), 4, 5, 3, seed=3,
+        rec = referee.play(parse_spec("L1"), parse_spec("L0"), course_game(4, 5, 3), seed=3,
                            opening=(2, 1))
     game = make_game("connectx", {"rows": 4, "cols": 5, "k": 3})
     assert (rec.game, rec.game_params) == ("connectx", {"rows": 4, "cols": 5, "k": 3})

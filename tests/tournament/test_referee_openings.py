@@ -10,7 +10,7 @@ import pytest
 from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import Reason
-from arena.referee.referee import MatchSettings, Referee
+from arena.referee.referee import MatchSettings, Referee, course_game
 
 COUNTER = parse_spec(str(Path(__file__).parent / "bots" / "counter.py"))
 
@@ -19,7 +19,7 @@ COUNTER = parse_spec(str(Path(__file__).parent / "bots" / "counter.py"))
 def test_bots_see_the_opening_and_the_record_starts_with_it(opening: tuple[int, ...]) -> None:
     opts = {"opening": list(opening)}
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
-        rec = ref.play(COUNTER, COUNTER, 5, 6, 4, 7, opts, opts, opening=opening)
+        rec = ref.play(COUNTER, COUNTER, course_game(5, 6, 4), 7, opts, opts, opening=opening)
     assert rec.reason in (Reason.CONNECT, Reason.DRAW), rec.detail
     assert rec.opening == opening and rec.moves[:len(opening)] == opening
     assert rec.times_ms[:len(opening)] == (0.0,) * len(opening)
@@ -31,7 +31,8 @@ def test_bots_see_the_opening_and_the_record_starts_with_it(opening: tuple[int, 
 def test_the_checker_bot_can_fail() -> None:
     # told to expect an opening that was not played, it raises: the check above is real
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
-        rec = ref.play(COUNTER, COUNTER, 5, 6, 4, 7, {"opening": [2]}, {}, opening=(3,))
+        rec = ref.play(COUNTER, COUNTER,
+                       course_game(5, 6, 4), 7, {"opening": [2]}, {}, opening=(3,))
     assert rec.reason is Reason.CRASH and rec.offender == 1
 
 
@@ -39,4 +40,4 @@ def test_the_checker_bot_can_fail() -> None:
                                               ((0, 1, 0, 1, 0, 1, 0), "over")])
 def test_bad_openings_are_refused(opening: tuple[int, ...], msg: str) -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref, pytest.raises(ValueError, match=msg):
-        ref.play(COUNTER, COUNTER, 5, 6, 4, 7, opening=opening)
+        ref.play(COUNTER, COUNTER, course_game(5, 6, 4), 7, opening=opening)

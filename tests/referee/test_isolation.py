@@ -299,10 +299,10 @@ def test_the_referee_killed_leaves_no_sandbox_behind(tmp_path: Path) -> None:
     code = (
         "import sys, time\n"
         "from arena.limits import Limits\n"
-        "from arena.referee.referee import MatchSettings, Referee\n"
+        "from arena.referee.referee import MatchSettings, Referee, course_game\n"
         "from arena.entrants.specs import parse_spec\n"
         "r = Referee(MatchSettings(limits=Limits(timeout_s=5.0), isolation='namespaces'))\n"
-        "r.play(parse_spec('L0'), parse_spec(sys.argv[1]), 4, 4, 3, 1)\n"
+        "r.play(parse_spec('L0'), parse_spec(sys.argv[1]), course_game(4, 4, 3), 1)\n"
         "print(r.tag, flush=True)\n"
         "time.sleep(120)\n")
     p = subprocess.Popen([sys.executable, "-c", code, zoo("shellbot.sh")], cwd=tmp_path,

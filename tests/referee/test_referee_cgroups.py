@@ -160,10 +160,10 @@ def test_the_groups_of_a_killed_referee_are_removed_by_the_next(tmp_path: Path) 
     code = (
         "import os, sys, time\n"
         "from arena.limits import Limits\n"
-        "from arena.referee.referee import MatchSettings, Referee\n"
+        "from arena.referee.referee import MatchSettings, Referee, course_game\n"
         "from arena.entrants.specs import parse_spec\n"
         "r = Referee(MatchSettings(limits=Limits(timeout_s=5.0)))\n"
-        "r.play(parse_spec('L0'), parse_spec('L1'), 4, 4, 3, 1)\n"
+        "r.play(parse_spec('L0'), parse_spec('L1'), course_game(4, 4, 3), 1)\n"
         "print(r.tag, os.getpid(), flush=True)\n"
         "time.sleep(120)\n")
     p = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stdout=subprocess.PIPE,

@@ -53,10 +53,10 @@ def test_a_daemon_of_a_faulty_bot_dies_with_it(tmp_path: Path) -> None:
 REFEREE = textwrap.dedent("""
     import sys
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
     from arena.entrants.specs import parse_spec
     r = Referee(MatchSettings(limits=Limits(timeout_s=600.0), isolation="none"))
-    r.play(parse_spec("L0"), parse_spec(sys.argv[1]), 4, 4, 3, 1,
+    r.play(parse_spec("L0"), parse_spec(sys.argv[1]), course_game(4, 4, 3), 1,
            options2={"pidfile": sys.argv[2], "hang": True})
 """)
 

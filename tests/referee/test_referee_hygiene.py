@@ -20,11 +20,11 @@ FAULTY_MATCHES = textwrap.dedent("""
     import gc, os, sys, time
     from arena.entrants.specs import parse_spec
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
     r = Referee(MatchSettings(limits=Limits(timeout_s=0.3), log_dir=sys.argv[1]))
     for bot in sys.argv[2:]:
         for seed in range(2):
-            rec = r.play(parse_spec(bot), parse_spec("L0"), 4, 4, 3, seed)
+            rec = r.play(parse_spec(bot), parse_spec("L0"), course_game(4, 4, 3), seed)
             print(rec.reason.value, flush=True)
     end = time.time() + 10  # the last killed bot: its teardown runs on the settle thread,
     # then it is collected once it has died

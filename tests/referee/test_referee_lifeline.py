@@ -20,11 +20,11 @@ from tests.helpers import tagged_pids, wait_until, zoo
 REFEREE = textwrap.dedent("""
     import sys, time
     from arena.limits import Limits
-    from arena.referee.referee import MatchSettings, Referee
+    from arena.referee.referee import MatchSettings, Referee, course_game
     from arena.entrants.specs import parse_spec
     r = Referee(MatchSettings(limits=Limits(timeout_s=5.0)))
     # both bots stay alive (frozen) in the referee's pool after the game
-    r.play(parse_spec("L0"), parse_spec(sys.argv[1]), 6, 7, 4, 1)
+    r.play(parse_spec("L0"), parse_spec(sys.argv[1]), course_game(6, 7, 4), 1)
     print(r.tag, flush=True)
     time.sleep(120)
 """)

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena.competition.settings import BOARDS_FILE
 from arena.league.clock import now_s
@@ -34,12 +34,16 @@ from arena.league.config import (
     parse_config,
 )
 from arena.league.entries import CURRENT, PASSED, Status, format_time, submission_of
-from arena.records import GameRecord
+from arena.records import GameRecord, StoredGame
 
-__all__ = ["DISK_FULL_MESSAGE", "SNAPSHOT_KEY", "AuditEntry", "DiskFull", "DiskQuotaExceeded",
-           "GameRow", "League", "LeagueError", "QuotaExceeded", "Session", "Submission",
-           "UploadError", "User", "check_file_name", "format_deadline",
-           "format_time", "is_disk_full", "time_left", "tree_bytes", "uploads_left_text"]
+if TYPE_CHECKING:
+    from arena.results.store import GameStore
+
+__all__ = ["DISK_FULL_MESSAGE", "SIDES", "SNAPSHOT_KEY", "AuditEntry", "DiskFull",
+           "DiskQuotaExceeded", "GameRow", "League", "LeagueError", "LeagueGames",
+           "QuotaExceeded", "Session", "Submission", "UploadError", "User", "check_file_name",
+           "format_deadline", "format_time", "game_row", "is_disk_full", "time_left",
+           "tree_bytes", "uploads_left_text", "with_sides"]
 
 DB_NAME = "league.sqlite"
 MAX_ARCHIVE_ENTRIES = 200
@@ -1052,11 +1056,6 @@ class League:
         return dict(self.conn.execute("SELECT id, disabled_from FROM submissions WHERE status=?",
                                       (Status.DISABLED,)).fetchall())
 
-    def game_count(self) -> int:
-        """How many rating games are stored."""
-        (count,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
-        return int(count)
-
     # what the rating games' pairing reads (`arena.league.worker.plan_next`)
     def pair_counts(self) -> Counter[frozenset[str]]:
         """The game pairs between two entries, played or in flight: a finished pair is its
@@ -1115,8 +1114,10 @@ class League:
     # the rating games and their records (`arena.league.standings`, `arena.league.rating`)
     def add_game(self, side_a: str, side_b: str, board: str, score_a: float, reason: str,
                  faulted: str, record: GameRecord | None) -> int:
-        """Insert one finished game, and its record when given, inside the caller's
-        transaction; its id."""
+        """Insert a `games` row as given, and the record when given, inside the caller's
+        transaction; its id. The rating games are stored through `LeagueGames.add`, which
+        derives the row from the record; this writes rows no record stands behind (scores
+        alone, as fixtures and benchmarks set a league up)."""
         cur = self.conn.execute(
             "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
             " VALUES (?,?,?,?,?,?,?)",
@@ -1126,30 +1127,6 @@ class League:
             self.conn.execute("INSERT INTO game_records VALUES (?, ?)",
                               (game_id, record.to_json()))
         return game_id
-
-    def stored_records(self, newest: int | None = None) -> list[GameRecord]:
-        """Every stored game's record, oldest first; only the `newest` so many when given."""
-        if newest is None:
-            rows = self.conn.execute("SELECT record FROM game_records ORDER BY game_id"
-                                     ).fetchall()
-        else:
-            rows = self.conn.execute(
-                "SELECT record FROM (SELECT game_id, record FROM game_records ORDER BY game_id "
-                "DESC LIMIT ?) ORDER BY game_id", (int(newest),)).fetchall()
-        return [GameRecord.from_dict(json.loads(r[0])) for r in rows]
-
-    def stored_record(self, game_id: int) -> GameRecord | None:
-        """A stored game's record in `game_records` (None when it has none there)."""
-        row = self.conn.execute("SELECT record FROM game_records WHERE game_id=?",
-                                (int(game_id),)).fetchone()
-        return GameRecord.from_dict(json.loads(row[0])) if row is not None else None
-
-    def sides_and_records(self) -> list[tuple[str, str, GameRecord]]:
-        """(side A, side B, record) of every stored game that has a record, oldest first."""
-        rows = self.conn.execute(
-            "SELECT g.side_a, g.side_b, r.record FROM games g JOIN game_records r "
-            "ON r.game_id = g.id ORDER BY g.id").fetchall()
-        return [(str(a), str(b), GameRecord.from_dict(json.loads(rec))) for a, b, rec in rows]
 
     def game_sides(self, game_id: int) -> tuple[str, str] | None:
         """(side A, side B) of a stored game, None when unknown."""
@@ -1295,3 +1272,112 @@ class League:
                 self.add_check_records(submission_id, records)
         return cur.rowcount == 1
 
+
+#: the entry of a league game's record (`GameRecord.extra`) that names its two sides as the
+#: league keys them: ``sub:ID`` for a version, a reference bot's SPEC; the side that moved
+#: first first. Records stored before it was written do not have it (their sides are in
+#: their `games` row).
+SIDES = "sides"
+
+
+def with_sides(record: GameRecord, side_a: str, side_b: str) -> GameRecord:
+    """`record` labelled with its sides as the league keys them (`SIDES`; `side_a` moved
+    first): what `LeagueGames.add` stores it under."""
+    return record.labelled(extra={**record.extra, SIDES: [side_a, side_b]})
+
+
+def game_row(record: GameRecord) -> tuple[str, str, str, float, str, str]:
+    """The `games` row of a league game, from its record alone: (side A, side B, board, side
+    A's score, reason, who faulted). The sides are the record's `SIDES`; the board as the
+    tables name it (``6x7x4``, ``othello size=8``: `GameRecord.game_label`); side A's score
+    1, 1/2 or 0 by the record's winner (a fault is its author's loss); who faulted the side
+    that did ("" when no side faulted). ValueError for a record that does not name its
+    sides."""
+    sides = record.extra.get(SIDES)
+    if (not isinstance(sides, (list, tuple)) or len(sides) != 2
+            or not all(isinstance(x, str) and x for x in sides)):
+        raise ValueError("a league game's record names its two sides (`with_sides`)")
+    side_a, side_b = str(sides[0]), str(sides[1])
+    score = 1.0 if record.winner == 1 else 0.0 if record.winner == 2 else 0.5
+    faulted = {1: side_a, 2: side_b}.get(record.offender or 0, "") if record.is_fault else ""
+    return side_a, side_b, record.game_label, score, record.reason.value, faulted
+
+
+_READ_GAME = ("SELECT g.id, g.side_a, g.side_b, r.record FROM games g "
+              "JOIN game_records r ON r.game_id = g.id")
+
+
+class LeagueGames:
+    """A league's rating games through the one store API of finished games
+    (`arena.results.store.GameStore`), over its `games` and `game_records` tables.
+
+    A stored game's id is its `games` row's id, as text; its `player1` and `player2` are its
+    sides as the league keys them (side A moved first), its `round` 0. `add` writes inside
+    the caller's transaction, as every write of the league's games does (a worker's
+    `League.write_lock`, which also gives the pair's lease back). `games` yields the games
+    that have their record (every game stored since records were kept); `count` counts every
+    stored game. The hot paths (the standings' scores, the pairing's counts) read the
+    `games` columns through `League`, not the records."""
+
+    def __init__(self, league: League) -> None:
+        self.conn = league.conn
+
+    def insert(self, record: GameRecord) -> int | None:
+        """Store one finished game: its `games` row from the record alone (`game_row`) and
+        the record; the new row's id. None (nothing stored) when a game of the same sides,
+        board and `game_id` is stored already."""
+        if not record.game_id:
+            raise ValueError("a stored game needs its game_id label")
+        row = game_row(record)
+        if self.conn.execute(
+                "SELECT 1 FROM games g JOIN game_records r ON r.game_id = g.id WHERE "
+                "g.side_a=? AND g.side_b=? AND g.board=? AND "
+                "json_extract(r.record, '$.game_id')=?",
+                (*row[:3], record.game_id)).fetchone():
+            return None
+        cur = self.conn.execute(
+            "INSERT INTO games (side_a, side_b, board, score_a, reason, faulted, finished_at)"
+            " VALUES (?,?,?,?,?,?,?)", (*row, now_s()))
+        game_id = int(cur.lastrowid or 0)
+        self.conn.execute("INSERT INTO game_records VALUES (?, ?)", (game_id, record.to_json()))
+        return game_id
+
+    def add(self, record: GameRecord) -> bool:
+        """Store one finished game (`insert`); False when it was stored already."""
+        return self.insert(record) is not None
+
+    def game(self, game_id: str) -> StoredGame | None:
+        """The stored game `game_id` (a row id as text), or None (also when it has no
+        record in `game_records`)."""
+        if not re.fullmatch(r"[0-9]{1,18}", game_id):
+            return None
+        row = self.conn.execute(f"{_READ_GAME} WHERE g.id=?", (int(game_id),)).fetchone()
+        return None if row is None else _league_game(row)
+
+    def games(self, newest: int | None = None) -> Iterator[StoredGame]:
+        """Every stored game that has its record, oldest first; only the `newest` so many
+        when given."""
+        if newest is None:
+            rows = self.conn.execute(f"{_READ_GAME} ORDER BY g.id").fetchall()
+        else:
+            rows = self.conn.execute(
+                f"SELECT * FROM ({_READ_GAME} ORDER BY g.id DESC LIMIT ?) ORDER BY id",
+                (int(newest),)).fetchall()
+        for row in rows:  # read at once: no statement stays open while the caller writes
+            yield _league_game(row)
+
+    def count(self) -> int:
+        """How many rating games are stored."""
+        (count,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        return int(count)
+
+
+def _league_game(row: tuple[Any, ...]) -> StoredGame:
+    game_id, side_a, side_b, raw = row
+    return StoredGame(str(game_id), 0, str(side_a), str(side_b),
+                      GameRecord.from_dict(json.loads(raw)))
+
+
+def _is_a_game_store(games: LeagueGames) -> GameStore:
+    """(For mypy: a league's rating games are a `GameStore`.)"""
+    return games

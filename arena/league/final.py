@@ -44,7 +44,7 @@ from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
 from arena.games import Game
 from arena.league.checks import materialise, spec_in
-from arena.league.db import League, LeagueError, format_time
+from arena.league.db import League, LeagueError, LeagueGames, format_time
 from arena.league.entries import league_entries
 from arena.league.final_length import (
     DASK_WORKERS,
@@ -331,7 +331,7 @@ def _rating_games(league: League) -> list[tuple[str, str, GameRecord]]:
     """(first side's key, second side's key, record) of every stored rating game, oldest
     first (the sides as the league keys them: ``sub:ID`` for a version, a reference bot's
     SPEC)."""
-    return league.sides_and_records()
+    return [(g.player1, g.player2, g.record) for g in LeagueGames(league).games()]
 
 
 def final_player_keys(league: League) -> list[str]:

@@ -30,7 +30,7 @@ from arena.competition.executor import LocalExecutor
 from arena.competition.jobs import GameJob
 from arena.competition.progress import key_and_prior, measured_s, thinking_s
 from arena.competition.settings import referee_settings
-from arena.league.db import League, LeagueError
+from arena.league.db import League, LeagueError, LeagueGames
 from arena.league.final import final_player_keys, final_player_specs
 from arena.league.final_length import (
     MEASURE_DIR,
@@ -39,7 +39,6 @@ from arena.league.final_length import (
     bot_startups_s,
     measured_games,
 )
-from arena.league.standings import game_records
 from arena.referee import door
 from arena.referee.sandbox import resolve
 
@@ -54,7 +53,7 @@ def _measured_per_board(league: League) -> Counter[str]:
     """Measured games per board key at the league's time limit: rating and calibration."""
     cfg = league.config
     count: Counter[str] = Counter()
-    for r in game_records(league):
+    for r in (g.record for g in LeagueGames(league).games()):
         if r.timeout_s in (None, cfg.timeout_s) and measured_s(r) is not None:
             count[key_and_prior(r.game, r.game_params, r.M, r.N, r.K, cfg.timeout_s)[0]] += 1
     for m in measured_games(league.dir):

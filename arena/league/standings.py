@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from arena.league.db import League
+from arena.league.db import League, LeagueGames
 from arena.league.entries import (
     CURRENT,
     PASSED,
@@ -37,8 +37,8 @@ from arena.records import GameRecord
 from arena.results.elo import fit_ratings
 
 __all__ = ["LEADERBOARD_COLUMNS", "GameSummary", "ReferenceScore", "StandingRow",
-           "cached_standings", "forget_snapshot", "game_log", "game_record", "game_records",
-           "game_sides", "games_of", "insert_game", "leaderboard", "leaderboard_cells",
+           "cached_standings", "forget_snapshot", "game_log", "game_record", "game_sides",
+           "games_of", "leaderboard", "leaderboard_cells",
            "record_game", "reference_name", "reference_names", "side_name", "standings",
            "standings_csv"]
 
@@ -117,30 +117,20 @@ def side_name(league: League, side: str) -> str:
 
 def record_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
                 reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
-    """Store one finished game (in its own transaction); a side is an `EntryKey`: a submitted
-    version's or a reference bot's SPEC."""
+    """Store a game's row as given (in its own transaction), its record when given; a side is
+    an `EntryKey`: a submitted version's or a reference bot's SPEC. A league set up from
+    scores (tests, benchmarks); the rating games are stored from their records alone
+    (`LeagueGames.add`)."""
     with league.conn:
-        return insert_game(league, side_a, side_b, board, score_a, reason, faulted, record)
-
-
-def insert_game(league: League, side_a: str, side_b: str, board: str, score_a: float,
-                reason: str = "", faulted: str = "", record: GameRecord | None = None) -> int:
-    """Insert one finished game inside the caller's transaction."""
-    return league.add_game(side_a, side_b, board, score_a, reason, faulted, record)
-
-
-def game_records(league: League, newest: int | None = None) -> list[GameRecord]:
-    """Every stored game's full record (the rating games), oldest first; only the `newest`
-    so many when given."""
-    return league.stored_records(newest)
+        return league.add_game(side_a, side_b, board, score_a, reason, faulted, record)
 
 
 def game_record(league: League, game_id: int) -> GameRecord | None:
     """The full record of a stored game (None when unknown). Leagues whose games were stored
     by the first web app's stand-in worker kept them in DIR/records/<id>.json."""
-    record = league.stored_record(game_id)
-    if record is not None:
-        return record
+    stored = LeagueGames(league).game(str(int(game_id)))
+    if stored is not None:
+        return stored.record
     try:
         text = (league.dir / "records" / f"{int(game_id)}.json").read_text(encoding="utf-8")
     except FileNotFoundError:

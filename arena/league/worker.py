@@ -56,10 +56,10 @@ from arena.errors import UsageError
 from arena.games import Game
 from arena.league.analysis import Analyser
 from arena.league.checks import WORK, spec_in, write_files
-from arena.league.db import League, LeagueError, Rollback
+from arena.league.db import League, LeagueError, LeagueGames, Rollback, with_sides
 from arena.league.entries import CURRENT, Status, submission_key, submission_of
 from arena.league.rating import previous_of
-from arena.league.standings import cached_standings, insert_game, side_name
+from arena.league.standings import cached_standings, side_name
 from arena.records import GameRecord, board_key
 from arena.referee.referee import MatchSettings, Referee
 
@@ -381,18 +381,20 @@ def play_pair(pair: LeasedPair, referee: Referee) -> list[GameRecord]:
 
 
 def store_pair(lg: League, pair: LeasedPair, records: list[GameRecord]) -> list[int] | None:
-    """Store the pair's games and delete its lease, in one transaction. None (nothing stored)
-    when the lease is gone: the pair was handed out again, so the other copy counts."""
+    """Store the pair's games and delete its lease, in one transaction; the ids of the games
+    stored. Each record is labelled with its game's id and its sides (`with_sides`), and its
+    row derived from it (`LeagueGames.add`). None (nothing stored) when the lease is gone:
+    the pair was handed out again, so the other copy counts."""
     ids: list[int] = []
     with lg.write_lock():
         if not lg.has_lease(pair.lease_id):
             return None
-        for first, rec in zip((True, False), records, strict=True):
+        store = LeagueGames(lg)
+        for first, job, rec in zip((True, False), pair.games, records, strict=True):
             s1, s2 = (pair.a, pair.b) if first else (pair.b, pair.a)
-            score = 1.0 if rec.winner == 1 else 0.0 if rec.winner == 2 else 0.5
-            faulted = {1: s1, 2: s2}.get(rec.offender or 0, "") if rec.is_fault else ""
-            ids.append(insert_game(lg, s1, s2, pair.board_text, score, rec.reason.value,
-                                   faulted, rec))
+            game_id = store.insert(with_sides(rec.labelled(game_id=job.game_id), s1, s2))
+            if game_id is not None:
+                ids.append(game_id)
         lg.delete_leases([pair.lease_id], in_lock=True)
     return ids
 
@@ -401,7 +403,7 @@ def queue_state(lg: League) -> dict[str, Any]:
     """What the admin page shows: checks waiting, versions rating, games played, pairs being
     played and by whom."""
     counts = Counter(s.status for s in lg.submissions())
-    played = lg.game_count()
+    played = LeagueGames(lg).count()
     leases = [(x.side_a, x.side_b, x.board, x.holder, x.started_at) for x in lg.leases()]
     now = time.time()
     return {"checks waiting": counts[Status.QUEUED] + counts[Status.CHECKING],

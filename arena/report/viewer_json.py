@@ -44,8 +44,9 @@ MOVE_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-
 TIME_UNIT_MS = 0.01
 
 #: entries of a record's `extra` not shown as the game's labels: start-up times (in the fault
-#: details), the peak memory (shown in words, "peak memory")
-_NOT_SHOWN = frozenset({"startup_ms", "peak_memory_mb"})
+#: details), the peak memory (shown in words, "peak memory"), a league game's sides as the
+#: league keys them (`arena.league.db.SIDES`: a reference bot's SPEC may be a teacher's path)
+_NOT_SHOWN = frozenset({"startup_ms", "peak_memory_mb", "sides"})
 #: entries of `extra` that are a bot's own words (an illegal answer as it sent it)
 _BOTS_WORDS = frozenset({"fault_move"})
 #: a label longer than this (as JSON) is left out

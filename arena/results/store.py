@@ -9,6 +9,9 @@
 Each game is committed the moment it is added, so a run killed at any point (even SIGKILL)
 loses at most the games still being played; a rerun plays only the ids that are missing, and
 the UNIQUE game id makes storing a game twice impossible.
+
+`GameStore` is the record-level API this store shares with the league's rating games
+(`arena.league.db.LeagueGames`): whatever writes or reads whole games goes through it.
 """
 
 from __future__ import annotations
@@ -17,12 +20,12 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from arena.errors import UsageError
 from arena.records import GameRecord, StoredGame
 
-__all__ = ["DB_FILE", "SCHEMA_VERSION", "ResultStore", "count_games"]
+__all__ = ["DB_FILE", "SCHEMA_VERSION", "GameStore", "ResultStore", "count_games"]
 
 DB_FILE = "games.sqlite"
 #: 2: the label columns (pair_id, tournament, code1, code2, timeout_s, grace_s) come from the
@@ -51,6 +54,29 @@ _SCHEMA = (
     + ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
     + ", stored_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), "
       "record TEXT NOT NULL);")
+
+
+class GameStore(Protocol):
+    """The one store API of finished games: a tournament's results database (`ResultStore`)
+    and a league's rating games (`arena.league.db.LeagueGames`) both offer it. A stored game's
+    id is the store's: the record's `game_id` in a results database, the row's id (as text)
+    in a league."""
+
+    def add(self, record: GameRecord) -> bool:
+        """Store one finished game; False when that game was already stored."""
+        ...
+
+    def game(self, game_id: str) -> StoredGame | None:
+        """The stored game `game_id`, or None."""
+        ...
+
+    def games(self) -> Iterator[StoredGame]:
+        """Every stored game, in the order they were stored."""
+        ...
+
+    def count(self) -> int:
+        """How many games are stored."""
+        ...
 
 
 class ResultStore:
@@ -224,6 +250,11 @@ class ResultStore:
         """Every stored game, in the order they were stored."""
         for row in self._db.execute(f"SELECT {_READ} FROM games ORDER BY rowid"):
             yield _stored(row)
+
+
+def _is_a_game_store(store: ResultStore) -> GameStore:
+    """(For mypy: a results database is a `GameStore`.)"""
+    return store
 
 
 _READ = "game_id, round, player1, player2, timeout_s, grace_s, record"

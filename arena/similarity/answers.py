@@ -125,7 +125,7 @@ def board_positions(league: Any, board: tuple[int, int, int], count: int) -> lis
 
 def _games_of(league: Any, board: tuple[int, int, int]) -> Iterator[Any]:
     """The league's stored game records of `board`, oldest first, read as they are used (the
-    table `game_records`, as `arena.league.standings.game_records` reads it, of one board)."""
+    table `game_records`, as `arena.league.db.LeagueGames.games` reads it, of one board)."""
     from arena.records import GameRecord  # the stored records' format
 
     M, N, K = board

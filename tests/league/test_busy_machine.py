@@ -12,7 +12,8 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from arena.league import League
-from arena.league.standings import game_records, record_game
+from arena.league.db import LeagueGames
+from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from tests.league.helpers import random_won_game
 from tests.league.web.conftest import csrf_of
@@ -31,7 +32,7 @@ def test_the_admin_page_and_a_game_page_give_the_account(tmp_path: Path) -> None
                     {"ply": 7, "elapsed_ms": 520.0, "machine_ms": 40.0}]})
     record_game(lg, "L0", "L0", "5x5x4", 1.0, record=calm)
     gid = record_game(lg, "L0", "L0", "5x5x4", 1.0, record=busy)
-    assert [len(r.extra.get("excused", [])) for r in game_records(lg, newest=1)] == [2]
+    assert [len(g.record.extra.get("excused", [])) for g in LeagueGames(lg).games(newest=1)] == [2]
     lg.conn.close()
     c = TestClient(create_app(d), base_url="http://127.0.0.1")
     c.post("/login", data={"name": "teacher", "secret": secret,

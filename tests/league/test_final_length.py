@@ -18,7 +18,8 @@ from arena.league import League
 from arena.league.final import plan_final
 from arena.league.final_length import game_think_s, makespan_s, measured_games, wall_times_s
 from arena.league.final_measure import GAMES_PER_BOARD, calibration_jobs, measure_final
-from arena.league.standings import game_records, record_game, standings
+from arena.league.db import LeagueGames
+from arena.league.standings import record_game, standings
 from arena.league.web.app import create_app
 from arena.limits import Limits
 from arena.referee.referee import MatchSettings, Referee, course_game
@@ -120,7 +121,8 @@ def test_the_dask_table_is_consistent(tmp_path: Path) -> None:
     # a worker per game: its bots' start-up (each worker starts each of the 3 players once, at
     # the measured wait per bot started: both seats start at once, a game waits for the
     # slowest) and the longest game
-    boots = [b for r in game_records(lg) if (b := [t / 1000 for t in r.extra["startup_ms"] if t])]
+    boots = [b for g in LeagueGames(lg).games()
+             if (b := [t / 1000 for t in g.record.extra["startup_ms"] if t])]
     assert boots and plan.start_s == pytest.approx(
         3 * sum(max(b) for b in boots) / sum(len(b) for b in boots))
     assert times[-1] == pytest.approx(plan.start_s + longest_s)

@@ -15,7 +15,7 @@ from arena.league import League
 from arena.league.final import final_results, start_final
 from arena.league.final_length import measured_games
 from arena.league.final_measure import measure_final
-from arena.league.standings import game_records
+from arena.league.db import LeagueGames
 from arena.records import Reason, board_key
 from arena.referee.sandbox import resolve
 from arena.results.store import DB_FILE, ResultStore
@@ -104,7 +104,7 @@ def test_checks_play_under_every_limit_of_league_yaml(league: League) -> None:
 
 def test_rating_games_play_under_every_limit_and_a_memory_hog_is_charged(
         league: League) -> None:
-    records = game_records(league)
+    records = [g.record for g in LeagueGames(league).games()]
     assert records and all(r.limits == LIMITS for r in records), records[0].limits
     hog = [r for r in records if "hog" in r.names]
     assert hog, "the memory hog played no rating game"
@@ -115,7 +115,7 @@ def test_rating_games_play_under_every_limit_and_a_memory_hog_is_charged(
 
 def test_calibration_games_and_the_final_play_under_every_limit(league: League) -> None:
     # rating games count as measured: ask for one game more than they are
-    assert measure_final(league, workers=1, games_per_board=len(game_records(league)) + 1) >= 1
+    assert measure_final(league, workers=1, games_per_board=LeagueGames(league).count() + 1) >= 1
     measured = measured_games(league.dir)
     assert measured and all(m.limits == LIMITS for m in measured)
     league.freeze()

@@ -17,7 +17,9 @@ import pytest
 from arena.league import League
 from arena.league.feed import run_worker
 from arena.league.grades import final_standings_csv, grades_csv
-from arena.league.standings import game_records, standings_csv
+from arena.league.db import LeagueGames
+from arena.league.standings import standings_csv
+from arena.records import GameRecord
 from arena.report.html import write_report
 from arena.results import REPORT_HTML
 
@@ -36,6 +38,11 @@ def old(tmp_path: Path) -> League:
     data["results"] = str(d / "results" / "final")
     state.write_text(json.dumps(data))
     return League.open(d)
+
+
+def _records(lg: League) -> list[GameRecord]:
+    """The league's rating games' records, read through the one store API."""
+    return [g.record for g in LeagueGames(lg).games()]
 
 
 def _text(path: Path) -> str:
@@ -65,7 +72,7 @@ def test_an_old_league_reads_as_it_did(old: League) -> None:
     assert now["ann"]["entry_version"] == "1" and before["ann"]["elo"] != ""
     assert (now["ann"]["elo"], now["ann"]["rated_games"], now["ann"]["vs_L0_games"]) == (
         "", "0", "")
-    assert all(r.limits == {} for r in game_records(old))  # stored before records named them
+    assert all(r.limits == {} for r in _records(old))  # stored before records named them
 
 
 def test_an_old_league_reports_and_plays_on(old: League) -> None:
@@ -78,6 +85,6 @@ def test_an_old_league_reports_and_plays_on(old: League) -> None:
     with old.conn:
         old.conn.execute("UPDATE submissions SET status='rating' WHERE id=?", (sub.id,))
     assert run_worker(old.dir, None, max_pairs=1, idle_s=0.05) == 1
-    new = [r for r in game_records(old) if r.limits]
+    new = [r for r in _records(old) if r.limits]
     assert len(new) == 2 and new[0].limits["grace_s"] == 0.2
     assert new[0].limits["memory_limit_mb"] == 400

@@ -117,6 +117,7 @@ def test_a_pair_is_stored_once_with_its_records_and_opening(tmp_path: Path) -> N
     assert ids is not None and len(ids) == 2
     stored = game_record(lg, ids[0])
     assert stored is not None and stored.moves == records[0].moves
+    assert stored.game_id == job.games[0].game_id and stored.extra["sides"] == [job.a, job.b]
     assert store_pair(lg, job, records) is None  # its lease is gone: not stored twice
     assert lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 0
 

@@ -27,14 +27,14 @@ from starlette.routing import Route
 
 from arena.errors import UsageError
 from arena.league import League, LeagueError
-from arena.league.db import format_time
+from arena.league.db import LeagueGames, format_time
 from arena.league.disk import disk_text, league_disk_use
 from arena.league.entries import Status
 from arena.league.final import entries, final_status, final_time_left, plan_final, start_final
 from arena.league.final_length import measured_games
 from arena.league.final_measure import measure_status, start_measure
 from arena.league.grades import TIE_BREAK, final_standings_csv, grades_csv
-from arena.league.standings import game_records, leaderboard
+from arena.league.standings import leaderboard
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
 from arena.league.worker import queue_state, worker_health
@@ -67,7 +67,7 @@ def _final_length(lg: League, state: Site) -> dict[str, Any]:
     """The admin card of the final's length (admin_final_plan.html): its plan (`plan_final`,
     made again only when a game was stored, a calibration game kept, or the entries changed;
     or why it cannot be planned) and the calibration run's state (`measure_status`)."""
-    games = lg.game_count()
+    games = LeagueGames(lg).count()
     key = (games, len(measured_games(lg.dir)), tuple(entries(lg)))
     plan, error = None, ""
     try:
@@ -109,7 +109,8 @@ BUSY_GAMES = 1000
 def _busy(lg: League) -> str:
     """The account of a busy machine over the newest rating games, in the words every
     command that plays ends with (`arena.results.fairness`)."""
-    return load_account(game_records(lg, newest=BUSY_GAMES), lg.config.timeout_s).text()
+    return load_account([g.record for g in LeagueGames(lg).games(newest=BUSY_GAMES)],
+                        lg.config.timeout_s).text()
 
 
 def _view(lg: League, state: Site) -> dict[str, Any]:

@@ -17,7 +17,9 @@ the UNIQUE game id makes storing a game twice impossible.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -88,8 +90,10 @@ class ResultStore:
         if not create and not self.path.is_file():
             raise UsageError(f"{self.path}: no results database here")
         try:
+            if create and not self.path.exists():
+                _create_whole(self.path)
             self._db = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
-        except sqlite3.Error as e:
+        except (sqlite3.Error, OSError) as e:
             raise UsageError(f"{self.path}: cannot open the results database: {e}") from None
         try:
             self._open(create)
@@ -255,6 +259,30 @@ class ResultStore:
 def _is_a_game_store(store: ResultStore) -> GameStore:
     """(For mypy: a results database is a `GameStore`.)"""
     return store
+
+
+def _create_whole(path: Path) -> None:
+    """Create an empty results database at `path` with its tables, all at once: it is built
+    beside it and linked into place, so a reader (the league's admin page, while its final
+    starts) never finds the file without its tables. A database another process put there
+    first is kept."""
+    part = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.new")
+    part.unlink(missing_ok=True)
+    try:
+        con = sqlite3.connect(str(part), isolation_level=None)
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.executescript(_SCHEMA)
+        finally:
+            con.close()
+        try:
+            os.link(part, path)
+        except FileExistsError:
+            pass
+    finally:
+        part.unlink(missing_ok=True)
+        for suffix in ("-wal", "-shm"):
+            Path(f"{part}{suffix}").unlink(missing_ok=True)
 
 
 _READ = "game_id, round, player1, player2, timeout_s, grace_s, record"

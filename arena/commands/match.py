@@ -56,8 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"),
                        help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
     where.add_argument("--board-set", metavar="NAME", default=None,
-                       help="cycle the pairs over every board of a set in boards.yaml "
-                            "(e.g. competition)")
+                       help="cycle the pairs over every board of a set of the project's "
+                            "boards.yaml (e.g. competition), or of a file: FILE.yaml[:NAME]")
     where.add_argument("--game", metavar="NAME", default=None,
                        help=f"play a registered game by name: {known_games()} (parameters "
                             f"with --param)")

@@ -110,3 +110,32 @@ def test_every_league_sql_statement_is_in_db_py() -> None:
     outside = [c for p in sorted(LEAGUE.rglob("*.py")) if p != db for c in _sql_calls(p)]
     assert outside == [], f"SQL outside arena/league/db.py (make it a League method): {outside}"
     assert _sql_calls(db), "the pattern finds no statement in db.py: it would miss them anywhere"
+
+
+#: the tables a league's database holds (its schema in db.py); `similarity_*` are the
+#: similarity's own store (arena/similarity keeps their statements), not the league's
+_LEAGUE_TABLES = sorted(
+    set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", (LEAGUE / "db.py").read_text(
+        encoding="utf-8"))) - {"similarity_answers"})
+
+
+def _league_statements(tree: ast.Module) -> list[int]:
+    """The lines of `tree`'s SQL text (any string, f-string parts too) that reads or writes a
+    league table: ``FROM``, ``JOIN``, ``INTO``, ``UPDATE`` or ``TABLE`` then its name."""
+    names = "|".join(_LEAGUE_TABLES)
+    sql = re.compile(rf"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:IF NOT EXISTS\s+)?(?:{names})\b")
+    return sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                   and isinstance(n.value, str) and sql.search(n.value)})
+
+
+def test_no_league_sql_outside_the_league() -> None:
+    """Outside arena/league (and the results store, whose own `games` and `meta` tables share
+    the names), no module runs SQL on a league's tables: the similarity reads the league's
+    games and checks through `League` and `LeagueGames` methods."""
+    outside = [f"{p.relative_to(ARENA)}:{line}" for p, tree in _trees()
+               if not p.is_relative_to(LEAGUE) and not p.is_relative_to(ARENA / "results")
+               for line in _league_statements(tree)]
+    assert outside == [], f"league SQL outside arena/league/db.py (make it a method): {outside}"
+    db = ast.parse((LEAGUE / "db.py").read_text(encoding="utf-8"))
+    assert len(_league_statements(db)) > 20, "the pattern misses the statements of db.py"
+    assert {"games", "game_records", "submissions"} <= set(_LEAGUE_TABLES), _LEAGUE_TABLES

@@ -56,8 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"),
                        help="rows, columns, pieces in a row to win (e.g. 6 7 4)")
     where.add_argument("--board-set", metavar="NAME", default=None,
-                       help="cycle the pairs over every board of a set in boards.yaml "
-                            "(e.g. competition)")
+                       help="cycle the pairs over every board of a set of the project's "
+                            "boards.yaml (e.g. competition), or of a file: FILE.yaml[:NAME]")
     where.add_argument("--game", metavar="NAME", default=None,
                        help=f"play a registered game by name: {known_games()} (parameters "
                             f"with --param)")
@@ -497,13 +497,13 @@ def summary_lines(records: Sequence[GameRecord], spec1: str, spec2: str,
             losses += 1
         if rec.offender is not None:
             faults[0 if rec.offender == me else 1][rec.reason.value] += 1
-    from arena.results.standings import board_label, board_of
+    from arena.results.standings import board_label, record_board_key
 
     lines = []
     if records:
         r = records[0]
         boards = list(dict.fromkeys(x.game_label for x in records))
-        where = board_label(board_of(r)) \
+        where = board_label(record_board_key(r)) \
             if len(boards) == 1 else f"{len(boards)} boards"
         lines.append(f"{spec1} vs {spec2}: {len(records)} games on {where}, "
                      f"{timeout_s:g} s per move")

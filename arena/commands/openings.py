@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--board", nargs=3, type=int, metavar=("M", "N", "K"),
                        help="rows, columns, pieces in a row to win")
     where.add_argument("--board-set", metavar="NAME",
-                       help="every board of a set in boards.yaml (e.g. competition)")
+                       help="every board of a set of the project's boards.yaml (e.g. "
+                            "competition), or of a file: FILE.yaml[:NAME]")
     parser.add_argument("--count", type=int, default=20, metavar="C",
                         help="openings per board (default %(default)d)")
     parser.add_argument("--plies", type=int, default=None, metavar="P",

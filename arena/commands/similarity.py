@@ -39,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the board of the play positions (default 6 7 4; needs a "
                              "published set in arena/data)")
     parser.add_argument("--board-set", metavar="NAME", default=None,
-                        help="ask on every board of this set (boards.yaml) that has a "
-                             "published set of positions, as a league on them does; "
+                        help="ask on every board of this set (the project's boards.yaml, "
+                             "or FILE.yaml[:NAME]) that has a published set of positions, "
+                             "as a league on them does; "
                              "instead of --board")
     parser.add_argument("--positions", type=int, default=None, metavar="P",
                         help="positions asked (default 60; the set has 120)")

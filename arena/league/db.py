@@ -1077,6 +1077,13 @@ class League:
             busy.update((a, b))
         return frozenset(busy)
 
+    def unchecked_count(self) -> int:
+        """How many versions wait for their check or are being checked."""
+        (count,) = self.conn.execute(
+            f"SELECT COUNT(*) FROM submissions WHERE status IN {_marks(_UNCHECKED)}",
+            _UNCHECKED).fetchone()
+        return int(count)
+
     def games_mark(self) -> tuple[int, int]:
         """(how many games are stored, the newest one's id): it changes whenever a game is
         stored (ids only grow), so a result computed from the games can be kept until then."""
@@ -1365,6 +1372,18 @@ class LeagueGames:
                 (int(newest),)).fetchall()
         for row in rows:  # read at once: no statement stays open while the caller writes
             yield _league_game(row)
+
+    def record_texts(self, board: str | None = None) -> Iterator[tuple[str, str, str, str]]:
+        """(side A, side B, board as ``MxNxK``, the record's JSON text, unparsed) of every
+        stored game that has its record, oldest first; of `board` only when given. Read as
+        the caller iterates (for the similarity's reads of a whole league's games), so the
+        caller writes nothing on this connection before it is done."""
+        where, args = ("", ()) if board is None else (" WHERE g.board=?", (board,))
+        cur = self.conn.execute(
+            "SELECT g.side_a, g.side_b, g.board, r.record FROM games g "
+            f"JOIN game_records r ON r.game_id = g.id{where} ORDER BY g.id", args)
+        for side_a, side_b, board_text, text in cur:
+            yield str(side_a), str(side_b), str(board_text), str(text)
 
     def count(self) -> int:
         """How many rating games are stored."""

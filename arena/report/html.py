@@ -57,9 +57,9 @@ from arena.results.standings import (
     POINTS_WIN,
     BoardKey,
     board_label,
-    board_of,
     head_to_head_cells,
     max_ms_text,
+    record_board_key,
 )
 
 __all__ = ["MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times", "render_html",
@@ -242,7 +242,7 @@ def _boards_html(data: ReportData) -> str:
     names = [r.player for r in st.ranking]
     played: dict[tuple[str, BoardKey], int] = defaultdict(int)
     for g in data.games:
-        b = board_of(g.record)
+        b = record_board_key(g.record)
         played[(g.player1, b)] += 1
         played[(g.player2, b)] += 1
     head = "".join(f"<th>{_e(board_label(b)).replace(' K=', '<br>K=')}</th>"

@@ -26,7 +26,7 @@ from arena.report.explain import describe_end, fault_move, illegal_column
 from arena.report.frames import game_frames
 from arena.report.show import peak_memory_text
 from arena.results.fairness import game_account
-from arena.results.standings import BoardKey, board_of
+from arena.results.standings import BoardKey, record_board_key
 
 __all__ = ["GAME_KEYS", "MOVE_ALPHABET", "TIME_UNIT_MS", "encode_moves", "encode_times",
            "pack_games", "unpack_game", "viewer_game"]
@@ -204,7 +204,7 @@ def pack_games(games: list[tuple[StoredGame, dict[str, Any]]], players: list[str
     values: list[Any] = []
     index: dict[str, int] = {}
     for i, (g, obj) in enumerate(games):
-        board: BoardKey = board_of(g.record)
+        board: BoardKey = record_board_key(g.record)
         if board not in bidx:
             bidx[board] = len(boards)
             boards.append(board if isinstance(board, str) else list(board))

@@ -220,7 +220,7 @@ def board_label(board: BoardKey) -> str:
     return f"{M}x{N} K={K}"
 
 
-def board_of(rec: GameRecord) -> BoardKey:
+def record_board_key(rec: GameRecord) -> BoardKey:
     """The per-board key of a record: as its game keys it (`Game.board_key`), the record's
     label for a game this cxarena does not know."""
     try:
@@ -501,7 +501,7 @@ def compute_standings(players: Sequence[str], games: Iterable[StoredGame],
             continue
         total += 1
         not_isolated += rec.extra.get("isolated") is False
-        board = board_of(rec)
+        board = record_board_key(rec)
         if board not in board_points:
             board_list.append(board)
             board_points[board] = dict.fromkeys(names, 0)

@@ -125,14 +125,12 @@ def board_positions(league: Any, board: tuple[int, int, int], count: int) -> lis
 
 def _games_of(league: Any, board: tuple[int, int, int]) -> Iterator[Any]:
     """The league's stored game records of `board`, oldest first, read as they are used (the
-    table `game_records`, as `arena.league.db.LeagueGames.games` reads it, of one board)."""
+    table `game_records` through `arena.league.db.LeagueGames.record_texts`, of one board)."""
+    from arena.league.db import LeagueGames  # the league's stored games
     from arena.records import GameRecord  # the stored records' format
 
     M, N, K = board
-    cur = league.conn.execute(
-        "SELECT r.record FROM game_records r JOIN games g ON g.id = r.game_id "
-        "WHERE g.board = ? ORDER BY r.game_id", (f"{M}x{N}x{K}",))
-    for (text,) in cur:
+    for _, _, _, text in LeagueGames(league).record_texts(f"{M}x{N}x{K}"):
         yield GameRecord.from_dict(json.loads(text))
 
 

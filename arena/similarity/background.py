@@ -71,13 +71,10 @@ IDLE_S = 2.0
 def held(league: Any) -> str:
     """Why the background must not ask now ("" : it may): checks queued or running, the final
     round robin running, or rating games being played or waiting (it runs between them)."""
-    from arena.league.entries import Status  # the league's states
     from arena.league.final import final_status  # the final's process
     from arena.league.worker import plan_next  # the rating games' pairing
 
-    (checks,) = league.conn.execute(
-        "SELECT COUNT(*) FROM submissions WHERE status IN (?, ?)",
-        (Status.QUEUED.value, Status.CHECKING.value)).fetchone()
+    checks = league.unchecked_count()
     if checks:
         return f"{checks} check(s) queued or running"
     if final_status(league).state == "running":

@@ -85,15 +85,15 @@ def compare_moves(a: dict[Key, Counter[int]], b: dict[Key, Counter[int]]) -> tup
 
 
 def _league_rows(league: Any) -> Iterable[tuple[str, str, str, dict[str, Any]]]:
-    cur = league.conn.execute("SELECT g.side_a, g.side_b, g.board, r.record FROM games g "
-                              "JOIN game_records r ON r.game_id = g.id ORDER BY g.id")
-    for side_a, side_b, board, text in cur:
+    from arena.league.db import LeagueGames  # the league's stored games
+
+    for side_a, side_b, board, text in LeagueGames(league).record_texts():
         try:
             record = json.loads(text)
         except ValueError:
             continue
         if isinstance(record, dict):
-            yield str(side_a), str(side_b), str(board), record
+            yield side_a, side_b, board, record
 
 
 def game_matches(league: Any, versions: Sequence[Any]) -> list[GameMatch]:

@@ -75,6 +75,7 @@ from arena.competition.settings import (
     Board,
     ParamKey,
     PlaySettings,
+    checked_board_set,
     configs_dir,
     explained,
     find_board_set,
@@ -363,9 +364,33 @@ def _read_file(cfg_path: Path) -> TournamentFile:
 
 
 def resolve_board_set(name: str, where: str = "--board-set") -> tuple[Board, ...]:
-    """The boards of set `name` (boards.yaml in the current directory, else the repository's
-    configs/). Raises UsageError naming `where`."""
-    return find_board_set(name, Path.cwd(), where)
+    """The boards of a command line's board set (`where`: its option): a set NAME of the
+    project's boards.yaml (`find_board_set` with no config file: never the current folder's);
+    or a boards file given as a path (with a slash or ending .yaml), read as given:
+    ``FILE:NAME`` for its set NAME, ``FILE`` for its only set. UsageError naming `where`."""
+    path_text, colon, set_name = name.rpartition(":")
+    if not colon or not _is_path(path_text):
+        path_text, set_name = name, ""
+    if not _is_path(path_text):
+        return find_board_set(name, None, where)
+    path = Path(path_text)
+    if not path.is_file():
+        raise UsageError(f"{where}: {path}: no such boards file")
+    sets = load_boards(path)
+    if not set_name:
+        if len(sets) != 1:
+            raise UsageError(f"{where}: {path} has {len(sets)} board sets: name one as "
+                             f"{path}:NAME ({', '.join(str(k) for k in sets)})")
+        set_name = str(next(iter(sets)))
+    if set_name not in sets:
+        raise UsageError(f"{where}: {path}: unknown board set {set_name!r} (known sets: "
+                         f"{', '.join(str(k) for k in sets)})")
+    return checked_board_set(path, sets, set_name)
+
+
+def _is_path(text: str) -> bool:
+    """Whether a `--board-set` names a file rather than a set: a slash, or a .yaml end."""
+    return "/" in text or text.endswith((".yaml", ".yml"))
 
 
 def _openings(file: TournamentFile, cfg_path: Path, boards: tuple[Board, ...]

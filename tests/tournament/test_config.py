@@ -239,3 +239,27 @@ def test_max_tasks_on_the_tournament_command_line(tmp_path: Path, monkeypatch: p
                  "--max-tasks", "64"]) == 0
     with ResultStore(tmp_path / "out" / "games.sqlite", create=False) as store:
         assert (store.fingerprint() or {})["max_tasks"] == 64
+
+
+def test_a_command_lines_board_set_is_never_the_current_folders(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--board-set NAME` (no config file) is the project's set, whatever boards.yaml the
+    current folder holds; a boards file given as a path is read as given."""
+    from arena.tournament.config import resolve_board_set
+
+    project = resolve_board_set("competition")
+    assert len(project) == 35
+    (tmp_path / "boards.yaml").write_text("competition:\n  - [3, 3, 3]\nmine:\n  - [4, 3, 3]\n")
+    monkeypatch.chdir(tmp_path)
+    assert resolve_board_set("competition") == project
+    with pytest.raises(UsageError, match=r"--board-set: unknown board set 'mine'"):
+        resolve_board_set("mine")
+    assert resolve_board_set("./boards.yaml:mine") == ((4, 3, 3),)
+    assert resolve_board_set("boards.yaml:competition") == ((3, 3, 3),)
+    with pytest.raises(UsageError, match=r"has 2 board sets: name one"):
+        resolve_board_set("boards.yaml")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "one.yaml").write_text("only:\n  - [5, 4, 3]\n")
+    assert resolve_board_set("sub/one.yaml") == ((5, 4, 3),)
+    with pytest.raises(UsageError, match=r"--board-set: sub/gone.yaml: no such boards file"):
+        resolve_board_set("sub/gone.yaml")

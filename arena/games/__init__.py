@@ -8,9 +8,12 @@
   (``game.py``), its presentation (``presentation.py``, see `presentation_of`), and its board's
   drawer for the web pages' game viewer (``draw.js``, see `drawer_paths`).
 
-Games are plug-ins: each registers its `Game` class under the entry-point group
-``cxarena.games`` (pyproject.toml), and `GAMES` is read from that group on first use. Nothing
-outside a game's folder names a game.
+Games are plug-ins. The games shipped in this package are named in `SHIPPED` (module and
+class); a game of another package registers its `Game` class under the entry-point group
+``cxarena.games``. `GAMES` reads both on first use, the shipped games first: a bot's process,
+which looks its game up, reads no installed package's metadata for a shipped game (that import
+and scan cost each of the thousands of bot processes of a tournament about 25 ms of CPU).
+Nothing outside a game's folder and `SHIPPED` names a game.
 
 This package is the rules layer: pure and fast, no I/O, no logging. `make_game(name, params)`
 is the one way from a name to a game.
@@ -22,7 +25,6 @@ import functools
 import importlib
 import sys
 from collections.abc import Hashable, Iterator, Mapping
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -39,6 +41,7 @@ from .base import (
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GAMES",
+    "SHIPPED",
     "Game",
     "GameError",
     "IllegalMoveError",
@@ -63,8 +66,32 @@ DRAWER_FILE = "draw.js"
 ENTRY_POINT_GROUP = "cxarena.games"
 
 
+#: the games shipped in this package: name -> "module:class" (another package's game
+#: registers under `ENTRY_POINT_GROUP` instead)
+SHIPPED: Mapping[str, str] = {
+    "connectx": "arena.games.connectx:ConnectX",
+    "othello": "arena.games.othello:Othello",
+    "morris": "arena.games.morris:Morris",
+    "mnk": "arena.games.mnk:MNK",
+}
+
+
+def _game_class(found: object, name: str, where: str) -> type[Game]:
+    """`found` as a game class; TypeError when it is not one."""
+    if not (isinstance(found, type) and issubclass(found, Game)):
+        raise TypeError(f"{name} = {where} is not a Game class")
+    return found
+
+
+def _shipped(name: str) -> type[Game]:
+    """The shipped game `name`'s class (`SHIPPED`)."""
+    module, _, attr = SHIPPED[name].partition(":")
+    return _game_class(getattr(importlib.import_module(module), attr), name, SHIPPED[name])
+
+
 class _Registry(Mapping[str, type[Game]]):
-    """Game name -> its class, loaded from the entry points on first use."""
+    """Game name -> its class: the shipped games (`SHIPPED`), then the plug-ins' entry points,
+    each read when first asked for."""
 
     def __init__(self) -> None:
         self._games: dict[str, type[Game]] | None = None
@@ -76,18 +103,23 @@ class _Registry(Mapping[str, type[Game]]):
 
     def classes(self) -> Iterator[type[Game]]:
         """The game classes one at a time, each loaded when reached (a caller that stops at
-        the one it looks for, e.g. a protocol dialect, loads no other game)."""
+        the one it looks for, e.g. a protocol dialect, loads no other game): the shipped
+        games, then the plug-ins' (a plug-in cannot take a shipped game's name)."""
         if self._games is not None:
             yield from self._games.values()
             return
+        for name in SHIPPED:
+            yield _shipped(name)
+        from importlib.metadata import entry_points  # only past the shipped games
+
         for ep in entry_points(group=ENTRY_POINT_GROUP):
-            cls = ep.load()
-            if not (isinstance(cls, type) and issubclass(cls, Game)):
-                raise TypeError(f"entry point {ep.name} = {ep.value} of "
-                                f"{ENTRY_POINT_GROUP} is not a Game class")
-            yield cls
+            if ep.name not in SHIPPED:
+                yield _game_class(ep.load(), ep.name, f"entry point {ep.value} of "
+                                                      f"{ENTRY_POINT_GROUP}")
 
     def __getitem__(self, name: str) -> type[Game]:
+        if self._games is None and name in SHIPPED:  # no plug-in looked for
+            return _shipped(name)
         return self._load()[name]
 
     def __iter__(self) -> Iterator[str]:

@@ -232,7 +232,7 @@ def _final(league: Any, args: argparse.Namespace) -> int:
     import dataclasses
 
     from arena.commands.tournament import run_and_report
-    from arena.competition.adaptive_final import Goal
+    from arena.competition.final_goal import Goal
     from arena.league import LeagueError
     from arena.league.final import FINAL_NAME, final_config, note_run, plan_final, with_broken
     from arena.results.standings import TieBreak

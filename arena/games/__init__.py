@@ -12,7 +12,7 @@ Games are plug-ins. The games shipped in this package are named in `SHIPPED` (mo
 class); a game of another package registers its `Game` class under the entry-point group
 ``cxarena.games``. `GAMES` reads both on first use, the shipped games first: a bot's process,
 which looks its game up, reads no installed package's metadata for a shipped game (that import
-and scan cost each of the thousands of bot processes of a tournament about 25 ms of CPU).
+and scan cost each of the thousands of bot processes of a tournament about 15 ms of CPU).
 Nothing outside a game's folder and `SHIPPED` names a game.
 
 This package is the rules layer: pure and fast, no I/O, no logging. `make_game(name, params)`

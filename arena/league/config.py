@@ -30,7 +30,7 @@ from typing import Annotated, Any, Literal
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic import AfterValidator, BeforeValidator, StrictStr, model_validator
 
-from arena.competition.adaptive_final import Goal
+from arena.competition.final_goal import Goal
 from arena.competition.settings import (
     FLAG,
     ISOLATION_WHY,

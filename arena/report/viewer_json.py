@@ -19,8 +19,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import numpy as np
-
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.explain import describe_end, fault_move, illegal_column
 from arena.report.frames import game_frames
@@ -63,8 +61,8 @@ def _json_label(value: Any) -> Any:
 
 
 def time_units(times_ms: tuple[float, ...] | list[float]) -> list[int]:
-    """Move times as whole `TIME_UNIT_MS` units."""
-    return [int(u) for u in np.rint(np.asarray(times_ms, dtype=float) / TIME_UNIT_MS)]
+    """Move times as whole `TIME_UNIT_MS` units (halves to even)."""
+    return [round(float(t) / TIME_UNIT_MS) for t in times_ms]
 
 
 def _info(rec: GameRecord, own_words: bool, limit_s: float | None) -> dict[str, Any]:

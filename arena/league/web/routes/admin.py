@@ -38,7 +38,6 @@ from arena.league.standings import leaderboard
 from arena.league.web.common import Site, admin_only, csv_file, db, form, logged_in, page, site
 from arena.league.web.security import inline_script_csp
 from arena.league.worker import queue_state, worker_health
-from arena.report.html import write_report
 from arena.results.fairness import load_account
 
 __all__ = ["admin_page", "audit", "public_report", "roster", "routes"]
@@ -322,6 +321,8 @@ def public_report(report: Path) -> Path:
     `report-public.html` beside `report`, made again whenever `report` is newer."""
     public = report.with_name(PUBLIC_REPORT_HTML)
     if not public.is_file() or public.stat().st_mtime < report.stat().st_mtime:
+        from arena.report.html import write_report  # matplotlib: only when a report is made
+
         write_report(report.parent, public, bot_text=False)
     return public
 

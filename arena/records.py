@@ -128,6 +128,12 @@ class GameRecord:
                              tuple(self.game_params.items()))
 
     @property
+    def params(self) -> dict[str, int]:
+        """All the game's parameters (either shape, `record_params`; GameError for a game
+        this cxarena does not know)."""
+        return record_params(self.game, self.M, self.N, self.K, self.game_params)
+
+    @property
     def texts(self) -> tuple[str, ...]:
         """Every move's text in the game's notation, the opening's first (either shape; no
         need to know the game)."""

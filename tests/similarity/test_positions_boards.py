@@ -4,6 +4,7 @@ and a league asked on every board it plays."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -136,8 +137,8 @@ def test_the_positions_are_spread_over_the_boards() -> None:
 def store_big_games(lg: League, count: int) -> None:
     for seed in range(count):
         moves = random_game(BIG, seed, 30)
-        rec = GameRecord(*BIG, "players.L0", "players.L0", ("L0", "L0"), moves,
-                         (0.0,) * len(moves), 1, Reason.CONNECT, "", seed)
+        rec = dataclasses.replace(Rec(*BIG, moves), p1="players.L0", p2="players.L0",
+                                  names=("L0", "L0"), winner=1, reason=Reason.CONNECT, seed=seed)
         record_game(lg, "sub:1", "sub:2", "x".join(map(str, BIG)), 1.0, record=rec)
 
 

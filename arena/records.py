@@ -111,9 +111,9 @@ class GameRecord:
     opening_texts: tuple[str, ...] = ()
 
     def recorded(self) -> RecordedGame:
-        """The game, its parameters and its move texts, read through the one migration
-        (`game_of_record`) from either shape a record may have. Raises GameError for a game,
-        or parameters, this cxarena does not know."""
+        """The game, its parameters and its move texts (a stored record of an older shape is
+        read into these by `from_dict`). Raises GameError for a game, or parameters, this
+        cxarena does not know."""
         return RecordedGame(self.rules(), self.move_texts, self.opening_texts)
 
     def rules(self) -> Game:
@@ -123,8 +123,8 @@ class GameRecord:
 
     @property
     def params(self) -> dict[str, int]:
-        """All the game's parameters (either shape, `record_params`; GameError for a game
-        this cxarena does not know)."""
+        """All the game's parameters (`record_params`: ParamError for a game this cxarena
+        does not know)."""
         return record_params(self.game, 0, 0, 0, self.game_params)
 
     @property

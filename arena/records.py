@@ -21,8 +21,10 @@ __all__ = ["DEFAULT_GAME", "FAULTS", "NO_CGROUP", "RECORD_SCHEMA", "RLIMITS_ONLY
            "Reason", "RecordedGame", "StoredGame", "board_key", "board_of", "game_of_record",
            "record_fields", "record_label", "record_params", "recorded_game", "texts_of"]
 
-#: version of the JSON form of a record (`GameRecord.to_dict`)
-RECORD_SCHEMA = 2
+#: version of the JSON form of a record (`GameRecord.to_dict`): 3 = the neutral shape alone
+#: (game, game_params, move_texts, opening_texts; no M, N, K or integer moves and opening).
+#: `GameRecord.from_dict` reads 1, 2 and 3.
+RECORD_SCHEMA = 3
 #: a record's extra["cgroup"] when its bots had no cgroup (else the backend, "v1" or "v2")
 NO_CGROUP = "none"
 #: what that means, in the words every command and the report use
@@ -60,14 +62,10 @@ FAULTS = frozenset({Reason.TIMEOUT, Reason.ILLEGAL, Reason.CRASH})
 class GameRecord:
     """Everything stored about one game (the fields of `cxarena match --json`, and more)."""
 
-    M: int
-    N: int
-    K: int
     p1: str  # SPEC of the player who moved first
     p2: str  # SPEC of the player who moved second
     names: tuple[str, str]  # playerName() of p1 and p2 ("" if never obtained)
-    moves: tuple[int, ...]  # columns in order, from the empty board (opening included)
-    times_ms: tuple[float, ...]  # measured wall time of each move, same length as moves
+    times_ms: tuple[float, ...]  # measured wall time of each move, same length as move_texts
     #                              (0.0 for the opening's moves: nobody chose them)
     winner: int | None  # 1, 2, or None for a draw
     reason: Reason
@@ -82,9 +80,6 @@ class GameRecord:
     #: what really is extra: the referee's start-up times and isolation, overload incidents,
     #: a person's seat in `cxarena play`
     extra: dict[str, Any] = field(default_factory=dict)
-    #: the opening the game started from (the first len(opening) entries of moves); () = the
-    #: empty board. Stored records from before openings existed read back as ().
-    opening: tuple[int, ...] = ()
     #: the game pair this game belongs to (the same opening, colours swapped); "" = unpaired
     pair_id: str = ""
     #: the limits the game was played under (None only in records stored before schema 2
@@ -105,38 +100,42 @@ class GameRecord:
     player2: str = ""
     code1: str | None = None  # code fingerprint of p1 (arena.entrants.fingerprint)
     code2: str | None = None
-    #: the game (`arena.games`): "connectx" (M, N, K and `moves` as columns, protocol v1) or
-    #: another game, whose `game_params` are its parameters and `move_texts` its moves in the
-    #: game's notation (passes included; `moves` is then empty and M, N, K are 0)
+    #: the game (`arena.games`) with all its parameters, and every move's text in the game's
+    #: notation from the start (the opening's first; passes included; Connect-X's: decimal
+    #: columns). Records stored before issue 47 read into these (`from_dict`).
     game: str = DEFAULT_GAME
     game_params: dict[str, int] = field(default_factory=dict)
     move_texts: tuple[str, ...] = ()
-    #: another game's opening (the first moves of `move_texts`, played for both sides)
+    #: the opening the game started from (the first moves of `move_texts`, played for both
+    #: sides); () = the game's start
     opening_texts: tuple[str, ...] = ()
 
     def recorded(self) -> RecordedGame:
-        """The game, its parameters and its move texts, read through the one migration
-        (`game_of_record`) from either shape a record may have. Raises GameError for a game,
-        or parameters, this cxarena does not know."""
-        return game_of_record(self.game, self.game_params, self.M, self.N, self.K,
-                              self.moves, self.move_texts, self.opening, self.opening_texts)
+        """The game, its parameters and its move texts (a stored record of an older shape is
+        read into these by `from_dict`). Raises GameError for a game, or parameters, this
+        cxarena does not know."""
+        return RecordedGame(self.rules(), self.move_texts, self.opening_texts)
 
     def rules(self) -> Game:
         """The game this record was played in, with its parameters (GameError as
         `recorded`)."""
-        return recorded_game(self.game, self.M, self.N, self.K,
-                             tuple(self.game_params.items()))
+        return recorded_game(self.game, 0, 0, 0, tuple(self.game_params.items()))
+
+    @property
+    def params(self) -> dict[str, int]:
+        """All the game's parameters (`record_params`: ParamError for a game this cxarena
+        does not know)."""
+        return record_params(self.game, 0, 0, 0, self.game_params)
 
     @property
     def texts(self) -> tuple[str, ...]:
-        """Every move's text in the game's notation, the opening's first (either shape; no
-        need to know the game)."""
-        return texts_of(self.moves, self.move_texts)
+        """Every move's text in the game's notation, the opening's first."""
+        return self.move_texts
 
     @property
     def opening_moves(self) -> tuple[str, ...]:
-        """The opening's moves as texts (either shape)."""
-        return texts_of(self.opening, self.opening_texts)
+        """The opening's moves as texts."""
+        return self.opening_texts
 
     @property
     def n_moves(self) -> int:
@@ -173,10 +172,8 @@ class GameRecord:
         d = asdict(self)
         d["reason"] = self.reason.value
         d["names"] = list(self.names)
-        d["moves"] = list(self.moves)
         d["times_ms"] = [round(t, 3) for t in self.times_ms]
         d["init_ms"] = [round(t, 3) for t in self.init_ms]
-        d["opening"] = list(self.opening)
         d["move_texts"] = list(self.move_texts)
         d["opening_texts"] = list(self.opening_texts)
         d["game_params"] = dict(self.game_params)
@@ -189,16 +186,17 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
-        d = {k: v for k, v in d.items() if k != "schema"}
+        """A record from its JSON form, of any schema: the old Connect-X shape (M, N, K and
+        integer `moves` and `opening`, written before issue 47, with or without the neutral
+        fields beside them) reads into the neutral fields (`game_of_record`)."""
+        shape = {k: d[k] for k in _OLD_SHAPE if k in d}
+        d = {k: v for k, v in d.items() if k not in _OLD_SHAPE and k != "schema"}
+        d.update(_neutral_fields(shape, d))
         d["reason"] = Reason(d["reason"])
         d["names"] = tuple(d["names"])
-        d["moves"] = tuple(d["moves"])
         d["times_ms"] = tuple(d["times_ms"])
         d["init_ms"] = tuple(d.get("init_ms", (0.0, 0.0)))
-        d["opening"] = tuple(d.get("opening", ()))
         d["pair_id"] = str(d.get("pair_id", ""))
-        d["move_texts"] = tuple(d.get("move_texts", ()))
-        d["opening_texts"] = tuple(d.get("opening_texts", ()))
         d["limits"] = dict(d.get("limits") or {})
         if "extra" in d and any(k in d["extra"] for k in _LABELS_OF_SCHEMA_1):
             extra = dict(d["extra"])
@@ -207,6 +205,24 @@ class GameRecord:
                     d.setdefault(new, extra.pop(old))
             d["extra"] = extra
         return cls(**d)
+
+
+#: the keys of the old Connect-X shape of a record's JSON form (`GameRecord.from_dict`)
+_OLD_SHAPE = ("M", "N", "K", "moves", "opening")
+
+
+def _neutral_fields(old: Mapping[str, Any], d: Mapping[str, Any]) -> dict[str, Any]:
+    """game, game_params, move_texts and opening_texts of a record's JSON form: its neutral
+    fields `d`, or what the old Connect-X shape `old` (M, N, K, integer moves and opening)
+    says (`game_of_record`). A game this cxarena does not know keeps what it has."""
+    game = str(d.get("game", DEFAULT_GAME))
+    params = {str(k): int(v) for k, v in dict(d.get("game_params") or {}).items()}
+    if not params and game in GAMES:
+        M, N, K = (int(old.get(k, 0)) for k in ("M", "N", "K"))
+        params = record_params(game, M, N, K, {})
+    return {"game": game, "game_params": params,
+            "move_texts": texts_of(old.get("moves", ()), d.get("move_texts", ())),
+            "opening_texts": texts_of(old.get("opening", ()) or (), d.get("opening_texts", ()))}
 
 
 @dataclass(frozen=True)
@@ -234,9 +250,10 @@ def game_of_record(game: str, game_params: Mapping[str, int], M: int, N: int, K:
       no texts. Its parameters are M, N, K as the game's board (`board_params`: Connect-X's
       rows, cols, k) and a column's text its decimal (as `ConnectX.move_to_text` writes it).
 
-    A record that has both (Connect-X records keep writing the old shape beside the neutral
-    one, `record_fields`) reads from the neutral one. Raises GameError for a game, or
-    parameters, this cxarena does not know."""
+    A record that has both (Connect-X records written between the two, which kept the old
+    shape beside the neutral one) reads from the neutral one. `GameRecord.from_dict` reads
+    every stored record this way (`_neutral_fields`), so a `GameRecord` holds the neutral
+    shape only. Raises GameError for a game, or parameters, this cxarena does not know."""
     return RecordedGame(recorded_game(game, M, N, K, tuple(game_params.items())),
                         texts_of(moves, move_texts), texts_of(opening, opening_texts))
 
@@ -270,25 +287,12 @@ def recorded_game(name: str, M: int, N: int, K: int,
 
 def record_fields(game: Game, texts: Sequence[str], opening: Sequence[str]) -> dict[str, Any]:
     """The `GameRecord` fields that hold `game` and its moves (`texts`, all of them, the
-    `opening` first). Every record names its game, all its parameters and its move texts (the
-    neutral shape `game_of_record` reads first).
-
-    The compatibility shape: a game played on boards (`board_of`; Connect-X) also keeps its
-    board in M, N, K and its moves and opening as integer columns (its texts are decimal
-    columns), as records did before issue 47, for the results database's M, N, K columns and
-    the Connect-X tools (analysis, similarity, the viewer's columns). Another game writes 0,
-    0, 0 and no columns there. (A cxarena from before issue 47 does not read these records
-    right: its viewer takes the move texts for columns, and its move times count the
-    opening twice.)"""
-    fields: dict[str, Any] = {"game": game.name, "game_params": dict(game.params),
-                              "move_texts": tuple(texts), "opening_texts": tuple(opening)}
-    board = board_of(game)
-    if board is None:
-        fields.update(M=0, N=0, K=0, moves=(), opening=())
-    else:
-        fields.update(M=board[0], N=board[1], K=board[2], moves=tuple(int(t) for t in texts),
-                      opening=tuple(int(t) for t in opening))
-    return fields
+    `opening` first): every record names its game, all its parameters and its move texts, in
+    every game the same (Connect-X's board is its parameters rows, cols, k, its moves decimal
+    columns: `arena.games.connectx.record` reads them back as M, N, K and columns). A cxarena
+    from before issue 47 does not read these records."""
+    return {"game": game.name, "game_params": dict(game.params), "move_texts": tuple(texts),
+            "opening_texts": tuple(opening)}
 
 
 def record_label(game: Game) -> str:

@@ -74,7 +74,7 @@ def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[bool, dict[st
                     rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1000 + r * games + i)
                     assert not rec.is_fault and (rec.extra["cgroup"] != NO_CGROUP) == mode
                     times[mode].extend(rec.times_ms)
-                    moves[mode] += len(rec.moves)
+                    moves[mode] += rec.n_moves
                 wall[mode] += time.perf_counter() - t0
     finally:
         for referee in referees.values():

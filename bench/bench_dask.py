@@ -105,7 +105,7 @@ def _accuracy(make: Any, ontime: list[Any], late: list[Any]) -> dict[str, Any]:
     for oc in make().run(ontime):
         assert oc.record is not None, oc.error
         times.extend(oc.record.times_ms)
-        moves += len(oc.record.moves)
+        moves += oc.record.n_moves
         if oc.record.is_fault:
             flagged.append(oc.record.detail)
             moves += 1
@@ -114,7 +114,7 @@ def _accuracy(make: Any, ontime: list[Any], late: list[Any]) -> dict[str, Any]:
     for oc in make().run(late):
         assert oc.record is not None, oc.error
         r = oc.record
-        if r.reason is Reason.TIMEOUT and r.offender == 1 and not r.moves:
+        if r.reason is Reason.TIMEOUT and r.offender == 1 and not r.n_moves:
             late_flagged += 1
             detect.append(float(r.detail.split(" after ", 1)[1].split(" ms", 1)[0]))
     s = sorted(times)

@@ -141,7 +141,7 @@ def big_board() -> None:
                         seconds = (datetime.fromisoformat(rec.finished_at)
                                    - datetime.fromisoformat(rec.started_at)).total_seconds()
                         real.append((seconds - max(bot_startups_s(rec.extra), default=0.0),
-                                     len(rec.moves), rec.reason.value))
+                                     rec.n_moves, rec.reason.value))
                 rows.append((b, real))
         # the plan's own remedy: two calibration games on each board not measured
         calibrated = measure_final(lg, workers=1)

@@ -84,7 +84,7 @@ def round_trip(cpu: int, games: int = 60, rounds: int = 3) -> dict[str, dict[str
                     rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1000 + r * games + i)
                     assert not rec.is_fault and rec.extra["isolated"] == (mode != "none")
                     times[mode].extend(rec.times_ms)
-                    moves[mode] += len(rec.moves)
+                    moves[mode] += rec.n_moves
                 wall[mode] += time.perf_counter() - t0
     finally:
         for referee in referees.values():

@@ -118,7 +118,7 @@ def round_trip(games: int = 300) -> dict[str, dict[str, float]]:
         with Referee(MatchSettings(limits=Limits(timeout_s=5.0), isolation="none")) as referee:
             while not stop.is_set():
                 rec = referee.play(bot, l0, course_game(6, 7, 4), seed=0)
-                flood_moves[0] += (len(rec.moves) + 1) // 2
+                flood_moves[0] += (rec.n_moves + 1) // 2
 
     t = threading.Thread(target=flood, daemon=True)
     t.start()

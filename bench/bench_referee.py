@@ -151,7 +151,7 @@ def throughput(games: int = 400, isolation: str = "none") -> dict[str, float]:
                 rec = referee.play(l0, l0, course_game(6, 7, 4), seed=1000 + i)
                 assert not rec.is_fault, rec.detail
                 times.extend(rec.times_ms)
-                moves += len(rec.moves)
+                moves += rec.n_moves
             wall_s = time.perf_counter() - t0
         return {"games_per_s": games / wall_s, "median_us": 1000 * statistics.median(times),
                 "p99_us": 1000 * _pct(times, 0.99), "loop_us": 1e6 * wall_s / moves,
@@ -189,7 +189,7 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
                 rec = referee.play(paced, paced, course_game(6, 7, 4), seed=seed,
                                    options1={"answer_s": 0.095}, options2={"answer_s": 0.095})
                 seed += 1
-                counted += len(rec.moves)
+                counted += rec.n_moves
                 times.extend(rec.times_ms)
                 if rec.is_fault:
                     flagged += 1
@@ -205,7 +205,7 @@ def accuracy(paced_moves: int = 1000, late_games: int = 30, hung_games: int = 30
             for i in range(late_games // len(cores)):
                 rec = referee.play(paced, l0, course_game(6, 7, 4), seed=i,
                                    options1={"answer_s": 0.120})
-                if rec.reason is Reason.TIMEOUT and rec.offender == 1 and not rec.moves:
+                if rec.reason is Reason.TIMEOUT and rec.offender == 1 and not rec.n_moves:
                     late_flagged += 1
                     late_detect.append(_after_ms(rec.detail))
             for i in range(hung_games // len(cores)):

@@ -69,17 +69,28 @@ def make_store(path: Path, games: int, seed: int = 1) -> None:
                 detail = (f"selectColumn (move {cut + 1}): no answer after 100.3 ms, over the "
                           f"80 ms limit by 20.3 ms (grace 20 ms)" if reason is Reason.TIMEOUT
                           else f"selectColumn (move {cut + 1}): the bot exited with code 1")
-                rec = GameRecord(M, N, K, p1, p2, (p1, p2), tuple(moves), tuple(times),
-                                 3 - offender, reason, detail, rng.randrange(2**31), offender,
-                                 "Traceback (most recent call last):\n  ...\nValueError: x\n")
+                rec = GameRecord(**_board(M, N, K, moves), p1=p1, p2=p2, names=(p1, p2),
+                                 times_ms=tuple(times), winner=3 - offender, reason=reason,
+                                 detail=detail, seed=rng.randrange(2**31), offender=offender,
+                                 stderr_tail="Traceback (most recent call last):\n  ...\n"
+                                             "ValueError: x\n")
             else:
                 winner = None if state is CXGameState.DRAW else (len(moves) - 1) % 2 + 1
-                rec = GameRecord(M, N, K, p1, p2, (p1, p2), tuple(moves), tuple(times), winner,
-                                 Reason.DRAW if winner is None else Reason.CONNECT, "",
-                                 rng.randrange(2**31))
+                rec = GameRecord(**_board(M, N, K, moves), p1=p1, p2=p2, names=(p1, p2),
+                                 times_ms=tuple(times), winner=winner,
+                                 reason=Reason.DRAW if winner is None else Reason.CONNECT,
+                                 detail="", seed=rng.randrange(2**31))
             store.add(rec.labelled(game_id=f"{M}x{N}x{K}-n{n}-{p1}-{p2}", round=1,
                                    player1=p1, player2=p2))
         store._db.execute("COMMIT")
+
+
+def _board(M: int, N: int, K: int, moves: list[int]) -> dict[str, Any]:
+    """The record fields of a Connect-X game on board M, N, K with these columns."""
+    from arena.games.connectx import ConnectX  # as make_store: arena only when used
+    from arena.records import record_fields
+
+    return record_fields(ConnectX(rows=M, cols=N, k=K), [str(c) for c in moves], ())
 
 
 def load_in_chromium(report: Path) -> dict[str, Any]:

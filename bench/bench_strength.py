@@ -37,6 +37,8 @@ from pathlib import Path
 
 from arena.competition.cores import usable_cores
 from arena.competition.settings import PlaySettings
+from arena.games.connectx.record import board_and_columns
+from arena.records import GameRecord
 from arena.results.standings import compute_standings
 from arena.results.store import DB_FILE, ResultStore
 from arena.tournament.config import PlayerEntry, TournamentConfig, built_config
@@ -126,11 +128,17 @@ def main() -> None:
         _k4_ranking(ROOT / "results" / "tournament")
 
 
+def _k(record: GameRecord) -> int | None:
+    """K of a Connect-X game's board (None for another game)."""
+    cx = board_and_columns(record)
+    return None if cx is None else cx[2]
+
+
 def _k4_ranking(results: Path) -> None:
     if not (results / DB_FILE).is_file():
         return
     with ResultStore(results / DB_FILE, create=False) as store:
-        games = [g for g in store.games() if g.record.K == 4]
+        games = [g for g in store.games() if _k(g.record) == 4]
         players = sorted({g.player1 for g in games} | {g.player2 for g in games})
         timeout = json.loads(store.get_meta("config") or "{}").get("timeout_s", "?")
     st = compute_standings(players, games)

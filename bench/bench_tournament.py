@@ -68,7 +68,7 @@ def run_once(workers: int | None = None) -> dict[str, float]:
         with ResultStore(d / "results" / "games.sqlite", create=False) as store:
             records = [g.record for g in store.games()]
     think_s = sum(sum(r.times_ms) + sum(r.init_ms) for r in records) / 1000.0
-    moves = sum(len(r.moves) for r in records)
+    moves = sum(r.n_moves for r in records)
     faults = sum(r.is_fault for r in records)
     ideal_s = think_s / config.workers
     return {"workers": config.workers, "games": len(records), "moves": moves,

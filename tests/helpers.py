@@ -27,7 +27,7 @@ from arena.competition.jobs import GameJob
 from arena.competition.settings import PlaySettings
 from arena.games import GAMES
 from arena.player import CXPlayer
-from arena.records import GameRecord, Reason
+from arena.records import GameRecord, Reason, record_params
 from arena.referee.containment import environ_value
 from arena.tournament.config import PlayerEntry, TournamentConfig, built_config
 from players._shared.engine import win_score
@@ -202,10 +202,37 @@ def tournament_config(names: list[str], rounds: int = 1, seed: int = 7,
                         boards=boards)
 
 
+def cx_record(M: int, N: int, K: int, moves: tuple[int, ...] = (),
+              opening: tuple[int, ...] = (), **fields: Any) -> GameRecord:
+    """A record of a Connect-X game on board M, N, K whose moves are these columns (the
+    `opening`'s first), as the referee writes it (`arena.records.record_fields`: the board in
+    the game's parameters, the columns as move texts), with the other `fields`."""
+    return GameRecord(game="connectx", game_params={"rows": M, "cols": N, "k": K},
+                      move_texts=tuple(str(c) for c in moves),
+                      opening_texts=tuple(str(c) for c in opening), **fields)
+
+
+def columns(rec: GameRecord) -> tuple[int, ...]:
+    """Every move of a Connect-X record as a column, the opening's first."""
+    return tuple(int(t) for t in rec.texts)
+
+
+def opening_columns(rec: GameRecord) -> tuple[int, ...]:
+    """The opening of a Connect-X record as columns."""
+    return tuple(int(t) for t in rec.opening_moves)
+
+
+def board(rec: GameRecord) -> tuple[int, int, int]:
+    """(M, N, K) of a Connect-X record (its parameters rows, cols, k)."""
+    p = rec.params
+    return p["rows"], p["cols"], p["k"]
+
+
 def fake_record(g: GameJob, **extra: object) -> GameRecord:
-    return GameRecord(M=g.M, N=g.N, K=g.K, p1=g.spec1, p2=g.spec2, names=(g.p1, g.p2),
-                      moves=(0,), times_ms=(1.0,), winner=1 + g.seed % 2, reason=Reason.CONNECT,
-                      detail="", seed=g.seed, extra=dict(extra))
+    return GameRecord(p1=g.spec1, p2=g.spec2, names=(g.p1, g.p2), game=g.game,
+                      game_params=record_params(g.game, g.M, g.N, g.K, dict(g.params)),
+                      move_texts=("0",), times_ms=(1.0,), winner=1 + g.seed % 2,
+                      reason=Reason.CONNECT, detail="", seed=g.seed, extra=dict(extra))
 
 
 #: a bot file: a seeded random player that takes a while over every move

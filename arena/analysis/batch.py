@@ -17,6 +17,7 @@ from pathlib import Path
 
 from arena.analysis.engine import GameAnalysis, Oracle, analyse_game
 from arena.analysis.store import AnalysisStore
+from arena.games.connectx.record import board_and_columns
 from arena.records import StoredGame
 
 __all__ = ["BlunderRow", "analyse_folder", "blunder_rows", "blunders_markdown", "covered"]
@@ -54,13 +55,14 @@ def analyse_folder(folder: str | Path, games: Iterable[StoredGame], factory: Ora
     jobs, skipped = [], 0
     for g in games:
         rec = g.record
-        if not covered(rec.M, rec.N):
+        cx = board_and_columns(rec)
+        if cx is None or not covered(cx[0], cx[1]):
             skipped += 1
             continue
         if g.game_id in done and not redo:
             continue
-        jobs.append((factory, g.game_id, rec.M, rec.N, rec.K, tuple(rec.moves),
-                     len(rec.opening), budget_s))
+        M, N, K, columns = cx
+        jobs.append((factory, g.game_id, M, N, K, columns, len(rec.opening_moves), budget_s))
     jobs.sort(key=lambda j: (j[2], j[3], j[4]))  # one board after the other: tables reused
     workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) or 1))
     count = 0

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 from arena.analysis.engine import BUDGET_S
+from arena.games.connectx.record import board_and_columns
 
 HELP = ("analyse a stored game with the exact solver: the value of every position, each "
         "move's verdict (best, inaccuracy, blunder and the moves that kept the value)")
@@ -58,9 +59,14 @@ def analyse_stored(results: str, game_id: str, budget_s: float) -> str:
         raise UsageError(f"--time-per-position {budget_s}: must be a positive number of seconds")
     game, folder = stored_game(results, game_id)
     rec = game.record
-    oracle = analysis_oracle(rec.M, rec.N, rec.K)
-    analysis = analyse_game(oracle, rec.M, rec.N, rec.K, rec.moves, budget_s,
-                            opening=len(rec.opening), progress=progress_line(game_id))
+    cx = board_and_columns(rec)
+    if cx is None:
+        raise UsageError(f"game {game_id} is a game of {rec.game}: the analysis knows "
+                         f"Connect-X only")
+    M, N, K, columns = cx
+    oracle = analysis_oracle(M, N, K)
+    analysis = analyse_game(oracle, M, N, K, columns, budget_s,
+                            opening=len(rec.opening_moves), progress=progress_line(game_id))
     store = AnalysisStore(folder)
     store.put(game_id, analysis)
     store.save()

@@ -65,10 +65,12 @@ def key_and_prior(game: str, params: Mapping[str, int], M: int, N: int, K: int,
     return key, cost * timeout_s
 
 
-def record_key_and_prior(rec: GameRecord) -> tuple[str, float]:
-    """`key_and_prior` of a stored game, by its own time limit (a record without one: 1 s, the
-    same for all such games, so their relative costs stay right)."""
-    return key_and_prior(rec.game, rec.game_params, rec.M, rec.N, rec.K, rec.timeout_s or 1.0)
+def record_key_and_prior(rec: GameRecord, timeout_s: float | None = None) -> tuple[str, float]:
+    """`key_and_prior` of a stored game (its game and parameters, either shape:
+    `GameRecord.params`), by `timeout_s`, else its own time limit (a record without one: 1 s,
+    the same for all such games, so their relative costs stay right)."""
+    return key_and_prior(rec.game, rec.params, 0, 0, 0,
+                         timeout_s if timeout_s is not None else rec.timeout_s or 1.0)
 
 
 def measured_s(rec: GameRecord) -> float | None:
@@ -159,8 +161,7 @@ class Progress:
               timeout_s: float) -> Progress:
         """A run that plays `todo` after the games of an earlier run, `stored` (which refine
         the costs by their measured durations)."""
-        old = [(key_and_prior(r.game, r.game_params, r.M, r.N, r.K, timeout_s), r)
-               for r in stored]
+        old = [(record_key_and_prior(r, timeout_s), r) for r in stored]
         p = cls.plan([key_and_prior(g.game, dict(g.params), g.M, g.N, g.K, timeout_s)
                       for g in todo] + [kp for kp, _ in old])
         for (key, _), rec in old:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from arena.analysis.batch import covered
 from arena.analysis.engine import GameAnalysis, MoveVerdict, Oracle, analyse_game
 from arena.analysis.store import from_json, to_json
-from arena.competition.settings import CONNECTX
+from arena.games.connectx.record import board_and_columns
 from arena.league.db import League, Submission
 from arena.league.entries import is_submission, submission_key, submission_of
 from arena.league.standings import game_record, side_name
@@ -132,8 +132,8 @@ def analyse_within(oracle: Oracle, M: int, N: int, K: int, moves: list[int] | tu
 def analysable(record: GameRecord) -> bool:
     """Whether the exact solver can analyse this game: a Connect-X game (the solver's) with
     moves, on a board it covers. The one place the league's analyses name the game."""
-    return (record.game == CONNECTX and bool(record.moves)
-            and covered(record.M, record.N))
+    cx = board_and_columns(record)
+    return cx is not None and bool(cx[3]) and covered(cx[0], cx[1])
 
 
 def losing_students(sides: tuple[str, str], winner: int | None) -> list[int]:
@@ -188,8 +188,12 @@ class Analyser:
             return None
         if not losing_students(sides, record.winner):
             return None
-        a = analyse_within(self.oracle(record.M, record.N, record.K), record.M, record.N,
-                           record.K, record.moves, len(record.opening), budget_s)
+        cx = board_and_columns(record)
+        if cx is None:  # analysable: a Connect-X game
+            return None
+        M, N, K, columns = cx
+        a = analyse_within(self.oracle(M, N, K), M, N, K, columns, len(record.opening_moves),
+                           budget_s)
         _store(lg, game_id, a)
         return a
 

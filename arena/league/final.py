@@ -38,7 +38,13 @@ from datetime import datetime
 from pathlib import Path
 
 from arena.competition.cores import usable_cores
-from arena.competition.progress import Progress, key_and_prior, measured_s, thinking_s
+from arena.competition.progress import (
+    Progress,
+    key_and_prior,
+    measured_s,
+    record_key_and_prior,
+    thinking_s,
+)
 from arena.entrants.probe import check_loadable
 from arena.entrants.specs import parse_spec
 from arena.errors import UsageError
@@ -250,8 +256,7 @@ def plan_final(league: League, workers: int | None = None,
     for side1, side2, rec in _rating_games(league):
         if rec.timeout_s not in (None, cfg.timeout_s):
             continue
-        key, prior = key_and_prior(rec.game, rec.game_params, rec.M, rec.N, rec.K,
-                                   cfg.timeout_s)
+        key, prior = record_key_and_prior(rec, cfg.timeout_s)
         seconds = measured_s(rec)
         # the seats start at once: a game waits for the slowest
         boots = bot_startups_s(rec.extra)
@@ -709,8 +714,7 @@ def _time_left(config: TournamentConfig, results: Path, started_at: float) -> st
         with ResultStore(results / DB_FILE, create=False) as store:
             for game in store.games():
                 rec = game.record
-                key, _ = key_and_prior(rec.game, rec.game_params, rec.M, rec.N, rec.K,
-                                       timeout_s)
+                key, _ = record_key_and_prior(rec, timeout_s)
                 ended = _ended(rec.finished_at)
                 plan = plan.finish_record(key, rec, this_run=ended is None or ended >= started_at)
     except (UsageError, ValueError, OSError, KeyError):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from arena.competition.executor import LocalExecutor
 from arena.competition.jobs import GameJob
-from arena.competition.progress import key_and_prior, measured_s, thinking_s
+from arena.competition.progress import key_and_prior, measured_s, record_key_and_prior, thinking_s
 from arena.competition.settings import referee_settings
 from arena.league.db import League, LeagueError, LeagueGames
 from arena.league.final import final_player_keys, final_player_specs
@@ -55,7 +55,7 @@ def _measured_per_board(league: League) -> Counter[str]:
     count: Counter[str] = Counter()
     for r in (g.record for g in LeagueGames(league).games()):
         if r.timeout_s in (None, cfg.timeout_s) and measured_s(r) is not None:
-            count[key_and_prior(r.game, r.game_params, r.M, r.N, r.K, cfg.timeout_s)[0]] += 1
+            count[record_key_and_prior(r, cfg.timeout_s)[0]] += 1
     for m in measured_games(league.dir):
         if m.timeout_s == cfg.timeout_s and m.duration_s > 0:
             count[m.board] += 1

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from arena.games import GameError
+from arena.games.connectx.record import board_and_columns
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.explain import describe_end, fault_move, illegal_column
 from arena.report.frames import game_frames
@@ -102,13 +104,18 @@ def viewer_game(rec: GameRecord, game_id: int | str, players: list[str] | None =
     limit_s = rec.timeout_s if rec.timeout_s is not None else timeout_s
     frames = game_frames(rec)  # another game: its positions, for its drawer
     fault = rec.is_fault
-    # the moves as the game's drawer reads them: a board game's (Connect-X's) columns, which
-    # its records keep beside the texts (`arena.records.record_fields`), else the texts
-    opening = list(rec.opening or rec.opening_texts)  # the first moves: nobody's choice
+    # the moves as the game's drawer reads them: Connect-X's columns
+    # (`arena.games.connectx.record`), else the texts
+    try:
+        cx = board_and_columns(rec)
+    except GameError:  # Connect-X with parameters this cxarena does not know: the texts
+        cx = None
+    moves: list[Any] = list(rec.texts) if cx is None else list(cx[3])
+    opening = moves[:len(rec.opening_moves)]  # the first moves: nobody's choice
     units = time_units(rec.times_ms)
     game: dict[str, Any] = {
         "id": game_id, "round": round, "game": rec.game, "players": list(players),
-        "moves": list(rec.moves or rec.move_texts),  # Connect-X's: columns
+        "moves": moves,
         "times_ms": [u * TIME_UNIT_MS for u in units],
         "timeout_ms": None if limit_s is None else limit_s * 1000.0,
         "winner": rec.winner or None, "reason": rec.reason.value,
@@ -125,7 +132,8 @@ def viewer_game(rec: GameRecord, game_id: int | str, players: list[str] | None =
     if analysis is not None:
         game["analysis"] = analysis
     if frames is None:
-        game.update(M=rec.M, N=rec.N, K=rec.K)
+        M, N, K = (0, 0, 0) if cx is None else cx[:3]  # a game this cxarena does not know: 0
+        game.update(M=M, N=N, K=K)
     else:
         game.update(frames)
     return game

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.errors import UsageError
+from arena.games.connectx.record import board_and_columns
 from arena.records import GameRecord, StoredGame
 
 __all__ = ["DB_FILE", "SCHEMA_VERSION", "GameStore", "ResultStore", "count_games"]
@@ -56,6 +57,15 @@ _SCHEMA = (
     + ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
     + ", stored_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), "
       "record TEXT NOT NULL);")
+
+
+def _column(record: GameRecord, name: str) -> Any:
+    """A `games` column of `record`: its field, the reason's value, and as M, N, K (labels
+    only: the record holds the game) a Connect-X record's board, 0 for another game."""
+    if name in ("M", "N", "K"):
+        cx = board_and_columns(record)
+        return 0 if cx is None else cx["MNK".index(name)]
+    return record.reason.value if name == "reason" else getattr(record, name)
 
 
 class GameStore(Protocol):
@@ -208,7 +218,7 @@ class ResultStore:
         if not record.game_id:
             raise ValueError("a stored game needs its game_id label")
         names = [n for n, _ in _COLUMNS]
-        values = [record.reason.value if n == "reason" else getattr(record, n) for n in names]
+        values = [_column(record, n) for n in names]
         cur = self._db.execute(
             f"INSERT OR IGNORE INTO games({', '.join(names)}, record) "
             f"VALUES({', '.join('?' * (len(names) + 1))})", (*values, record.to_json()))

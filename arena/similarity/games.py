@@ -26,6 +26,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena.games.connectx.record import board_and_columns
+from arena.records import GameRecord
+
 __all__ = ["FLAG_SHARE", "MIN_BAND", "MIN_SD", "MIN_SHARED", "Z_FLAG", "GameMatch",
            "compare_moves", "game_matches", "game_notes", "version_moves"]
 
@@ -64,9 +67,13 @@ def version_moves(rows: Iterable[tuple[str, str, str, dict[str, Any]]]
     (side_a, side_b, board, record as a dict): side_a moved first; the opening's moves (the
     first ``len(opening)``) were nobody's choice."""
     out: dict[str, dict[Key, Counter[int]]] = {}
-    for side_a, side_b, board, record in rows:
-        moves = [int(c) for c in record.get("moves", ())]
-        start = len(record.get("opening", ()) or ())
+    for side_a, side_b, board, raw in rows:
+        record = GameRecord.from_dict(raw)  # either shape (`arena.records.game_of_record`)
+        cx = board_and_columns(record)
+        if cx is None:  # another game than Connect-X: not compared
+            continue
+        moves = cx[3]
+        start = len(record.opening_moves)
         for ply in range(start, len(moves)):
             side = side_a if ply % 2 == 0 else side_b
             out.setdefault(side, {}).setdefault((board, tuple(moves[:ply])),

@@ -152,7 +152,8 @@ def ask_position(referee: Any, bot: Any, pos: Position, index: int, round_: int,
                        options1=options, options2=options,
                        max_moves=len(pos.moves) + 1, opening=pos.moves,
                        game_id=f"similarity {round_ + 1}.{index + 1}")
-    move = rec.moves[len(pos.moves)] if len(rec.moves) > len(pos.moves) else None
+    texts = rec.texts  # Connect-X's moves: decimal columns
+    move = texts[len(pos.moves)] if len(texts) > len(pos.moves) else None
     if rec.is_fault or move is None:
         return None
     return int(move)

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from arena.board import CXBoard, CXGameState, CXMoveError
+from arena.games.connectx.record import board_and_columns
 from arena.similarity.play import Position, load_positions, positions_path
 
 __all__ = ["Board", "MIN_PER_BOARD", "board_count", "game_positions", "published",
@@ -99,9 +100,10 @@ def game_positions(records: Iterable[Any], board: Board, count: int) -> list[Pos
     for rec in records:
         if len(out) >= count:
             break
-        if (rec.M, rec.N, rec.K) != board:
+        cx = board_and_columns(rec)
+        if cx is None or cx[:3] != board:
             continue
-        moves = [int(c) for c in rec.moves]
+        moves = list(cx[3])
         for ply in _plies(len(moves)):
             key = tuple(moves[:ply])
             if key in seen:

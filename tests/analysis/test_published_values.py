@@ -11,8 +11,9 @@ from pathlib import Path
 from arena.analysis.known import known_value
 from arena.analysis.store import AnalysisStore
 from arena.commands.analyze import analyse_stored
-from arena.records import GameRecord, Reason
+from arena.records import Reason
 from arena.results.store import ResultStore
+from tests.helpers import cx_record
 
 M, N, K = 6, 7, 4
 # a 6x7 K=4 game played by L1 against L1 (tests/analysis/test_book_judgement.py), O won
@@ -21,7 +22,7 @@ GAME = [int(c) for c in "3211031652006054412432322646640410655533"]
 
 def _stored(tmp_path: Path, moves: list[int]) -> Path:
     """A results folder holding the one game `moves` (id g1, X 'a' against O 'b')."""
-    rec = GameRecord(M=M, N=N, K=K, p1="L1", p2="L1", names=("a", "b"), moves=tuple(moves),
+    rec = cx_record(M=M, N=N, K=K, p1="L1", p2="L1", names=("a", "b"), moves=tuple(moves),
                      times_ms=(1.0,) * len(moves), winner=None, reason=Reason.DRAW, detail="",
                      seed=1).labelled(game_id="g1", round=1, player1="a", player2="b")
     with ResultStore(tmp_path / "games.sqlite") as store:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from arena.competition.pressure import Throttle, strained
 from arena.records import GameRecord, Reason
+from tests.helpers import cx_record
 
 
 def record(**extra: object) -> GameRecord:
-    return GameRecord(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0,),
+    return cx_record(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0,),
                       times_ms=(1.0,), winner=1, reason=Reason.CONNECT, detail="", seed=0,
                       extra=dict(extra))
 

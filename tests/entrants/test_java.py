@@ -282,7 +282,7 @@ def test_a_course_bot_without_exit_plays_l1_with_its_options(project: Path,
                else referee.play(l1, steady, course_game(6, 7, 4), seed, options2=options))
         assert not rec.is_fault, rec.detail
         assert rec.names[0 if first else 1] == "Steady3!"
-        assert len(rec.moves) >= 7
+        assert rec.n_moves >= 7
 
 
 def test_a_bot_with_exit_and_a_board_subclass_plays_l1(project: Path, referee: Referee) -> None:

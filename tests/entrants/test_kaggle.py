@@ -129,7 +129,7 @@ def test_an_agent_plays_l1_both_colours(name: str, agents: dict[str, Path],
         rec = referee.play(agent, l1, course_game(6, 7, 4), seed) if first else \
             referee.play(l1, agent, course_game(6, 7, 4), seed)
         assert not rec.is_fault, (rec.detail, rec.stderr_tail)
-        assert len(rec.moves) >= 7
+        assert rec.n_moves >= 7
 
 
 def test_an_agents_faults_end_its_games(agents: dict[str, Path], referee: Referee) -> None:

@@ -19,6 +19,7 @@ from arena.board import CXBoard, CXGameState
 from arena.league import League
 from arena.league.web.app import create_app
 from arena.records import GameRecord, Reason
+from tests.helpers import cx_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,7 +128,7 @@ def random_won_game(seed: int) -> GameRecord:
             state = board.markColumn(rng.choice(board.getAvailableColumns()))
         if state is CXGameState.WINP1:
             moves = tuple(board.moves())
-            return GameRecord(M=5, N=5, K=4, p1="a.py", p2="b.py", names=("a", "b"),
+            return cx_record(M=5, N=5, K=4, p1="a.py", p2="b.py", names=("a", "b"),
                               moves=moves, times_ms=(0.0,) * len(moves), winner=1,
                               reason=Reason.WIN, detail="", seed=seed)
 

@@ -147,7 +147,7 @@ def test_a_board_no_game_touched_is_priced_per_move_within_2x_and_never_past_its
               - max(bot_startups_s(r.extra), default=0.0) for r in real]
     print(f"8x8x5: priced {big.each_s:.2f} s ({big.moves:.0f} moves, up to "
           f"{big.moves_high:.0f}), worst {big.worst_s:.2f} s; real {real_s} "
-          f"({[len(r.moves) for r in real]} moves)")
+          f"({[r.n_moves for r in real]} moves)")
     mean_s = sum(real_s) / len(real_s)
     assert mean_s / 2 <= big.each_s <= 2 * mean_s, (big, real_s)
     assert all(s <= big.worst_s for s in real_s), (big, real_s)

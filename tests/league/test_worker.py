@@ -33,9 +33,8 @@ from arena.league.worker import (
     release,
     store_pair,
 )
-from arena.records import record_fields
 from arena.referee.referee import Referee
-from tests.helpers import JUDGE, make_league
+from tests.helpers import JUDGE, columns, make_league
 
 ROOT = Path(__file__).resolve().parents[2]
 L0 = (ROOT / "players" / "L0.py").read_bytes()
@@ -108,15 +107,15 @@ def test_a_pair_is_stored_once_with_its_records_and_opening(tmp_path: Path) -> N
     job = claim(lg, holder_name("local"), Openings(JUDGE))
     assert job is not None and len(job.games[0].opening) == 1
     assert job.games[1].opening == job.games[0].opening
-    opening = tuple(record_fields(job.games[0].rules, (), job.games[0].opening)["opening"])
+    opening = tuple(int(t) for t in job.games[0].opening)  # Connect-X: columns
     with Referee(league_settings(lg.config.play, True)) as referee:
         records = play_pair(job, referee)
-    assert [tuple(r.moves[:1]) for r in records] == [opening] * 2
+    assert [tuple(columns(r)[:1]) for r in records] == [opening] * 2
     assert records[0].player1 == "ann v1" and records[1].player2 == "ann v1"
     ids = store_pair(lg, job, records)
     assert ids is not None and len(ids) == 2
     stored = game_record(lg, ids[0])
-    assert stored is not None and stored.moves == records[0].moves
+    assert stored is not None and columns(stored) == columns(records[0])
     assert stored.game_id == job.games[0].game_id and stored.extra["sides"] == [job.a, job.b]
     assert store_pair(lg, job, records) is None  # its lease is gone: not stored twice
     assert lg.conn.execute("SELECT COUNT(*) FROM leases").fetchone()[0] == 0

@@ -32,7 +32,7 @@ from arena.referee.referee import MOVE_CAP_DETAIL, course_game
 from arena.tournament.config import load_limits
 from players.L0 import L0
 from tests.conftest import ROOT
-from tests.helpers import cxarena, project_copy
+from tests.helpers import cx_record, cxarena, project_copy
 
 BOT = '''
     import time
@@ -144,7 +144,7 @@ def test_slow_start_up_fails_against_the_configured_limit(tmp_path: Path) -> Non
 
 def _record(reason: Reason = Reason.DRAW, detail: str = "", offender: int | None = None,
             startup_ms: list[float | None] | None = None, stderr_tail: str = "") -> GameRecord:
-    return GameRecord(M=4, N=4, K=4, p1="a", p2="b", names=("Bot", "L0"), moves=(0, 1),
+    return cx_record(M=4, N=4, K=4, p1="a", p2="b", names=("Bot", "L0"), moves=(0, 1),
                       times_ms=(5.0, 5.0), winner=None if offender is None else 3 - offender,
                       reason=reason, detail=detail, seed=1, offender=offender,
                       stderr_tail=stderr_tail, extra={"startup_ms": startup_ms or [None, None]})

@@ -20,8 +20,9 @@ from arena.onboarding.conformance import (
     CheckReport,
     _judge,
 )
-from arena.records import GameRecord, Reason
+from arena.records import Reason
 from arena.referee.referee import course_game
+from tests.helpers import cx_record
 
 LIMIT_S = 0.5
 
@@ -31,7 +32,7 @@ def _game(board: tuple[int, int, int], bot_ms: float, init_ms: float = 1.0,
     """A game the bot (first) played with its slowest move `bot_ms` and its other moves 1 ms;
     the opponent's slowest answer `opponent_ms`."""
     times = (1.0, 1.0, bot_ms, opponent_ms, 1.0, 1.0)
-    rec = GameRecord(M=board[0], N=board[1], K=board[2], p1="bot.py", p2="L0",
+    rec = cx_record(M=board[0], N=board[1], K=board[2], p1="bot.py", p2="L0",
                      names=("Bot", "L0"), moves=(0, 1, 0, 1, 0, 1), times_ms=times, winner=None,
                      reason=Reason.DRAW, detail="", seed=1, init_ms=(init_ms, 1.0),
                      extra={"startup_ms": [300.0, None]})

@@ -9,6 +9,7 @@ from pathlib import Path
 from arena.onboarding.conformance import CheckGame, _judge, _startup_error
 from arena.records import GameRecord, Reason
 from arena.referee.referee import FAILED_TO_START, course_game
+from tests.helpers import cx_record
 
 ARENA = str(Path(__file__).resolve().parents[2] / "arena")
 
@@ -31,7 +32,7 @@ DETAIL = (f"{FAILED_TO_START}: cannot load bot 'players.syn': raised SyntaxError
 
 def _rec(reason: Reason, detail: str, tail: str = "", board: tuple[int, int, int] = (4, 4, 4),
          moves: tuple[int, ...] = (0, 1)) -> GameRecord:
-    return GameRecord(M=board[0], N=board[1], K=board[2], p1="bot.py", p2="L0",
+    return cx_record(M=board[0], N=board[1], K=board[2], p1="bot.py", p2="L0",
                       names=("Bot", "L0"), moves=moves, times_ms=(5.0,) * len(moves),
                       winner=2 if reason in (Reason.CRASH, Reason.TIMEOUT) else None,
                       reason=reason, detail=detail, seed=1, offender=1 if reason in (

@@ -15,7 +15,7 @@ from arena.limits import Limits
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
-from tests.helpers import cxarena
+from tests.helpers import columns, cxarena
 
 SOURCE = ROOT / "examples" / "cxbot.c"
 
@@ -68,7 +68,7 @@ def test_it_plays_real_games_under_the_referee(cxbot: Path, M: int, N: int, K: i
                 assert not rec.is_fault, (rec.reason, rec.detail, rec.stderr_tail)
                 side = 0 if p1 is bot else 1
                 assert rec.names[side] == "CBot"
-                board = CXBoard.from_moves(M, N, K, list(rec.moves))  # all legal
+                board = CXBoard.from_moves(M, N, K, list(columns(rec)))  # all legal
                 assert (board.gameState().value == "draw") == (rec.reason is Reason.DRAW)
 
 

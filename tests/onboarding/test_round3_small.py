@@ -11,10 +11,11 @@ import pytest
 
 from arena.commands.match import _result_line
 from arena.records import GameRecord, Reason
+from tests.helpers import cx_record
 
 
 def _record(reason: Reason, winner: int | None, detail: str = "") -> GameRecord:
-    return GameRecord(M=4, N=4, K=4, p1="a.py", p2="b.py", names=("A", "B"),
+    return cx_record(M=4, N=4, K=4, p1="a.py", p2="b.py", names=("A", "B"),
                       moves=(0, 1, 0, 1), times_ms=(1.0, 1.0, 1.0, 1.0), winner=winner,
                       reason=reason, detail=detail, seed=7, init_ms=(1.0, 1.0))
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from arena.records import GameRecord, Reason
+from arena.records import Reason
 from arena.results.store import DB_FILE, ResultStore
 from tests.helpers import (
     browser,  # noqa: F401 (the fixture)
+    cx_record,
     play_server,
 )
 
@@ -30,7 +31,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (tmp / "configs").mkdir()
     stored = tmp / "results" / "stored"
     stored.mkdir(parents=True)
-    record = GameRecord(M=4, N=4, K=4, p1="L0", p2="L1", names=("L0", "L1"),
+    record = cx_record(M=4, N=4, K=4, p1="L0", p2="L1", names=("L0", "L1"),
                         moves=(0, 1, 0, 1, 0, 1, 0), times_ms=(1.0,) * 7, winner=1,
                         reason=Reason.CONNECT, detail="", seed=1)
     with ResultStore(stored / DB_FILE) as store:

@@ -17,7 +17,7 @@ import pytest
 
 from arena.records import Reason
 from arena.results.store import DB_FILE, ResultStore
-from tests.helpers import play_server
+from tests.helpers import columns, play_server
 
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="playwright (dev extra) is not installed")
@@ -122,7 +122,7 @@ def test_full_game_against_L0_by_clicking(server, browser) -> None:
         games = {g.game_id: g for g in store.games()}
     game = games[game_id]
     assert (game.player1, game.player2) == ("human", "L0")
-    assert list(game.record.moves) == moves
+    assert list(columns(game.record)) == moves
     assert game.record.reason in (Reason.CONNECT, Reason.DRAW)
     expected_winner = 1 if result.startswith("You win") else 2 if "L0 wins" in result else None
     assert game.record.winner == expected_winner
@@ -227,7 +227,7 @@ def test_two_tabs_play_two_games_at_once_and_a_closed_tab_ends_its_bot(server, b
     left = [g for g in games if g.record.detail.endswith("human left the game (page closed)")]
     assert len(left) == 1 and left[0].player2 == "L0" and left[0].record.winner == 2
     tab2_game = [g for g in games if g.player1 == "L1"]
-    assert len(tab2_game) == 1 and list(tab2_game[0].record.moves) == tab2_moves
+    assert len(tab2_game) == 1 and list(columns(tab2_game[0].record)) == tab2_moves
 
 
 def test_browse_stored_results(server, browser) -> None:

@@ -27,6 +27,7 @@ from arena.play.session import (
 from arena.records import Reason, record_label
 from arena.referee.referee import MatchSettings, Referee, course_game
 from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import columns
 
 ZOO = Path(__file__).resolve().parents[1] / "referee" / "zoo"
 
@@ -48,8 +49,8 @@ def test_on_move_reports_every_move_of_a_refereed_game() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(parse_spec("L0"), parse_spec("L1"), course_game(4, 5, 4), seed=3,
                            on_move=lambda p, c, ms: seen.append((p, c, ms)))
-    assert [c for _, c, _ in seen] == [str(c) for c in rec.moves]  # the moves' texts
-    assert [p for p, _, _ in seen] == [1 + i % 2 for i in range(len(rec.moves))]
+    assert [c for _, c, _ in seen] == [str(c) for c in columns(rec)]  # the moves' texts
+    assert [p for p, _, _ in seen] == [1 + i % 2 for i in range(rec.n_moves)]
     assert [round(ms, 3) for _, _, ms in seen] == list(rec.times_ms)
 
 
@@ -71,7 +72,7 @@ def test_the_persons_seat_is_untimed_and_the_game_is_stored(tmp_path: Path) -> N
         assert event.by_human == (event.player == 1)
     rec = event.record
     assert rec is not None and rec.reason in (Reason.CONNECT, Reason.DRAW)
-    assert [int(m.move) for m in moves] == list(rec.moves)
+    assert [int(m.move) for m in moves] == list(columns(rec))
     assert max(rec.times_ms[0::2]) > 60  # the person thought longer than limit + grace
     assert moves[-1].ends_game and not any(m.ends_game for m in moves[:-1])
     assert rec.seed == 7 and rec.extra["human"] == 1 and rec.extra["bot"] == "L0"

@@ -12,6 +12,7 @@ import pytest
 
 from arena.records import Reason
 from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import board, columns
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (dev extra) is not installed")
 
@@ -63,10 +64,10 @@ def test_full_game_against_L0(tmp_path: Path) -> None:
     assert (game.player1, game.player2) == ("human", "L0")
     assert (rec.p1, rec.p2, rec.names) == ("human", "L0", ("human", "L0"))
     assert rec.reason in (Reason.CONNECT, Reason.DRAW) and rec.offender is None
-    assert (rec.M, rec.N, rec.K) == (4, 4, 3)
+    assert board(rec) == (4, 4, 3)
     # the person's accepted moves are the columns typed minus the refused ones
-    assert len(rec.moves[0::2]) == typed - col
-    assert len(rec.times_ms) == len(rec.moves)
+    assert len(columns(rec)[0::2]) == typed - col
+    assert len(rec.times_ms) == rec.n_moves
 
 
 def test_illegal_input_is_asked_again_with_the_reason(tmp_path: Path) -> None:
@@ -93,7 +94,7 @@ def test_illegal_input_is_asked_again_with_the_reason(tmp_path: Path) -> None:
     rec = game.record
     assert rec.winner == 2 and rec.offender == 1 and rec.reason is Reason.CRASH
     assert rec.detail == "selectColumn (move 5): human resigned"
-    assert rec.moves[0] == 0 and rec.moves[2] == 0 and len(rec.moves) == 4
+    assert columns(rec)[0] == 0 and columns(rec)[2] == 0 and rec.n_moves == 4
 
 
 def test_bot_that_crashes_mid_game_loses_and_the_person_is_told_why(tmp_path: Path) -> None:
@@ -120,7 +121,7 @@ def test_bot_that_crashes_mid_game_loses_and_the_person_is_told_why(tmp_path: Pa
     for g in games:
         assert (g.player1, g.player2) == (spec, "human")
         assert g.record.reason is Reason.CRASH and g.record.offender == 1
-        assert g.record.winner == 2 and len(g.record.moves) == 4
+        assert g.record.winner == 2 and g.record.n_moves == 4
 
 
 def test_bot_that_times_out_loses(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from arena.limits import Limits
 from arena.records import GameRecord, Reason
 from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ALL_BOARDS
+from tests.helpers import board
 
 pytestmark = pytest.mark.serial  # its point is timing: run alone (Makefile)
 
@@ -86,12 +87,12 @@ def test_every_bot_on_every_board_is_never_late_or_illegal():
     results = _play_all(jobs)
     assert len(results) == len(jobs)
     faults = [(bot, r) for bot, r in results if r.is_fault]
-    lines = [f"{bot} on {r.M}x{r.N}x{r.K}: {r.reason.value} by player {r.offender}: "
+    lines = [f"{bot} on {'x'.join(map(str, board(r)))}: {r.reason.value} by player {r.offender}: "
              f"{r.detail}" for bot, r in faults]
     print("\n".join(lines))  # shown with -rP, and in CI's log when it fails
     assert not [r for _, r in faults if _its_own_fault(r)], "\n".join(lines)
     for bot in BOTS:
         mine = [r for b, r in results if b == bot]
-        assert {(r.M, r.N, r.K) for r in mine} == set(ALL_BOARDS)
+        assert {board(r) for r in mine} == set(ALL_BOARDS)
         moves = sum(len(r.times_ms[(0 if r.p1 == bot else 1)::2]) for r in mine)
         assert moves >= MIN_BOT_MOVES, (bot, moves)

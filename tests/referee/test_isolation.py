@@ -31,7 +31,7 @@ from arena.records import GameRecord, Reason
 from arena.referee import sandbox
 from arena.referee.referee import MatchSettings, Referee, course_game
 from tests.conftest import ROOT
-from tests.helpers import _stat, cmdline, frozen, tagged_pids, wait_until, zoo
+from tests.helpers import _stat, cmdline, columns, frozen, tagged_pids, wait_until, zoo
 
 CHEATERS = Path(__file__).resolve().parent / "zoo" / "cheaters"
 _WHY_NOT = sandbox.probe()
@@ -284,7 +284,7 @@ def test_a_bot_reads_a_file_beside_it_but_not_another_bots_folder(tmp_path: Path
         rec = referee.play(parse_spec(str(tmp_path / "bookbot" / "bot.py")), parse_spec("L0"),
                            course_game(4, 5, 4), seed=1)
     assert rec.offender is None, rec.detail
-    assert rec.moves[0] == 2  # the book was read
+    assert columns(rec)[0] == 2  # the book was read
     log = "".join(p.read_text() for p in logs.glob("*.log"))
     peek = dict(ln[5:].rsplit(": ", 1) for ln in log.splitlines() if ln.startswith("PEEK "))
     assert peek[str(tmp_path / "rival" / "rival.py")] == "FileNotFoundError"

@@ -30,7 +30,7 @@ from arena.records import FAULTS, GameRecord, Reason
 from arena.referee.containment import environ_value
 from arena.referee.process import BotProcess
 from arena.referee.referee import MatchSettings, Referee, course_game
-from tests.helpers import cmdline, frozen, live, tagged_pids, wait_until, zoo
+from tests.helpers import cmdline, columns, frozen, live, tagged_pids, wait_until, zoo
 
 
 # ------------------------------------------------------------------------ the zoo
@@ -165,8 +165,8 @@ def test_zoo(case: Case, zoo_results: dict[str, Outcome]) -> None:
     if case.reason is None:  # must play a normal game
         assert rec.reason in (Reason.CONNECT, Reason.DRAW), rec.detail
         assert rec.offender is None and rec.detail == ""
-        assert len(rec.moves) >= 3
-        board = CXBoard.from_moves(*case.board, list(rec.moves))  # every move legal
+        assert rec.n_moves >= 3
+        board = CXBoard.from_moves(*case.board, list(columns(rec)))  # every move legal
         assert board.gameState().value != "open"
     else:
         assert rec.reason is case.reason, rec.detail
@@ -181,7 +181,7 @@ def test_zoo(case: Case, zoo_results: dict[str, Outcome]) -> None:
         case.timeout_s, case.startup_s if "start" in case.name else 0) + 5
     assert out.leftovers_after_game == []
     assert out.leftovers_after_close == []
-    assert len(rec.times_ms) == len(rec.moves)
+    assert len(rec.times_ms) == rec.n_moves
 
 
 def test_zoo_stderr_tail_keeps_the_traceback(zoo_results: dict[str, Outcome]) -> None:
@@ -295,21 +295,21 @@ def test_self_play_uses_two_processes_and_seeds_replay(tmp_path: Path) -> None:
         b = referee.play(l0, l0, course_game(6, 7, 4), seed=11)
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0), fresh_process=True)) as referee:
         c = referee.play(l0, l0, course_game(6, 7, 4), seed=11)
-    assert a.moves == b.moves == c.moves  # the seed reaches the bot (player.seed)
+    assert columns(a) == columns(b) == columns(c)  # the seed reaches the bot (player.seed)
     assert a.names == ("L0", "L0")
 
 
 def test_record_fields() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=1.0))) as referee:
         rec = referee.play(parse_spec("L1"), parse_spec("L0"), course_game(5, 6, 4), seed=3)
-    assert (rec.M, rec.N, rec.K, rec.p1, rec.p2, rec.seed) == (5, 6, 4, "L1", "L0", 3)
+    assert (rec.params, rec.p1, rec.p2, rec.seed) == ({"rows": 5, "cols": 6, "k": 4}, "L1", "L0", 3)
     assert rec.version == __version__
     t0 = datetime.fromisoformat(rec.started_at)
     t1 = datetime.fromisoformat(rec.finished_at)
     assert t0.utcoffset() is not None and t0 <= t1
-    assert len(rec.times_ms) == len(rec.moves) and all(t >= 0 for t in rec.times_ms)
+    assert len(rec.times_ms) == rec.n_moves and all(t >= 0 for t in rec.times_ms)
     assert all(t >= 0 for t in rec.init_ms)
-    board = CXBoard.from_moves(5, 6, 4, list(rec.moves))
+    board = CXBoard.from_moves(5, 6, 4, list(columns(rec)))
     expected = {"winp1": 1, "winp2": 2, "draw": None}[board.gameState().value]
     assert rec.winner == expected
     assert GameRecord.from_dict(json.loads(rec.to_json())) == rec

@@ -50,6 +50,6 @@ def test_max_moves_stops_an_open_game_as_a_capped_draw() -> None:
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
         rec = ref.play(parse_spec("L0"), parse_spec("L0"),
                        course_game(50, 50, 10), seed=3, max_moves=12)
-    assert len(rec.moves) == 12 and len(rec.times_ms) == 12
+    assert rec.n_moves == 12 and len(rec.times_ms) == 12
     assert rec.reason is Reason.DRAW and rec.winner is None
     assert rec.detail.startswith(MOVE_CAP_DETAIL)

@@ -20,6 +20,7 @@ from arena.commands.match import game_seed
 from arena.games.connectx import ConnectX
 from arena.records import GameRecord
 from arena.wire import protocol
+from tests.helpers import board, columns
 
 ROOT = Path(__file__).resolve().parents[2]
 ZOO = ROOT / "tests" / "referee" / "zoo"
@@ -177,14 +178,17 @@ def test_match_json_alternates_colours_and_replays(capsys: pytest.CaptureFixture
     records = [GameRecord.from_dict(json.loads(line)) for line in out.splitlines()]
     assert [(r.p1, r.p2) for r in records] == [("L0", "L1"), ("L1", "L0"), ("L0", "L1")]
     assert [r.seed for r in records] == [game_seed(9, i) for i in (1, 2, 3)]
-    assert all((r.M, r.N, r.K) == (5, 6, 4) and r.names for r in records)
-    for key in ("M", "N", "K", "p1", "p2", "names", "moves", "times_ms", "winner", "reason",
-                "detail", "seed"):
-        assert key in json.loads(out.splitlines()[0])
+    assert all(board(r) == (5, 6, 4) and r.names for r in records)
+    first = json.loads(out.splitlines()[0])
+    for key in ("game", "game_params", "p1", "p2", "names", "move_texts", "times_ms", "winner",
+                "reason", "detail", "seed"):
+        assert key in first
+    assert first["game_params"] == {"rows": 5, "cols": 6, "k": 4}
+    assert not {"M", "N", "K", "moves", "opening"} & first.keys()  # the neutral shape alone
     assert "W/D/L for L0" in err and "Elo difference" in err and "LOS" in err
     assert main(argv) == 0
     again = [GameRecord.from_dict(json.loads(x)) for x in capsys.readouterr()[0].splitlines()]
-    assert [r.moves for r in again] == [r.moves for r in records]
+    assert [columns(r) for r in again] == [columns(r) for r in records]
 
 
 def test_match_summary_counts_faults(capsys: pytest.CaptureFixture[str]) -> None:

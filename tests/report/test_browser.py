@@ -12,7 +12,8 @@ import pytest
 
 from arena.board import CXBoard
 from arena.records import Reason
-from tests.helpers import Page, browser  # noqa: F401 (the fixture)
+from tests.helpers import Page, browser, columns, cx_record  # noqa: F401 (the fixture)
+from tests.helpers import board as helpers_board
 from tests.report.conftest import Played
 
 
@@ -45,7 +46,7 @@ def test_board_cell_lists_its_games(page: Page, played: Played) -> None:
         "rows => rows.map(r => r.getAttribute('data-game'))")
     board = tuple(page.page.evaluate("window.cxReport.data.boards[1]"))
     expected = [g.game_id for g in played.games if "L1" in (g.player1, g.player2)
-                and (g.record.M, g.record.N, g.record.K) == board]
+                and helpers_board(g.record) == board]
     assert sorted(ids) == sorted(expected) and expected
 
 
@@ -62,25 +63,25 @@ def dom_board(page: Page) -> list[list[int]]:
 
 def test_replaying_a_game_to_the_end_shows_the_stored_board(page: Page, played: Played) -> None:
     g = max((x for x in played.games if x.record.reason is Reason.CONNECT),
-            key=lambda x: len(x.record.moves))
+            key=lambda x: x.record.n_moves)
     rec = g.record
     page.page.fill("#f-text", g.game_id)
     page.page.click(f'#game-list tr[data-game="{g.game_id}"]')
-    assert page.page.locator("#viewer .cx-counter").inner_text() == f"0 / {len(rec.moves)}"
+    assert page.page.locator("#viewer .cx-counter").inner_text() == f"0 / {rec.n_moves}"
     assert all(v == 0 for row in dom_board(page) for v in row)
-    for _ in rec.moves:  # step through with the keyboard
+    for _ in columns(rec):  # step through with the keyboard
         page.page.keyboard.press("ArrowRight")
-    expected = CXBoard.from_moves(rec.M, rec.N, rec.K, list(rec.moves)).getBoard().tolist()
+    expected = CXBoard.from_moves(*helpers_board(rec), list(columns(rec))).getBoard().tolist()
     assert dom_board(page) == expected
-    assert page.page.locator("#viewer .cx-win").count() >= rec.K
+    assert page.page.locator("#viewer .cx-win").count() >= helpers_board(rec)[2]
     winner = (g.player1, g.player2)[rec.winner - 1]  # type: ignore[operator]
     assert f"{winner} (" in page.page.locator("#viewer .cx-status").inner_text()
     # back one move with the keyboard, then scrub to the middle and jump to the end
     page.page.keyboard.press("ArrowLeft")
     assert page.page.locator("#viewer .cx-win").count() == 0
-    half = len(rec.moves) // 2
+    half = rec.n_moves // 2
     page.page.locator("#viewer input[type=range]").fill(str(half))
-    expected_half = CXBoard.from_moves(rec.M, rec.N, rec.K, list(rec.moves[:half]))
+    expected_half = CXBoard.from_moves(*helpers_board(rec), list(columns(rec)[:half]))
     assert dom_board(page) == expected_half.getBoard().tolist()
     page.page.click("#viewer button[title^='last position']")
     assert dom_board(page) == expected
@@ -114,12 +115,11 @@ def test_screenshot_is_not_blank(page: Page) -> None:
 
 def test_a_board_wider_than_64_columns_replays(browser: Any, tmp_path: Path) -> None:
     """Moves on boards with N > 64 take two characters each; the page decodes them."""
-    from arena.records import GameRecord
     from arena.report.html import write_report
     from arena.results.store import ResultStore
 
     moves = (65, 0, 66, 69, 1, 68, 67)  # X: 65 66 67 in a row on the bottom row, K=3
-    rec = GameRecord(M=2, N=70, K=3, p1="a", p2="b", names=("a", "b"), moves=moves,
+    rec = cx_record(M=2, N=70, K=3, p1="a", p2="b", names=("a", "b"), moves=moves,
                      times_ms=(1.5,) * len(moves), winner=1, reason=Reason.CONNECT, detail="",
                      seed=3)
     assert CXBoard.from_moves(2, 70, 3, list(moves)).gameState().value == "winp1"
@@ -144,11 +144,11 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
     from arena.report.html import write_report
     from arena.results.store import ResultStore
 
-    long_games = [x for x in played.games if len(x.record.moves) > 4]
+    long_games = [x for x in played.games if x.record.n_moves > 4]
     g = long_games[0]
     with ResultStore(tmp_path / "games.sqlite") as store:
         for n, x in enumerate(long_games[:2]):  # pair ids differ: shown per game
-            rec = dataclasses.replace(x.record, opening=tuple(x.record.moves[:2]),
+            rec = dataclasses.replace(x.record, opening_texts=x.record.texts[:2],
                                       pair_id=f"pair-{7 + n}")
             store.add((rec).labelled(game_id=x.game_id, round=x.round, player1=x.player1, player2=x.player2))
     p = Page(browser, write_report(tmp_path), f"#game={g.game_id}")
@@ -164,7 +164,7 @@ def test_labels_from_other_parts_show_in_the_viewer(browser: Any, tmp_path: Path
 def test_sorting_the_games_by_moves(page: Page, played: Played) -> None:
     page.page.click("#game-list th.sortable:has-text('moves')")
     shown = page.page.locator("#game-list tbody tr td:nth-child(8)").all_inner_texts()
-    assert [int(x) for x in shown] == sorted((len(g.record.moves) for g in played.games),
+    assert [int(x) for x in shown] == sorted((g.record.n_moves for g in played.games),
                                              reverse=True)
     page.page.click("#game-list th.sortable:has-text('max ms')")
     ms = [float(x) if x != "-" else 0.0 for x in

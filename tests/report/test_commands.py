@@ -13,6 +13,7 @@ from arena.board import CXBoard
 from arena.cli import main
 from arena.records import GameRecord, Reason
 from arena.results.standings import column_key_markdown
+from tests.helpers import board, columns
 from tests.report.conftest import Played
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -67,19 +68,21 @@ def test_show_prints_the_final_board_with_move_numbers(
     rec = g.record
     assert main(["show", str(played.results_dir), g.game_id]) == 0
     out = capsys.readouterr().out
-    assert f"game {g.game_id}: {rec.M}x{rec.N} board" in out
+    assert f"game {g.game_id}: {board(rec)[0]}x{board(rec)[1]} board" in out
     assert f"seed {rec.seed}" in out
     winner = (g.player1, g.player2)[rec.winner - 1]  # type: ignore[operator]
-    assert f"result: {winner} (" in out and f"{rec.K} in a row with move {len(rec.moves)}" in out
+    assert f"result: {winner} (" in out
+    assert f"{board(rec)[2]} in a row with move {rec.n_moves}" in out
     # the board: rows of cells 'X12', 'O3*' or '.'; strip the numbers and marks and compare
     lines = out.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith("final position")) + 2
-    grid = [re.sub(r"[0-9*<]", "", ln).split() for ln in lines[start:start + rec.M]]
+    grid = [re.sub(r"[0-9*<]", "", ln).split() for ln in lines[start:start + board(rec)[0]]]
     assert "\n".join("".join(r) for r in grid) == str(CXBoard.from_moves(
-        rec.M, rec.N, rec.K, list(rec.moves)))
-    numbers = sorted(int(n) for ln in lines[start:start + rec.M] for n in re.findall(r"\d+", ln))
-    assert numbers == list(range(1, len(rec.moves) + 1))
-    assert out.count("*") >= rec.K  # the winning line
+        *board(rec), list(columns(rec))))
+    M = board(rec)[0]
+    numbers = sorted(int(n) for ln in lines[start:start + M] for n in re.findall(r"\d+", ln))
+    assert numbers == list(range(1, rec.n_moves + 1))
+    assert out.count("*") >= board(rec)[2]  # the winning line
     assert "times:" in out and f"{g.player1}: " in out
 
 
@@ -88,7 +91,7 @@ def test_show_step_prints_every_position(played: Played,
     g = _connect_game(played)
     assert main(["show", str(played.results_dir), g.game_id, "--step"]) == 0
     out = capsys.readouterr().out
-    assert out.count("\nmove ") == len(g.record.moves)
+    assert out.count("\nmove ") == g.record.n_moves
     assert "start: " in out
 
 

@@ -12,10 +12,11 @@ from arena.games.base import IllegalMoveError
 from arena.games.connectx.game import ConnectX
 from arena.records import GameRecord, Reason
 from arena.report.explain import describe_end, fault_move, illegal_column
+from tests.helpers import cx_record
 
 
-def _rec(**kw: object) -> GameRecord:
-    base = GameRecord(M=6, N=7, K=4, p1="a", p2="b", names=("a", "b"), moves=(3, 3, 4),
+def _rec(moves: tuple[int, ...] = (3, 3, 4), **kw: object) -> GameRecord:
+    base = cx_record(M=6, N=7, K=4, p1="a", p2="b", names=("a", "b"), moves=moves,
                       times_ms=(1.0, 2.0, 3.0), winner=2, reason=Reason.TIMEOUT,
                       detail="", seed=5, offender=1)
     return dataclasses.replace(base, **kw)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from arena.report.explain import describe_end
 
 def _other(game: str, params: dict[str, int], **kw: object) -> GameRecord:
     fields: dict[str, object] = dict(
-        M=0, N=0, K=0, p1="a", p2="b", names=("a", "b"), moves=(), times_ms=(1.0,) * 5,
+        p1="a", p2="b", names=("a", "b"), times_ms=(1.0,) * 5,
         winner=None, reason=Reason.DRAW, detail="", seed=5, game=game, game_params=params,
         move_texts=("d3", "c5", "f6", "f5", "e6"))
     fields.update(kw)

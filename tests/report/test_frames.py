@@ -6,10 +6,11 @@ from __future__ import annotations
 from arena.games import drawer_paths, make_game, presentation_of
 from arena.records import GameRecord, Reason
 from arena.report.frames import frame_of, game_frames
+from tests.helpers import cx_record
 
 
 def _rec(game: str, texts: tuple[str, ...], **params: int) -> GameRecord:
-    return GameRecord(M=0, N=0, K=0, p1="a", p2="b", names=("a", "b"), moves=(),
+    return GameRecord(p1="a", p2="b", names=("a", "b"),
                       times_ms=(1.0,) * len(texts), winner=None, reason=Reason.DRAW, detail="",
                       seed=1, game=game, game_params=dict(params), move_texts=texts)
 
@@ -40,7 +41,7 @@ def test_a_game_of_points_with_pieces_in_hand() -> None:
 
 
 def test_connectx_has_no_frames_and_every_game_a_drawer() -> None:
-    rec = GameRecord(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0,),
+    rec = cx_record(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0,),
                      times_ms=(1.0,), winner=None, reason=Reason.DRAW, detail="", seed=1)
     assert game_frames(rec) is None  # its drawer replays the columns
     drawers = drawer_paths()

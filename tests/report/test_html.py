@@ -12,6 +12,7 @@ from typing import Any
 from arena.records import GameRecord, Reason
 from arena.report.html import MOVE_ALPHABET, TIME_UNIT_MS, encode_moves, render_report
 from arena.results.store import ResultStore
+from tests.helpers import board, columns
 from tests.report.conftest import Played
 
 
@@ -49,8 +50,8 @@ def test_game_data_matches_the_store(played: Played) -> None:
     for i, sg in enumerate(played.games):
         rec = sg.record
         M, N, K = d["boards"][g["board"][i]]
-        assert (M, N, K) == (rec.M, rec.N, rec.K)
-        assert decode_moves(g["moves"][i], N) == list(rec.moves)
+        assert (M, N, K) == board(rec)
+        assert decode_moves(g["moves"][i], N) == list(columns(rec))
         times = [int(x, 36) * TIME_UNIT_MS for x in g["times"][i].split(",") if x]
         assert all(abs(a - b) <= TIME_UNIT_MS for a, b in zip(times, rec.times_ms, strict=True))
         assert d["players"][g["p1"][i]] == sg.player1
@@ -80,7 +81,7 @@ def test_labels_are_shown_where_they_belong(tmp_path: Path, played: Played) -> N
     db = tmp_path / "games.sqlite"
     with ResultStore(db) as store:
         for n, sg in enumerate(played.games):
-            rec = dataclasses.replace(sg.record, opening=tuple(sg.record.moves[:1]),
+            rec = dataclasses.replace(sg.record, opening_texts=sg.record.texts[:1],
                                       pair_id=f"pair-{n // 2}",
                                       extra={**sg.record.extra, "note": f"n{n % 2}"})
             store.add(rec.labelled(tournament="labels", code1=f"c-{sg.player1}",
@@ -90,8 +91,8 @@ def test_labels_are_shown_where_they_belong(tmp_path: Path, played: Played) -> N
     assert d["player_info"]["crasher"]["code"] == "c-crasher"  # code1/code2: one per seat
     for i, sg in enumerate(played.games):
         more = d["more"][str(i)]
-        if sg.record.moves:  # (a crash before the first move has no opening to show)
-            assert more["opening"] == list(sg.record.moves[:1])
+        if columns(sg.record):  # (a crash before the first move has no opening to show)
+            assert more["opening"] == list(columns(sg.record)[:1])
         assert d["label_values"][more["info"]["pair"]] == f"pair-{i // 2}"
         assert d["label_values"][more["info"]["note"]] == f"n{i % 2}"
 

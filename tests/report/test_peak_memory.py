@@ -6,10 +6,11 @@ from __future__ import annotations
 from arena.league.web.routes.games import viewer_game
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.show import peak_memory_text, render_game
+from tests.helpers import cx_record
 
 
 def _rec(extra: dict) -> GameRecord:
-    return GameRecord(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0, 1, 0, 1, 0),
+    return cx_record(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0, 1, 0, 1, 0),
                       times_ms=(1.0,) * 5, winner=1, reason=Reason.CONNECT, detail="", seed=1,
                       extra=extra)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from arena.games import make_game
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.show import render_game
+from tests.helpers import cx_record
 
 
 def _othello(opening: tuple[str, ...]) -> StoredGame:
@@ -16,7 +17,7 @@ def _othello(opening: tuple[str, ...]) -> StoredGame:
         move = rules.legal_moves(state)[0]
         texts.append(rules.move_to_text(state, move))
         state = rules.apply(state, move)
-    rec = GameRecord(M=0, N=0, K=0, p1="a", p2="b", names=("a", "b"), moves=(),
+    rec = GameRecord(p1="a", p2="b", names=("a", "b"),
                      times_ms=(0.0,) * len(opening) + (1.5,) * (4 - len(opening)),
                      winner=None, reason=Reason.DRAW, detail="", seed=1, game="othello",
                      game_params={"size": 6}, move_texts=tuple(texts),
@@ -38,7 +39,7 @@ def test_show_prints_another_games_opening_as_an_opening() -> None:
 
 
 def test_show_prints_a_connectx_opening_as_an_opening() -> None:
-    rec = GameRecord(M=6, N=7, K=4, p1="a", p2="b", names=("a", "b"), moves=(3, 3, 4, 2),
+    rec = cx_record(M=6, N=7, K=4, p1="a", p2="b", names=("a", "b"), moves=(3, 3, 4, 2),
                      times_ms=(0.0, 0.0, 1.0, 2.0), winner=None, reason=Reason.DRAW,
                      detail="", seed=1, opening=(3, 3))
     out = render_game(StoredGame("g2", 1, "L0", "L1", rec), step=True)

@@ -11,23 +11,24 @@ from pathlib import Path
 from arena.games import make_game
 from arena.records import GameRecord, Reason, StoredGame
 from arena.report.show import render_game
+from tests.helpers import cx_record
 
 GOLDEN = Path(__file__).parent / "data" / "show_connectx.txt"
 
 
 def _connectx_games() -> list[StoredGame]:
-    win = GameRecord(M=6, N=7, K=4, p1="a", p2="b", names=("a", "b"),
+    win = cx_record(M=6, N=7, K=4, p1="a", p2="b", names=("a", "b"),
                      moves=(3, 3, 0, 1, 0, 1, 0, 1, 0),
                      times_ms=(0.0, 0.0, 1.25, 2.5, 3.0, 4.0, 5.5, 6.0, 7.125),
                      winner=1, reason=Reason.CONNECT, detail="", seed=42, opening=(3, 3),
                      pair_id="6x7x4-r1-L0-L1", timeout_s=0.5, grace_s=0.05,
                      init_ms=(0.47, 6.08), extra={"peak_memory_mb": [81.04, None]})
-    fault = GameRecord(M=4, N=12, K=3, p1="a", p2="b", names=("a", "b"), moves=(0, 11, 10),
+    fault = cx_record(M=4, N=12, K=3, p1="a", p2="b", names=("a", "b"), moves=(0, 11, 10),
                        times_ms=(1.0, 2.0, 3.0), winner=1, reason=Reason.ILLEGAL,
                        detail="selectColumn (move 4): column 12 is out of range 0..11",
                        seed=7, offender=2, stderr_tail="Traceback\nValueError: no\n",
                        timeout_s=None)
-    draw = GameRecord(M=2, N=3, K=3, p1="a", p2="b", names=("a", "b"),
+    draw = cx_record(M=2, N=3, K=3, p1="a", p2="b", names=("a", "b"),
                       moves=(0, 1, 2, 0, 1, 2),
                       times_ms=(1.0,) * 6, winner=None, reason=Reason.DRAW,
                       detail="", seed=1, timeout_s=1.0)
@@ -50,7 +51,7 @@ def _othello() -> StoredGame:
         move = rules.legal_moves(state)[0]
         texts.append(rules.move_to_text(state, move))
         state = rules.apply(state, move)
-    rec = GameRecord(M=0, N=0, K=0, p1="a", p2="b", names=("a", "b"), moves=(),
+    rec = GameRecord(p1="a", p2="b", names=("a", "b"),
                      times_ms=(0.0, 0.0, 1.5, 2.25), winner=None, reason=Reason.DRAW,
                      detail="", seed=1, game="othello", game_params={"size": 6},
                      move_texts=tuple(texts), opening_texts=tuple(texts[:2]), timeout_s=0.1,
@@ -80,7 +81,7 @@ def test_another_game_in_the_same_style() -> None:
 
 
 def test_a_game_this_cxarena_does_not_know() -> None:
-    rec = GameRecord(M=0, N=0, K=0, p1="a", p2="b", names=("a", "b"), moves=(),
+    rec = GameRecord(p1="a", p2="b", names=("a", "b"),
                      times_ms=(1.0,), winner=None, reason=Reason.DRAW, detail="", seed=3,
                      game="nosuchgame", game_params={"x": 1}, move_texts=("q",))
     out = render_game(StoredGame("g", 1, "a", "b", rec))

@@ -16,9 +16,10 @@ import pytest
 
 from arena.commands.show import fit_width
 from arena.games import make_game
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.report.show import render_game
 from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import cx_record
 
 ROOT = Path(__file__).resolve().parents[2]
 DETAIL = ("selectColumn (move 12) failed: no answer within the time limit of 1 s and its grace "
@@ -34,7 +35,7 @@ def big_game(moves_wanted: int = 400, M: int = 50, N: int = 50, K: int = 10) -> 
         move = rng.choice(list(rules.legal_moves(state)))
         moves.append(move)
         state = rules.apply(state, move)
-    rec = GameRecord(M=M, N=N, K=K, p1="L0", p2="L1", names=("L0", "L1"), moves=tuple(moves),
+    rec = cx_record(M=M, N=N, K=K, p1="L0", p2="L1", names=("L0", "L1"), moves=tuple(moves),
                      times_ms=(1.5,) * len(moves), winner=1, reason=Reason.CRASH, offender=2,
                      detail=DETAIL, seed=1, timeout_s=1.0)
     return StoredGame("big-1", 1, "L0", "L1", rec.labelled(game_id="big-1", round=1,
@@ -53,12 +54,12 @@ def test_a_fifty_by_fifty_game_fits_the_width(width: int) -> None:
     text = fit_width(wide, width)
     assert max(len(line) for line in text.splitlines()) <= width
     # nothing lost: every piece of the board, every column number, every move, the detail
-    assert pieces(text) == pieces(wide) == len(game.record.moves)
+    assert pieces(text) == pieces(wide) == game.record.n_moves
     headers = [line for line in text.splitlines() if re.fullmatch(r"[ \d]+", line)]
     numbers = [int(n) for line in headers for n in line.split()]
     assert numbers == list(range(50))
     moves = re.findall(r"(\d+)\. [XO] c\d+", text)
-    assert [int(n) for n in moves] == list(range(1, len(game.record.moves) + 1))
+    assert [int(n) for n in moves] == list(range(1, game.record.n_moves + 1))
     result = next(line for line in wide.splitlines() if line.startswith("result: "))
     assert len(result) > width and "no answer within the time limit" in result
     assert " ".join(result.split()) in " ".join(text.split())  # wrapped, not cut
@@ -87,7 +88,7 @@ def test_the_command_keeps_to_the_terminals_columns(tmp_path: Path) -> None:
                          env=dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80"))
     assert out.returncode == 0, out.stderr
     assert max(len(line) for line in out.stdout.splitlines()) <= 80
-    assert pieces(out.stdout) == len(game.record.moves)
+    assert pieces(out.stdout) == game.record.n_moves
 
 
 def test_output_to_a_file_keeps_the_board_whole(tmp_path: Path) -> None:

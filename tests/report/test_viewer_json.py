@@ -19,7 +19,7 @@ from arena.report.data import load_report
 from arena.report.html import _payload, write_report
 from arena.report.viewer_json import GAME_KEYS, unpack_game, viewer_game
 from arena.results.store import ResultStore
-from tests.helpers import Page, browser  # noqa: F401 (the fixture)
+from tests.helpers import Page, browser, cx_record  # noqa: F401 (the fixture)
 
 ARENA = Path(__file__).resolve().parents[2] / "arena"
 #: a bot's own words: its exception text, its stderr, its illegal answer
@@ -39,7 +39,7 @@ def _othello_texts(n: int) -> tuple[str, ...]:
 
 
 def _records() -> list[StoredGame]:
-    crash = GameRecord(
+    crash = cx_record(
         M=6, N=7, K=4, p1="a.py", p2="b.py", names=("A", "B"), moves=(3, 3, 2, 4),
         times_ms=(0.0, 1.234, 17.5, 99.99), winner=2, reason=Reason.CRASH,
         detail=f"selectColumn (move 4): ValueError: {WORDS}", seed=11, offender=1,
@@ -47,18 +47,18 @@ def _records() -> list[StoredGame]:
         timeout_s=0.1, grace_s=0.01,
         extra={"peak_memory_mb": [81.0, None], "cgroup": "v2", "note": {"k": [1, 2]},
                "excused": [{"machine_ms": 45.0}]})
-    illegal = GameRecord(
+    illegal = cx_record(
         M=4, N=70, K=4, p1="b.py", p2="a.py", names=("B", "A"), moves=(65, 3),
         times_ms=(2.0, 3.0), winner=1, reason=Reason.ILLEGAL,
         detail=f"selectColumn (move 3): {ANSWER} is not a column", seed=12, offender=2,
         stderr_tail="", timeout_s=0.1, extra={"fault_move": ANSWER, "fault_ply": 3})
     texts = _othello_texts(6)
     othello = GameRecord(
-        M=0, N=0, K=0, p1="a.py", p2="b.py", names=("A", "B"), moves=(),
+        p1="a.py", p2="b.py", names=("A", "B"),
         times_ms=(0.0, 0.0, 1.5, 2.5, 3.5, 4.5), winner=None, reason=Reason.DRAW,
         detail="", seed=13, game="othello", game_params={"size": 6}, move_texts=texts,
         opening_texts=texts[:2], pair_id="pair-2", timeout_s=0.1)
-    normal = GameRecord(
+    normal = cx_record(
         M=6, N=7, K=4, p1="b.py", p2="a.py", names=("B", "A"), moves=(0, 1, 0, 1, 0, 1, 0),
         times_ms=(1.0,) * 7, winner=1, reason=Reason.CONNECT, detail="", seed=14,
         timeout_s=0.1)

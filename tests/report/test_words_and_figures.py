@@ -3,13 +3,14 @@ states the cxarena version once."""
 
 from __future__ import annotations
 
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.report.show import render_game
+from tests.helpers import cx_record
 from tests.report.conftest import Played
 
 
 def test_show_names_the_player_of_each_init_time() -> None:
-    rec = GameRecord(M=4, N=4, K=4, p1="a", p2="b", names=("a", "b"), moves=(0, 1, 0, 1),
+    rec = cx_record(M=4, N=4, K=4, p1="a", p2="b", names=("a", "b"), moves=(0, 1, 0, 1),
                      times_ms=(1.0, 2.0, 1.0, 2.0), winner=None, reason=Reason.DRAW,
                      detail="", seed=1, init_ms=(0.47, 6.08))
     out = render_game(StoredGame("g1", 1, "mcts", "L1", rec))

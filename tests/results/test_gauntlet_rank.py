@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.results.standings import compute_standings
+from tests.helpers import cx_record
 
 _n = iter(range(10**6))
 
 
 def game(p1: str, p2: str, winner: int | None) -> StoredGame:
     i = next(_n)
-    rec = GameRecord(M=6, N=7, K=4, p1=p1, p2=p2, names=(p1, p2), moves=(0, 1, 2),
+    rec = cx_record(M=6, N=7, K=4, p1=p1, p2=p2, names=(p1, p2), moves=(0, 1, 2),
                      times_ms=(1.0, 1.0, 1.0), winner=winner,
                      reason=Reason.CONNECT if winner else Reason.DRAW, detail="", seed=i)
     return StoredGame(f"g{i}", 1, p1, p2, rec)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.results.standings import compute_standings, late_answer_ms, max_ms_text
+from tests.helpers import cx_record
 
 _LIMIT_S = 0.1
 
@@ -17,7 +18,7 @@ _LIMIT_S = 0.1
 def _game(i: int, p1: str, p2: str, winner: int, times_ms: tuple[float, ...],
           reason: Reason = Reason.CONNECT, offender: int | None = None, detail: str = "",
           **extra: object) -> StoredGame:
-    rec = GameRecord(M=6, N=7, K=4, p1=p1, p2=p2, names=(p1, p2),
+    rec = cx_record(M=6, N=7, K=4, p1=p1, p2=p2, names=(p1, p2),
                      moves=tuple(i % 7 for i in range(len(times_ms))), times_ms=times_ms,
                      winner=winner, reason=reason, detail=detail, seed=i, offender=offender,
                      extra=dict(extra), timeout_s=_LIMIT_S, grace_s=0.02)

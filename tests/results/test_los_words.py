@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import itertools
 
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.results.standings import compute_standings
 from arena.results.stats import Pentanomial, Trinomial, estimate
+from tests.helpers import cx_record
 
 LOPSIDED = Pentanomial(ll=2, ld=1, dd=2)  # -190.8 +/- 312.3, LOS 0.9 %
 TWO_NIL = Pentanomial(ww=1)  # a 2-0: at least -512, LOS 75.0 %
@@ -71,7 +72,7 @@ def _pair(i: int, a: str, b: str, first: int, second: int) -> list[StoredGame]:
     out = []
     for k, (p1, p2, w) in enumerate(((a, b, first), (b, a, second))):
         winner = None if w == 0 else (1 if (w == 1) == (p1 == a) else 2)
-        rec = GameRecord(M=6, N=7, K=4, p1=p1, p2=p2, names=(p1, p2), moves=(3,),
+        rec = cx_record(M=6, N=7, K=4, p1=p1, p2=p2, names=(p1, p2), moves=(3,),
                          times_ms=(1.0,), winner=winner,
                          reason=Reason.DRAW if winner is None else Reason.CONNECT, detail="",
                          seed=i, pair_id=f"p{i}")

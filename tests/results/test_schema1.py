@@ -19,6 +19,7 @@ from arena.report.html import _payload
 from arena.report.show import render_game
 from arena.results.folder import code_section, read_standings
 from arena.results.store import DB_FILE, ResultStore
+from tests.helpers import opening_columns
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "schema1"
 
@@ -70,22 +71,22 @@ def test_old_records_get_their_labels_and_limits_as_fields(results: Path) -> Non
         assert rec.code1 and rec.code2  # the fingerprints moved out of `extra`
         assert (rec.timeout_s, rec.grace_s) == (0.2, 0.02)  # from the stored config
         assert not {"game_id", "code1", "code2", "player1", "tournament"} & set(rec.extra)
-        assert len(rec.opening) == 2
+        assert len(opening_columns(rec)) == 2
 
 
 def test_show_and_report_leave_the_opening_out_of_the_move_times(results: Path) -> None:
     with ResultStore(results / DB_FILE, create=False) as store:
-        game = next(g for g in store.games() if len(g.record.moves) >= 6)
+        game = next(g for g in store.games() if g.record.n_moves >= 6)
     rec = game.record
     text = render_game(game)
     chosen1, chosen2 = rec.played_times_ms
-    assert len(chosen1) + len(chosen2) == len(rec.moves) - 2  # the opening is nobody's
+    assert len(chosen1) + len(chosen2) == rec.n_moves - 2  # the opening is nobody's
     for seat, (name, times) in enumerate(((game.player1, chosen1), (game.player2, chosen2))):
         mean = sum(times) / len(times)
         line = next(ln for ln in text.splitlines() if ln.strip().startswith(("X", "O"))
                     and f" {name}: " in ln and "move" in ln)
         assert f"{len(times)} move{'s' if len(times) != 1 else ''}, mean {mean:.2f} ms" in line
-    assert "opening: " + " ".join(map(str, rec.opening)) in text
+    assert "opening: " + " ".join(map(str, opening_columns(rec))) in text
 
     _, times = _payload(load_report(results))
     for player in ("L0", "L1", "L0b"):

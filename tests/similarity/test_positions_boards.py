@@ -4,16 +4,17 @@ and a league asked on every board it plays."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from arena.board import CXBoard, CXGameState
+from arena.games.connectx import ConnectX
 from arena.league import League
 from arena.league.standings import record_game
-from arena.records import GameRecord, Reason
+from arena.records import GameRecord, Reason, record_fields
 from arena.similarity import answers as answers_module
 from arena.similarity import report as report_module
 from arena.similarity.answers import (
@@ -75,14 +76,16 @@ def test_positions_of_a_solver_board_have_two_moves_of_the_best_value(
         assert len(top) < len(scores)  # at least one worse move: a choice
 
 
-@dataclass(frozen=True)
-class Rec:
-    """What `game_positions` reads of a stored record."""
+def Rec(M: int, N: int, K: int, moves: tuple[int, ...]) -> GameRecord:
+    """A stored record of a Connect-X game on board M, N, K with these columns."""
+    texts = [str(c) for c in moves]
+    return GameRecord(**record_fields(ConnectX(rows=M, cols=N, k=K), texts, ()), p1="a",
+                      p2="b", names=("a", "b"), times_ms=(0.0,) * len(moves), winner=None,
+                      reason=Reason.DRAW, detail="", seed=1)
 
-    M: int
-    N: int
-    K: int
-    moves: tuple[int, ...]
+
+def _columns(rec: GameRecord) -> tuple[int, ...]:
+    return tuple(int(t) for t in rec.texts)
 
 
 def random_game(board: tuple[int, int, int], seed: int, plies: int) -> tuple[int, ...]:
@@ -102,14 +105,14 @@ def test_positions_from_games_are_legal_undecided_quiet_and_deterministic() -> N
     assert got == game_positions(list(records), board, 10)  # deterministic
     assert game_positions(records, board, 4) == got[:4]  # more games or positions: a prefix
     assert len({p.moves for p in got}) == len(got)
-    games = [r for r in records if (r.M, r.N, r.K) == board]
+    games = [r for r in records if r.params == dict(zip(("rows", "cols", "k"), board, strict=True))]
     for pos in got:
         assert pos.board == board and pos.best == ()
         b = CXBoard.from_moves(*board, list(pos.moves))  # legal
         assert b.gameState() is CXGameState.OPEN and quiet(b)
         assert len(b.getAvailableColumns()) >= MIN_MOVES
-        game = next(g for g in games if g.moves[:len(pos.moves)] == pos.moves)
-        assert len(pos.moves) <= len(game.moves) - 2  # the game went on: not decided there
+        game = next(g for g in games if _columns(g)[:len(pos.moves)] == pos.moves)
+        assert len(pos.moves) <= len(_columns(game)) - 2  # the game went on: not decided there
     # a finished game's last position is never taken; a short game gives none
     assert game_positions([Rec(*board, (0, 1))], board, 5) == []
 
@@ -134,8 +137,8 @@ def test_the_positions_are_spread_over_the_boards() -> None:
 def store_big_games(lg: League, count: int) -> None:
     for seed in range(count):
         moves = random_game(BIG, seed, 30)
-        rec = GameRecord(*BIG, "players.L0", "players.L0", ("L0", "L0"), moves,
-                         (0.0,) * len(moves), 1, Reason.CONNECT, "", seed)
+        rec = dataclasses.replace(Rec(*BIG, moves), p1="players.L0", p2="players.L0",
+                                  names=("L0", "L0"), winner=1, reason=Reason.CONNECT, seed=seed)
         record_game(lg, "sub:1", "sub:2", "x".join(map(str, BIG)), 1.0, record=rec)
 
 

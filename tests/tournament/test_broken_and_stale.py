@@ -12,6 +12,7 @@ import pytest
 from arena.cli import main
 from arena.records import Reason
 from arena.results.store import ResultStore
+from tests.helpers import columns
 
 BOT = '''
 from arena.player import CXPlayer
@@ -70,12 +71,12 @@ def _check_forfeits(results: Path, out: str) -> None:
     assert len(forfeits) == 4
     for g in forfeits:
         rec = g.record
-        assert rec.reason is Reason.CRASH and rec.moves == ()
+        assert rec.reason is Reason.CRASH and columns(rec) == ()
         assert rec.offender == (1 if g.player1 == "broken.py" else 2)
         assert rec.winner == 3 - rec.offender
         assert rec.detail.startswith("forfeit: ") and "SyntaxError" in rec.detail
     played = [g for g in stored if "broken.py" not in (g.player1, g.player2)]
-    assert all(g.record.moves for g in played)
+    assert all(columns(g.record) for g in played)
     # its log folder has no game of the broken bot: it was never started
     logs = results / "logs"
     assert not any("broken" in p.name for p in logs.rglob("*")) if logs.exists() else True

@@ -32,7 +32,7 @@ from arena.results.store import ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.run import match_settings, run_tournament
 from arena.tournament.schedule import make_schedule
-from tests.helpers import JUDGE, SLEEPY, db_count, wait_gone
+from tests.helpers import JUDGE, SLEEPY, board, columns, db_count, wait_gone
 
 distributed = pytest.importorskip(
     "distributed", reason="`distributed` is not installed (pip install 'cxarena[dask]')")
@@ -68,7 +68,7 @@ def game_ids(results: Path) -> list[str]:
 
 
 def comparable(record: Any) -> tuple[Any, ...]:
-    return (record.M, record.N, record.K, record.p1, record.p2, record.seed, record.moves,
+    return (*board(record), record.p1, record.p2, record.seed, columns(record),
             record.winner, record.reason, record.offender)
 
 
@@ -299,7 +299,7 @@ def test_a_worker_killed_mid_game_is_replayed_and_no_bot_is_charged(
     records = stored_games(results)
     assert not [r for r in records.values() if r.is_fault]  # nobody charged for the kill
     lost = next(g.game_id for g in schedule if g.game_id in killed["key"])
-    assert records[lost].reason.value in ("connect", "draw") and records[lost].moves
+    assert records[lost].reason.value in ("connect", "draw") and records[lost].n_moves
     # the stored game is the replay, started after the kill
     assert datetime.fromisoformat(records[lost].started_at).timestamp() > killed["at"]
 

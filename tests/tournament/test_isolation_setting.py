@@ -13,12 +13,12 @@ import pytest
 from arena.cli import main
 from arena.competition.settings import Isolation
 from arena.errors import UsageError
-from arena.records import GameRecord, Reason, StoredGame
+from arena.records import Reason, StoredGame
 from arena.referee import sandbox
 from arena.results.standings import compute_standings
 from arena.tournament.config import load_config
 from arena.tournament.run import run_tournament
-from tests.helpers import JUDGE
+from tests.helpers import JUDGE, cx_record
 
 
 def _config(tmp_path: Path, extra: str = "") -> Path:
@@ -55,7 +55,7 @@ def test_config_key(tmp_path: Path) -> None:
 
 def _rec(isolated: bool | None) -> StoredGame:
     extra = {} if isolated is None else {"isolated": isolated}
-    rec = GameRecord(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0, 1, 0),
+    rec = cx_record(M=4, N=4, K=3, p1="a", p2="b", names=("a", "b"), moves=(0, 1, 0),
                      times_ms=(1.0, 1.0, 1.0), winner=None, reason=Reason.DRAW, detail="",
                      seed=1, offender=None, extra=extra)
     return StoredGame(f"g{isolated}", 1, "a", "b", rec)

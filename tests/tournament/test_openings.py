@@ -24,7 +24,7 @@ from arena.records import GameRecord
 from arena.results.store import ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
-from tests.helpers import JUDGE
+from tests.helpers import JUDGE, columns, opening_columns
 
 STEADY = str(Path(__file__).parent / "bots" / "steady.py")
 
@@ -129,10 +129,10 @@ def test_deterministic_copies_play_distinct_openings_and_about_zero_elo(
     out, err = capsys.readouterr()
     recs = _records(out)
     assert len(recs) == 40
-    assert len({r.opening for r in recs}) == 20  # 20 distinct openings, one per pair
-    assert all(a.opening == b.opening and a.pair_id == b.pair_id != ""
+    assert len({opening_columns(r) for r in recs}) == 20  # 20 distinct openings, one per pair
+    assert all(opening_columns(a) == opening_columns(b) and a.pair_id == b.pair_id != ""
                for a, b in zip(recs[0::2], recs[1::2], strict=True))
-    assert all(r.moves[:len(r.opening)] == r.opening for r in recs)
+    assert all(columns(r)[:len(opening_columns(r))] == opening_columns(r) for r in recs)
     assert "distinct games: 20 of 40; distinct pairs: 20 of 20" in err
     assert "warning" not in err
     assert "Elo difference: +0.0 +/- " in err and "[pentanomial, 20 pairs]" in err
@@ -243,7 +243,7 @@ def test_gauntlet_runs_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "8 of 8 games stored" in capsys.readouterr().out
     with ResultStore(res / "games.sqlite", create=False) as store:
         recs = [g.record for g in store.games()]
-    assert all(r.pair_id and len(r.opening) == 2 for r in recs)
+    assert all(r.pair_id and len(opening_columns(r)) == 2 for r in recs)
     md = (res / "standings.md").read_text()
     assert "pairs" in md and "± inf" not in md and "W-D-L per board" in md
     assert "L0       | tests" not in md  # gauntlet: non-challengers never meet

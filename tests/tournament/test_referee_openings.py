@@ -11,6 +11,7 @@ from arena.entrants.specs import parse_spec
 from arena.limits import Limits
 from arena.records import Reason
 from arena.referee.referee import MatchSettings, Referee, course_game
+from tests.helpers import columns, opening_columns
 
 COUNTER = parse_spec(str(Path(__file__).parent / "bots" / "counter.py"))
 
@@ -21,11 +22,11 @@ def test_bots_see_the_opening_and_the_record_starts_with_it(opening: tuple[int, 
     with Referee(MatchSettings(limits=Limits(timeout_s=2.0))) as ref:
         rec = ref.play(COUNTER, COUNTER, course_game(5, 6, 4), 7, opts, opts, opening=opening)
     assert rec.reason in (Reason.CONNECT, Reason.DRAW), rec.detail
-    assert rec.opening == opening and rec.moves[:len(opening)] == opening
+    assert opening_columns(rec) == opening and columns(rec)[:len(opening)] == opening
     assert rec.times_ms[:len(opening)] == (0.0,) * len(opening)
     assert all(t > 0 for t in rec.times_ms[len(opening):])
     p1, p2 = rec.played_times_ms
-    assert len(p1) + len(p2) == len(rec.moves) - len(opening)
+    assert len(p1) + len(p2) == rec.n_moves - len(opening)
 
 
 def test_the_checker_bot_can_fail() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import math
 import re
@@ -12,6 +11,7 @@ import pytest
 
 from arena.records import GameRecord, Reason, StoredGame
 from arena.results.standings import CSV_COLUMNS, compute_standings
+from tests.helpers import cx_record
 
 _n = iter(range(10**6))
 
@@ -20,7 +20,7 @@ def game(p1: str, p2: str, winner: int | None, reason: Reason = Reason.CONNECT,
          offender: int | None = None, board: tuple[int, int, int] = (4, 4, 3),
          times_ms: tuple[float, ...] = (1.0, 1.0, 1.0)) -> StoredGame:
     i = next(_n)
-    rec = GameRecord(M=board[0], N=board[1], K=board[2], p1=p1, p2=p2, names=(p1, p2),
+    rec = cx_record(M=board[0], N=board[1], K=board[2], p1=p1, p2=p2, names=(p1, p2),
                      moves=tuple(range(len(times_ms))), times_ms=times_ms, winner=winner,
                      reason=reason, detail="", seed=i, offender=offender)
     return StoredGame(f"g{i}", 1, p1, p2, rec)
@@ -107,7 +107,8 @@ def _paired(p1: str, p2: str, winner: int | None, pair: str,
 
     g = game(p1, p2, winner, Reason.CONNECT if winner else Reason.DRAW,
              times_ms=(0.0,) + (5.0,) * (len(moves) - 1))
-    rec = dataclasses.replace(g.record, moves=moves, opening=opening, pair_id=pair)
+    rec = dataclasses.replace(g.record, move_texts=tuple(map(str, moves)),
+                              opening_texts=tuple(map(str, opening)), pair_id=pair)
     return StoredGame(g.game_id, 1, p1, p2, rec)
 
 
@@ -145,7 +146,10 @@ def test_unpaired_games_use_trinomial_and_repeats_are_flagged() -> None:
 def test_a_repeat_across_the_two_record_shapes_is_still_a_repeat() -> None:
     """A folder resumed across issue 47 holds old Connect-X records (integer moves only) and
     new ones (the moves' texts too): the same game in both shapes is one distinct game."""
-    old = game("a", "b", 1)
-    new_rec = dataclasses.replace(old.record, move_texts=tuple(str(m) for m in old.record.moves))
-    new = StoredGame("g-new", 1, "a", "b", new_rec)
+    old_shape = game("a", "b", 1).record.to_dict()
+    params = old_shape.pop("game_params")
+    M, N, K = params["rows"], params["cols"], params["k"]
+    old_shape.update(M=M, N=N, K=K, moves=[int(t) for t in old_shape.pop("move_texts")])
+    old = StoredGame("g-old", 1, "a", "b", GameRecord.from_dict(old_shape))
+    new = game("a", "b", 1)
     assert compute_standings(["a", "b"], [old, new]).distinct_games == 1

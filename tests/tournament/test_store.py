@@ -10,11 +10,12 @@ import pytest
 from arena.errors import UsageError
 from arena.records import GameRecord, Reason
 from arena.results.store import ResultStore
+from tests.helpers import cx_record
 
 
 def record(seed: int = 1, winner: int | None = 1, reason: Reason = Reason.CONNECT,
            offender: int | None = None) -> GameRecord:
-    return GameRecord(M=4, N=4, K=3, p1="L0", p2="L1", names=("L0", "L1"), moves=(0, 1, 0, 1, 0),
+    return cx_record(M=4, N=4, K=3, p1="L0", p2="L1", names=("L0", "L1"), moves=(0, 1, 0, 1, 0),
                       times_ms=(0.5, 0.25, 1.0, 0.125, 2.0), winner=winner, reason=reason,
                       detail="" if offender is None else "boom", seed=seed, offender=offender,
                       init_ms=(1.5, 2.5), started_at="2026-01-01T00:00:00.000Z",

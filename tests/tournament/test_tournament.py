@@ -24,7 +24,7 @@ from arena.results.store import ResultStore
 from arena.tournament.config import load_config
 from arena.tournament.schedule import make_schedule
 from tests.conftest import sigint_state
-from tests.helpers import JUDGE, SLEEPY, db_count, wait_gone
+from tests.helpers import JUDGE, SLEEPY, board, columns, db_count, wait_gone
 
 pytestmark = pytest.mark.slow
 
@@ -128,7 +128,7 @@ def comparable(results: Path) -> tuple[object, ...]:
     st = compute_standings(names, games)
     rows = tuple((r.rank, r.player, r.points, r.games, r.wins, r.draws, r.losses, r.timeouts,
                   r.illegal, r.crashes, round(r.elo, 6)) for r in st.ranking)
-    plays = sorted((g.game_id, g.record.moves, g.record.winner, g.record.reason)
+    plays = sorted((g.game_id, columns(g.record), g.record.winner, g.record.reason)
                    for g in games)
     return rows, plays, st.cross
 
@@ -152,10 +152,10 @@ def test_tournament_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     decisive = draws = 0
     for gid, rec, p1, p2 in games:
         spec = by_id[gid]
-        assert (p1, p2, rec.seed, (rec.M, rec.N, rec.K)) == (spec.p1, spec.p2, spec.seed,
+        assert (p1, p2, rec.seed, board(rec)) == (spec.p1, spec.p2, spec.seed,
                                                               spec.board)
         assert rec.game_id == gid and rec.version
-        assert len(rec.moves) == len(rec.times_ms)
+        assert rec.n_moves == len(rec.times_ms)
         if rec.winner is None:
             draws += 1
         else:

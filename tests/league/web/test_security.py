@@ -20,7 +20,8 @@ from arena.league.checks import INTERNAL_ERROR, claim_check, requeue_interrupted
 from arena.league.standings import record_game
 from arena.league.web.app import create_app
 from arena.league.web.security import CSP, inline_script_csp, json_for_html
-from arena.records import GameRecord, Reason
+from arena.records import Reason
+from tests.helpers import cx_record
 from tests.league.web.conftest import L0, Fixture, csrf_of
 
 PAYLOAD = '</script><script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
@@ -55,7 +56,7 @@ class Tags(HTMLParser):
 def crashed_game(fx: Fixture) -> int:
     """A stored game in which alice's bot crashed with `PAYLOAD` as its exception text."""
     lg = League.open(fx.dir)
-    rec = GameRecord(M=6, N=7, K=4, p1="alice.py", p2="bob.py", names=(PAYLOAD, PAYLOAD),
+    rec = cx_record(M=6, N=7, K=4, p1="alice.py", p2="bob.py", names=(PAYLOAD, PAYLOAD),
                      moves=(3, 3), times_ms=(0.0, 0.0), winner=2, reason=Reason.CRASH,
                      detail=f"ValueError: {PAYLOAD}", seed=1, offender=1,
                      stderr_tail=PAYLOAD, player1="alice v1", player2="bob v1")

@@ -16,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 import arena.report
 from arena.analysis.render import viewer_data
 from arena.games import drawer_paths
+from arena.games.connectx.record import board_and_columns
 from arena.league import League, Submission
 from arena.league.analysis import (
     analysable,
@@ -57,7 +58,8 @@ def _own_analysis(lg: League, gid: int, record: GameRecord, sides: tuple[EntryKe
     on a covered board and the workers have not analysed it yet; (None, None) when there is
     none to come."""
     analysis = cached_analysis(lg, gid)
-    if analysis is None or analysis.moves != tuple(record.moves):
+    cx = board_and_columns(record)
+    if analysis is None or cx is None or analysis.moves != cx[3]:
         lost = losing_students(sides, record.winner)
         pending = bool(lost) and (sides[lost[0] - 1] in own and lg.config.file.analysis_budget_s > 0
                    and analysable(record))

@@ -154,13 +154,11 @@ def course_board(game: Any) -> tuple[int, int, int] | None:
 
 
 def known_games() -> str:
-    """The registered games' names, for help texts ("connectx, mnk, morris, othello"): the
-    names of the entry points through which they register, read without loading any game."""
-    from importlib.metadata import entry_points
+    """The registered games' names, for help texts ("connectx, mnk, morris, othello"), read
+    without loading any game."""
+    from arena.games import game_names
 
-    from arena.games import ENTRY_POINT_GROUP
-
-    return ", ".join(sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}))
+    return ", ".join(game_names())
 
 
 #: plies of another game's generated openings unless --plies says otherwise

@@ -52,6 +52,7 @@ __all__ = [
     "DRAWER_FILE",
     "drawer_paths",
     "game_folder",
+    "game_names",
     "make_game",
     "presentation_of",
 ]
@@ -87,6 +88,14 @@ def _shipped(name: str) -> type[Game]:
     """The shipped game `name`'s class (`SHIPPED`)."""
     module, _, attr = SHIPPED[name].partition(":")
     return _game_class(getattr(importlib.import_module(module), attr), name, SHIPPED[name])
+
+
+def game_names() -> list[str]:
+    """Every registered game's name, sorted, read without loading any game: the shipped
+    games' and the plug-ins' entry points'."""
+    from importlib.metadata import entry_points
+
+    return sorted({*SHIPPED, *(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))})
 
 
 class _Registry(Mapping[str, type[Game]]):

@@ -51,6 +51,7 @@ def test_the_shipped_games_come_first_and_a_plug_ins_after(
     assert names == [*games.SHIPPED, "gomoku_test"]
     assert registry["gomoku_test"] is Gomoku
     assert registry["connectx"].__module__.startswith("arena.games.connectx")
+    assert games.game_names() == sorted([*games.SHIPPED, "gomoku_test"])
 
 
 def test_a_plug_in_that_is_not_a_game_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,7 +93,7 @@ def _shipped(name: str) -> type[Game]:
 def game_names() -> list[str]:
     """Every registered game's name, sorted, read without loading any game: the shipped
     games' and the plug-ins' entry points'."""
-    from importlib.metadata import entry_points
+    from importlib.metadata import entry_points  # not on a bot's way (see SHIPPED)
 
     return sorted({*SHIPPED, *(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))})
 

@@ -164,13 +164,14 @@ def busy_after_resume(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("busy_after_resume")
 def test_a_referee_slow_after_the_bot_woke_takes_nothing_off_the_bots_time() -> None:
     """A resumption is only the referee's while its own thread is blocked (neither running
-    nor waiting for a CPU): a sleeping bot's 0.3 s stay its own (before: 0.1 s less). Under
-    load a 700 ms sleep was measured 695.5 ms (make test beside 2 busy processes per core).
-    The limit is far above the sleep: a loaded machine only adds to the time measured."""
+    nor waiting for a CPU): a sleeping bot's 0.3 s stay its own (before: 0.1 s less). The
+    limit is far above the sleep: a loaded machine only adds to the time measured."""
     rec = _play(sleep_s=0.3, limit_s=2.0)
     assert not rec.is_fault, rec.detail  # type: ignore[attr-defined]
-    # (a clock's granularity aside: before, 0.1 s came off)
-    assert rec.times_ms[0] >= 299.0  # type: ignore[attr-defined]
+    # before, 0.1 s came off. What may come off is the time the referee's own thread was
+    # blocked in the kernel meanwhile, which the rule does give back: beside a disk writer and
+    # process churn (bench busytest) 2.2 ms of this 0.3 s sleep, 4.5 ms of a 0.7 s one
+    assert rec.times_ms[0] >= 300.0 - 20.0  # type: ignore[attr-defined]
 
 
 @pytest.mark.usefixtures("slow_resume")

@@ -33,6 +33,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 VENV_BIN = os.path.join(ROOT, ".venv", "bin")
 CG = "/sys/fs/cgroup"
 CONTROLLERS = ("memory", "pids", "cpu")
+#: the guest's first line starts with this: run.py tells a VM that never booted by its absence
+STARTED = "VM guest: "
 
 #: The containment tests that run, in one place: the test (node id) that proves each claim, and
 #: the set-ups it runs in, from tests/referee/test_{cgroups_v2_vm,referee_cgroups,
@@ -269,7 +271,7 @@ def main(args: list[str]) -> int:
     if "--" in args:
         names, only = args[:args.index("--")], args[args.index("--") + 1:]
     t0 = time.monotonic()
-    say(f"kernel {os.uname().release}; {os.cpu_count()} CPUs; "
+    say(f"{STARTED}kernel {os.uname().release}; {os.cpu_count()} CPUs; "
         f"{CG}: {open('/proc/self/mountinfo').read().count(' - cgroup2 ')} cgroup2 mount(s), "
         f"controllers {open(os.path.join(CG, 'cgroup.controllers')).read().strip()}")
     make_user()

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
+
+from guest import STARTED  # this script's folder is on sys.path: the guest's first-line marker
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -49,7 +53,6 @@ def kernel() -> str | None:
     found = [k for k in glob.glob("/boot/vmlinuz-*") if os.access(k, os.R_OK)]
 
     def version(path: str) -> list[int]:
-        import re
         return [int(x) for x in re.findall(r"\d+", os.path.basename(path))]
     return max(found, key=version) if found else None
 
@@ -97,44 +100,84 @@ def main(setups: list[str]) -> int:
             "--exec", " ".join(["python3", ".ci/vm/guest.py", *map(shlex.quote, setups)])]
     say(f"booting {vmlinuz} ({'KVM' if kvm else 'QEMU TCG, software emulation'}, 2 CPUs, "
         f"2 GiB), at most {timeout:.0f} s")
+    t0 = time.monotonic()
+    deadline = t0 + timeout
+    env = dict(os.environ, PATH=f"{os.path.dirname(exe)}:{os.environ.get('PATH', '')}")
+    boot = run_vm(argv, env, deadline)
+    if boot is not None and not boot.started:
+        # the kernel or QEMU stopped before the guest script printed its first line (seen once
+        # in CI: vng exit 255 after 7 s, nothing printed): no test ran, so the boot is tried
+        # once more, with the kernel's console kept, to show why if it fails again
+        say(f"the VM stopped before the guest script started (vng exit {boot.rc}, "
+            f"{boot.wall_s:.0f} s); booting once more, keeping the kernel's console")
+        boot = run_vm([argv[0], "--verbose", *argv[1:]], env, deadline)
+    if boot is None:
+        say(f"the VM did not finish within {timeout:.0f} s: killed")
+        return 1
+    wall = time.monotonic() - t0
+    if not boot.verdict:
+        say(f"the VM did not boot or the guest script did not finish (vng exit {boot.rc}, "
+            f"{boot.wall_s:.0f} s); its last lines:")
+        for line in boot.tail:
+            say(f"  | {line}")
+        if boot.console:
+            say("the kernel's last console lines:")
+            for line in boot.console:
+                say(f"  | {line}")
+        return 1
+    say(f"{boot.verdict} (vng exit {boot.rc}); wall time of the stage {wall:.0f} s")
+    return 0 if boot.rc == 0 and "FAILED" not in boot.verdict else 1
+
+
+#: a line of the kernel's console (only with vng --verbose): "[   12.345678] ..."
+CONSOLE = re.compile(r"^\[\s*\d+\.\d+\] ")
+
+
+@dataclass(frozen=True)
+class Boot:
+    rc: int
+    wall_s: float
+    started: bool       # the guest script printed its first line (guest.STARTED)
+    verdict: str        # its "VM stage: ..." line, or ""
+    tail: list[str]     # the last lines vng printed (the guest's)
+    console: list[str]  # the kernel's last console lines (with --verbose)
+
+
+def run_vm(argv: list[str], env: dict[str, str], deadline: float) -> Boot | None:
+    """Boots the VM once and streams the guest's lines; None when it outlives the deadline.
+    Kernel console lines (with --verbose) are kept, not printed."""
     say("$ " + " ".join(argv))
     t0 = time.monotonic()
-    env = dict(os.environ, PATH=f"{os.path.dirname(exe)}:{os.environ.get('PATH', '')}")
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, errors="replace",
                             start_new_session=True)
     assert proc.stdout is not None
     tail: list[str] = []
+    console: list[str] = []
+    started = False
     verdict = ""
     try:
-        deadline = t0 + timeout
         for line in proc.stdout:
-            print(line, end="", flush=True)
-            tail = (tail + [line.rstrip()])[-30:]
+            if CONSOLE.match(line):
+                console = (console + [line.rstrip()])[-60:]
+            else:
+                print(line, end="", flush=True)
+                tail = (tail + [line.rstrip()])[-30:]
+            started = started or line.startswith(STARTED)
             if line.startswith("VM stage: "):
                 verdict = line.strip()
             if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(argv, timeout)
+                raise subprocess.TimeoutExpired(argv, deadline - t0)
         rc = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        say(f"the VM did not finish within {timeout:.0f} s: killed")
-        return 1
+        return None
     finally:  # the VM (vng and QEMU, in their own session) never outlives the stage
         try:
             os.killpg(proc.pid, 9)
         except ProcessLookupError:
             pass
         proc.wait()
-    wall = time.monotonic() - t0
-    if not verdict:
-        say(f"the VM did not boot or the guest script did not finish (vng exit {rc}, "
-            f"{wall:.0f} s); its last lines:")
-        for line in tail:
-            say(f"  | {line}")
-        return 1
-    say(f"{verdict} (vng exit {rc}); wall time of the stage {wall:.0f} s")
-    return 0 if rc == 0 and "FAILED" not in verdict else 1
-
+    return Boot(rc, time.monotonic() - t0, started, verdict, tail, console)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

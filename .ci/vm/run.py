@@ -124,9 +124,27 @@ def main(setups: list[str]) -> int:
             say("the kernel's last console lines:")
             for line in boot.console:
                 say(f"  | {line}")
+        for line in host_notes():
+            say(line)
         return 1
     say(f"{boot.verdict} (vng exit {boot.rc}); wall time of the stage {wall:.0f} s")
     return 0 if boot.rc == 0 and "FAILED" not in boot.verdict else 1
+
+
+def host_notes() -> list[str]:
+    """What the host says of a VM that died young: this process's memory cgroup and the host
+    kernel's last lines about QEMU or the OOM killer (dmesg, where readable)."""
+    notes = []
+    try:
+        with open("/proc/self/cgroup") as f:
+            notes += [f"host: this process's cgroup {line.strip()}" for line in f
+                      if ":memory:" in line or line.startswith("0::")]
+        log = subprocess.run(["dmesg"], capture_output=True, text=True, errors="replace",
+                             timeout=10).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return notes
+    hits = [line for line in log if "qemu" in line.lower()]  # its OOM kill, a segfault
+    return notes + [f"host: dmesg | {line}" for line in hits[-15:]]
 
 
 #: a line of the kernel's console (only with vng --verbose): "[   12.345678] ..."

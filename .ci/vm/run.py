@@ -133,7 +133,7 @@ def main(setups: list[str]) -> int:
 
 def host_notes() -> list[str]:
     """What the host says of a VM that died young: this process's memory cgroup and the host
-    kernel's last lines about QEMU or the OOM killer (dmesg, where readable)."""
+    kernel's last lines that name QEMU (dmesg, where readable)."""
     notes = []
     try:
         with open("/proc/self/cgroup") as f:

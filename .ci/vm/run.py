@@ -35,6 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VENV = os.path.join(HERE, ".venv")
 APT = "apt-get install -y qemu-system-x86 linux-image-amd64 busybox-static bubblewrap"
+#: the virtme-ng the stage was proven with (a newer release is taken by changing this line)
+VIRTME_NG = "virtme-ng==1.42"
 
 
 def say(line: str) -> None:
@@ -61,10 +63,10 @@ def vng() -> str | None:
     exe = os.path.join(VENV, "bin", "vng")
     if os.path.exists(exe):
         return exe
-    say(f"installing virtme-ng into {VENV}")
+    say(f"installing {VIRTME_NG} into {VENV}")
     try:
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        subprocess.run([os.path.join(VENV, "bin", "pip"), "install", "--quiet", "virtme-ng"],
+        subprocess.run([os.path.join(VENV, "bin", "pip"), "install", "--quiet", VIRTME_NG],
                        check=True)
     except (subprocess.CalledProcessError, OSError) as e:
         say(f"pip install virtme-ng failed: {e}")

@@ -110,3 +110,29 @@ def test_a_fifty_by_fifty_board_fits_and_is_played(server: str, browser: Any) ->
     page.click("#resign")
     page.wait_for_function("document.getElementById('result').textContent !== ''")
     page.close()
+
+
+
+def test_new_game_waits_for_the_connection(server: str, browser: Any) -> None:
+    """"New game" is enabled only while the page's WebSocket is open: a click before it opened
+    was lost with a "reload the page" notice (a loaded machine showed it: the browser tests
+    clicked it as soon as the bots were listed), and a closed connection disables it again."""
+    scripts: list[Any] = []
+    sockets: list[Any] = []
+    page = browser.new_page(viewport=VIEWPORT)
+    page.route("**/static/play.js", lambda route: scripts.append(route))  # held: not run yet
+    page.route_web_socket("**/ws/play", lambda ws: sockets.append(ws))  # mocked, held open
+    page.goto(server, wait_until="commit")
+    page.wait_for_selector("#new", state="attached")
+    assert page.is_disabled("#new")  # the page as served: no connection yet
+    for _ in range(1500):  # the browser asks for play.js after the form: at most 30 s
+        if scripts:
+            break
+        page.wait_for_timeout(20)  # lets Playwright hand over the held request
+    scripts[0].continue_()
+    page.wait_for_function("!document.getElementById('new').disabled")  # the socket opened
+    assert sockets
+    sockets[0].close()
+    page.wait_for_function("document.getElementById('new').disabled")
+    assert "reload the page" in page.inner_text("#status")
+    page.close()

@@ -220,7 +220,12 @@ async function start() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   st.ws = new WebSocket(`${proto}://${location.host}/ws/play`);
   st.ws.onmessage = (ev) => handle(JSON.parse(ev.data));
-  st.ws.onclose = () => { status("Connection to the server lost: reload the page."); st.myTurn = false; mark(); };
+  // "New game" waits for the connection: a click before it opened was lost (load showed it)
+  st.ws.onopen = () => { $("new").disabled = false; };
+  st.ws.onclose = () => {
+    status("Connection to the server lost: reload the page.");
+    st.myTurn = false; $("new").disabled = true; mark();
+  };
 }
 
 $("game").addEventListener("change", fillBots);

@@ -199,5 +199,6 @@ def run_vm(argv: list[str], env: dict[str, str], deadline: float) -> Boot | None
         proc.wait()
     return Boot(rc, time.monotonic() - t0, started, verdict, tail, console)
 
+
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -112,7 +112,6 @@ def test_a_fifty_by_fifty_board_fits_and_is_played(server: str, browser: Any) ->
     page.close()
 
 
-
 def test_new_game_waits_for_the_connection(server: str, browser: Any) -> None:
     """"New game" is enabled only while the page's WebSocket is open: a click before it opened
     was lost with a "reload the page" notice (a loaded machine showed it: the browser tests
@@ -129,6 +128,7 @@ def test_new_game_waits_for_the_connection(server: str, browser: Any) -> None:
         if scripts:
             break
         page.wait_for_timeout(20)  # lets Playwright hand over the held request
+    assert scripts, "the page never asked for play.js"
     scripts[0].continue_()
     page.wait_for_function("!document.getElementById('new').disabled")  # the socket opened
     assert sockets
